@@ -1,0 +1,90 @@
+// Package symbols detects a file's language and parses source code with
+// tree-sitter into definitions (functions, methods, types, constants …) with
+// their names, containers, signatures, doc comments and exact ranges.
+//
+// It is the lowest layer of the engine: it knows nothing of storage, search or
+// LSP. Positions are byte based, as tree-sitter reports them; converting to
+// UTF-16 columns is the job of the protocol edge.
+package symbols
+
+// Kind classifies a definition. The values are stable: they are stored in the
+// index and appear in CLI and LSP output.
+type Kind string
+
+const (
+	KindFunction    Kind = "function"
+	KindMethod      Kind = "method"
+	KindConstructor Kind = "constructor"
+	KindClass       Kind = "class"
+	KindStruct      Kind = "struct"
+	KindInterface   Kind = "interface"
+	KindTrait       Kind = "trait"
+	KindEnum        Kind = "enum"
+	KindType        Kind = "type" // type alias or other named type
+	KindModule      Kind = "module"
+	KindConst       Kind = "const"
+	KindVar         Kind = "var"
+	KindField       Kind = "field"
+	KindMacro       Kind = "macro"
+)
+
+// Point is a position in a file: a 0-based line and a 0-based byte column.
+type Point struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Span is a half-open byte range [StartByte, EndByte) with the matching points.
+type Span struct {
+	StartByte int   `json:"startByte"`
+	EndByte   int   `json:"endByte"`
+	Start     Point `json:"start"`
+	End       Point `json:"end"`
+}
+
+// Empty reports whether the span covers nothing.
+func (s Span) Empty() bool { return s.EndByte <= s.StartByte }
+
+// Contains reports whether byte offset off lies inside the span.
+func (s Span) Contains(off int) bool { return off >= s.StartByte && off < s.EndByte }
+
+// Symbol is one definition found in a file.
+type Symbol struct {
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Container is the enclosing type, class, receiver or namespace, dotted
+	// when nested ("Outer.Inner"); empty for top-level definitions.
+	Container string `json:"container,omitempty"`
+	// Signature is the declaration header without its body, whitespace
+	// collapsed to single spaces.
+	Signature string `json:"signature,omitempty"`
+	// Doc is the doc comment with comment markers removed.
+	Doc string `json:"doc,omitempty"`
+	// Span covers the definition node (decorators and annotations included,
+	// the doc comment not).
+	Span Span `json:"span"`
+	// DocSpan covers the doc comment; empty when there is none.
+	DocSpan Span `json:"docSpan"`
+	// NameSpan covers the defining identifier.
+	NameSpan Span `json:"nameSpan"`
+	// Exported reports whether the language considers the symbol public.
+	Exported bool `json:"exported,omitempty"`
+	// Parent is the index in File.Symbols of the enclosing symbol, or -1.
+	Parent int `json:"parent"`
+}
+
+// QualifiedName is Container.Name, or Name for top-level symbols.
+func (s Symbol) QualifiedName() string {
+	if s.Container == "" {
+		return s.Name
+	}
+	return s.Container + "." + s.Name
+}
+
+// FullSpan covers the doc comment (if any) and the definition.
+func (s Symbol) FullSpan() Span {
+	if s.DocSpan.Empty() || s.DocSpan.StartByte >= s.Span.StartByte {
+		return s.Span
+	}
+	return Span{StartByte: s.DocSpan.StartByte, EndByte: s.Span.EndByte, Start: s.DocSpan.Start, End: s.Span.End}
+}
