@@ -81,7 +81,7 @@ func (k Kind) String() string {
 	return "?"
 }
 
-var x = 1 // trailing comment, not a doc
+var x = 1            // trailing comment, not a doc
 func afterTrailing() {}
 
 // Detached comment.
