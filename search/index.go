@@ -32,6 +32,7 @@ const (
 	FieldPath = "path" // the file path, split into words
 	FieldLang = "lang" // language, exact
 	FieldKind = "kind" // chunk kind, exact
+	FieldFile = "file" // the file path, exact (to find a file's documents)
 )
 
 const watermarkKey = "watermark"
@@ -44,6 +45,7 @@ type Doc struct {
 	Path string `json:"path"`
 	Lang string `json:"lang"`
 	Kind string `json:"kind"`
+	File string `json:"file"`
 }
 
 // Index is the BM25 text index.
@@ -124,6 +126,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(FieldPath, text())
 	doc.AddFieldMappingsAt(FieldLang, exact())
 	doc.AddFieldMappingsAt(FieldKind, exact())
+	doc.AddFieldMappingsAt(FieldFile, exact())
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = AnalyzerName
@@ -187,6 +190,28 @@ func (x *Index) Apply(b *Batch) error {
 		return fmt.Errorf("text index batch: %w", err)
 	}
 	return nil
+}
+
+// DocsOf returns the ids of every document of a file (exact path).
+func (x *Index) DocsOf(ctx context.Context, path string) ([]string, error) {
+	t := bleve.NewTermQuery(path)
+	t.SetField(FieldFile)
+	var ids []string
+	for from := 0; ; {
+		req := bleve.NewSearchRequestOptions(t, 1000, from, false)
+		req.Score = "none"
+		res, err := x.idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("documents of %s: %w", path, err)
+		}
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		if len(res.Hits) < 1000 {
+			return ids, nil
+		}
+		from += len(res.Hits)
+	}
 }
 
 // Query is a text query.

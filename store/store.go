@@ -317,19 +317,27 @@ func (db *DB) putMeta(name, value string) error {
 }
 
 // PutFile replaces everything stored for data.File.Path with data, in one
-// batch, and returns the sequence number assigned to this version.
-func (db *DB) PutFile(data *FileData) (uint64, error) {
+// batch. It returns the sequence number assigned to this version and the
+// chunk ids of the version it replaced.
+func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.db == nil {
-		return 0, ErrClosed
+		return 0, nil, ErrClosed
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
 	path := data.File.Path
-	if err := db.deleteFileLocked(b, path); err != nil {
-		return 0, err
+	replaced, err = db.deleteFileLocked(b, path)
+	if err != nil {
+		return 0, nil, err
 	}
+	seq, err = db.putFileLocked(b, data)
+	return seq, replaced, err
+}
+
+func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
+	path := data.File.Path
 	db.seq++
 	seq := db.seq
 	rec := data.File
@@ -393,6 +401,7 @@ func (db *DB) PutFile(data *FileData) (uint64, error) {
 		return 0, err
 	}
 	if err := b.Commit(pebble.NoSync); err != nil {
+		db.seq--
 		return 0, fmt.Errorf("commit %s: %w", path, err)
 	}
 	return seq, nil
@@ -415,30 +424,33 @@ func (db *DB) TouchFile(path string, size, mtime int64) error {
 	return db.db.Set(fileKey(path), v, pebble.NoSync)
 }
 
-// DeleteFile removes everything stored for path in one batch. Deleting a
-// path that is not indexed is not an error.
-func (db *DB) DeleteFile(path string) (uint64, error) {
+// DeleteFile removes everything stored for path in one batch and returns the
+// change's sequence number and the removed chunk ids. Deleting a path that is
+// not indexed is not an error (and changes nothing).
+func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.db == nil {
-		return 0, ErrClosed
+		return 0, nil, ErrClosed
 	}
 	if _, err := getFile(db.db, path); errors.Is(err, ErrNotFound) {
-		return db.seq, nil
+		return db.seq, nil, nil
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
-	if err := db.deleteFileLocked(b, path); err != nil {
-		return 0, err
+	removed, err = db.deleteFileLocked(b, path)
+	if err != nil {
+		return 0, nil, err
 	}
 	db.seq++
 	if err := db.logChangeLocked(b, db.seq, path); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if err := b.Commit(pebble.NoSync); err != nil {
-		return 0, fmt.Errorf("delete %s: %w", path, err)
+		db.seq--
+		return 0, nil, fmt.Errorf("delete %s: %w", path, err)
 	}
-	return db.seq, nil
+	return db.seq, removed, nil
 }
 
 func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
@@ -448,15 +460,23 @@ func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
 	return b.Set(metaKey("seq"), []byte(strconv.FormatUint(seq, 10)), nil)
 }
 
-// deleteFileLocked adds deletions of every key of path's current version to b.
-func (db *DB) deleteFileLocked(b *pebble.Batch, path string) error {
+// deleteFileLocked adds deletions of every key of path's current version to
+// b and returns that version's chunk ids.
+func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) {
 	old, err := getFile(db.db, path)
 	if errors.Is(err, ErrNotFound) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
+	if err := deleteKeys(b, path, old); err != nil {
+		return nil, err
+	}
+	return old.Chunks, nil
+}
+
+func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
 	lo, hi := prefixRange(symbolPrefix(path))
 	if err := b.DeleteRange(lo, hi, nil); err != nil {
 		return err

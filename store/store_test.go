@@ -37,7 +37,7 @@ func TestPutFileRoundTrip(t *testing.T) {
 	defer db.Close()
 	d := fileData("a/x.go", []string{"Foo", "bar", "Foo"}, "func ")
 	d.Graph = []byte("edges")
-	seq, err := db.PutFile(d)
+	seq, _, err := db.PutFile(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +77,17 @@ func TestReplaceAndDeleteLeaveNothingBehind(t *testing.T) {
 	db := openMem(t, vfs.NewMem())
 	defer db.Close()
 	old := fileData("x.go", []string{"Old", "Shared"}, "v1 ")
-	if _, err := db.PutFile(old); err != nil {
+	if _, _, err := db.PutFile(old); err != nil {
 		t.Fatal(err)
 	}
 	before := db.Snapshot()
 	defer before.Release()
-	if _, err := db.PutFile(fileData("x.go", []string{"New", "Shared"}, "v2 ")); err != nil {
+	_, replaced, err := db.PutFile(fileData("x.go", []string{"New", "Shared"}, "v2 "))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(replaced, []ChunkID{old.Chunks[0].ID, old.Chunks[1].ID}) {
+		t.Fatalf("replaced = %v", replaced)
 	}
 	snap := db.Snapshot()
 	if refs, _ := snap.SymbolsNamed("old"); len(refs) != 0 {
@@ -103,7 +107,7 @@ func TestReplaceAndDeleteLeaveNothingBehind(t *testing.T) {
 	}
 	snap.Release()
 
-	if _, err := db.DeleteFile("x.go"); err != nil {
+	if _, removed, err := db.DeleteFile("x.go"); err != nil || len(removed) != 2 {
 		t.Fatal(err)
 	}
 	snap = db.Snapshot()
@@ -136,7 +140,7 @@ func TestReplaceAndDeleteLeaveNothingBehind(t *testing.T) {
 func TestSchemaMismatchRebuilds(t *testing.T) {
 	fs := vfs.NewMem()
 	db := openMem(t, fs)
-	if _, err := db.PutFile(fileData("x.go", []string{"A"}, "t")); err != nil {
+	if _, _, err := db.PutFile(fileData("x.go", []string{"A"}, "t")); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.SetMeta("schema", "0"); err != nil {
