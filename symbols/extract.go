@@ -71,6 +71,9 @@ type langSpec struct {
 	// names returns every name node a definition declares when there can
 	// be several (Go "const a, b = 1, 2"); nil means just the @name capture.
 	names func(x *extractor, d *def) []*sitter.Node
+	// mark receives the captures of a match without a definition (export
+	// lists and the like) and may record names with x.mark.
+	mark func(x *extractor, aux map[string]*sitter.Node)
 	// sigEnd returns the byte offset where the signature ends, or -1 to use
 	// the default (start of the "body" field, else the end of the node).
 	sigEnd func(x *extractor, d *def) int
@@ -122,7 +125,20 @@ type extractor struct {
 	// topNames records module-level names already defined, so a rebinding
 	// (x = 1 … x = 2) yields one symbol.
 	topNames map[string]bool
+	// marks holds names a language hook flagged (exported by a list).
+	marks map[string]bool
 }
+
+// mark flags a name for the finish hook.
+func (x *extractor) mark(name string) {
+	if x.marks == nil {
+		x.marks = make(map[string]bool)
+	}
+	x.marks[name] = true
+}
+
+// marked reports whether name was flagged with mark.
+func (x *extractor) marked(name string) bool { return x.marks[name] }
 
 // firstAtTop reports whether d is the first top-level definition of its name
 // and records it.
@@ -172,6 +188,9 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 					d.aux[cp.name] = c.Node
 				}
 			}
+		}
+		if d.node == nil && spec.mark != nil && len(d.aux) > 0 {
+			spec.mark(x, d.aux)
 		}
 		if d.node == nil || d.nameNode == nil {
 			continue
@@ -417,6 +436,7 @@ func (x *extractor) signature(d *def) string {
 	if header {
 		s = strings.TrimRight(s, " \t:{")
 	}
+	s = strings.TrimRight(s, " ;")
 	if d.sigPrefix != "" {
 		s = d.sigPrefix + s
 	}

@@ -2,7 +2,10 @@ package symbols
 
 import (
 	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
 // codeLanguages lists the languages parsed with a tree-sitter grammar.
@@ -14,5 +17,14 @@ func codeLanguages() []*Language {
 			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
 			grammar: python.GetLanguage, spec: pythonSpec,
 		},
+		{
+			Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
+			Interpreters: []string{"node"}, grammar: javascript.GetLanguage, spec: javascriptSpec,
+		},
+		{
+			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
+			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
+		},
+		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }
