@@ -77,6 +77,9 @@ type langSpec struct {
 	// sigEnd returns the byte offset where the signature ends, or -1 to use
 	// the default (start of the "body" field, else the end of the node).
 	sigEnd func(x *extractor, d *def) int
+	// bodyTypes lists body node types for grammars without a "body"
+	// field (Kotlin); the signature ends where the first one starts.
+	bodyTypes map[string]bool
 	// skipAtSigStart lists node types (decorators, annotations, attributes)
 	// skipped at the start of the signature; "modifiers"-like wrappers in
 	// wrapAtSigStart are descended into.
@@ -414,7 +417,7 @@ func (x *extractor) signature(d *def) string {
 	}
 	header := true
 	if end < 0 {
-		if body := d.node.ChildByFieldName("body"); body != nil {
+		if body := x.bodyOf(d.node); body != nil {
 			end = int(body.StartByte())
 			// Comments between the header and the body are not part of
 			// the signature.
@@ -538,6 +541,51 @@ func (x *extractor) firstNamed(n *sitter.Node) *sitter.Node {
 		c := n.NamedChild(i)
 		if !x.lang.spec.doc.comments[c.Type()] {
 			return c
+		}
+	}
+	return nil
+}
+
+// bodyOf returns n's body: the "body" field, else the first child of one
+// of the language's body types.
+func (x *extractor) bodyOf(n *sitter.Node) *sitter.Node {
+	if body := n.ChildByFieldName("body"); body != nil {
+		return body
+	}
+	if len(x.lang.spec.bodyTypes) == 0 {
+		return nil
+	}
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if c := n.Child(i); x.lang.spec.bodyTypes[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}
+
+// hasChildOfType reports whether n has a direct child (named or not) of type t.
+func hasChildOfType(n *sitter.Node, t string) bool {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if n.Child(i).Type() == t {
+			return true
+		}
+	}
+	return false
+}
+
+// childBefore returns n's first direct child of type want that comes
+// before the first child of type stop, or nil.
+func childBefore(n *sitter.Node, want, stop string) *sitter.Node {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		switch c.Type() {
+		case want:
+			return c
+		case stop:
+			return nil
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package symbols
 
 import (
 	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/kotlin"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
@@ -25,6 +27,8 @@ func codeLanguages() []*Language {
 			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
 			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
 		},
+		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
+		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }
