@@ -71,6 +71,9 @@ type langSpec struct {
 	// names returns every name node a definition declares when there can
 	// be several (Go "const a, b = 1, 2"); nil means just the @name capture.
 	names func(x *extractor, d *def) []*sitter.Node
+	// post may filter or adjust the collected definitions before they are
+	// sorted and nested.
+	post func(x *extractor)
 	// mark receives the captures of a match without a definition (export
 	// lists and the like) and may record names with x.mark.
 	mark func(x *extractor, aux map[string]*sitter.Node)
@@ -128,6 +131,8 @@ type extractor struct {
 	// topNames records module-level names already defined, so a rebinding
 	// (x = 1 … x = 2) yields one symbol.
 	topNames map[string]bool
+	// access caches C++ access specifiers per class body start.
+	access map[uint32][]accessMark
 	// marks holds names a language hook flagged (exported by a list).
 	marks map[string]bool
 }
@@ -219,6 +224,9 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 			x.add(dd)
 		}
 	}
+	if spec.post != nil {
+		spec.post(x)
+	}
 	sort.SliceStable(x.defs, func(i, j int) bool {
 		a, b := x.defs[i], x.defs[j]
 		if a.span.StartByte != b.span.StartByte {
@@ -290,7 +298,9 @@ func (x *extractor) nest() {
 	for i, d := range x.defs {
 		for len(stack) > 0 {
 			top := x.defs[stack[len(stack)-1]]
-			if top.span.StartByte <= d.span.StartByte && d.span.EndByte <= top.span.EndByte {
+			// Names declared together (typedef a, *b) share one node and
+			// are siblings, never parent and child.
+			if top.node != d.node && top.span.StartByte <= d.span.StartByte && d.span.EndByte <= top.span.EndByte {
 				break
 			}
 			stack = stack[:len(stack)-1]
@@ -308,7 +318,7 @@ func (x *extractor) nest() {
 // other definitions.
 func canContain(k Kind) bool {
 	switch k {
-	case KindConst, KindVar, KindField, KindMacro:
+	case KindConst, KindVar, KindField, KindMacro, KindType:
 		return false
 	}
 	return true
@@ -366,6 +376,15 @@ func (x *extractor) computeSpan(d *def) {
 			s.StartByte = int(prev.StartByte())
 			s.Start = toPoint(prev.StartPoint())
 		}
+	}
+	// Some nodes (preprocessor lines) end after their newline; a span
+	// ends on the last line of the definition.
+	for s.EndByte > s.StartByte && (x.src[s.EndByte-1] == '\n' || x.src[s.EndByte-1] == '\r') {
+		if x.src[s.EndByte-1] == '\n' {
+			s.End.Line--
+		}
+		s.EndByte--
+		s.End.Column = s.EndByte - x.lineStart(s.EndByte)
 	}
 	d.span = s
 }
@@ -437,7 +456,7 @@ func (x *extractor) signature(d *def) string {
 	}
 	s := collapseSpace(x.src[start:end])
 	if header {
-		s = strings.TrimRight(s, " \t:{")
+		s = strings.TrimRight(s, " \t:{,")
 	}
 	s = strings.TrimRight(s, " ;")
 	if d.sigPrefix != "" {

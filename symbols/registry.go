@@ -1,11 +1,14 @@
 package symbols
 
 import (
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/kotlin"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
@@ -27,8 +30,14 @@ func codeLanguages() []*Language {
 			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
 			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
 		},
+		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+		{
+			Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
+			grammar: cpp.GetLanguage, spec: cppSpec,
+		},
 		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
 		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
+		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }
