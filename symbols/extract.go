@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -608,4 +609,43 @@ func childBefore(n *sitter.Node, want, stop string) *sitter.Node {
 		}
 	}
 	return nil
+}
+
+// extendStatementScopes makes statement-form scopes ("namespace X;" in C#
+// and PHP) span the declarations after them: up to the next scope of the
+// same type, else the end of the file.
+func (x *extractor) extendStatementScopes(nodeType string) {
+	var scopes []*def
+	for _, d := range x.defs {
+		if d.node.Type() == nodeType && d.node.ChildByFieldName("body") == nil {
+			scopes = append(scopes, d)
+		}
+	}
+	sort.Slice(scopes, func(i, j int) bool { return scopes[i].span.StartByte < scopes[j].span.StartByte })
+	for i, d := range scopes {
+		end := len(x.src)
+		if i+1 < len(scopes) {
+			end = scopes[i+1].span.StartByte
+		}
+		x.setSpanEnd(d, end)
+	}
+}
+
+// setSpanEnd moves d's span end forward to end, less trailing white space.
+func (x *extractor) setSpanEnd(d *def, end int) {
+	for end > d.span.StartByte {
+		c := x.src[end-1]
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		end--
+	}
+	if end <= d.span.EndByte {
+		return
+	}
+	d.span.End = Point{
+		Line:   d.span.End.Line + bytes.Count(x.src[d.span.EndByte:end], []byte{'\n'}),
+		Column: end - x.lineStart(end),
+	}
+	d.span.EndByte = end
 }
