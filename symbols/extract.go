@@ -63,6 +63,14 @@ type langSpec struct {
 	// query captures each definition node as @<kind> with its identifier
 	// as @name; other captures are passed to the hooks as aux nodes.
 	query string
+	// top holds file-level patterns written with the placeholder _top_;
+	// they are compiled once with root (the grammar's root node type) and
+	// once with ERROR, so that definitions survive a syntax error that
+	// wraps the rest of the file in an ERROR node. Such patterns capture
+	// their anchor as @toplevel; an ERROR anchor must itself be at file
+	// level (only ERROR nodes above it).
+	root string
+	top  string
 	// prepare adjusts a freshly captured definition (outer node, kind,
 	// container override, signature node). Returning false drops it.
 	prepare func(x *extractor, d *def) bool
@@ -202,6 +210,9 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 			spec.mark(x, d.aux)
 		}
 		if d.node == nil || d.nameNode == nil {
+			continue
+		}
+		if top := d.aux["toplevel"]; top != nil && top.Type() == "ERROR" && !errorAtTop(top) {
 			continue
 		}
 		names := []*sitter.Node{d.nameNode}
@@ -648,4 +659,15 @@ func (x *extractor) setSpanEnd(d *def, end int) {
 		Column: end - x.lineStart(end),
 	}
 	d.span.EndByte = end
+}
+
+// errorAtTop reports whether the ERROR node n sits at file level: only
+// ERROR nodes between it and the root.
+func errorAtTop(n *sitter.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Parent() != nil && p.Type() != "ERROR" {
+			return false
+		}
+	}
+	return true
 }

@@ -5,8 +5,11 @@ import "strings"
 var bashSpec = &langSpec{
 	query: `
 (function_definition name: (word) @name) @function
-(program (variable_assignment name: (variable_name) @name) @var)
-(program (declaration_command (variable_assignment name: (variable_name) @name)) @var)
+`,
+	root: "program",
+	top: `
+(_top_ (variable_assignment name: (variable_name) @name) @var) @toplevel
+(_top_ (declaration_command (variable_assignment name: (variable_name) @name)) @var) @toplevel
 `,
 	prepare: func(x *extractor, d *def) bool {
 		if d.kind != KindVar {

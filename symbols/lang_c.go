@@ -26,8 +26,8 @@ func cQuery(parents []string, extra string) string {
 (preproc_def name: (identifier) @name) @macro
 (preproc_function_def name: (identifier) @name) @macro
 `)
-	for _, p := range parents {
-		b.WriteString("(" + p + " (declaration declarator: (_) @name) @var)\n")
+	for _, p := range append(parents, "ERROR") {
+		b.WriteString("(" + p + " (declaration declarator: (_) @name) @var) @toplevel\n")
 	}
 	b.WriteString(extra)
 	return b.String()

@@ -12,28 +12,34 @@ const jsCommonQuery = `
 (generator_function_declaration name: (identifier) @name) @function
 (class_declaration name: (_) @name) @class
 (class_body (method_definition name: (_) @name) @method)
+(export_statement (export_clause (export_specifier name: (identifier) @exported)))
+`
 
-(program [
+// jsTopQuery holds the file-level patterns; _top_ stands for the root
+// (program) and, for recovery from syntax errors, for ERROR.
+const jsTopQuery = `
+(_top_ [
   (lexical_declaration (variable_declarator name: (identifier) @name) @var)
   (variable_declaration (variable_declarator name: (identifier) @name) @var)
   (export_statement declaration: [
     (lexical_declaration (variable_declarator name: (identifier) @name) @var)
-    (variable_declaration (variable_declarator name: (identifier) @name) @var)])])
+    (variable_declaration (variable_declarator name: (identifier) @name) @var)])]) @toplevel
 
-(program (expression_statement (assignment_expression
+(_top_ (expression_statement (assignment_expression
   left: (member_expression object: (_) @object property: (property_identifier) @name)
-  right: [(function_expression) (arrow_function)]) @function))
+  right: [(function_expression) (arrow_function)]) @function)) @toplevel
 
-(program (expression_statement (assignment_expression
+(_top_ (expression_statement (assignment_expression
   left: (member_expression) @exports
-  right: (object (shorthand_property_identifier) @exported))))
-(export_statement (export_clause (export_specifier name: (identifier) @exported)))
+  right: (object (shorthand_property_identifier) @exported)))) @toplevel
 `
 
 var javascriptSpec = &langSpec{
 	query: jsCommonQuery + `
 (class_body (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method)
 `,
+	root:           "program",
+	top:            jsTopQuery,
 	prepare:        prepareJS,
 	finish:         finishJS,
 	mark:           markJS,
@@ -68,6 +74,8 @@ var typescriptSpec = &langSpec{
 (module name: [(identifier) (nested_identifier)] @name) @module
 (module name: (string (string_fragment) @name)) @module
 `,
+	root:           "program",
+	top:            jsTopQuery,
 	prepare:        prepareJS,
 	finish:         finishJS,
 	mark:           markJS,

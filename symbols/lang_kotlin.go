@@ -7,8 +7,11 @@ var kotlinSpec = &langSpec{
 (function_declaration (simple_identifier) @name) @function
 (secondary_constructor "constructor" @name) @constructor
 (type_alias (type_identifier) @name) @type
-(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @var)
 (class_body (property_declaration (modifiers) (variable_declaration (simple_identifier) @name)) @const)
+`,
+	root: "source_file",
+	top: `
+(_top_ (property_declaration (variable_declaration (simple_identifier) @name)) @var) @toplevel
 `,
 	prepare: func(x *extractor, d *def) bool {
 		n := d.node

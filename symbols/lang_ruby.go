@@ -12,8 +12,11 @@ var rubySpec = &langSpec{
 (module name: (_) @name) @module
 (method name: (_) @name) @method
 (singleton_method name: (_) @name) @method
-(program (assignment left: (constant) @name) @const)
 (body_statement (assignment left: (constant) @name) @const)
+`,
+	root: "program",
+	top: `
+(_top_ (assignment left: (constant) @name) @const) @toplevel
 `,
 	prepare: func(x *extractor, d *def) bool {
 		if n := d.nameNode; n.Type() == "scope_resolution" {
