@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // This file implements gitignore pattern syntax and matching, shared by
@@ -137,7 +135,9 @@ func matchSegments(ps []segment, path string) bool {
 
 // globMatch matches one path segment s against the wildcard pattern p
 // ('*', '?', bracket expressions, backslash escapes; no '/' involved).
-// A malformed bracket expression makes the pattern match nothing, as in git.
+// Like git's wildmatch it works on bytes: '?' and a bracket expression
+// match one byte, and POSIX classes are ASCII-only. A malformed bracket
+// expression makes the pattern match nothing, as in git.
 func globMatch(p, s string) bool {
 	pi, si := 0, 0
 	starPi, starSi := -1, 0
@@ -151,19 +151,17 @@ func globMatch(p, s string) bool {
 				starPi, starSi = pi, si
 				continue
 			case '?':
-				_, n := utf8.DecodeRuneInString(s[si:])
 				pi++
-				si += n
+				si++
 				continue
 			case '[':
-				r, n := utf8.DecodeRuneInString(s[si:])
-				ok, end, valid := matchClass(p, pi, r)
+				ok, end, valid := matchClass(p, pi, s[si])
 				if !valid {
 					return false
 				}
 				if ok {
 					pi = end
-					si += n
+					si++
 					continue
 				}
 			case '\\':
@@ -181,8 +179,7 @@ func globMatch(p, s string) bool {
 			}
 		}
 		if starPi >= 0 {
-			_, n := utf8.DecodeRuneInString(s[starSi:])
-			starSi += n
+			starSi++
 			pi, si = starPi, starSi
 			continue
 		}
@@ -195,26 +192,29 @@ func globMatch(p, s string) bool {
 }
 
 // posixClasses are the character classes git's wildmatch accepts inside
-// bracket expressions ("[[:digit:]]").
-var posixClasses = map[string]func(rune) bool{
-	"alnum":  func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) },
-	"alpha":  unicode.IsLetter,
-	"blank":  func(r rune) bool { return r == ' ' || r == '\t' },
-	"cntrl":  unicode.IsControl,
-	"digit":  func(r rune) bool { return r >= '0' && r <= '9' },
-	"graph":  func(r rune) bool { return unicode.IsGraphic(r) && !unicode.IsSpace(r) },
-	"lower":  unicode.IsLower,
-	"print":  unicode.IsPrint,
-	"punct":  unicode.IsPunct,
-	"space":  unicode.IsSpace,
-	"upper":  unicode.IsUpper,
-	"xdigit": func(r rune) bool { return strings.ContainsRune("0123456789abcdefABCDEF", r) },
+// bracket expressions ("[[:digit:]]"), ASCII-only as in git.
+var posixClasses = map[string]func(byte) bool{
+	"alnum":  func(c byte) bool { return isAlpha(c) || isDigit(c) },
+	"alpha":  isAlpha,
+	"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
+	"cntrl":  func(c byte) bool { return c < 0x20 || c == 0x7f },
+	"digit":  isDigit,
+	"graph":  func(c byte) bool { return c > 0x20 && c < 0x7f },
+	"lower":  func(c byte) bool { return c >= 'a' && c <= 'z' },
+	"print":  func(c byte) bool { return c >= 0x20 && c < 0x7f },
+	"punct":  func(c byte) bool { return c > 0x20 && c < 0x7f && !isAlpha(c) && !isDigit(c) },
+	"space":  func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') },
+	"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
+	"xdigit": func(c byte) bool { return isDigit(c) || (c|0x20) >= 'a' && (c|0x20) <= 'f' },
 }
 
+func isAlpha(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // matchClass evaluates the bracket expression starting at p[start] == '['
-// against r. It returns whether r matched, the index just past the closing
-// ']', and false as the last result if the expression is malformed.
-func matchClass(p string, start int, r rune) (matched bool, end int, valid bool) {
+// against the byte c. It returns whether c matched, the index just past the
+// closing ']', and false as the last result if the expression is malformed.
+func matchClass(p string, start int, c byte) (matched bool, end int, valid bool) {
 	i := start + 1
 	negate := false
 	if i < len(p) && (p[i] == '!' || p[i] == '^') {
@@ -226,57 +226,54 @@ func matchClass(p string, start int, r rune) (matched bool, end int, valid bool)
 		if i >= len(p) {
 			return false, 0, false
 		}
-		c := p[i]
-		if c == ']' && !first {
+		if p[i] == ']' && !first {
 			i++
 			break
 		}
 		first = false
-		if c == '[' && i+1 < len(p) && p[i+1] == ':' {
+		if p[i] == '[' && i+1 < len(p) && p[i+1] == ':' {
 			if j := strings.Index(p[i+2:], ":]"); j >= 0 {
 				class, ok := posixClasses[p[i+2:i+2+j]]
 				if !ok {
 					return false, 0, false
 				}
-				if class(r) {
+				if class(c) {
 					matched = true
 				}
 				i += 2 + j + 2
 				continue
 			}
 		}
-		lo, n, ok := classRune(p, i)
+		lo, n, ok := classByte(p, i)
 		if !ok {
 			return false, 0, false
 		}
 		i += n
 		hi := lo
 		if i+1 < len(p) && p[i] == '-' && p[i+1] != ']' {
-			hi, n, ok = classRune(p, i+1)
+			hi, n, ok = classByte(p, i+1)
 			if !ok {
 				return false, 0, false
 			}
 			i += 1 + n
 		}
-		if lo <= r && r <= hi {
+		if lo <= c && c <= hi {
 			matched = true
 		}
 	}
 	return matched != negate, i, true
 }
 
-// classRune decodes one (possibly backslash-escaped) rune of a bracket
+// classByte decodes one (possibly backslash-escaped) byte of a bracket
 // expression at p[i], returning it and the number of bytes used.
-func classRune(p string, i int) (rune, int, bool) {
+func classByte(p string, i int) (byte, int, bool) {
 	if p[i] == '\\' {
 		if i+1 >= len(p) {
 			return 0, 0, false
 		}
-		r, n := utf8.DecodeRuneInString(p[i+1:])
-		return r, n + 1, true
+		return p[i+1], 2, true
 	}
-	r, n := utf8.DecodeRuneInString(p[i:])
-	return r, n, true
+	return p[i], 1, true
 }
 
 // parsePattern compiles one line of an ignore file. It returns false for
