@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -219,7 +218,7 @@ var knownNonUTF8 = []string{
 // site-packages): files with text extensions must be text, files with
 // binary extensions binary.
 func TestIsBinaryStdlibs(t *testing.T) {
-	roots := []string{filepath.Join(runtime.GOROOT(), "src")}
+	roots := []string{goSrc(t)}
 	if py, err := exec.LookPath("python3"); err == nil {
 		out, err := exec.Command(py, "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
 		if err == nil {
