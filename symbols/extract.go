@@ -1,0 +1,524 @@
+package symbols
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Limits on the text copied into a Symbol.
+const (
+	// MaxSignatureBytes caps Symbol.Signature; longer headers are cut at a
+	// rune boundary and end in "…".
+	MaxSignatureBytes = 300
+	// MaxDocBytes caps Symbol.Doc; longer doc comments are cut at a rune
+	// boundary and end in "…". DocSpan still covers the whole comment.
+	MaxDocBytes = 4096
+)
+
+// capRole says what a query capture contributes to a definition.
+type capRole uint8
+
+const (
+	roleAux  capRole = iota // a helper node for the language hooks
+	roleDef                 // the definition node; its capture name is the Kind
+	roleName                // the defining identifier
+)
+
+// capture is the decoded meaning of one query capture name.
+type capture struct {
+	role capRole
+	kind Kind
+	name string
+}
+
+var allKinds = map[string]Kind{}
+
+func init() {
+	for _, k := range []Kind{KindFunction, KindMethod, KindConstructor, KindClass, KindStruct,
+		KindInterface, KindTrait, KindEnum, KindType, KindModule, KindConst, KindVar, KindField, KindMacro} {
+		allKinds[string(k)] = k
+	}
+}
+
+func parseCapture(name string) capture {
+	if k, ok := allKinds[name]; ok {
+		return capture{role: roleDef, kind: k, name: name}
+	}
+	if name == "name" {
+		return capture{role: roleName, name: name}
+	}
+	return capture{role: roleAux, name: name}
+}
+
+// langSpec is the per-language part of extraction: the definitions query
+// and small hooks for what a query cannot express.
+type langSpec struct {
+	// query captures each definition node as @<kind> with its identifier
+	// as @name; other captures are passed to the hooks as aux nodes.
+	query string
+	// prepare adjusts a freshly captured definition (outer node, kind,
+	// container override, signature node). Returning false drops it.
+	prepare func(x *extractor, d *def) bool
+	// finish runs once parents are known: it may change the kind (methods,
+	// constructors) and must set d.exported.
+	finish func(x *extractor, d *def)
+	// names returns every name node a definition declares when there can
+	// be several (Go "const a, b = 1, 2"); nil means just the @name capture.
+	names func(x *extractor, d *def) []*sitter.Node
+	// sigEnd returns the byte offset where the signature ends, or -1 to use
+	// the default (start of the "body" field, else the end of the node).
+	sigEnd func(x *extractor, d *def) int
+	// skipAtSigStart lists node types (decorators, annotations, attributes)
+	// skipped at the start of the signature; "modifiers"-like wrappers in
+	// wrapAtSigStart are descended into.
+	skipAtSigStart map[string]bool
+	wrapAtSigStart map[string]bool
+	// extendStart lists sibling node types directly before the outer node
+	// that belong to the definition (Rust attributes).
+	extendStart map[string]bool
+	doc         docRules
+}
+
+// def is a definition under construction.
+type def struct {
+	node     *sitter.Node // the captured definition node
+	nameNode *sitter.Node
+	aux      map[string]*sitter.Node
+	kind     Kind
+	name     string
+
+	// outer is the node whose range is the Span: node itself, or a wrapper
+	// that carries decorators, export keywords or template headers.
+	outer *sitter.Node
+	// sigNode is where the signature starts (before skipping decorators).
+	sigNode *sitter.Node
+	// sigPrefix is prepended to the signature (the keyword of a Go group).
+	sigPrefix string
+	// containerOverride, when set, names the container regardless of
+	// syntactic nesting (Go receivers, C++ Foo::bar, Rust impl blocks).
+	containerOverride string
+	hasOverride       bool
+	// noNest keeps this definition from becoming the parent of others.
+	noNest   bool
+	exported bool
+
+	span   Span
+	parent int // index into extractor.defs, -1 if none
+	qual   string
+}
+
+// extractor holds the state of one extraction run.
+type extractor struct {
+	lang *Language
+	src  []byte
+	tree *sitter.Tree
+	defs []*def
+	// topNames records module-level names already defined, so a rebinding
+	// (x = 1 … x = 2) yields one symbol.
+	topNames map[string]bool
+}
+
+// firstAtTop reports whether d is the first top-level definition of its name
+// and records it.
+func (x *extractor) firstAtTop(d *def) bool {
+	if x.topNames == nil {
+		x.topNames = make(map[string]bool)
+	}
+	if x.topNames[d.name] {
+		return false
+	}
+	x.topNames[d.name] = true
+	return true
+}
+
+// extract runs the language's definitions query over tree and turns the
+// matches into Symbols.
+func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree) ([]Symbol, error) {
+	spec := lang.spec
+	x := &extractor{lang: lang, src: src, tree: tree}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(lang.query, tree.RootNode())
+	seen := make(map[[3]uint32]bool)
+	for n := 0; ; n++ {
+		if n%512 == 511 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("symbols: extract %s: %w", lang.Name, err)
+			}
+		}
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		d := &def{parent: -1}
+		for _, c := range m.Captures {
+			cp := lang.captures[c.Index]
+			switch cp.role {
+			case roleDef:
+				d.node, d.kind = c.Node, cp.kind
+			case roleName:
+				d.nameNode = c.Node
+			default:
+				if d.aux == nil {
+					d.aux = make(map[string]*sitter.Node, 2)
+				}
+				if _, dup := d.aux[cp.name]; !dup {
+					d.aux[cp.name] = c.Node
+				}
+			}
+		}
+		if d.node == nil || d.nameNode == nil {
+			continue
+		}
+		names := []*sitter.Node{d.nameNode}
+		if spec.names != nil {
+			if more := spec.names(x, d); len(more) > 0 {
+				names = more
+			}
+		}
+		for i, nameNode := range names {
+			dd := d
+			if i > 0 {
+				cp := *d
+				dd = &cp
+			}
+			dd.nameNode = nameNode
+			key := [3]uint32{dd.node.StartByte(), dd.node.EndByte(), nameNode.StartByte()}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			x.add(dd)
+		}
+	}
+	sort.SliceStable(x.defs, func(i, j int) bool {
+		a, b := x.defs[i], x.defs[j]
+		if a.span.StartByte != b.span.StartByte {
+			return a.span.StartByte < b.span.StartByte
+		}
+		if a.span.EndByte != b.span.EndByte {
+			return a.span.EndByte > b.span.EndByte
+		}
+		return a.nameNode.StartByte() < b.nameNode.StartByte()
+	})
+	x.nest()
+	syms := make([]Symbol, len(x.defs))
+	for i, d := range x.defs {
+		if spec.finish != nil {
+			spec.finish(x, d)
+		}
+		doc, docSpan := x.docFor(d)
+		syms[i] = Symbol{
+			Name:      cleanText(d.name),
+			Kind:      d.kind,
+			Container: cleanText(x.containerOf(d)),
+			Signature: x.signature(d),
+			Doc:       doc,
+			Span:      d.span,
+			DocSpan:   docSpan,
+			NameSpan:  x.nodeSpan(d.nameNode),
+			Exported:  d.exported,
+			Parent:    d.parent,
+		}
+	}
+	return syms, nil
+}
+
+// add finishes a captured definition and records it unless the language
+// drops it.
+func (x *extractor) add(d *def) {
+	d.name = string(x.src[d.nameNode.StartByte():d.nameNode.EndByte()])
+	d.outer, d.sigNode = d.node, d.node
+	if x.lang.spec.prepare != nil && !x.lang.spec.prepare(x, d) {
+		return
+	}
+	if strings.TrimSpace(d.name) == "" {
+		return
+	}
+	x.computeSpan(d)
+	x.defs = append(x.defs, d)
+}
+
+// fieldChildren returns n's children with the given field name.
+func fieldChildren(n *sitter.Node, field string) []*sitter.Node {
+	var out []*sitter.Node
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if n.FieldNameForChild(i) == field {
+			// The binding also reports the field for some anonymous
+			// separators (the "," of "a, b"): keep named nodes only.
+			if c := n.Child(i); c.IsNamed() {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// nest computes each definition's syntactic parent with a stack of open
+// container spans. Definitions are sorted by start, outer first.
+func (x *extractor) nest() {
+	var stack []int
+	for i, d := range x.defs {
+		for len(stack) > 0 {
+			top := x.defs[stack[len(stack)-1]]
+			if top.span.StartByte <= d.span.StartByte && d.span.EndByte <= top.span.EndByte {
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			d.parent = stack[len(stack)-1]
+		}
+		if !d.noNest && canContain(d.kind) {
+			stack = append(stack, i)
+		}
+	}
+}
+
+// canContain reports whether definitions of kind k can be the parent of
+// other definitions.
+func canContain(k Kind) bool {
+	switch k {
+	case KindConst, KindVar, KindField, KindMacro:
+		return false
+	}
+	return true
+}
+
+// parentDef returns d's parent definition or nil.
+func (x *extractor) parentDef(d *def) *def {
+	if d.parent < 0 {
+		return nil
+	}
+	return x.defs[d.parent]
+}
+
+// containerOf returns the dotted container name of d: the override if any
+// (prefixed by the syntactic parent's qualified name), else the parent's
+// qualified name.
+func (x *extractor) containerOf(d *def) string {
+	p := x.parentDef(d)
+	parentQual := ""
+	if p != nil {
+		parentQual = p.qual
+	}
+	c := parentQual
+	if d.hasOverride {
+		c = d.containerOverride
+		if parentQual != "" && c != "" {
+			c = parentQual + "." + c
+		} else if c == "" {
+			c = parentQual
+		}
+	}
+	if c == "" {
+		d.qual = d.name
+	} else {
+		d.qual = c + "." + d.name
+	}
+	return c
+}
+
+// isTypeKind reports whether k declares a type that holds members.
+func isTypeKind(k Kind) bool {
+	switch k {
+	case KindClass, KindStruct, KindInterface, KindTrait, KindEnum:
+		return true
+	}
+	return false
+}
+
+// computeSpan sets d.span from the outer node, extended backwards over
+// attribute siblings the language attaches to definitions.
+func (x *extractor) computeSpan(d *def) {
+	s := x.nodeSpan(d.outer)
+	if len(x.lang.spec.extendStart) > 0 {
+		for prev := d.outer.PrevNamedSibling(); prev != nil && x.lang.spec.extendStart[prev.Type()]; prev = prev.PrevNamedSibling() {
+			s.StartByte = int(prev.StartByte())
+			s.Start = toPoint(prev.StartPoint())
+		}
+	}
+	d.span = s
+}
+
+func toPoint(p sitter.Point) Point { return Point{Line: int(p.Row), Column: int(p.Column)} }
+
+// nodeSpan converts a node's range, clamped to the source.
+func (x *extractor) nodeSpan(n *sitter.Node) Span {
+	s := Span{
+		StartByte: int(n.StartByte()), EndByte: int(n.EndByte()),
+		Start: toPoint(n.StartPoint()), End: toPoint(n.EndPoint()),
+	}
+	return clampSpan(s, len(x.src))
+}
+
+// clampSpan keeps a span inside [0, n] with Start ≤ End whatever the tree
+// reports.
+func clampSpan(s Span, n int) Span {
+	if s.StartByte < 0 {
+		s.StartByte = 0
+	}
+	if s.EndByte > n {
+		s.EndByte = n
+	}
+	if s.StartByte > n {
+		s.StartByte = n
+	}
+	if s.EndByte < s.StartByte {
+		s.EndByte, s.End = s.StartByte, s.Start
+	}
+	return s
+}
+
+// text returns the source text of n.
+func (x *extractor) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(x.src[n.StartByte():n.EndByte()])
+}
+
+// signature returns the collapsed header of d.
+func (x *extractor) signature(d *def) string {
+	spec := x.lang.spec
+	start := x.sigStart(d.sigNode)
+	end := -1
+	if spec.sigEnd != nil {
+		end = spec.sigEnd(x, d)
+	}
+	header := true
+	if end < 0 {
+		if body := d.node.ChildByFieldName("body"); body != nil {
+			end = int(body.StartByte())
+			// Comments between the header and the body are not part of
+			// the signature.
+			for prev := body.PrevSibling(); prev != nil && spec.doc.comments[prev.Type()]; prev = prev.PrevSibling() {
+				end = int(prev.StartByte())
+			}
+		} else {
+			end = int(d.node.EndByte())
+			header = false
+		}
+	}
+	if end > len(x.src) {
+		end = len(x.src)
+	}
+	if end < start {
+		end = start
+	}
+	s := collapseSpace(x.src[start:end])
+	if header {
+		s = strings.TrimRight(s, " \t:{")
+	}
+	if d.sigPrefix != "" {
+		s = d.sigPrefix + s
+	}
+	return truncate(cleanText(s), MaxSignatureBytes)
+}
+
+// sigStart skips decorators and annotations at the start of n.
+func (x *extractor) sigStart(n *sitter.Node) int {
+	spec := x.lang.spec
+	if len(spec.skipAtSigStart) == 0 {
+		return int(n.StartByte())
+	}
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		t := c.Type()
+		if spec.skipAtSigStart[t] || t == "comment" {
+			continue
+		}
+		if spec.wrapAtSigStart[t] {
+			if s := x.sigStart(c); s < int(c.EndByte()) {
+				return s
+			}
+			continue
+		}
+		return int(c.StartByte())
+	}
+	return int(n.StartByte())
+}
+
+// collapseSpace replaces every run of white space with one space and trims
+// the ends. A run that breaks a line next to a bracket disappears, and so
+// does a trailing comma before a closing bracket on the next line, so that
+// multi-line parameter lists read as they would on one line.
+func collapseSpace(b []byte) string {
+	out := make([]byte, 0, len(b))
+	pending, newline := false, false
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\f', '\v':
+			pending = true
+			continue
+		case '\n':
+			pending, newline = true, true
+			continue
+		}
+		if pending && len(out) > 0 {
+			last := out[len(out)-1]
+			closing := c == ')' || c == ']' || c == '}'
+			switch {
+			case newline && closing && last == ',':
+				out = out[:len(out)-1]
+			case newline && (closing || last == '(' || last == '[' || last == '{'):
+			default:
+				out = append(out, ' ')
+			}
+		}
+		pending, newline = false, false
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// truncate cuts s to at most max bytes on a rune boundary, marking the cut.
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const ellipsis = "…"
+	cut := max - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.TrimRight(s[:cut], " ") + ellipsis
+}
+
+// cleanText replaces invalid UTF-8 so symbols are always valid strings.
+func cleanText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// isExportedName reports whether name starts with an upper-case letter (the
+// Go rule).
+func isExportedName(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// firstNamed returns n's first named child that is not a comment, or nil.
+func (x *extractor) firstNamed(n *sitter.Node) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	count := int(n.NamedChildCount())
+	for i := 0; i < count; i++ {
+		c := n.NamedChild(i)
+		if !x.lang.spec.doc.comments[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}

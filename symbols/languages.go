@@ -1,0 +1,268 @@
+package symbols
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Language describes one language context-ls recognises: how to detect it
+// and, for code languages, the tree-sitter grammar and the compiled
+// definitions query used to extract symbols.
+//
+// Languages are registered once at package initialisation and are immutable
+// afterwards; a *Language may be shared freely between goroutines and
+// compared by pointer.
+type Language struct {
+	// Name is the stable identifier ("go", "python", "cpp", "text" …). It is
+	// stored in the index and used in CLI and LSP output.
+	Name string
+	// Extensions lists the file name extensions, lower case with the leading
+	// dot (".go"), that select this language.
+	Extensions []string
+	// Filenames lists exact base names ("Gemfile", ".bashrc") that select
+	// this language regardless of extension.
+	Filenames []string
+	// Interpreters lists the interpreter names recognised on a "#!" line
+	// ("python", "bash"), without version suffixes.
+	Interpreters []string
+
+	// grammar returns the tree-sitter language; nil for text languages.
+	grammar func() *sitter.Language
+	// spec holds the extraction query and hooks; nil for text languages.
+	spec *langSpec
+
+	once     sync.Once
+	ts       *sitter.Language
+	query    *sitter.Query
+	captures []capture // indexed by query capture id
+	qerr     error
+}
+
+// HasGrammar reports whether the language is parsed with tree-sitter. Text
+// languages (markdown, yaml, json …) are only detected; chunking splits them
+// by line rules.
+func (l *Language) HasGrammar() bool { return l != nil && l.grammar != nil }
+
+// Grammar returns the tree-sitter language for running further queries on
+// File.Tree, or nil for a language without grammar.
+func (l *Language) Grammar() *sitter.Language {
+	if !l.HasGrammar() {
+		return nil
+	}
+	l.compile()
+	return l.ts
+}
+
+// String returns the language name.
+func (l *Language) String() string {
+	if l == nil {
+		return "<nil>"
+	}
+	return l.Name
+}
+
+// compile loads the grammar and compiles the definitions query exactly once.
+// The compiled query is immutable and shared by every Parser.
+func (l *Language) compile() error {
+	l.once.Do(func() {
+		l.ts = l.grammar()
+		q, err := sitter.NewQuery([]byte(l.spec.query), l.ts)
+		if err != nil {
+			l.qerr = fmt.Errorf("symbols: compile %s definitions query: %w", l.Name, err)
+			return
+		}
+		l.query = q
+		l.captures = make([]capture, q.CaptureCount())
+		for i := range l.captures {
+			l.captures[i] = parseCapture(q.CaptureNameForId(uint32(i)))
+		}
+	})
+	return l.qerr
+}
+
+var (
+	registry    []*Language
+	byName      = map[string]*Language{}
+	byExt       = map[string]*Language{}
+	byFilename  = map[string]*Language{}
+	byInterp    = map[string]*Language{}
+	nameAliases = map[string]string{
+		"golang": "go", "py": "python", "python3": "python", "js": "javascript",
+		"node": "javascript", "ts": "typescript", "rs": "rust", "c++": "cpp",
+		"cxx": "cpp", "cs": "csharp", "c#": "csharp", "rb": "ruby", "kt": "kotlin",
+		"sh": "bash", "shell": "bash", "md": "markdown", "yml": "yaml", "txt": "text",
+	}
+)
+
+// register adds l to the registry; it panics on a duplicate name, extension
+// or file name because that is a programming error caught by every test run.
+func register(l *Language) {
+	if _, dup := byName[l.Name]; dup {
+		panic("symbols: duplicate language " + l.Name)
+	}
+	registry = append(registry, l)
+	byName[l.Name] = l
+	for _, e := range l.Extensions {
+		if _, dup := byExt[e]; dup {
+			panic("symbols: duplicate extension " + e)
+		}
+		byExt[e] = l
+	}
+	for _, f := range l.Filenames {
+		if _, dup := byFilename[f]; dup {
+			panic("symbols: duplicate file name " + f)
+		}
+		byFilename[f] = l
+	}
+	for _, i := range l.Interpreters {
+		byInterp[i] = l
+	}
+}
+
+func init() {
+	for _, l := range codeLanguages() {
+		register(l)
+	}
+	for _, l := range textLanguages() {
+		register(l)
+	}
+	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
+}
+
+// textLanguages are detected but not parsed: they have no grammar here.
+func textLanguages() []*Language {
+	return []*Language{
+		{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}},
+		{Name: "yaml", Extensions: []string{".yml", ".yaml"}},
+		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}},
+		{Name: "sql", Extensions: []string{".sql"}},
+		{Name: "json", Extensions: []string{".json", ".jsonc", ".json5", ".jsonl", ".ndjson"}, Filenames: []string{".babelrc", ".eslintrc"}},
+		{
+			Name:       "text",
+			Extensions: []string{".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org"},
+			Filenames:  []string{"README", "LICENSE", "COPYING", "NOTICE", "AUTHORS", "CHANGELOG", "Makefile", "GNUmakefile", "makefile", "Dockerfile", "Containerfile"},
+		},
+	}
+}
+
+// ByName returns the language with the given name (or a common alias such as
+// "golang", "c++", "ts"), case-insensitively; nil if unknown.
+func ByName(name string) *Language {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if a, ok := nameAliases[n]; ok {
+		n = a
+	}
+	return byName[n]
+}
+
+// All returns every registered language, sorted by name. The slice is a copy;
+// the languages are shared.
+func All() []*Language {
+	return append([]*Language(nil), registry...)
+}
+
+// ForPath selects a language from a slash- or OS-separated path by its base
+// name (Makefile, Gemfile, .bashrc) or its extension, case-insensitively for
+// extensions. It returns nil for unknown files. Headers ending in ".h" are C;
+// use ForContent to recognise C++ headers by their content.
+func ForPath(p string) *Language {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	if base == "." || base == "/" || base == "" {
+		return nil
+	}
+	if l, ok := byFilename[base]; ok {
+		return l
+	}
+	ext := strings.ToLower(path.Ext(base))
+	if ext == "" || ext == base {
+		// ".bashrc"-style names without a registered file name, or no
+		// extension at all.
+		return nil
+	}
+	return byExt[ext]
+}
+
+// ForContent is ForPath refined by the first bytes of the file: files
+// without a known name or extension are recognised by a "#!" interpreter
+// line (#!/usr/bin/env python3, #!/bin/bash), and ".h" headers that use C++
+// constructs (class, namespace, template, access specifiers) are C++.
+// It returns nil when neither the path nor the content identifies a language.
+func ForContent(p string, head []byte) *Language {
+	l := ForPath(p)
+	if l != nil {
+		if l.Name == "c" && strings.EqualFold(path.Ext(p), ".h") && looksLikeCpp(head) {
+			return byName["cpp"]
+		}
+		return l
+	}
+	return byInterp[shebangInterpreter(head)]
+}
+
+// shebangInterpreter extracts the interpreter name from a "#!" first line,
+// skipping "env" and its flags and dropping version suffixes
+// ("python3.12" → "python"). It returns "" when there is none.
+func shebangInterpreter(head []byte) string {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	line := head[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	name := path.Base(fields[0])
+	if name == "env" {
+		name = ""
+		for _, f := range fields[1:] {
+			if strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+				continue // env flags (-S) and VAR=value assignments
+			}
+			name = path.Base(f)
+			break
+		}
+	}
+	name = strings.TrimRight(name, "0123456789.")
+	switch name {
+	case "sh", "dash", "ash", "ksh", "zsh":
+		return "bash" // POSIX-family shells parse well enough with the bash grammar
+	case "nodejs":
+		return "node"
+	}
+	return name
+}
+
+// cppMarkers are byte strings that, at the start of a line of a ".h" file,
+// show it is C++ rather than C.
+var cppMarkers = [][]byte{
+	[]byte("class "), []byte("namespace "), []byte("template<"), []byte("template <"),
+	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("using namespace"),
+	[]byte("#include <iostream>"), []byte("#include <string>"), []byte("#include <vector>"), []byte("#include <memory>"),
+}
+
+func looksLikeCpp(head []byte) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		for _, m := range cppMarkers {
+			if bytes.HasPrefix(line, m) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package symbols
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Errors returned by Parse; check them with errors.Is.
+var (
+	// ErrNoGrammar is returned for a nil language or one that is only
+	// detected (markdown, yaml, json, text …).
+	ErrNoGrammar = errors.New("symbols: language has no grammar")
+	// ErrTooLarge is returned for sources above MaxSourceBytes.
+	ErrTooLarge = errors.New("symbols: source too large")
+	// ErrTimeout is returned when tree-sitter gives up after the parser's
+	// timeout, which bounds pathological inputs.
+	ErrTimeout = errors.New("symbols: parse timed out")
+)
+
+const (
+	// MaxSourceBytes is the largest source Parse accepts. Bigger files are
+	// almost always generated or data and would dominate indexing time.
+	MaxSourceBytes = 32 << 20
+	// DefaultTimeout bounds one Parse call of tree-sitter; a healthy parse
+	// of MaxSourceBytes takes a few seconds.
+	DefaultTimeout = 20 * time.Second
+)
+
+// Parser parses source files into Files. It wraps one tree-sitter parser and
+// is not safe for concurrent use: use one Parser per goroutine. Close it when
+// done; its C memory is not reclaimed reliably by finalizers.
+type Parser struct {
+	p       *sitter.Parser
+	timeout time.Duration
+}
+
+// NewParser returns a Parser with DefaultTimeout.
+func NewParser() *Parser {
+	p := &Parser{timeout: DefaultTimeout}
+	p.renew()
+	return p
+}
+
+// SetTimeout changes the time one Parse may spend in tree-sitter; d ≤ 0
+// restores DefaultTimeout. Cancellation through the context is independent.
+func (p *Parser) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	p.timeout = d
+	if p.p != nil {
+		p.p.SetOperationLimit(int(d / time.Microsecond))
+	}
+}
+
+// renew replaces the tree-sitter parser with a fresh one. After a failed
+// parse the old one may hold a half-finished parse or a set cancellation
+// flag, so it is never reused.
+func (p *Parser) renew() {
+	if p.p != nil {
+		p.p.Close()
+	}
+	p.p = sitter.NewParser()
+	p.p.SetOperationLimit(int(p.timeout / time.Microsecond))
+}
+
+// Close frees the parser's C memory. The Parser must not be used afterwards;
+// Files it returned stay valid until they are closed.
+func (p *Parser) Close() {
+	if p.p != nil {
+		p.p.Close()
+		p.p = nil
+	}
+}
+
+// File is a parsed source file. Close it to free its syntax tree.
+type File struct {
+	// Lang is the language the file was parsed as.
+	Lang *Language
+	// Source is the parsed content. It is the caller's slice, not a copy:
+	// do not modify it while the File is in use.
+	Source []byte
+	// Tree is the tree-sitter syntax tree, for consumers that run their own
+	// queries (chunking, graph). It is nil after Close.
+	Tree *sitter.Tree
+	// Symbols are the definitions in source order: by start offset, an
+	// enclosing symbol before the symbols it contains.
+	Symbols []Symbol
+}
+
+// Close frees the syntax tree. Symbols and Source stay usable.
+func (f *File) Close() {
+	if f.Tree != nil {
+		f.Tree.Close()
+		f.Tree = nil
+	}
+}
+
+// SymbolAt returns the index in f.Symbols of the innermost symbol whose Span
+// contains byteOffset, or -1 if none does.
+func (f *File) SymbolAt(byteOffset int) int {
+	best := -1
+	for i := range f.Symbols {
+		s := f.Symbols[i].Span
+		if !s.Contains(byteOffset) {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := f.Symbols[best].Span
+		if s.StartByte > b.StartByte || (s.StartByte == b.StartByte && s.EndByte <= b.EndByte) {
+			best = i
+		}
+	}
+	return best
+}
+
+// Parse parses src as lang and extracts its symbols. Sources with syntax
+// errors still yield the definitions tree-sitter recovers. It fails with
+// ErrNoGrammar, ErrTooLarge, ErrTimeout, or the context's error when ctx ends
+// during the parse. The caller must Close the returned File.
+func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, error) {
+	if p.p == nil {
+		return nil, errors.New("symbols: Parse on a closed Parser")
+	}
+	if !lang.HasGrammar() {
+		return nil, fmt.Errorf("parse %s: %w", lang, ErrNoGrammar)
+	}
+	if len(src) > MaxSourceBytes {
+		return nil, fmt.Errorf("parse %s: %d bytes (limit %d): %w", lang.Name, len(src), MaxSourceBytes, ErrTooLarge)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
+	}
+	if err := lang.compile(); err != nil {
+		return nil, err
+	}
+	tree, err := p.parseTree(ctx, lang, src)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := extract(ctx, lang, src, tree)
+	if err != nil {
+		tree.Close()
+		return nil, err
+	}
+	return &File{Lang: lang, Source: src, Tree: tree, Symbols: syms}, nil
+}
+
+// parseTree runs tree-sitter. The binding reports a real timeout and a stale
+// cancellation flag the same way (sitter.ErrOperationLimit): the watcher
+// goroutine of an earlier ParseCtx can set the flag when that call's context
+// ends just as its parse finishes, which makes the next parse fail at once.
+// A fast failure with a live context is therefore retried on a fresh parser.
+func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+	for attempt := 0; ; attempt++ {
+		p.p.SetLanguage(lang.ts)
+		began := time.Now()
+		tree, err := p.p.ParseCtx(ctx, nil, src)
+		if err == nil && tree != nil {
+			return tree, nil
+		}
+		p.renew()
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, ctxErr)
+		}
+		if err == nil {
+			err = sitter.ErrOperationLimit
+		}
+		if errors.Is(err, sitter.ErrOperationLimit) {
+			if attempt == 0 && time.Since(began) < p.timeout/2 {
+				continue
+			}
+			return nil, fmt.Errorf("parse %s after %v: %w", lang.Name, time.Since(began).Round(time.Millisecond), ErrTimeout)
+		}
+		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
+	}
+}
