@@ -27,6 +27,12 @@ type Chunk struct {
 	Parent string `json:"parent,omitempty"`
 	Part   int    `json:"part,omitempty"`
 	Parts  int    `json:"parts,omitempty"`
+	// Context is what a part after the first needs to be read alone: the
+	// signature of the split definition, the heading of a Markdown section,
+	// the key or table of a YAML or TOML entry, the head of a SQL statement.
+	// Text never includes it (Text is always the exact source slice);
+	// consumers that embed or show a part prepend it.
+	Context string `json:"context,omitempty"`
 	// Symbols lists the qualified names of the definitions the chunk covers
 	// (more than one for merged declarations).
 	Symbols []string `json:"symbols,omitempty"`

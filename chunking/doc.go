@@ -124,72 +124,109 @@ func (d *doc) emit(kind, label string, s, e int) (Chunk, bool) {
 // units returns the token estimate of [s, e) in fixed-point units.
 func (d *doc) units(s, e int) int { return tokenUnits(string(d.src[s:e]), nil) }
 
-// refineFunc proposes cut points strictly inside [s, e) for a unit too big to
-// be one part. ok false marks the unit unsplittable (it is kept whole);
-// ok true with no cuts lets pack fall back to lines, then to bytes.
-type refineFunc func(s, e int) (cuts []int, ok bool)
+// refineFunc proposes cut points strictly inside [s, e) for a unit too big
+// to be one part, in ascending order. No cuts means the unit is unsplittable
+// and is kept whole.
+type refineFunc func(s, e int) []int
 
-// pack cuts [s, e) into consecutive parts of at most MaxTokens each. Parts
-// begin only at s or at one of cuts (ascending offsets inside (s, e)), unless
-// a unit between two cuts is itself too big: then refine is asked for finer
-// cuts (nil refine means lines, then bytes). It returns the part boundaries:
-// part i is [bounds[i], bounds[i+1]).
+// pack cuts [s, e) into consecutive parts of at most MaxTokens each and
+// returns the part boundaries: part i is [bounds[i], bounds[i+1]). Parts
+// begin only at s or at one of cuts (ascending offsets inside (s, e)); a unit
+// between two cuts that is itself above MaxTokens is first cut finer by
+// refine (nil refine: at lines, then inside a single long line), recursively,
+// and a unit that cannot be cut finer becomes a part of its own. The units
+// are then grouped greedily into parts of about equal size.
 func (d *doc) pack(s, e int, cuts []int, refine refineFunc) []int {
 	limit := d.opts.MaxTokens * tokenUnit
-	bounds := []int{s}
-	cur := 0 // units in the open part
-	edges := append(append([]int{s}, cuts...), e)
-	for i := 0; i+1 < len(edges); i++ {
-		a, b := edges[i], edges[i+1]
-		if a >= b {
-			continue
-		}
-		u := d.units(a, b)
-		if cur > 0 && cur+u > limit {
-			if bounds[len(bounds)-1] != a {
-				bounds = append(bounds, a)
+	var atoms []int // start offsets of the finest units
+	var sizes []int // their token units
+	var atomize func(s, e int, cuts []int, depth int)
+	atomize = func(s, e int, cuts []int, depth int) {
+		prev := s
+		for i := 0; i <= len(cuts); i++ {
+			b := e
+			if i < len(cuts) {
+				b = cuts[i]
 			}
+			if b <= prev || b > e {
+				continue
+			}
+			u := d.units(prev, b)
+			if u > limit && depth < maxPackDepth {
+				if inner := d.finer(prev, b, refine); len(inner) > 0 {
+					atomize(prev, b, inner, depth+1)
+					prev = b
+					continue
+				}
+			}
+			atoms = append(atoms, prev)
+			sizes = append(sizes, u)
+			prev = b
+		}
+	}
+	atomize(s, e, cuts, 0)
+
+	total := 0
+	for _, u := range sizes {
+		total += u
+	}
+	// Aim at equal parts: as many as the limit requires, of the mean size.
+	target := total
+	if n := (total + limit - 1) / max(limit, 1); n > 1 {
+		target = total / n
+	}
+	bounds := []int{s}
+	cur := 0
+	for i, a := range atoms {
+		u := sizes[i]
+		if cur > 0 && (cur+u > limit || cur+u/2 > target) {
+			bounds = append(bounds, a)
 			cur = 0
 		}
-		if u <= limit {
-			cur += u
-			continue
-		}
-		// The unit alone is too big: cut it finer and close it off.
-		inner, ok := d.finer(a, b, refine)
-		if !ok || len(inner) == 0 {
-			cur = u // unsplittable: a part of its own
-			continue
-		}
-		sub := d.pack(a, b, inner, refine)
-		for _, c := range sub[1 : len(sub)-1] {
-			bounds = append(bounds, c)
-		}
-		cur = d.units(sub[len(sub)-2], b)
+		cur += u
 	}
 	return append(bounds, e)
 }
 
-// finer returns cut points inside [s, e): refine's if it has any, else line
-// starts, else byte positions in a single long line.
-func (d *doc) finer(s, e int, refine refineFunc) ([]int, bool) {
+// maxPackDepth bounds the recursion of pack on pathological inputs.
+const maxPackDepth = 64
+
+// finer returns cut points strictly inside [s, e): refine's when given, else
+// line starts, else positions inside a single long line.
+func (d *doc) finer(s, e int, refine refineFunc) []int {
+	var cuts []int
 	if refine != nil {
-		cuts, ok := refine(s, e)
-		if !ok {
-			return nil, false
-		}
-		if len(cuts) > 0 {
-			return cuts, true
+		cuts = refine(s, e)
+	} else {
+		cuts = d.textCuts(s, e)
+	}
+	// Keep only ascending cuts strictly inside the range.
+	out := cuts[:0:0]
+	for _, c := range cuts {
+		if c > s && c < e && (len(out) == 0 || c > out[len(out)-1]) {
+			out = append(out, c)
 		}
 	}
+	return out
+}
+
+// textCuts returns the line starts inside [s, e), or positions inside the
+// line when [s, e) is a single line.
+func (d *doc) textCuts(s, e int) []int {
+	if cuts := d.lineStartsIn(s, e); len(cuts) > 0 {
+		return cuts
+	}
+	return d.byteCuts(s, e)
+}
+
+// lineStartsIn returns the start offsets of the lines beginning strictly
+// inside (s, e).
+func (d *doc) lineStartsIn(s, e int) []int {
 	var cuts []int
 	for l := d.lineOf(s) + 1; l < d.numLines() && d.lines[l] < e; l++ {
 		cuts = append(cuts, d.lines[l])
 	}
-	if len(cuts) > 0 {
-		return cuts, true
-	}
-	return d.byteCuts(s, e), true
+	return cuts
 }
 
 // byteCuts proposes cuts inside one long line, about every eighth of
@@ -240,10 +277,11 @@ func (d *doc) withOverlap(bounds []int) (starts []int) {
 	return starts
 }
 
-// parts emits the parts of [s, e) cut at bounds (from pack). A single part is
-// one chunk labelled label; several are labelled "label (part i/n)" with
-// Parent set to label. overlap repeats OverlapLines lines between parts.
-func (d *doc) parts(kind, label string, bounds []int, overlap bool) []Chunk {
+// parts emits the parts of a unit cut at bounds (from pack). A single part
+// is one chunk labelled label; several are labelled "label (part i/n)" with
+// Parent set to label and Context set on every part after the first. overlap
+// repeats OverlapLines lines between parts.
+func (d *doc) parts(kind, label, context string, bounds []int, overlap bool) []Chunk {
 	starts := bounds[:len(bounds)-1]
 	if overlap {
 		starts = d.withOverlap(bounds)
@@ -260,6 +298,9 @@ func (d *doc) parts(kind, label string, bounds []int, overlap bool) []Chunk {
 			out[i].Part = i + 1
 			out[i].Parts = len(out)
 			out[i].Label = partLabel(label, i+1, len(out))
+			if i > 0 {
+				out[i].Context = context
+			}
 		}
 	}
 	return out
@@ -296,7 +337,7 @@ func (d *doc) windows(kind string, a, b int) []Chunk {
 			// One line above the cap: cut it inside.
 			ls, le := d.lines[s], d.lineEnd(s)
 			label := fmt.Sprintf("line %d", s+1)
-			out = append(out, d.parts(kind, label, d.pack(ls, le, d.byteCuts(ls, le), nil), false)...)
+			out = append(out, d.parts(kind, label, "", d.pack(ls, le, d.byteCuts(ls, le), nil), false)...)
 		} else if c, ok := d.emit(kind, "", d.lines[s], d.lineStart(e)); ok {
 			out = append(out, c)
 		}

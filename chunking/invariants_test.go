@@ -15,6 +15,9 @@ func formatChunks(chunks []Chunk) string {
 		if c.Parent != "" {
 			fmt.Fprintf(&b, "  part %d/%d of %q", c.Part, c.Parts, c.Parent)
 		}
+		if c.Context != "" {
+			fmt.Fprintf(&b, "  context %q", c.Context)
+		}
 		if len(c.Symbols) > 0 {
 			fmt.Fprintf(&b, "  symbols %s", strings.Join(c.Symbols, ","))
 		}

@@ -1,6 +1,9 @@
 package chunking
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // mdHeading is one ATX or setext heading.
 type mdHeading struct {
@@ -206,7 +209,7 @@ func (d *doc) markdown() []Chunk {
 	if len(heads) > 0 {
 		first = heads[0].line
 	}
-	out = append(out, d.mdBody(d.fileLabel(), 0, first, fence)...)
+	out = append(out, d.mdBody(d.fileLabel(), "", 0, first, fence)...)
 	for _, s := range roots {
 		out = append(out, d.mdSection(s, fence)...)
 	}
@@ -218,9 +221,9 @@ func (d *doc) markdown() []Chunk {
 func (d *doc) mdSection(s *mdSection, fence []int) []Chunk {
 	a, b := d.lines[s.h.line], d.lineStart(s.end)
 	if len(s.children) == 0 || d.units(a, b) <= d.opts.MaxTokens*tokenUnit {
-		return d.mdBody(s.label, s.h.line, s.end, fence)
+		return d.mdBody(s.label, d.headingContext(s.h), s.h.line, s.end, fence)
 	}
-	out := d.mdBody(s.label, s.h.line, s.children[0].h.line, fence)
+	out := d.mdBody(s.label, d.headingContext(s.h), s.h.line, s.children[0].h.line, fence)
 	for _, c := range s.children {
 		out = append(out, d.mdSection(c, fence)...)
 	}
@@ -228,8 +231,9 @@ func (d *doc) mdSection(s *mdSection, fence []int) []Chunk {
 }
 
 // mdBody chunks lines [a, b) of one section body, split on paragraph
-// boundaries (a blank line outside a fence, or a fence's edges) when needed.
-func (d *doc) mdBody(label string, a, b int, fence []int) []Chunk {
+// boundaries (a blank line outside a fence, or a fence's edges) when needed;
+// context is the section's heading line, given to parts after the first.
+func (d *doc) mdBody(label, context string, a, b int, fence []int) []Chunk {
 	if a >= b {
 		return nil
 	}
@@ -248,15 +252,20 @@ func (d *doc) mdBody(label string, a, b int, fence []int) []Chunk {
 		opens := fence[l] == l
 		return opens || d.blank(l-1) || (inFence(l-1) || fence[l-1] == l-1)
 	})
-	refine := func(s, e int) ([]int, bool) {
+	refine := func(s, e int) []int {
 		l := d.lineOf(s)
 		for l < len(fence) && d.blank(l) && d.lines[l] < e {
 			l++
 		}
 		if l < len(fence) && fence[l] == l {
-			return nil, false // a fenced code block is never cut
+			return nil // a fenced code block is never cut
 		}
-		return nil, true
+		return d.textCuts(s, e)
 	}
-	return d.parts(KindMarkdownSection, label, d.pack(s, e, cuts, refine), false)
+	return d.parts(KindMarkdownSection, label, context, d.pack(s, e, cuts, refine), false)
+}
+
+// headingContext renders a heading as an ATX line for the Context of parts.
+func (d *doc) headingContext(h mdHeading) string {
+	return strings.Repeat("#", h.level) + " " + h.title
 }

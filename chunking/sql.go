@@ -263,8 +263,8 @@ func (d *doc) sql() []Chunk {
 			}
 		}
 		// Cut only where a line starts outside strings and comments.
-		stop := func(int, int) ([]int, bool) { return nil, false }
-		out = append(out, d.parts(KindSQLStatement, label, d.pack(s, e, cuts, stop), false)...)
+		stop := func(int, int) []int { return nil }
+		out = append(out, d.parts(KindSQLStatement, label, label, d.pack(s, e, cuts, stop), false)...)
 	}
 	return out
 }

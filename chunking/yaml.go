@@ -150,7 +150,19 @@ func (d *doc) entries(kind string, es []span, cuts func(a, b int) []int) []Chunk
 			}
 			continue
 		}
-		out = append(out, d.parts(kind, e.label, d.pack(s, t, cuts(e.first, e.end), nil), false)...)
+		out = append(out, d.parts(kind, e.label, d.entryContext(e), d.pack(s, t, cuts(e.first, e.end), nil), false)...)
 	}
 	return out
+}
+
+// entryContext is the first line of an entry that is neither blank nor a
+// comment: the key line or table header.
+func (d *doc) entryContext(e span) string {
+	for l := e.first; l < e.end; l++ {
+		t := bytes.TrimSpace(d.line(l))
+		if len(t) > 0 && t[0] != '#' {
+			return string(t)
+		}
+	}
+	return ""
 }
