@@ -16,11 +16,13 @@ import (
 //     end of its last line. Kind is the symbol kind, Label the qualified
 //     name; definitions sharing one declaration (Go "const ( … )" groups,
 //     "a, b = 1, 2") are one chunk labelled with all their names.
-//   - A class, struct or interface whose members include a method or nested
-//     type of at least MergeTokens tokens is expanded: the type's chunk holds
-//     its header, doc and the fields and small members before that method;
-//     the members from there on are chunked like top-level definitions
-//     (recursively). A type without such members stays whole.
+//   - A class, struct or interface above MaxTokens, or whose members include
+//     a method or nested type of at least MergeTokens tokens, is expanded:
+//     the type's chunk holds its header, doc and the fields and small
+//     members before that method (a head of less than MergeTokens also
+//     keeps the members after it while they fit); the members from there on
+//     are chunked like top-level definitions (recursively). Other types stay
+//     whole.
 //   - A definition above MaxTokens is split on statement boundaries found by
 //     walking its syntax tree (the statements of its body, recursing into a
 //     statement that is itself too big: case clauses, loop bodies, literal
@@ -371,15 +373,21 @@ func (c *coder) stream(body *sitter.Node, us []unit, lo, hi int, top bool) []Chu
 	for i := range us {
 		u := us[i]
 		if u.start > pos {
-			if c.commentsOnly(body, pos, u.start) && c.units(pos, u.start) <= c.opts.MaxTokens*tokenUnit/2 {
-				// Comments above a definition (up to half a chunk) go with it.
-				if s, _, ok := c.trim(pos, u.start); ok {
+			// Code before the definition gets windows; the comments right
+			// above it (up to half a chunk) go with it.
+			m := c.commentTail(body, pos, u.start)
+			if _, _, ok := c.trim(pos, m); ok {
+				flush()
+				out = append(out, c.gap(pos, m)...)
+			}
+			if s, _, ok := c.trim(m, u.start); ok {
+				if c.units(m, u.start) <= c.opts.MaxTokens*tokenUnit/2 {
 					u.start = s
 					u.units = c.units(u.start, u.end)
+				} else {
+					flush()
+					out = append(out, c.gap(m, u.start)...)
 				}
-			} else if _, _, ok := c.trim(pos, u.start); ok {
-				flush()
-				out = append(out, c.gap(pos, u.start)...)
 			}
 		}
 		if c.mergeable(u) {
@@ -431,33 +439,20 @@ func (c *coder) gap(s, e int) []Chunk {
 	return c.windows(KindText, c.lineOf(s), c.lineOf(e-1)+1)
 }
 
-// commentsOnly reports whether the children of body in [s, e) are all
-// comments (false without a tree).
-func (c *coder) commentsOnly(body *sitter.Node, s, e int) bool {
+// commentTail returns where the run of comments that ends [s, e) begins:
+// the end of the last other child of body in the range, or s. Without a tree
+// nothing is known to be a comment and e is returned.
+func (c *coder) commentTail(body *sitter.Node, s, e int) int {
 	if body == nil {
-		return false
+		return e
 	}
-	c.cursor.Reset(body)
-	if c.cursor.GoToFirstChildForByte(uint32(s)) < 0 {
-		return false
-	}
-	seen := false
-	for {
-		k := c.cursor.CurrentNode()
-		if k == nil || int(k.StartByte()) >= e {
-			break
-		}
-		if int(k.EndByte()) > s && k.IsNamed() {
-			if !strings.Contains(k.Type(), "comment") {
-				return false
-			}
-			seen = true
-		}
-		if !c.cursor.GoToNextSibling() {
-			break
+	m := s
+	for _, k := range c.namedChildrenIn(body, s, e) {
+		if !strings.Contains(k.Type(), "comment") {
+			m = max(m, min(int(k.EndByte()), e))
 		}
 	}
-	return seen
+	return m
 }
 
 // headerEnd returns the end of the file header: the run of package clauses,
@@ -542,10 +537,30 @@ func (c *coder) expand(u unit) ([]Chunk, bool) {
 			break
 		}
 	}
-	if first < 0 || mus[first].start <= u.start {
+	if first < 0 {
+		if u.units <= c.opts.MaxTokens*tokenUnit || len(mus) == 0 {
+			return nil, false
+		}
+		first = 0 // too big as a whole: members apart, small ones merged
+	}
+	if mus[first].start <= u.start {
 		return nil, false
 	}
-	head := unit{start: u.start, end: mus[first].start, prims: u.prims}
+	// A head of little more than the type's name keeps the members after it
+	// while they fit.
+	headEnd := mus[first].start
+	for first < len(mus) && c.units(u.start, headEnd) < c.opts.MergeTokens*tokenUnit &&
+		c.units(u.start, mus[first].end) <= c.opts.MaxTokens*tokenUnit {
+		headEnd = mus[first].end
+		first++
+	}
+	if first == len(mus) {
+		return nil, false // everything fits the head: the type is one chunk
+	}
+	// Code between the head and the next member (class attributes) joins
+	// the head; comments right above the member stay with it.
+	headEnd = c.commentTail(body, headEnd, mus[first].start)
+	head := unit{start: u.start, end: headEnd, prims: u.prims}
 	head.units = c.units(head.start, head.end)
 	kind, label := c.unitKind(u), joinLabel(c.names(u.prims))
 	var out []Chunk
@@ -556,7 +571,7 @@ func (c *coder) expand(u unit) ([]Chunk, bool) {
 	} else {
 		out = c.own(c.parts(kind, label, c.context(u), c.packUnit(head)), c.partOwners(u))
 	}
-	return append(out, c.stream(body, mus[first:], mus[first].start, u.end, false)...), true
+	return append(out, c.stream(body, mus[first:], headEnd, u.end, false)...), true
 }
 
 // memberBody returns the node whose children hold the member symbols: the

@@ -93,6 +93,20 @@ func TestCodeRules(t *testing.T) {
 			want: []string{"class A"},
 		},
 		{
+			name: "class attributes between methods stay covered",
+			path: "a.py",
+			src:  "class A:\n    def m(self):\n        return [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n\n    table = [\n        1,\n    ]\n\n    # About n.\n    def n(self):\n        return [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n",
+			opts: Options{MaxTokens: 60, MergeTokens: 20},
+			want: []string{"class A", "method A.n"},
+		},
+		{
+			name: "deeply nested statement is still cut",
+			path: "a.py",
+			src:  "def f():\n    " + strings.Repeat("a = \\\n    ", 300) + "b = None\n",
+			opts: Options{MaxTokens: 400, MergeTokens: 10},
+			want: []string{"function f (part 1/3)", "function f (part 2/3)", "function f (part 3/3)"},
+		},
+		{
 			name: "file without definitions",
 			path: "a.py",
 			src:  "\n\nx = [1,\n  2]\nprint(x)\n",
@@ -108,6 +122,11 @@ func TestCodeRules(t *testing.T) {
 			defer f.Close()
 			chunks := Code(tc.path, f, tc.opts)
 			checkInvariants(t, []byte(tc.src), chunks)
+			for _, c := range chunks {
+				if max := tc.opts.normalized().MaxTokens; c.Tokens > max {
+					t.Errorf("chunk %q has %d tokens, above %d", c.Label, c.Tokens, max)
+				}
+			}
 			var got []string
 			for _, c := range chunks {
 				got = append(got, c.Kind+" "+c.Label)

@@ -206,10 +206,13 @@ func (d *doc) pack(s, e int, cuts []int, p packing) []piece {
 			u := d.units(prev, b)
 			var inner []int
 			switch {
-			case depth >= maxPackDepth:
-			case u > limit:
+			case u > limit && depth < maxPackDepth:
 				inner = d.finer(prev, b, p.refine)
-			case p.balance != nil && n > 1 && u > target/2:
+			case u > limit && depth < maxPackDepth+2:
+				// Deep structure (a chain of nested expressions): lines,
+				// then bytes, which end after two more levels.
+				inner = d.textCuts(prev, b)
+			case p.balance != nil && n > 1 && u > target/2 && depth < maxPackDepth:
 				inner = d.finer(prev, b, p.balance)
 			}
 			if len(inner) > 0 {
@@ -224,10 +227,12 @@ func (d *doc) pack(s, e int, cuts []int, p packing) []piece {
 	atomize(s, e, cuts, 0)
 
 	pieces := []piece{{start: s, cut: s}}
-	cur, filled := 0, false
+	cur, done, filled := 0, 0, false
 	for i, a := range atoms {
 		u := sizes[i]
-		if filled && (cur+u > limit || cur+u/2 > target) {
+		// Close the part when the atom would overflow it, or when the part
+		// has reached the target and enough remains for another part.
+		if filled && (cur+u > limit || (cur+u/2 > target && total-done >= target/2)) {
 			pieces[len(pieces)-1].end = a
 			ov := a
 			if p.overlap {
@@ -240,6 +245,7 @@ func (d *doc) pack(s, e int, cuts []int, p packing) []piece {
 			pieces = append(pieces, piece{start: ov, cut: a})
 		}
 		cur += u
+		done += u
 		filled = true
 	}
 	pieces[len(pieces)-1].end = e
@@ -261,8 +267,9 @@ func (d *doc) overlapStart(a, prev int) int {
 	return a
 }
 
-// maxPackDepth bounds the recursion of pack on pathological inputs.
-const maxPackDepth = 64
+// maxPackDepth bounds the recursion of pack and of the descent into nested
+// syntax nodes on pathological inputs.
+const maxPackDepth = 256
 
 // finer returns cut points strictly inside [s, e): refine's when given, else
 // line starts, else positions inside a single long line.
