@@ -35,13 +35,19 @@ func corpus(b *testing.B, root, ext string) []string {
 }
 
 // benchCorpus parses every file once per iteration with one Parser and
-// reports throughput, symbols per second and the process's peak RSS.
+// reports throughput, symbols per second, the time split between
+// tree-sitter parsing and symbol extraction, and the process's peak RSS.
+// The steps are those of Parser.Parse, timed separately.
 func benchCorpus(b *testing.B, lang *Language, files []string) {
 	p := NewParser()
 	defer p.Close()
 	ctx := context.Background()
+	if err := lang.compile(); err != nil {
+		b.Fatal(err)
+	}
 	var total int64
 	var syms, failed int
+	var parseDur, extractDur time.Duration
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
@@ -51,23 +57,40 @@ func benchCorpus(b *testing.B, lang *Language, files []string) {
 			if err != nil {
 				continue
 			}
-			f, err := p.Parse(ctx, lang, src)
+			if len(src) > MaxSourceBytes {
+				failed++
+				continue
+			}
+			t0 := time.Now()
+			tree, err := p.parseTree(ctx, lang, src)
 			if err != nil {
-				if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrTimeout) {
+				if errors.Is(err, ErrTimeout) {
 					failed++
 					continue
 				}
 				b.Fatalf("%s: %v", path, err)
 			}
+			t1 := time.Now()
+			s, err := extract(ctx, lang, src, tree)
+			if err != nil {
+				b.Fatalf("%s: %v", path, err)
+			}
+			t2 := time.Now()
+			tree.Close()
+			parseDur += t1.Sub(t0)
+			extractDur += t2.Sub(t1)
 			total += int64(len(src))
-			syms += len(f.Symbols)
-			f.Close()
+			syms += len(s)
 		}
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.SetBytes(total)
-	b.ReportMetric(float64(syms*b.N)/elapsed.Seconds(), "symbols/s")
+	n := float64(b.N)
+	b.ReportMetric(float64(syms)*n/elapsed.Seconds(), "symbols/s")
+	b.ReportMetric(parseDur.Seconds()/n, "parse-s/op")
+	b.ReportMetric(extractDur.Seconds()/n, "extract-s/op")
+	b.ReportMetric(float64(total)/1e6/(parseDur.Seconds()/n), "parse-only-MB/s")
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(failed), "failed")
 	if hwm := peakRSSMB(); hwm > 0 {
