@@ -94,6 +94,9 @@ type langSpec struct {
 	// mark receives the captures of a match without a definition (export
 	// lists and the like) and may record names with x.mark.
 	mark func(x *extractor, aux map[string]*sitter.Node)
+	// sigText, when set, may replace the whole signature (returning
+	// false keeps the default).
+	sigText func(x *extractor, d *def) (string, bool)
 	// sigEnd returns the byte offset where the signature ends, or -1 to use
 	// the default (start of the "body" field, else the end of the node).
 	sigEnd func(x *extractor, d *def) int
@@ -130,8 +133,6 @@ type def struct {
 	// syntactic nesting (Go receivers, C++ Foo::bar, Rust impl blocks).
 	containerOverride string
 	hasOverride       bool
-	// noNest keeps this definition from becoming the parent of others.
-	noNest bool
 	// dropped marks a definition local to a function body.
 	dropped  bool
 	exported bool
@@ -350,7 +351,7 @@ func (x *extractor) nest() {
 				continue
 			}
 		}
-		if !d.noNest && canContain(d.kind) {
+		if canContain(d.kind) {
 			stack = append(stack, i)
 		}
 	}
@@ -495,6 +496,11 @@ func (x *extractor) text(n *sitter.Node) string {
 // signature returns the collapsed header of d.
 func (x *extractor) signature(d *def) string {
 	spec := x.lang.spec
+	if spec.sigText != nil {
+		if s, ok := spec.sigText(x, d); ok {
+			return truncate(cleanText(s), MaxSignatureBytes)
+		}
+	}
 	start := x.sigStart(d.sigNode)
 	end := -1
 	if spec.sigEnd != nil {
@@ -556,13 +562,17 @@ func (x *extractor) sigStart(n *sitter.Node) int {
 }
 
 // collapseSpace replaces every run of white space with one space and trims
-// the ends. A run that breaks a line next to a bracket disappears, and so
-// does a trailing comma before a closing bracket on the next line, so that
-// multi-line parameter lists read as they would on one line.
+// the ends; backslash line continuations count as space. A run that breaks
+// a line next to a bracket disappears, and so does a trailing comma before
+// a closing bracket on the next line, so that multi-line parameter lists
+// read as they would on one line.
 func collapseSpace(b []byte) string {
 	out := make([]byte, 0, len(b))
 	pending, newline := false, false
-	for _, c := range b {
+	for i, c := range b {
+		if c == '\\' && (bytes.HasPrefix(b[i+1:], []byte("\n")) || bytes.HasPrefix(b[i+1:], []byte("\r\n"))) {
+			c = ' ' // a line continuation (C macros, Python, shell) is space
+		}
 		switch c {
 		case ' ', '\t', '\r', '\f', '\v':
 			pending = true

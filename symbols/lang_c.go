@@ -40,6 +40,7 @@ var cSpec = &langSpec{
 	post:    dropDefinedPrototypes,
 	finish:  finishC,
 	sigEnd:  cSigEnd,
+	sigText: cTypedefSig,
 	doc:     cDocRules,
 }
 
@@ -57,6 +58,7 @@ var cppSpec = &langSpec{
 	post:    dropDefinedPrototypes,
 	finish:  finishC,
 	sigEnd:  cSigEnd,
+	sigText: cTypedefSig,
 	doc:     cDocRules,
 }
 
@@ -297,6 +299,25 @@ func modifierSetTypes(x *extractor, n *sitter.Node, t string) map[string]bool {
 		}
 	}
 	return set
+}
+
+// cTypedefSig shortens a long typedef of a struct, union or enum with a
+// body to "typedef struct s {…} name".
+func cTypedefSig(x *extractor, d *def) (string, bool) {
+	if d.node.Type() != "type_definition" || d.node.EndByte()-d.node.StartByte() <= 120 {
+		return "", false
+	}
+	t := d.node.ChildByFieldName("type")
+	if t == nil {
+		return "", false
+	}
+	body := t.ChildByFieldName("body")
+	if body == nil {
+		return "", false
+	}
+	head := collapseSpace(x.src[d.node.StartByte():body.StartByte()])
+	tail := collapseSpace(x.src[body.EndByte():d.node.EndByte()])
+	return strings.TrimRight(head+" {…} "+strings.TrimLeft(tail, " "), " ;"), true
 }
 
 // cSigEnd keeps macro signatures to their first line of definition and
