@@ -22,6 +22,9 @@ const jsCommonQuery = `
 (expression_statement (assignment_expression
   left: (member_expression) @exports
   right: (object (shorthand_property_identifier) @exported)))
+(expression_statement (assignment_expression
+  left: (member_expression) @exports
+  right: (identifier) @exported))
 (export_statement (export_clause (export_specifier name: (identifier) @exported)))
 `
 
@@ -169,8 +172,8 @@ func jsVarKind(keyword string) Kind {
 	return KindVar
 }
 
-// markJS records names exported by "export { a, b }" and
-// "module.exports = { a, b }".
+// markJS records names exported by "export { a, b }",
+// "module.exports = { a, b }" and "module.exports = a".
 func markJS(x *extractor, aux map[string]*sitter.Node) {
 	name := aux["exported"]
 	if name == nil {
