@@ -85,10 +85,7 @@ func prepareJS(x *extractor, d *def) bool {
 		if !x.jsDeclarationLevel(d.aux["decl"]) {
 			return false // local variables
 		}
-		decl := n.Parent()
-		if decl == nil {
-			return false
-		}
+		decl := d.aux["decl"]
 		keyword := "var"
 		if kw := decl.Child(0); kw != nil && !kw.IsNamed() {
 			keyword = x.text(kw)
@@ -111,10 +108,10 @@ func prepareJS(x *extractor, d *def) bool {
 			d.outer = decl
 		}
 		d.sigPrefix = keyword + " "
-		if wrap := decl.Parent(); wrap != nil && wrap.Type() == "export_statement" {
+		if x.parentType(decl) == "export_statement" {
 			d.exported = true
 			d.sigPrefix = "export " + d.sigPrefix
-			if single {
+			if wrap := decl.Parent(); single && wrap != nil {
 				d.outer = wrap
 			}
 		}
@@ -123,7 +120,7 @@ func prepareJS(x *extractor, d *def) bool {
 			return false
 		}
 		obj := x.text(d.aux["object"])
-		d.outer = n.Parent()
+		d.outer = d.aux["stmt"]
 		switch {
 		case obj == "exports" || obj == "module.exports":
 			d.exported = true
