@@ -598,7 +598,7 @@ func TestDocumentSync(t *testing.T) {
 		must(t, h.c.Notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": changes}))
 	}
 	open("a😀b\r\nline2\n")
-	change(2, map[string]any{"range": rng(0, 1, 0, 3), "text": "é"}) // replace the emoji (2 units)
+	change(2, map[string]any{"range": rng(0, 1, 0, 3), "text": "é"})   // replace the emoji (2 units)
 	change(3, map[string]any{"range": rng(1, 99, 1, 99), "text": "!"}) // past line end: clamps
 	change(3, map[string]any{"range": rng(0, 0, 0, 0), "text": "STALE"})
 	change(4, map[string]any{"range": rng(9, 0, 9, 0), "text": "EOF"}) // past EOF: appends
