@@ -97,9 +97,10 @@ const settingsSection = "contextLs"
 // ParseSettings applies a settings payload to base. The payload may be
 // {"settings": {"contextLs": {...}}}, {"settings": {...}}, {"contextLs":
 // {...}} or the flat object. A null or empty payload returns base. Keys
-// with the wrong type or an invalid value keep their default and are
-// reported; unknown keys are reported with Unknown set. Issues are sorted
-// by key.
+// absent from the payload keep base's value; a key set to null gets its
+// default. Keys with the wrong type or an invalid value get their default
+// and are reported; unknown keys are reported with Unknown set. Issues are
+// sorted by key.
 func ParseSettings(base Settings, raw json.RawMessage) (Settings, []SettingsIssue) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -167,7 +168,11 @@ func ParseSettings(base Settings, raw json.RawMessage) (Settings, []SettingsIssu
 				if err := json.Unmarshal(v, &list); err == nil {
 					out.Ignore = list
 				} else {
-					bad(key, "expected an array of strings, got %s; using the default", jsonKind(v))
+					got := jsonKind(v)
+					if got == "an array" {
+						got = "an array with a non-string element"
+					}
+					bad(key, "expected an array of strings, got %s; using the default", got)
 				}
 			}
 		case "maxFileSize":
