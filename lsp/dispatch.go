@@ -144,6 +144,7 @@ type orderedQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	items  []queuedFunc
+	last   chan struct{} // done channel of the last pushed function
 	closed bool
 	done   chan struct{} // closed when run returns
 }
@@ -154,7 +155,8 @@ type queuedFunc struct {
 }
 
 func newOrderedQueue() *orderedQueue {
-	q := &orderedQueue{done: make(chan struct{})}
+	q := &orderedQueue{done: make(chan struct{}), last: make(chan struct{})}
+	close(q.last)
 	q.cond = sync.NewCond(&q.mu)
 	return q
 }
@@ -170,8 +172,17 @@ func (q *orderedQueue) push(fn func()) chan struct{} {
 		return done
 	}
 	q.items = append(q.items, queuedFunc{fn: fn, done: done})
+	q.last = done
 	q.cond.Signal()
 	return done
+}
+
+// barrier returns a channel closed once everything pushed so far has run:
+// a read-only request waits on it so that it sees every earlier change.
+func (q *orderedQueue) barrier() <-chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.last
 }
 
 // run executes queued functions until close.
@@ -283,7 +294,7 @@ func (s *server) dispatchNotification(in incoming) {
 		s.cancelRequest(in.params)
 		return
 	case "exit":
-		s.barrier = s.queue.push(s.exit)
+		s.queue.push(s.exit)
 		return
 	}
 	spec, ok := s.methods[in.method]
@@ -301,7 +312,7 @@ func (s *server) dispatchNotification(in incoming) {
 		s.log.debug("notification after shutdown dropped", "method", in.method)
 		return
 	}
-	s.barrier = s.queue.push(func() { s.runOrdered(in, spec) })
+	s.queue.push(func() { s.runOrdered(in, spec) })
 }
 
 func (s *server) dispatchRequest(in incoming) {
@@ -330,7 +341,7 @@ func (s *server) dispatchRequest(in incoming) {
 		s.shutdownSeen = true
 	}
 	if spec.ordered {
-		s.barrier = s.queue.push(func() { s.runOrdered(in, spec) })
+		s.queue.push(func() { s.runOrdered(in, spec) })
 		return
 	}
 	s.startConcurrent(in, spec)
@@ -382,7 +393,7 @@ func (s *server) startConcurrent(in incoming, spec methodSpec) {
 	s.inflight[in.id.key] = cancel
 	s.wg.Add(1)
 	s.inflightMu.Unlock()
-	barrier := s.barrier
+	barrier := s.queue.barrier()
 	go func() {
 		defer s.wg.Done()
 		defer func() {

@@ -142,7 +142,6 @@ type server struct {
 	cancel context.CancelFunc
 
 	// Reader goroutine only.
-	barrier      chan struct{} // done channel of the last ordered message
 	shutdownSeen bool
 
 	initState atomic.Int32
@@ -222,8 +221,6 @@ func newServer(ctx context.Context, rwc io.ReadWriteCloser, opts Options) *serve
 	s.settings = s.baseSettings
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.log.send = s.conn.notify
-	s.barrier = make(chan struct{})
-	close(s.barrier)
 	s.commands = commandTable()
 	if opts.commands != nil {
 		s.commands = opts.commands

@@ -42,8 +42,8 @@ func (s *server) setupWatching(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			s.log.warn("client refused to watch files; using the server's watcher", "error", err)
 			s.queue.push(s.useServerWatchers)
+			s.log.warn("client refused to watch files; using the server's watcher", "error", err)
 		}
 	}()
 }
