@@ -18,11 +18,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
+// TestMain doubles as a language server process for TestServeProcess: with
+// CONTEXT_LS_TEST_SERVE=1 the test binary serves LSP on its stdio.
+func TestMain(m *testing.M) {
+	if os.Getenv("CONTEXT_LS_TEST_SERVE") == "1" {
+		os.Exit(Serve(context.Background(), Stdio(), Options{Name: "context-ls-process", Version: "1"}))
+	}
+	os.Exit(m.Run())
+}
+
 // safety bounds a wait that should end promptly; it is a hang guard, not a
 // speed assertion.
 const safety = 20 * time.Second
 
-func testCtx(t *testing.T) context.Context {
+func testCtx(t testing.TB) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), safety)
 	t.Cleanup(cancel)
@@ -49,14 +58,14 @@ func (s *syncBuffer) String() string {
 
 // harness runs Serve over pipes with a scripted client.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	c      *lsptest.Client
 	exit   chan int
 	stderr *syncBuffer
 	root   string
 }
 
-func startServer(t *testing.T, opts Options) *harness {
+func startServer(t testing.TB, opts Options) *harness {
 	t.Helper()
 	c, rwc := lsptest.Pipe()
 	h := &harness{t: t, c: c, exit: make(chan int, 1), stderr: &syncBuffer{}, root: t.TempDir()}
@@ -162,7 +171,7 @@ func rpcCode(err error) int64 {
 }
 
 // writeFile writes a file under dir and returns its path.
-func writeFile(t *testing.T, dir, name, text string) string {
+func writeFile(t testing.TB, dir, name, text string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

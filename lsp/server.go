@@ -171,6 +171,16 @@ type server struct {
 	missingWarned map[string]bool
 }
 
+// stdio joins os.Stdin and os.Stdout.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return errors.Join(os.Stdin.Close(), os.Stdout.Close()) }
+
+// Stdio returns the process's stdin and stdout as one stream for Serve.
+func Stdio() io.ReadWriteCloser { return stdio{} }
+
 // Serve runs a language server session over rwc until the client sends
 // exit, the stream ends or ctx is cancelled, and returns the process exit
 // code: 0 after shutdown then exit, 1 otherwise. rwc is closed on return.

@@ -192,6 +192,15 @@ func (c *Client) Close() error {
 // Done is closed when the server's output ends.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
+// Err returns why the server's output ended (an error wrapping io.EOF for a
+// clean end, another error for output that is not well-framed), or nil
+// while it is still open.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.readErr
+}
+
 // WriteRaw writes bytes as they are, without framing.
 func (c *Client) WriteRaw(b []byte) error {
 	c.wmu.Lock()
