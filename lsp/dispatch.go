@@ -245,8 +245,19 @@ func (s *server) readLoop() {
 			s.streamEnded(err)
 			return
 		}
-		s.dispatch(body)
+		s.dispatchSafely(body)
 	}
+}
+
+// dispatchSafely dispatches one message, recovering from a panic in the
+// dispatch code itself so that the reader keeps serving.
+func (s *server) dispatchSafely(body []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.panicked("message dispatch", v, debug.Stack())
+		}
+	}()
+	s.dispatch(body)
 }
 
 // streamEnded handles the end of the input stream: in-flight work is
@@ -359,6 +370,10 @@ func (s *server) runOrdered(in incoming, spec methodSpec) {
 		return
 	}
 	result, err := s.invoke(s.ctx, in.method, spec.handle, in.params)
+	if in.method == "initialize" && err != nil {
+		// A failed initialize may be retried.
+		s.initState.CompareAndSwap(initPending, initNone)
+	}
 	if in.kind != kindRequest {
 		if err != nil {
 			s.log.error("notification failed", "method", in.method, "error", err)

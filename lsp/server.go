@@ -347,12 +347,7 @@ func (p *initializeParams) validate() error {
 }
 
 // initialize handles the initialize request.
-func (s *server) initialize(ctx context.Context, p initializeParams) (result initializeResult, err error) {
-	defer func() {
-		if err != nil {
-			s.initState.Store(initNone)
-		}
-	}()
+func (s *server) initialize(ctx context.Context, p initializeParams) (initializeResult, error) {
 	base, issues := ParseSettings(DefaultSettings(), p.InitializationOptions)
 	folders := s.initialFolders(p)
 	s.mu.Lock()
@@ -786,13 +781,10 @@ func (s *server) mapperFor(path string) (*Mapper, error) {
 // errFileTooLarge reports a file too large to map positions in.
 var errFileTooLarge = errors.New("file too large")
 
+// readFileLimited reads a regular file of at most limit bytes. The file
+// is checked before it is opened: opening a FIFO would block.
 func readFileLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -802,9 +794,17 @@ func readFileLimited(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, fmt.Errorf("reading %s: %d bytes: %w", path, info.Size(), errFileTooLarge)
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("reading %s: grew past %d bytes: %w", path, limit, errFileTooLarge)
 	}
 	return b, nil
 }

@@ -151,6 +151,19 @@ func TestLifecycleErrors(t *testing.T) {
 			t.Errorf("document opened before initialize was kept: %+v", st.Documents)
 		}
 	})
+	t.Run("failed initialize may be retried", func(t *testing.T) {
+		h := startServer(t, Options{})
+		err := h.c.Call(testCtx(t), "initialize", map[string]any{"capabilities": "none"}, nil)
+		if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(err.Error(), "capabilities: expected object") {
+			t.Fatalf("got %v, want InvalidParams naming capabilities", err)
+		}
+		err = h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "contextLs.status"}, nil)
+		if rpcCode(err) != int64(CodeServerNotInitialized) {
+			t.Fatalf("request after a failed initialize: %v", err)
+		}
+		h.initialize(clientCaps{}, nil)
+		h.status()
+	})
 	t.Run("second initialize", func(t *testing.T) {
 		h := startServer(t, Options{})
 		h.initialize(clientCaps{}, nil)
