@@ -665,9 +665,14 @@ func TestWorkspaceFolderChanges(t *testing.T) {
 }
 
 func TestOpenFolderFailure(t *testing.T) {
-	f := Features{OpenFolder: func(context.Context, string, Settings, ProgressFunc) (FolderHandle, error) {
-		return nil, errors.New("disk on fire")
-	}, Hover: func(context.Context, FolderHandle, Place) (*HoverResult, error) { return nil, nil }}
+	watched := make(chan string, 1)
+	f := Features{
+		OpenFolder: func(context.Context, string, Settings, ProgressFunc) (FolderHandle, error) {
+			return nil, errors.New("disk on fire")
+		},
+		Hover:        func(context.Context, FolderHandle, Place) (*HoverResult, error) { return nil, nil },
+		StartWatcher: func(root string) func() { watched <- root; return nil },
+	}
 	h := startServer(t, Options{Features: f})
 	h.initialize(clientCaps{}, nil)
 	if _, err := h.c.Await(testCtx(t), lsptest.ShowMessage("disk on fire")); err != nil {
@@ -683,5 +688,10 @@ func TestOpenFolderFailure(t *testing.T) {
 	}, nil)
 	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("hover in a failed folder: %v", err)
+	}
+	select {
+	case root := <-watched:
+		t.Errorf("watcher started on a folder that failed to open: %s", root)
+	default:
 	}
 }

@@ -66,16 +66,17 @@ func (s *server) useServerWatchers() {
 	}
 }
 
-// startServerWatcher starts Features.StartWatcher on one folder.
+// startServerWatcher starts Features.StartWatcher on one open folder (a
+// folder that failed to open is not watched).
 func (s *server) startServerWatcher(f *folder) {
 	start := s.opts.Features.StartWatcher
 	if start == nil {
 		return
 	}
 	s.mu.RLock()
-	running := f.stopWatch != nil
+	skip := f.stopWatch != nil || !f.opened
 	s.mu.RUnlock()
-	if running {
+	if skip {
 		return
 	}
 	var stop func()
