@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -197,5 +198,36 @@ func TestResolvePlace(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestCommandEnvHelpers(t *testing.T) {
+	type args struct{}
+	type res struct {
+		Folders   int              `json:"folders"`
+		HasHook   bool             `json:"hasHook"`
+		Locations []LocationResult `json:"locations"`
+	}
+	var path string
+	cmd := NewCommand("test.locate", "test: convert locations", func(_ context.Context, env *CommandEnv, _ args) (res, error) {
+		return res{
+			Folders: len(env.Folders()),
+			HasHook: env.Features().OpenFolder != nil,
+			Locations: env.Locations([]Location{
+				{Path: path, Range: Range{Start: Point{0, 4}, End: Point{1, 2}}},
+			}),
+		}, nil
+	})
+	h := startServer(t, Options{Features: (&fakeBackend{}).features(), commands: []Command{cmd}})
+	path = writeFile(t, h.root, "l.go", "😀x\nab\n")
+	h.initialize(clientCaps{}, nil)
+	var got res
+	must(t, h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.locate"}, &got))
+	want := res{Folders: 1, HasHook: true, Locations: []LocationResult{{
+		URI:   PathToURI(path),
+		Range: RangeArg{Start: PositionArg{Line: 0, Character: 2}, End: PositionArg{Line: 1, Character: 2}},
+	}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }

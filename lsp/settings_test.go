@@ -202,3 +202,28 @@ func TestSettingsPullFailureKeepsSettings(t *testing.T) {
 		t.Error("failure not logged")
 	}
 }
+
+func TestSettingsEqual(t *testing.T) {
+	a := DefaultSettings()
+	a.Ignore = []string{"x", "y"}
+	tests := []struct {
+		name   string
+		change func(*Settings)
+		equal  bool
+	}{
+		{"same", func(*Settings) {}, true},
+		{"dbPath", func(s *Settings) { s.DBPath = "/d" }, false},
+		{"ignore order", func(s *Settings) { s.Ignore = []string{"y", "x"} }, false},
+		{"ignore length", func(s *Settings) { s.Ignore = []string{"x"} }, false},
+		{"embeddings", func(s *Settings) { s.Embeddings = !s.Embeddings }, false},
+		{"logLevel", func(s *Settings) { s.LogLevel = LogDebug }, false},
+	}
+	for _, tc := range tests {
+		b := a
+		b.Ignore = append([]string(nil), a.Ignore...)
+		tc.change(&b)
+		if got := a.Equal(b); got != tc.equal {
+			t.Errorf("%s: Equal = %v", tc.name, got)
+		}
+	}
+}
