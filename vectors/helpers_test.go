@@ -3,7 +3,9 @@ package vectors
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +72,10 @@ func fixtureSpec() ModelSpec {
 		}
 	}
 	panic("fixture spec missing")
+}
+
+// runGoEnv returns `go env NAME`.
+func runGoEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
+	return strings.TrimSpace(string(out)), err
 }

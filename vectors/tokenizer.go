@@ -23,7 +23,13 @@ import (
 //   - invalid UTF-8 is replaced before encoding, and a panic inside the
 //     tokenizer becomes an error wrapping ErrTokenize;
 //   - long texts are cut to a window that still yields MaxSeq tokens, so a
-//     1 MB input costs what its head costs;
+//     1 MB input costs what its head costs (at most maxWindow bytes are
+//     looked at);
+//   - a Unigram tokenizer without pre-tokenizer (use-lite) is fed the text in
+//     space-delimited pieces: the library's Viterbi is super-linear in the
+//     input length (16 KB took 10 s), and since no piece of such a
+//     vocabulary contains an inner U+2581, the concatenated ids are those
+//     of the whole text;
 //   - the normalisation the library gets wrong is done here first: NFKC
 //     (use-lite), and for BERT normalizers the control-character cleanup,
 //     Unicode whitespace, lower-casing and accent stripping of the reference
@@ -37,7 +43,15 @@ type Tokenizer struct {
 	nfkc     bool
 	bert     *bertNormalizer
 	vocab    int
+	// pieceWise: encode the text in space-delimited pieces (see above).
+	pieceWise bool
 }
+
+// maxWindow bounds the bytes of one text the tokenizer looks at.
+const maxWindow = 64 << 10
+
+// pieceBytes is the target size of one piece in pieceWise mode.
+const pieceBytes = 128
 
 // bertNormalizer mirrors the BertNormalizer settings of a tokenizer.json.
 type bertNormalizer struct {
@@ -67,7 +81,12 @@ func LoadTokenizer(path string, maxSeq int) (tok *Tokenizer, err error) {
 		return nil, fmt.Errorf("load tokenizer: %w", err)
 	}
 	var cfg struct {
-		Normalizer json.RawMessage `json:"normalizer"`
+		Normalizer    json.RawMessage `json:"normalizer"`
+		PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
+		PostProcessor json.RawMessage `json:"post_processor"`
+		Model         struct {
+			Type string `json:"type"`
+		} `json:"model"`
 	}
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return nil, fmt.Errorf("load tokenizer %s: %w", path, err)
@@ -98,7 +117,21 @@ func LoadTokenizer(path string, maxSeq int) (tok *Tokenizer, err error) {
 	tk.WithPadding(nil)
 	t.tk = tk
 	t.vocab = tk.GetVocabSize(true)
+	t.pieceWise = cfg.Model.Type == "Unigram" && isNull(cfg.PreTokenizer) && isNull(cfg.PostProcessor) && !innerMetaspace(tk)
 	return t, nil
+}
+
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+// innerMetaspace reports whether a vocabulary piece has U+2581 after its
+// first character (then pieces can span words and pieceWise is wrong).
+func innerMetaspace(tk *tokenizer.Tokenizer) bool {
+	for piece := range tk.GetVocab(false) {
+		if _, size := utf8.DecodeRuneInString(piece); strings.Contains(piece[size:], "\u2581") {
+			return true
+		}
+	}
+	return false
 }
 
 // readNormalizer records which normalisation steps to do before the library.
@@ -229,6 +262,9 @@ func isASCII(s string) bool {
 // (including recovered tokenizer panics) wrap ErrTokenize.
 func (t *Tokenizer) Encode(text string) (Encoded, error) {
 	text = t.Prepare(text)
+	if t.pieceWise {
+		return t.encodePieces(text)
+	}
 	// Bytes per token is at least one for these vocabularies (special tokens
 	// aside), so a window of 8 bytes per token usually holds enough text; the
 	// window doubles when it does not. Windows end at a space, where both
@@ -242,11 +278,61 @@ func (t *Tokenizer) Encode(text string) (Encoded, error) {
 		if err != nil {
 			return Encoded{}, err
 		}
-		if !cut || len(enc.Overflowing) > 0 {
+		if !cut || len(enc.Overflowing) > 0 || window >= maxWindow {
 			return toEncoded(enc, t.maxSeq), nil
 		}
-		window *= 2
+		window = min(window*2, maxWindow)
 	}
+}
+
+// encodePieces encodes text piece by piece until maxSeq ids are collected.
+// Pieces end before a space, which is dropped: the library's Prepend
+// normaliser gives every piece a leading U+2581, which stands for the text
+// start on the first piece and for the dropped space on the others. A run
+// of more than 4*pieceBytes bytes without a space is cut anyway (then one
+// extra U+2581 appears at the cut: such inputs are not prose or code).
+func (t *Tokenizer) encodePieces(text string) (Encoded, error) {
+	var out Encoded
+	rest := text
+	for len(rest) > 0 && len(out.IDs) < t.maxSeq {
+		var piece string
+		piece, rest = nextPiece(rest, pieceBytes)
+		enc, err := t.encodeSafe(piece)
+		if err != nil {
+			return Encoded{}, err
+		}
+		e := toEncoded(enc, t.maxSeq-len(out.IDs))
+		out.IDs = append(out.IDs, e.IDs...)
+		out.Types = append(out.Types, e.Types...)
+	}
+	return out, nil
+}
+
+// nextPiece splits s into a non-empty head of about n bytes ending before a
+// space, and the rest after that space.
+func nextPiece(s string, n int) (string, string) {
+	if len(s) <= n {
+		return s, ""
+	}
+	for i := min(n, len(s)-1); i >= 1; i-- {
+		if s[i] == ' ' {
+			return s[:i], s[i+1:]
+		}
+	}
+	limit := min(4*n, len(s)-1)
+	for i := n + 1; i <= limit; i++ {
+		if s[i] == ' ' {
+			return s[:i], s[i+1:]
+		}
+	}
+	if len(s) <= 4*n {
+		return s, ""
+	}
+	cut := 4 * n
+	for cut > 1 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], s[cut:]
 }
 
 // headWindow returns the head of s of at most n bytes, ending before a space
