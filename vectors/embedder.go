@@ -2,8 +2,6 @@ package vectors
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -131,15 +129,14 @@ func Open(spec ModelSpec, dir string, opts Options) (*Embedder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", spec.Name, err)
 	}
-	data, err := os.ReadFile(modelPath)
+	_, sum, err := hashFile(modelPath)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", spec.Name, err)
 	}
-	sum := sha256.Sum256(data)
 
 	e := &Embedder{
 		spec:      spec,
-		id:        spec.Name + "@" + hex.EncodeToString(sum[:8]),
+		id:        spec.Name + "@" + sum[:16],
 		tok:       tok,
 		tokenOut:  spec.Pooling != PoolingModel,
 		maxTokens: opts.MaxBatchTokens,
@@ -156,18 +153,28 @@ func Open(spec ModelSpec, dir string, opts Options) (*Embedder, error) {
 	if id, ok := tok.tk.TokenToId("[PAD]"); ok {
 		e.padID = int64(id)
 	}
-	if err := e.checkModel(data); err != nil {
+	if err := e.checkModel(modelPath); err != nil {
 		return nil, err
 	}
-	if err := e.newSession(data); err != nil {
+	if err := e.newSession(modelPath); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
 // checkModel compares the graph's inputs and outputs with the spec.
-func (e *Embedder) checkModel(data []byte) error {
-	ins, outs, err := ort.GetInputOutputInfoWithONNXData(data)
+func (e *Embedder) checkModel(modelPath string) error {
+	// A session without graph optimisations loads several times faster and
+	// is enough to read the declared inputs and outputs.
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		return fmt.Errorf("open %s: session options: %w", e.spec.Name, err)
+	}
+	defer so.Destroy()
+	if err := so.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll); err != nil {
+		return fmt.Errorf("open %s: session options: %w", e.spec.Name, err)
+	}
+	ins, outs, err := ort.GetInputOutputInfoWithOptions(modelPath, so)
 	if err != nil {
 		return fmt.Errorf("%w: %s: reading the graph: %w", ErrModelMismatch, e.spec.Name, err)
 	}
@@ -221,7 +228,7 @@ func (e *Embedder) checkModel(data []byte) error {
 	return nil
 }
 
-func (e *Embedder) newSession(data []byte) (err error) {
+func (e *Embedder) newSession(modelPath string) (err error) {
 	so, err := ort.NewSessionOptions()
 	if err != nil {
 		return fmt.Errorf("open %s: session options: %w", e.spec.Name, err)
@@ -237,7 +244,7 @@ func (e *Embedder) newSession(data []byte) (err error) {
 			return fmt.Errorf("open %s: session options: %w", e.spec.Name, err)
 		}
 	}
-	e.session, err = ort.NewDynamicAdvancedSessionWithONNXData(data, e.spec.Inputs, []string{e.spec.Output}, so)
+	e.session, err = ort.NewDynamicAdvancedSession(modelPath, e.spec.Inputs, []string{e.spec.Output}, so)
 	if err != nil {
 		return fmt.Errorf("open %s: creating the session: %w", e.spec.Name, err)
 	}

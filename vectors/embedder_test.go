@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sugarme/tokenizer/normalizer"
 )
 
 // unit returns v scaled to length 1: expected values below are written as
@@ -293,4 +295,37 @@ func TestRuntimeInitFailure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("child failed: %v\n%s", err, out)
 	}
+}
+
+// boomNormalizer wraps a normalizer and panics on texts containing "boom",
+// standing in for the tokenizer's rare panics on odd input.
+type boomNormalizer struct{ inner normalizer.Normalizer }
+
+func (b boomNormalizer) Normalize(n *normalizer.NormalizedString) (*normalizer.NormalizedString, error) {
+	if strings.Contains(n.GetNormalized(), "boom") {
+		panic("boom")
+	}
+	return b.inner.Normalize(n)
+}
+
+func TestEmbedItemErrors(t *testing.T) {
+	e := openTiny(t, PoolingMean, 16)
+	e.tok.tk.WithNormalizer(boomNormalizer{e.tok.tk.GetNormalizer()})
+	texts := []string{"hello world", "boom", "bo\x01om world", "foo"}
+	vecs, err := e.Embed(context.Background(), texts, Document)
+	var ee *EmbedError
+	if !errors.As(err, &ee) || !errors.Is(err, ErrTokenize) {
+		t.Fatalf("Embed = %v, want an *EmbedError wrapping ErrTokenize", err)
+	}
+	if len(ee.Items) != 1 || ee.Items[0].Index != 1 || !strings.Contains(err.Error(), "text 1") {
+		t.Fatalf("items %+v (%v)", ee.Items, err)
+	}
+	if len(vecs) != len(texts) || vecs[1] != nil {
+		t.Fatalf("vectors %v", vecs)
+	}
+	assertVec(t, texts[0], vecs[0], unit(3.5, 1, 0), 1e-6)
+	// "bo\x01om" is cleaned to "boom" and panics; the fallback replaces the
+	// control character with a space: "bo om world" = 2 1 1 5 3 -> 12/5.
+	assertVec(t, texts[2], vecs[2], unit(12.0/5, 1, 0), 1e-6)
+	assertVec(t, texts[3], vecs[3], unit(11.0/3, 1, 0), 1e-6)
 }
