@@ -75,6 +75,7 @@ type Embedder struct {
 	padID     int64
 	tokenOut  bool // output is [batch, seq, dim] (mean/CLS pooling)
 	maxTokens int
+	maxRows   int
 	threads   int
 
 	mu      sync.Mutex
@@ -140,6 +141,7 @@ func Open(spec ModelSpec, dir string, opts Options) (*Embedder, error) {
 		tok:       tok,
 		tokenOut:  spec.Pooling != PoolingModel,
 		maxTokens: opts.MaxBatchTokens,
+		maxRows:   maxBatchRows,
 		threads:   opts.IntraOpThreads,
 		shapes:    make(map[[2]int]*shapeTensors),
 	}
@@ -443,7 +445,7 @@ func (e *Embedder) produce(ctx context.Context, texts []string, work []int, pref
 			continue
 		}
 		n := len(enc.IDs)
-		if len(cur.rows) > 0 && ((len(cur.rows)+1)*max(cur.maxLen, n) > e.maxTokens || len(cur.rows) >= maxBatchRows) {
+		if len(cur.rows) > 0 && ((len(cur.rows)+1)*max(cur.maxLen, n) > e.maxTokens || len(cur.rows) >= e.maxRows) {
 			if !flush() {
 				return
 			}
@@ -583,7 +585,7 @@ func (e *Embedder) ensureBuffers() {
 	if e.tokenOut {
 		e.outBuf = make([]float32, e.maxTokens*e.spec.Dim)
 	} else {
-		e.outBuf = make([]float32, maxBatchRows*e.spec.Dim)
+		e.outBuf = make([]float32, e.maxRows*e.spec.Dim)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -79,3 +80,5 @@ func runGoEnv(name string) (string, error) {
 	out, err := exec.Command("go", "env", name).Output()
 	return strings.TrimSpace(string(out)), err
 }
+
+func runtimeGosched() { runtime.Gosched() }
