@@ -223,7 +223,7 @@ func BenchmarkSearch(b *testing.B) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			x := NewIndex("bench", dim)
+			x := mustIndex(b, "bench", dim)
 			for i, v := range vecs {
 				x.Add(uint64(i)*7919, v)
 			}
@@ -297,7 +297,7 @@ func BenchmarkQuantizedRecall(b *testing.B) {
 	}
 	for _, ds := range sets {
 		b.Run(ds.name, func(b *testing.B) {
-			x := NewIndex("recall", len(ds.corpus[0]))
+			x := mustIndex(b, "recall", len(ds.corpus[0]))
 			ids := make([]uint64, len(ds.corpus))
 			for i, v := range ds.corpus {
 				ids[i] = uint64(i)

@@ -53,14 +53,18 @@ type segment struct {
 	nAlive      int
 }
 
-// NewIndex returns an empty index for vectors of dimension dim produced by
-// the model identified by model (an Embedder's ModelID).
-func NewIndex(model string, dim int) *Index {
-	if dim <= 0 {
-		panic(fmt.Sprintf("vectors.NewIndex: dimension %d", dim))
+// NewIndex returns an empty index for vectors of dimension dim (positive,
+// else the error wraps ErrDimension) produced by the model identified by
+// model (an Embedder's ModelID).
+func NewIndex(model string, dim int) (*Index, error) {
+	if dim <= 0 || dim > maxDim {
+		return nil, fmt.Errorf("%w: new index: dimension %d", ErrDimension, dim)
 	}
-	return &Index{model: model, dim: dim, loc: make(map[uint64]location)}
+	return &Index{model: model, dim: dim, loc: make(map[uint64]location)}, nil
 }
+
+// maxDim bounds the dimension (int32 dot products stay exact far beyond).
+const maxDim = 1 << 16
 
 // Model returns the model identifier given to NewIndex.
 func (x *Index) Model() string { return x.model }

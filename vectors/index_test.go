@@ -85,7 +85,7 @@ func overlap(a, b []Hit) float64 {
 }
 
 func TestIndexAddRemoveReplace(t *testing.T) {
-	x := NewIndex("m@1", 4)
+	x := mustIndex(t, "m@1", 4)
 	if x.Model() != "m@1" || x.Dim() != 4 || x.Len() != 0 {
 		t.Fatal("new index")
 	}
@@ -134,7 +134,7 @@ func TestIndexAddRemoveReplace(t *testing.T) {
 }
 
 func TestIndexBadInput(t *testing.T) {
-	x := NewIndex("m", 3)
+	x := mustIndex(t, "m", 3)
 	if err := x.Add(1, []float32{1, 2}); !errors.Is(err, ErrDimension) {
 		t.Errorf("Add short = %v", err)
 	}
@@ -174,7 +174,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const dim = 64
 	for _, n := range []int{1, 10, 3000, parallelMin + 3000} {
-		x := NewIndex("m", dim)
+		x := mustIndex(t, "m", dim)
 		ids := make([]uint64, n)
 		vecs := make([][]float32, n)
 		for i := range ids {
@@ -216,7 +216,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 func TestIndexSnapshotIsolation(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const dim, n = 16, 3 * segCap
-	x := NewIndex("m", dim)
+	x := mustIndex(t, "m", dim)
 	vecs := map[uint64][]float32{}
 	for id := uint64(0); id < n; id++ {
 		vecs[id] = randomUnit(r, dim)
@@ -285,7 +285,7 @@ func TestIndexSnapshotIsolation(t *testing.T) {
 // goroutine keeps updating the index (run with -race).
 func TestIndexConcurrentSearch(t *testing.T) {
 	const dim = 32
-	x := NewIndex("m", dim)
+	x := mustIndex(t, "m", dim)
 	r := rand.New(rand.NewPCG(5, 6))
 	for id := uint64(0); id < 2*segCap; id++ {
 		x.Add(id, randomUnit(r, dim))
@@ -442,7 +442,7 @@ func TestDecodeVectorCorrupt(t *testing.T) {
 
 func TestAddQuantizedMatchesAdd(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
-	a, b, c := NewIndex("m", 47), NewIndex("m", 47), NewIndex("m", 47)
+	a, b, c := mustIndex(t, "m", 47), mustIndex(t, "m", 47), mustIndex(t, "m", 47)
 	for id := uint64(0); id < 200; id++ {
 		v := randomUnit(r, 47)
 		a.Add(id, v)
@@ -480,7 +480,7 @@ func TestQuantizedRecall(t *testing.T) {
 		{"clustered-384", clustered(r, 10000, 384, 100, 0.05)},
 		{"uniform-384", clustered(r, 10000, 384, 10000, 1)},
 	} {
-		x := NewIndex("m", 384)
+		x := mustIndex(t, "m", 384)
 		ids := make([]uint64, len(tc.vecs))
 		for i, v := range tc.vecs {
 			ids[i] = uint64(i)
@@ -570,6 +570,23 @@ func TestDotQueryKernels(t *testing.T) {
 		}
 		if got := dotQuery(q, v); got != want {
 			t.Fatalf("n=%d: dotQuery %d (avx2 %v), want %d", n, got, useAVX2, want)
+		}
+	}
+}
+
+func mustIndex(tb testing.TB, model string, dim int) *Index {
+	tb.Helper()
+	x, err := NewIndex(model, dim)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return x
+}
+
+func TestNewIndexDimension(t *testing.T) {
+	for _, dim := range []int{0, -1, 1 << 20} {
+		if _, err := NewIndex("m", dim); !errors.Is(err, ErrDimension) {
+			t.Errorf("NewIndex(%d) = %v", dim, err)
 		}
 	}
 }
