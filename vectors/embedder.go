@@ -38,10 +38,12 @@ func (k InputKind) String() string {
 }
 
 // DefaultIntraOpThreads is the ONNX Runtime intra-op thread count used when
-// Options.IntraOpThreads is 0. One thread beat two on the project's 2-core
-// machines for both use-lite and the MiniLM architecture (see the package
-// benchmarks): the second core is better spent tokenizing the next batch,
-// which the Embedder does concurrently.
+// Options.IntraOpThreads is 0. One thread beat two on the project's shared
+// 2-core machine for both use-lite (49.7 vs 17.6 chunks/s, batch 32) and the
+// MiniLM architecture (10.3 vs 6.5 chunks/s), measured with
+// BenchmarkEmbedPipelineVsBare under load; DEPENDENCY-FACTS found the same
+// for use-lite on a quiet machine. The second core is better spent
+// tokenizing the next batch, which the Embedder does concurrently.
 const DefaultIntraOpThreads = 1
 
 // DefaultMaxBatchTokens is the default bound on padded tokens (batch rows ×
