@@ -107,6 +107,23 @@ func TestCodeRules(t *testing.T) {
 			want: []string{"function f (part 1/3)", "function f (part 2/3)", "function f (part 3/3)"},
 		},
 		{
+			name: "oversized const block is chunked like top-level code",
+			path: "a.go",
+			src: "package a\n\n// Modes.\nconst (\n\t// ModeA is the first mode of operation of the widget.\n\tModeA = 1\n" +
+				"\t// ModeB is the second mode of operation of the widget.\n\tModeB = 2\n" +
+				"\t// ModeC is the third mode of operation of the widget.\n\tModeC = 3\n)\n",
+			opts: Options{MaxTokens: 40, MergeTokens: 30},
+			want: []string{"file_header a.go", "const ModeA", "const ModeB", "const ModeC"},
+		},
+		{
+			name: "include guard around a header is transparent",
+			path: "a.h",
+			src: "#ifndef A_H\n#define A_H\n\n/* Open a widget by its name and return a handle. */\nint widget_open(const char *name, int flags);\n\n" +
+				"/* Close a widget handle and release its resources. */\nint widget_close(int handle);\n\n#endif\n",
+			opts: Options{MaxTokens: 50, MergeTokens: 24},
+			want: []string{"macro A_H", "function widget_open", "function widget_close"},
+		},
+		{
 			name: "file without definitions",
 			path: "a.py",
 			src:  "\n\nx = [1,\n  2]\nprint(x)\n",
