@@ -2,6 +2,7 @@ package chunking
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,6 +156,8 @@ func TestCodeRules(t *testing.T) {
 	}
 }
 
+var fullCorpus = flag.Bool("full", false, "run the real-file tests over every file, not a sample")
+
 // codeCorpus returns a sample of Go and Python standard library files:
 // every k-th file of each.
 func codeCorpus(tb testing.TB, k int) []string {
@@ -164,13 +167,16 @@ func codeCorpus(tb testing.TB, k int) []string {
 }
 
 // TestCodeRealFiles chunks a sample of the Go and Python standard libraries
-// and checks the invariants on every file, and that no chunk exceeds
+// (every 40th file; all of them with -full) and checks the invariants on every file, and that no chunk exceeds
 // MaxTokens (a single unit above it is cut, ultimately inside a line). The
 // number of chunks that start inside a line (pieces of enormous lines) is
 // reported.
 func TestCodeRealFiles(t *testing.T) {
-	k := 40 // BenchmarkCodeGoStdlib covers the whole Go standard library
-	if testing.Short() {
+	k := 40
+	switch {
+	case *fullCorpus:
+		k = 1
+	case testing.Short():
 		k = 200
 	}
 	p := symbols.NewParser()
