@@ -222,9 +222,11 @@ func FuzzCode(f *testing.F) {
 	f.Add([]byte("package a\nfunc f() {\n\tif x {\n"), uint16(3))
 	f.Add([]byte("package a\n// c\nconst (\n\ta = 1 // x\n\tb\n)\nfunc (r *T) m() { return }; var z = `\n\n`\n"), uint16(5))
 	f.Add([]byte("\xff\xfepackage \x00 a\nfunc \xc3("), uint16(1))
+	// The fuzz function runs serially within a worker process: one parser
+	// serves every input.
+	p := symbols.NewParser()
+	defer p.Close()
 	f.Fuzz(func(t *testing.T, src []byte, maxTokens uint16) {
-		p := symbols.NewParser()
-		defer p.Close()
 		file, err := p.Parse(context.Background(), symbols.ForPath("a.go"), src)
 		if err != nil {
 			t.Skipf("parse: %v", err)
