@@ -1,0 +1,333 @@
+// Package search ranks chunks for a query: a bleve BM25 index over chunk
+// text, names and paths with a code-aware analyzer, and the fusion of ranked
+// lists (weighted reciprocal rank fusion, maximal marginal relevance, per-file
+// caps) that combines it with the symbol and vector legs.
+//
+// The bleve index is derived from the store: every document is a chunk whose
+// id is the chunk's content-addressed id, and the index records the store's
+// change-log sequence number it has applied (its watermark), so after a crash
+// the engine replays only what is missing.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Field names of indexed documents.
+const (
+	// FieldText is what BM25 ranks: the chunk text, the doc comments and
+	// signatures of its definitions (again, so plain-language descriptions
+	// outweigh identifiers in code), its names (twice) and its path, in one
+	// field. One field, not three: bleve
+	// scales a disjunction by the share of clauses matched, so separate
+	// fields would reward a query word for appearing in a short path or name
+	// field more than for the body text that explains it.
+	FieldText = "text"
+	FieldName = "name" // label and covered symbol names (the symbol leg)
+	FieldLang = "lang" // language, exact
+	FieldKind = "kind" // chunk kind, exact
+	FieldFile = "file" // the file path, exact (to find a file's documents)
+)
+
+const watermarkKey = "watermark"
+
+// Doc is one chunk as the text index sees it.
+type Doc struct {
+	ID   string `json:"-"`
+	Body string `json:"-"`
+	Doc  string `json:"-"` // signatures and doc comments of the chunk's definitions
+	Name string `json:"name"`
+	Path string `json:"-"`
+	Lang string `json:"lang"`
+	Kind string `json:"kind"`
+	File string `json:"file"`
+	// Text is derived from Body, Name and Path by Add.
+	Text string `json:"text"`
+}
+
+// Index is the BM25 text index.
+type Index struct {
+	idx bleve.Index
+	dir string
+}
+
+// Open opens the index in dir, creating it if needed. A directory that bleve
+// cannot open (corrupt, or another mapping) is removed and recreated; rebuilt
+// is then true and the caller must re-feed every document.
+func Open(dir string) (x *Index, rebuilt bool, err error) {
+	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": "1s"})
+	if err == nil {
+		if ok, _ := hasOurMapping(idx); ok {
+			return &Index{idx: idx, dir: dir}, false, nil
+		}
+		idx.Close()
+		err = errors.New("index mapping differs")
+	}
+	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
+		rebuilt = false
+	} else {
+		if strings.Contains(err.Error(), "timeout") {
+			return nil, false, fmt.Errorf("open text index %s: locked by another process", dir)
+		}
+		rebuilt = true
+		if rmErr := os.RemoveAll(dir); rmErr != nil {
+			return nil, false, fmt.Errorf("remove broken text index: %w", rmErr)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, false, err
+	}
+	idx, err = bleve.NewUsing(dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore,
+		map[string]interface{}{"bolt_timeout": "1s"})
+	if err != nil {
+		return nil, false, fmt.Errorf("create text index %s: %w", dir, err)
+	}
+	if err := idx.SetInternal([]byte("mapping"), []byte(mappingVersion)); err != nil {
+		idx.Close()
+		return nil, false, err
+	}
+	return &Index{idx: idx, dir: dir}, rebuilt, nil
+}
+
+// mappingVersion changes whenever newMapping or the analyzer changes, which
+// forces a rebuild of existing indexes.
+const mappingVersion = "3"
+
+func hasOurMapping(idx bleve.Index) (bool, error) {
+	v, err := idx.GetInternal([]byte("mapping"))
+	return string(v) == mappingVersion, err
+}
+
+func newMapping() mapping.IndexMapping {
+	text := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = AnalyzerName
+		f.Store = false
+		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	exact := func() *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store = false
+		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(FieldText, text())
+	doc.AddFieldMappingsAt(FieldName, text())
+	doc.AddFieldMappingsAt(FieldLang, exact())
+	doc.AddFieldMappingsAt(FieldKind, exact())
+	doc.AddFieldMappingsAt(FieldFile, exact())
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = AnalyzerName
+	m.ScoringModel = index.BM25Scoring
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	return m
+}
+
+// Close closes the index.
+func (x *Index) Close() error { return x.idx.Close() }
+
+// Dir returns the index directory.
+func (x *Index) Dir() string { return x.dir }
+
+// DocCount returns the number of indexed chunks.
+func (x *Index) DocCount() (uint64, error) { return x.idx.DocCount() }
+
+// Watermark returns the store sequence number applied so far.
+func (x *Index) Watermark() (uint64, error) {
+	v, err := x.idx.GetInternal([]byte(watermarkKey))
+	if err != nil || len(v) == 0 {
+		return 0, err
+	}
+	return strconv.ParseUint(string(v), 10, 64)
+}
+
+// Batch collects changes applied atomically by Apply.
+type Batch struct {
+	b    *bleve.Batch
+	docs int
+}
+
+// NewBatch starts a batch.
+func (x *Index) NewBatch() *Batch { return &Batch{b: x.idx.NewBatch()} }
+
+// Add indexes (or replaces) a document.
+func (b *Batch) Add(d Doc) error {
+	b.docs++
+	d.Text = d.Body + "\n" + d.Doc + "\n" + d.Name + "\n" + d.Name + "\n" + d.Path
+	return b.b.Index(d.ID, d)
+}
+
+// Delete removes a document.
+func (b *Batch) Delete(id string) {
+	b.docs++
+	b.b.Delete(id)
+}
+
+// SetWatermark records that the batch brings the index up to seq.
+func (b *Batch) SetWatermark(seq uint64) {
+	b.b.SetInternal([]byte(watermarkKey), []byte(strconv.FormatUint(seq, 10)))
+}
+
+// Len is the number of document operations in the batch.
+func (b *Batch) Len() int { return b.docs }
+
+// Apply commits a batch: all of it or none of it becomes visible.
+func (x *Index) Apply(b *Batch) error {
+	if err := x.idx.Batch(b.b); err != nil {
+		return fmt.Errorf("text index batch: %w", err)
+	}
+	return nil
+}
+
+// DocsOf returns the ids of every document of a file (exact path).
+func (x *Index) DocsOf(ctx context.Context, path string) ([]string, error) {
+	t := bleve.NewTermQuery(path)
+	t.SetField(FieldFile)
+	var ids []string
+	for from := 0; ; {
+		req := bleve.NewSearchRequestOptions(t, 1000, from, false)
+		req.Score = "none"
+		res, err := x.idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("documents of %s: %w", path, err)
+		}
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		if len(res.Hits) < 1000 {
+			return ids, nil
+		}
+		from += len(res.Hits)
+	}
+}
+
+// Query is a text query.
+type Query struct {
+	Text      string
+	Languages []string // restrict to these languages (exact names)
+	Kinds     []string // restrict to these chunk kinds
+	Limit     int
+}
+
+// Hit is a ranked document.
+type Hit struct {
+	ID    string
+	Score float64
+}
+
+// Search ranks documents by BM25 over their text (body, names, path).
+// Documents matching more of the query's distinct words rank higher.
+func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	tq := termsQuery(q.Text, FieldText)
+	if tq == nil {
+		return nil, nil
+	}
+	return x.run(ctx, tq, q)
+}
+
+// termsQuery is the disjunction of the distinct analyzed terms of text in
+// field. Each word counts once: "piece by piece" must not weigh "piece" twice.
+func termsQuery(text, field string) query.Query {
+	seen := map[string]bool{}
+	var qs []query.Query
+	Terms([]byte(text), func(t string, _, _ int) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		tq := bleve.NewTermQuery(t)
+		tq.SetField(field)
+		qs = append(qs, tq)
+	})
+	if len(qs) == 0 {
+		return nil
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// SearchNames ranks documents by their names only (the symbol leg).
+func (x *Index) SearchNames(ctx context.Context, q Query) ([]Hit, error) {
+	tq := termsQuery(q.Text, FieldName)
+	if tq == nil {
+		return nil, nil
+	}
+	return x.run(ctx, tq, q)
+}
+
+func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, error) {
+	var must []query.Query
+	must = append(must, main)
+	if f := anyOf(FieldLang, q.Languages); f != nil {
+		must = append(must, f)
+	}
+	if f := anyOf(FieldKind, q.Kinds); f != nil {
+		must = append(must, f)
+	}
+	var qq query.Query = main
+	if len(must) > 1 {
+		qq = bleve.NewConjunctionQuery(must...)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	req := bleve.NewSearchRequestOptions(qq, limit, 0, false)
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("text search: %w", err)
+	}
+	hits := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, Hit{ID: h.ID, Score: h.Score})
+	}
+	// Equal scores are ordered by id, so rankings do not depend on how
+	// documents happen to be spread over segments (a resumed index ranks
+	// like an uninterrupted one). Sorting here, not in bleve: asking bleve
+	// to sort by _id loads every candidate's id, a fifth of query time.
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	return hits, nil
+}
+
+func anyOf(field string, values []string) query.Query {
+	if len(values) == 0 {
+		return nil
+	}
+	var qs []query.Query
+	for _, v := range values {
+		t := bleve.NewTermQuery(v)
+		t.SetField(field)
+		qs = append(qs, t)
+	}
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}

@@ -1,0 +1,264 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/cockroachdb/pebble"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Snapshot is an immutable point-in-time view of the index. It is safe for
+// concurrent use; Release it when done.
+type Snapshot struct {
+	s *pebble.Snapshot
+}
+
+// Release frees the snapshot.
+func (s *Snapshot) Release() { s.s.Close() }
+
+// File returns the record of path, or ErrNotFound.
+func (s *Snapshot) File(path string) (FileRecord, error) { return getFile(s.s, path) }
+
+// Files calls fn for every indexed file in path order; fn returning false stops.
+func (s *Snapshot) Files(fn func(FileRecord) bool) error {
+	return s.scan([]byte("f/"), func(_, v []byte) (bool, error) {
+		var rec FileRecord
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return false, fmt.Errorf("decode file record: %w", err)
+		}
+		return fn(rec), nil
+	})
+}
+
+// Symbols returns the definitions of path in source order.
+func (s *Snapshot) Symbols(path string) ([]symbols.Symbol, error) {
+	var out []symbols.Symbol
+	err := s.scan(symbolPrefix(path), func(_, v []byte) (bool, error) {
+		var sym symbols.Symbol
+		if err := json.Unmarshal(v, &sym); err != nil {
+			return false, fmt.Errorf("decode symbol: %w", err)
+		}
+		out = append(out, sym)
+		return true, nil
+	})
+	return out, err
+}
+
+// Symbol returns the ord-th definition of path.
+func (s *Snapshot) Symbol(path string, ord int) (symbols.Symbol, error) {
+	var sym symbols.Symbol
+	err := getJSON(s.s, symbolKey(path, ord), &sym)
+	return sym, err
+}
+
+// SymbolRef locates one definition and the chunk that holds it.
+type SymbolRef struct {
+	Path  string
+	Ord   int
+	Chunk ChunkID // 0 when no chunk holds the definition
+}
+
+func chunkOf(v []byte) ChunkID {
+	if len(v) != 8 {
+		return 0
+	}
+	return ChunkID(binary.BigEndian.Uint64(v))
+}
+
+// SymbolsNamed returns the definitions whose name equals name, ignoring case.
+func (s *Snapshot) SymbolsNamed(name string) ([]SymbolRef, error) {
+	prefix := append([]byte("n/"), lower(name)...)
+	prefix = append(prefix, 0)
+	var out []SymbolRef
+	err := s.scan(prefix, func(k, v []byte) (bool, error) {
+		rest := k[len(prefix):]
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 || len(rest) != i+5 {
+			return false, fmt.Errorf("malformed name key %q", k)
+		}
+		out = append(out, SymbolRef{Path: string(rest[:i]), Ord: int(binary.BigEndian.Uint32(rest[i+1:])), Chunk: chunkOf(v)})
+		return true, nil
+	})
+	return out, err
+}
+
+// Names calls fn for every distinct lower-cased definition name with the
+// number of definitions carrying it, in lexical order.
+func (s *Snapshot) Names(fn func(name string, refs []SymbolRef) bool) error {
+	var cur string
+	var refs []SymbolRef
+	stopped := false
+	err := s.scan([]byte("n/"), func(k, v []byte) (bool, error) {
+		rest := k[2:]
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return false, fmt.Errorf("malformed name key %q", k)
+		}
+		name := string(rest[:i])
+		rest = rest[i+1:]
+		j := bytes.IndexByte(rest, 0)
+		if j < 0 || len(rest) != j+5 {
+			return false, fmt.Errorf("malformed name key %q", k)
+		}
+		if name != cur && refs != nil {
+			if !fn(cur, refs) {
+				stopped = true
+				return false, nil
+			}
+			refs = nil
+		}
+		cur = name
+		refs = append(refs, SymbolRef{Path: string(rest[:j]), Ord: int(binary.BigEndian.Uint32(rest[j+1:])), Chunk: chunkOf(v)})
+		return true, nil
+	})
+	if err == nil && !stopped && refs != nil {
+		fn(cur, refs)
+	}
+	return err
+}
+
+// Chunk returns a chunk by id, text included, or ErrNotFound.
+func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
+	c, err := s.ChunkMeta(id)
+	if err != nil {
+		return c, err
+	}
+	var t chunkText
+	if err := getJSON(s.s, chunkTextKey(id), &t); err != nil {
+		return c, fmt.Errorf("text of chunk %s: %w", id, err)
+	}
+	c.Text, c.Summary = t.Text, t.Summary
+	return c, nil
+}
+
+// ChunkMeta returns a chunk by id without its Text and Summary (cheaper:
+// what ranking needs), or ErrNotFound.
+func (s *Snapshot) ChunkMeta(id ChunkID) (ChunkRecord, error) {
+	var c ChunkRecord
+	err := getJSON(s.s, chunkKey(id), &c)
+	return c, err
+}
+
+// Graph returns the encoded graph edges of path (nil if none).
+func (s *Snapshot) Graph(path string) ([]byte, error) {
+	v, closer, err := s.s.Get(graphKey(path))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	return append([]byte(nil), v...), nil
+}
+
+// Reverse calls fn for every reverse-index entry of callee (lower-cased).
+func (s *Snapshot) Reverse(callee string, fn func(path string, value []byte) bool) error {
+	prefix := append([]byte("r/"), lower(callee)...)
+	prefix = append(prefix, 0)
+	return s.scan(prefix, func(k, v []byte) (bool, error) {
+		rest := k[len(prefix):]
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return false, fmt.Errorf("malformed reverse key %q", k)
+		}
+		return fn(string(rest[:i]), v), nil
+	})
+}
+
+// Vector returns a cached embedding, or ErrNotFound.
+func (s *Snapshot) Vector(model string, r Recipe) ([]byte, error) {
+	v, closer, err := s.s.Get(vectorKey(model, r))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	return append([]byte(nil), v...), nil
+}
+
+// Changes calls fn for every change-log entry after seq, in order.
+func (s *Snapshot) Changes(after uint64, fn func(seq uint64, path string) bool) error {
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: logKey(after + 1), UpperBound: []byte("l0")})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		if len(k) != 10 {
+			return fmt.Errorf("malformed log key %q", k)
+		}
+		if !fn(binary.BigEndian.Uint64(k[2:]), string(it.Value())) {
+			break
+		}
+	}
+	return it.Error()
+}
+
+func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error {
+	lo, hi := prefixRange(prefix)
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		cont, err := fn(it.Key(), it.Value())
+		if err != nil {
+			return err
+		}
+		if !cont {
+			break
+		}
+	}
+	return it.Error()
+}
+
+// NewChunkID derives a chunk's id from its path, byte range and text, so the
+// same content at the same place always has the same id and any change
+// yields a new one (stale derived-index entries then resolve to nothing).
+func NewChunkID(path string, startByte, endByte int, text string) ChunkID {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	var n [16]byte
+	binary.BigEndian.PutUint64(n[:8], uint64(startByte))
+	binary.BigEndian.PutUint64(n[8:], uint64(endByte))
+	h.Write(n[:])
+	h.Write([]byte(text))
+	return ChunkID(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
+}
+
+// NewRecipe hashes what an embedding depends on besides the model.
+func NewRecipe(chunkerVersion int, text string) Recipe {
+	h := sha256.New()
+	var v [8]byte
+	binary.BigEndian.PutUint64(v[:], uint64(chunkerVersion))
+	h.Write(v[:])
+	h.Write([]byte(text))
+	var r Recipe
+	copy(r[:], h.Sum(nil))
+	return r
+}
+
+// ContentHash is the FileRecord.Hash of content.
+func ContentHash(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:16])
+}
+
+func dirKey(root string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	return filepath.Base(root) + "-" + hex.EncodeToString(sum[:6])
+}

@@ -1,0 +1,675 @@
+// Package store keeps the index in Pebble: files, definitions, chunks, graph
+// edges and cached embeddings, under the key schema below. It is the source of
+// truth of the index; the bleve text index and the in-memory vector index are
+// derived from it.
+//
+// Key schema (SchemaVersion 4). Paths are slash-separated and relative to the
+// workspace root; they never contain NUL, which separates key parts.
+//
+//	m/<name>                          metadata (schema version, root, counters)
+//	f/<path>                          FileRecord
+//	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
+//	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
+//	c/<chunk id:8>                    ChunkRecord without Text and Summary (what ranking reads)
+//	x/<chunk id:8>                    chunkText: Text and Summary (what results show)
+//	g/<path>                          graph edges of the file (opaque bytes owned by graph)
+//	r/<lower(callee)>\x00<path>\x00<ord:4> reverse call index (opaque bytes)
+//	l/<seq:8>                         change log: path changed at seq (for derived indexes)
+//	v/<model>\x00<recipe:16>          embedding cache: vector for a chunk recipe
+//
+// Every file update is one Pebble batch (Writer.PutFile / Writer.DeleteFile):
+// a reader holding a Snapshot sees all of a file's keys or none of them.
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/vfs"
+
+	"github.com/context-ls/context-ls/chunking"
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// SchemaVersion changes whenever the key schema or a record's encoding
+// changes incompatibly. Opening an index written with another version wipes
+// it: the caller re-indexes from scratch.
+const SchemaVersion = 4
+
+// Sentinel errors.
+var (
+	// ErrNotFound is returned when a key does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrLocked is returned when another process holds the index open.
+	ErrLocked = errors.New("index is locked by another process")
+	// ErrClosed is returned by operations on a closed DB.
+	ErrClosed = errors.New("index is closed")
+)
+
+// FileRecord describes one indexed file version.
+type FileRecord struct {
+	Path     string `json:"path"`
+	Language string `json:"lang"`
+	Size     int64  `json:"size"`
+	ModTime  int64  `json:"mtime"` // unix nanoseconds
+	// Hash is the hex SHA-256 of the content, truncated to 128 bits.
+	Hash string `json:"hash"`
+	// Overlay is set when the content came from an editor buffer, not disk.
+	Overlay bool `json:"overlay,omitempty"`
+	// Seq is the change-log sequence number of this version.
+	Seq       uint64    `json:"seq"`
+	IndexedAt int64     `json:"indexedAt"` // unix nanoseconds
+	Lines     int       `json:"lines"`
+	Symbols   int       `json:"symbols"`
+	Chunks    []ChunkID `json:"chunks"`
+	// Names are the lower-cased names in the name index for this file, so an
+	// update can delete them without reading every symbol back.
+	Names []string `json:"names,omitempty"`
+	// Callees are the lower-cased callee names in the reverse call index.
+	Callees []string `json:"callees,omitempty"`
+	// Note records a non-fatal problem, e.g. "no grammar" or "parse error".
+	Note string `json:"note,omitempty"`
+}
+
+// ChunkID identifies a chunk by its content and place: see NewChunkID.
+type ChunkID uint64
+
+// String renders the id as 16 hex digits (the bleve document id).
+func (id ChunkID) String() string { return fmt.Sprintf("%016x", uint64(id)) }
+
+// ParseChunkID parses the String form.
+func ParseChunkID(s string) (ChunkID, error) {
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("chunk id %q: %w", s, err)
+	}
+	return ChunkID(v), nil
+}
+
+// ChunkRecord is a stored chunk.
+type ChunkRecord struct {
+	ID ChunkID `json:"id"`
+	chunking.Chunk
+	// Recipe is the hash of (chunker version, text): with the model id it keys
+	// the embedding cache, so equal text is embedded once.
+	Recipe Recipe `json:"recipe"`
+	// Summary holds the signatures and doc comments of the definitions the
+	// chunk covers: the plain-language description of the code.
+	Summary string `json:"summary,omitempty"`
+}
+
+// Recipe is the 128-bit hash of what an embedding depends on besides the model.
+type Recipe [16]byte
+
+// FileData is everything indexed for one file version; it is written in one batch.
+type FileData struct {
+	File    FileRecord
+	Symbols []symbols.Symbol
+	// SymbolChunks[i] is the chunk holding Symbols[i] (0 if none).
+	SymbolChunks []ChunkID
+	Chunks       []ChunkRecord
+	// Graph is the file's encoded graph edges (owned by package graph).
+	Graph []byte
+	// Reverse holds reverse-index entries: lower-cased callee name → value.
+	// Keys are written as r/<name>\x00<path>\x00<ord>; ord is the entry's
+	// position in this slice.
+	Reverse []ReverseEntry
+}
+
+// ReverseEntry is one entry of the reverse call index.
+type ReverseEntry struct {
+	Callee string // lower-cased callee name
+	Value  []byte // opaque, owned by package graph
+}
+
+// Options configure Open.
+type Options struct {
+	// FS overrides the filesystem (vfs.NewMem() in tests).
+	FS vfs.FS
+	// ReadOnly opens without write access.
+	ReadOnly bool
+	// Logger receives Pebble's log lines; nil discards them.
+	Logger pebble.Logger
+}
+
+// DB is an open index.
+type DB struct {
+	db  *pebble.DB
+	dir string
+	mu  sync.Mutex // serialises writers so Seq allocation and batches stay ordered
+	seq uint64
+	// Rebuilt reports that the index was wiped at open (schema mismatch).
+	Rebuilt bool
+}
+
+// Open opens (or creates) the index in dir. An index of another schema
+// version is deleted and recreated, and DB.Rebuilt is set.
+func Open(dir string, opts Options) (*DB, error) {
+	fs := opts.FS
+	if fs == nil {
+		fs = vfs.Default
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create index dir: %w", err)
+		}
+	}
+	d, err := openPebble(dir, fs, opts)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{db: d, dir: dir}
+	v, err := db.getMeta("schema")
+	switch {
+	case errors.Is(err, ErrNotFound):
+		if !db.isEmpty() {
+			// Data without a schema version: not ours or from before versioning.
+			if err := db.wipe(fs, opts); err != nil {
+				return nil, err
+			}
+		}
+		if err := db.putMeta("schema", strconv.Itoa(SchemaVersion)); err != nil {
+			d.Close()
+			return nil, err
+		}
+	case err != nil:
+		d.Close()
+		return nil, err
+	case v != strconv.Itoa(SchemaVersion):
+		if opts.ReadOnly {
+			d.Close()
+			return nil, fmt.Errorf("index schema version %s, want %d: re-index with a writable process", v, SchemaVersion)
+		}
+		if err := db.wipe(fs, opts); err != nil {
+			return nil, err
+		}
+		if err := db.putMeta("schema", strconv.Itoa(SchemaVersion)); err != nil {
+			db.db.Close()
+			return nil, err
+		}
+	}
+	if s, err := db.getMeta("seq"); err == nil {
+		db.seq, _ = strconv.ParseUint(s, 10, 64)
+	}
+	return db, nil
+}
+
+// blockCacheBytes sizes Pebble's block cache: queries read chunk and symbol
+// records at random, and the default 8 MB missed on most of them.
+const blockCacheBytes = 64 << 20
+
+func openPebble(dir string, fs vfs.FS, opts Options) (*pebble.DB, error) {
+	cache := pebble.NewCache(blockCacheBytes)
+	defer cache.Unref()
+	po := &pebble.Options{
+		Cache:                       cache,
+		FS:                          fs,
+		ReadOnly:                    opts.ReadOnly,
+		MemTableSize:                32 << 20,
+		MemTableStopWritesThreshold: 4,
+		L0CompactionThreshold:       4,
+		L0StopWritesThreshold:       24,
+		Logger:                      opts.Logger,
+	}
+	if po.Logger == nil {
+		po.Logger = quietLogger{}
+	}
+	po.EnsureDefaults()
+	d, err := pebble.Open(dir, po)
+	if err != nil {
+		if isLockErr(err) {
+			return nil, fmt.Errorf("open index %s: %w", dir, ErrLocked)
+		}
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return d, nil
+}
+
+// isLockErr reports whether Open failed because another process (or this
+// one) holds the directory lock: fcntl answers EAGAIN or EACCES, and pebble
+// refuses a second lock from the same process with its own message.
+func isLockErr(err error) bool {
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) ||
+		strings.Contains(err.Error(), "lock held by current process")
+}
+
+func (db *DB) isEmpty() bool {
+	it, err := db.db.NewIter(nil)
+	if err != nil {
+		return false
+	}
+	defer it.Close()
+	return !it.First()
+}
+
+// wipe deletes every key. Deleting a whole keyspace with a range tombstone is
+// atomic: a crash leaves either the old data or nothing.
+func (db *DB) wipe(fs vfs.FS, opts Options) error {
+	if opts.ReadOnly {
+		return fmt.Errorf("index needs rebuilding but was opened read-only")
+	}
+	b := db.db.NewBatch()
+	if err := b.DeleteRange([]byte{0}, []byte{0xff, 0xff, 0xff, 0xff}, nil); err != nil {
+		return err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("wipe index: %w", err)
+	}
+	if err := db.db.Compact([]byte{0}, []byte{0xff, 0xff, 0xff, 0xff}, true); err != nil {
+		return fmt.Errorf("compact wiped index: %w", err)
+	}
+	db.Rebuilt = true
+	return nil
+}
+
+// Dir returns the directory the index lives in.
+func (db *DB) Dir() string { return db.dir }
+
+// Close flushes and closes the index.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.db == nil {
+		return nil
+	}
+	err := db.db.Flush()
+	if cerr := db.db.Close(); err == nil {
+		err = cerr
+	}
+	db.db = nil
+	return err
+}
+
+// Flush makes every committed batch durable.
+func (db *DB) Flush() error { return db.db.Flush() }
+
+// DiskSize returns the bytes the index occupies on disk.
+func (db *DB) DiskSize() int64 {
+	m := db.db.Metrics()
+	return int64(m.DiskSpaceUsage())
+}
+
+// Seq returns the last change sequence number.
+func (db *DB) Seq() uint64 {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.seq
+}
+
+// Meta returns a metadata value.
+func (db *DB) Meta(name string) (string, error) { return db.getMeta(name) }
+
+// SetMeta writes a metadata value durably.
+func (db *DB) SetMeta(name, value string) error { return db.putMeta(name, value) }
+
+func (db *DB) getMeta(name string) (string, error) {
+	v, closer, err := db.db.Get(metaKey(name))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("read meta %s: %w", name, err)
+	}
+	s := string(v)
+	closer.Close()
+	return s, nil
+}
+
+func (db *DB) putMeta(name, value string) error {
+	if err := db.db.Set(metaKey(name), []byte(value), pebble.Sync); err != nil {
+		return fmt.Errorf("write meta %s: %w", name, err)
+	}
+	return nil
+}
+
+// PutFile replaces everything stored for data.File.Path with data, in one
+// batch. It returns the sequence number assigned to this version and the
+// chunk ids of the version it replaced.
+func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.db == nil {
+		return 0, nil, ErrClosed
+	}
+	b := db.db.NewBatch()
+	defer b.Close()
+	path := data.File.Path
+	replaced, err = db.deleteFileLocked(b, path)
+	if err != nil {
+		return 0, nil, err
+	}
+	seq, err = db.putFileLocked(b, data)
+	return seq, replaced, err
+}
+
+func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
+	path := data.File.Path
+	db.seq++
+	seq := db.seq
+	rec := data.File
+	rec.Seq = seq
+	rec.Symbols = len(data.Symbols)
+	rec.Chunks = rec.Chunks[:0:0]
+	rec.Names = nil
+	seen := map[string]bool{}
+	for i, s := range data.Symbols {
+		v, err := json.Marshal(&s)
+		if err != nil {
+			return 0, fmt.Errorf("encode symbol: %w", err)
+		}
+		if err := b.Set(symbolKey(path, i), v, nil); err != nil {
+			return 0, err
+		}
+		name := lower(s.Name)
+		var chunk ChunkID
+		if i < len(data.SymbolChunks) {
+			chunk = data.SymbolChunks[i]
+		}
+		if err := b.Set(nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk)), nil); err != nil {
+			return 0, err
+		}
+		if !seen[name] {
+			seen[name] = true
+			rec.Names = append(rec.Names, name)
+		}
+	}
+	for i := range data.Chunks {
+		c := data.Chunks[i]
+		text, err := json.Marshal(chunkText{Text: c.Text, Summary: c.Summary})
+		if err != nil {
+			return 0, fmt.Errorf("encode chunk text: %w", err)
+		}
+		c.Text, c.Summary = "", ""
+		meta, err := json.Marshal(&c)
+		if err != nil {
+			return 0, fmt.Errorf("encode chunk: %w", err)
+		}
+		if err := b.Set(chunkKey(c.ID), meta, nil); err != nil {
+			return 0, err
+		}
+		if err := b.Set(chunkTextKey(c.ID), text, nil); err != nil {
+			return 0, err
+		}
+		rec.Chunks = append(rec.Chunks, c.ID)
+	}
+	if len(data.Graph) > 0 {
+		if err := b.Set(graphKey(path), data.Graph, nil); err != nil {
+			return 0, err
+		}
+	}
+	rec.Callees = nil
+	seenCallee := map[string]bool{}
+	for i, r := range data.Reverse {
+		if err := b.Set(reverseKey(r.Callee, path, i), r.Value, nil); err != nil {
+			return 0, err
+		}
+		if !seenCallee[r.Callee] {
+			seenCallee[r.Callee] = true
+			rec.Callees = append(rec.Callees, r.Callee)
+		}
+	}
+	v, err := json.Marshal(&rec)
+	if err != nil {
+		return 0, fmt.Errorf("encode file record: %w", err)
+	}
+	if err := b.Set(fileKey(path), v, nil); err != nil {
+		return 0, err
+	}
+	if err := db.logChangeLocked(b, seq, path); err != nil {
+		return 0, err
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		db.seq--
+		return 0, fmt.Errorf("commit %s: %w", path, err)
+	}
+	return seq, nil
+}
+
+// TouchFile updates the size and modification time of an unchanged file
+// without touching its derived data (content hash equal, mtime changed).
+func (db *DB) TouchFile(path string, size, mtime int64) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	rec, err := getFile(db.db, path)
+	if err != nil {
+		return err
+	}
+	rec.Size, rec.ModTime, rec.Overlay = size, mtime, false
+	v, err := json.Marshal(&rec)
+	if err != nil {
+		return err
+	}
+	return db.db.Set(fileKey(path), v, pebble.NoSync)
+}
+
+// DeleteFile removes everything stored for path in one batch and returns the
+// change's sequence number and the removed chunk ids. Deleting a path that is
+// not indexed is not an error (and changes nothing).
+func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.db == nil {
+		return 0, nil, ErrClosed
+	}
+	if _, err := getFile(db.db, path); errors.Is(err, ErrNotFound) {
+		return db.seq, nil, nil
+	}
+	b := db.db.NewBatch()
+	defer b.Close()
+	removed, err = db.deleteFileLocked(b, path)
+	if err != nil {
+		return 0, nil, err
+	}
+	db.seq++
+	if err := db.logChangeLocked(b, db.seq, path); err != nil {
+		return 0, nil, err
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		db.seq--
+		return 0, nil, fmt.Errorf("delete %s: %w", path, err)
+	}
+	return db.seq, removed, nil
+}
+
+func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
+	if err := b.Set(logKey(seq), []byte(path), nil); err != nil {
+		return err
+	}
+	return b.Set(metaKey("seq"), []byte(strconv.FormatUint(seq, 10)), nil)
+}
+
+// deleteFileLocked adds deletions of every key of path's current version to
+// b and returns that version's chunk ids.
+func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) {
+	old, err := getFile(db.db, path)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := deleteKeys(b, path, old); err != nil {
+		return nil, err
+	}
+	return old.Chunks, nil
+}
+
+func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
+	lo, hi := prefixRange(symbolPrefix(path))
+	if err := b.DeleteRange(lo, hi, nil); err != nil {
+		return err
+	}
+	for _, name := range old.Names {
+		lo, hi := prefixRange(nameFilePrefix(name, path))
+		if err := b.DeleteRange(lo, hi, nil); err != nil {
+			return err
+		}
+	}
+	for _, name := range old.Callees {
+		lo, hi := prefixRange(reverseFilePrefix(name, path))
+		if err := b.DeleteRange(lo, hi, nil); err != nil {
+			return err
+		}
+	}
+	for _, id := range old.Chunks {
+		if err := b.Delete(chunkKey(id), nil); err != nil {
+			return err
+		}
+		if err := b.Delete(chunkTextKey(id), nil); err != nil {
+			return err
+		}
+	}
+	if err := b.Delete(graphKey(path), nil); err != nil {
+		return err
+	}
+	return b.Delete(fileKey(path), nil)
+}
+
+// TrimLog deletes change-log entries at or below seq (derived indexes have
+// applied them).
+func (db *DB) TrimLog(seq uint64) error {
+	return db.db.DeleteRange(logKey(0), logKey(seq+1), pebble.NoSync)
+}
+
+// PutVector stores an embedding in the cache.
+func (db *DB) PutVector(model string, recipe Recipe, v []byte) error {
+	return db.db.Set(vectorKey(model, recipe), v, pebble.NoSync)
+}
+
+// PutVectors stores several embeddings in one batch.
+func (db *DB) PutVectors(model string, recipes []Recipe, vs [][]byte) error {
+	b := db.db.NewBatch()
+	defer b.Close()
+	for i := range recipes {
+		if err := b.Set(vectorKey(model, recipes[i]), vs[i], nil); err != nil {
+			return err
+		}
+	}
+	return b.Commit(pebble.NoSync)
+}
+
+// Snapshot returns a consistent point-in-time view. Release it when done.
+func (db *DB) Snapshot() *Snapshot {
+	return &Snapshot{s: db.db.NewSnapshot()}
+}
+
+func getFile(r pebble.Reader, path string) (FileRecord, error) {
+	var rec FileRecord
+	err := getJSON(r, fileKey(path), &rec)
+	return rec, err
+}
+
+func getJSON(r pebble.Reader, key []byte, v any) error {
+	b, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("decode %q: %w", key, err)
+	}
+	return nil
+}
+
+// Key construction.
+
+func metaKey(name string) []byte { return append([]byte("m/"), name...) }
+func fileKey(path string) []byte { return append([]byte("f/"), path...) }
+func graphKey(path string) []byte {
+	return append([]byte("g/"), path...)
+}
+
+func symbolPrefix(path string) []byte {
+	k := append([]byte("s/"), path...)
+	return append(k, 0)
+}
+
+func symbolKey(path string, ord int) []byte {
+	return binary.BigEndian.AppendUint32(symbolPrefix(path), uint32(ord))
+}
+
+func nameFilePrefix(name, path string) []byte {
+	k := append([]byte("n/"), name...)
+	k = append(k, 0)
+	k = append(k, path...)
+	return append(k, 0)
+}
+
+func nameKey(name, path string, ord int) []byte {
+	return binary.BigEndian.AppendUint32(nameFilePrefix(name, path), uint32(ord))
+}
+
+func reverseFilePrefix(name, path string) []byte {
+	k := append([]byte("r/"), name...)
+	k = append(k, 0)
+	k = append(k, path...)
+	return append(k, 0)
+}
+
+func reverseKey(name, path string, ord int) []byte {
+	return binary.BigEndian.AppendUint32(reverseFilePrefix(name, path), uint32(ord))
+}
+
+func chunkKey(id ChunkID) []byte {
+	return binary.BigEndian.AppendUint64([]byte("c/"), uint64(id))
+}
+
+func chunkTextKey(id ChunkID) []byte {
+	return binary.BigEndian.AppendUint64([]byte("x/"), uint64(id))
+}
+
+// chunkText is the x/ record: the parts of a chunk only results need.
+type chunkText struct {
+	Text    string `json:"text"`
+	Summary string `json:"summary,omitempty"`
+}
+
+func logKey(seq uint64) []byte { return binary.BigEndian.AppendUint64([]byte("l/"), seq) }
+
+func vectorKey(model string, r Recipe) []byte {
+	k := append([]byte("v/"), model...)
+	k = append(k, 0)
+	return append(k, r[:]...)
+}
+
+// prefixRange returns [prefix, prefix+1) for iteration and range deletion.
+func prefixRange(prefix []byte) (lo, hi []byte) {
+	lo = append([]byte(nil), prefix...)
+	hi = append([]byte(nil), prefix...)
+	for i := len(hi) - 1; i >= 0; i-- {
+		if hi[i] < 0xff {
+			hi[i]++
+			return lo, hi[:i+1]
+		}
+	}
+	return lo, nil
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{}) {}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf(format, args...))
+}
+
+// DefaultDir returns the default index location for a workspace root: the
+// user cache directory, keyed by the root's path.
+func DefaultDir(root string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no user cache dir (use --db): %w", err)
+	}
+	return filepath.Join(base, "context-ls", "index", dirKey(root)), nil
+}

@@ -1,0 +1,190 @@
+package store
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/cockroachdb/pebble/vfs"
+
+	"github.com/context-ls/context-ls/chunking"
+	"github.com/context-ls/context-ls/symbols"
+)
+
+func openMem(t *testing.T, fs vfs.FS) *DB {
+	t.Helper()
+	db, err := Open("idx", Options{FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func fileData(path string, names []string, text string) *FileData {
+	d := &FileData{File: FileRecord{Path: path, Language: "go", Hash: ContentHash([]byte(text))}}
+	for i, n := range names {
+		d.Symbols = append(d.Symbols, symbols.Symbol{Name: n, Kind: symbols.KindFunction, Parent: -1,
+			Span: symbols.Span{Start: symbols.Point{Line: i}}})
+		c := chunking.Chunk{Path: path, Language: "go", Kind: "function", Label: n, StartLine: i + 1, EndLine: i + 1, Text: text + n}
+		d.Chunks = append(d.Chunks, ChunkRecord{ID: NewChunkID(path, i, i+1, c.Text), Chunk: c, Recipe: NewRecipe(1, c.Text)})
+		d.SymbolChunks = append(d.SymbolChunks, d.Chunks[i].ID)
+		d.Reverse = append(d.Reverse, ReverseEntry{Callee: lower(n) + "callee", Value: []byte(n)})
+	}
+	return d
+}
+
+func TestPutFileRoundTrip(t *testing.T) {
+	db := openMem(t, vfs.NewMem())
+	defer db.Close()
+	d := fileData("a/x.go", []string{"Foo", "bar", "Foo"}, "func ")
+	d.Graph = []byte("edges")
+	seq, _, err := db.PutFile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := db.Snapshot()
+	defer snap.Release()
+	rec, err := snap.File("a/x.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Seq != seq || rec.Symbols != 3 || len(rec.Chunks) != 3 || !reflect.DeepEqual(rec.Names, []string{"foo", "bar"}) {
+		t.Fatalf("record = %+v", rec)
+	}
+	syms, err := snap.Symbols("a/x.go")
+	if err != nil || len(syms) != 3 || syms[1].Name != "bar" {
+		t.Fatalf("symbols = %+v, %v", syms, err)
+	}
+	refs, err := snap.SymbolsNamed("FOO")
+	if err != nil || !reflect.DeepEqual(refs, []SymbolRef{{"a/x.go", 0, d.Chunks[0].ID}, {"a/x.go", 2, d.Chunks[2].ID}}) {
+		t.Fatalf("SymbolsNamed = %+v, %v", refs, err)
+	}
+	c, err := snap.Chunk(rec.Chunks[1])
+	if err != nil || c.Label != "bar" || c.Text != "func bar" {
+		t.Fatalf("chunk = %+v, %v", c, err)
+	}
+	g, _ := snap.Graph("a/x.go")
+	if string(g) != "edges" {
+		t.Fatalf("graph = %q", g)
+	}
+	var got []string
+	snap.Reverse("BARcallee", func(path string, v []byte) bool { got = append(got, path+":"+string(v)); return true })
+	if !reflect.DeepEqual(got, []string{"a/x.go:bar"}) {
+		t.Fatalf("reverse = %v", got)
+	}
+}
+
+func TestReplaceAndDeleteLeaveNothingBehind(t *testing.T) {
+	db := openMem(t, vfs.NewMem())
+	defer db.Close()
+	old := fileData("x.go", []string{"Old", "Shared"}, "v1 ")
+	if _, _, err := db.PutFile(old); err != nil {
+		t.Fatal(err)
+	}
+	before := db.Snapshot()
+	defer before.Release()
+	_, replaced, err := db.PutFile(fileData("x.go", []string{"New", "Shared"}, "v2 "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(replaced, []ChunkID{old.Chunks[0].ID, old.Chunks[1].ID}) {
+		t.Fatalf("replaced = %v", replaced)
+	}
+	snap := db.Snapshot()
+	if refs, _ := snap.SymbolsNamed("old"); len(refs) != 0 {
+		t.Fatalf("stale name index entry: %v", refs)
+	}
+	if _, err := snap.Chunk(old.Chunks[0].ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("stale chunk: %v", err)
+	}
+	n := 0
+	snap.Reverse("oldcallee", func(string, []byte) bool { n++; return true })
+	if n != 0 {
+		t.Fatal("stale reverse entry")
+	}
+	// The earlier snapshot still sees the old version, whole.
+	if refs, _ := before.SymbolsNamed("old"); len(refs) != 1 {
+		t.Fatal("snapshot isolation broken")
+	}
+	snap.Release()
+
+	if _, removed, err := db.DeleteFile("x.go"); err != nil || len(removed) != 2 {
+		t.Fatal(err)
+	}
+	snap = db.Snapshot()
+	defer snap.Release()
+	if _, err := snap.File("x.go"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("file survived delete: %v", err)
+	}
+	count := 0
+	snap.Names(func(string, []SymbolRef) bool { count++; return true })
+	if count != 0 {
+		t.Fatalf("%d names survived delete", count)
+	}
+	var changes []string
+	snap.Changes(0, func(seq uint64, p string) bool { changes = append(changes, p); return true })
+	if len(changes) != 3 {
+		t.Fatalf("change log = %v", changes)
+	}
+	if err := db.TrimLog(2); err != nil {
+		t.Fatal(err)
+	}
+	s2 := db.Snapshot()
+	defer s2.Release()
+	changes = nil
+	s2.Changes(0, func(seq uint64, p string) bool { changes = append(changes, p); return true })
+	if len(changes) != 1 {
+		t.Fatalf("trimmed change log = %v", changes)
+	}
+}
+
+func TestSchemaMismatchRebuilds(t *testing.T) {
+	fs := vfs.NewMem()
+	db := openMem(t, fs)
+	if _, _, err := db.PutFile(fileData("x.go", []string{"A"}, "t")); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetMeta("schema", "0"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = openMem(t, fs)
+	defer db.Close()
+	if !db.Rebuilt {
+		t.Fatal("expected rebuild on schema mismatch")
+	}
+	snap := db.Snapshot()
+	defer snap.Release()
+	if _, err := snap.File("x.go"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("old data survived a schema mismatch")
+	}
+	if v, _ := db.Meta("schema"); v != strconv.Itoa(SchemaVersion) {
+		t.Fatalf("schema = %q", v)
+	}
+}
+
+func TestSeqSurvivesReopen(t *testing.T) {
+	fs := vfs.NewMem()
+	db := openMem(t, fs)
+	db.PutFile(fileData("a.go", nil, ""))
+	db.PutFile(fileData("b.go", nil, ""))
+	db.Close()
+	db = openMem(t, fs)
+	defer db.Close()
+	if db.Seq() != 2 {
+		t.Fatalf("seq = %d", db.Seq())
+	}
+}
+
+func TestSecondOpenIsLocked(t *testing.T) {
+	dir := t.TempDir()
+	db, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second open: %v, want ErrLocked", err)
+	}
+}
