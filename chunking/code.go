@@ -139,18 +139,6 @@ func (c *coder) point(off int) sitter.Point {
 	return sitter.Point{Row: uint32(l), Column: uint32(off - c.lineStart(l))}
 }
 
-// namedChildren lists the named children of n.
-func (c *coder) namedChildren(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	c.cursor.Reset(n)
-	for ok := c.cursor.GoToFirstChild(); ok; ok = c.cursor.GoToNextSibling() {
-		if k := c.cursor.CurrentNode(); k != nil && k.IsNamed() {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // namedChildrenIn lists the named children of n that overlap [s, e),
 // skipping the children before s without visiting them one by one.
 func (c *coder) namedChildrenIn(n *sitter.Node, s, e int) []*sitter.Node {
@@ -478,7 +466,7 @@ func (c *coder) headerEnd(body *sitter.Node, lo, first int) int {
 		return lo
 	}
 	end := lo
-	for _, k := range c.namedChildren(body) {
+	for _, k := range c.namedChildrenIn(body, lo, first) {
 		ks := int(k.StartByte())
 		if ks >= first {
 			break
