@@ -112,6 +112,14 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		res.Deleted++
 	}
 
+	// While files are written in bulk the embedder leaves them alone (edits
+	// excepted) so indexing gets the CPU; it catches up afterwards.
+	e.bulkIndexing.Store(true)
+	defer func() {
+		e.bulkIndexing.Store(false)
+		e.emb.poke()
+	}()
+
 	// Parse in workers, write from this goroutine in arrival order.
 	total := len(todo)
 	progress(Progress{Phase: "index", Done: 0, Total: total})
@@ -298,7 +306,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		data.Chunks[i] = store.ChunkRecord{
 			ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
 			Chunk:   c,
-			Recipe:  store.NewRecipe(chunking.Version, c.Text),
+			Recipe:  store.NewRecipe(chunking.Version, embedText(c)),
 			Summary: summary(c, byName),
 		}
 	}
@@ -376,6 +384,11 @@ func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
 		return err
 	}
 	e.changed()
+	ids := make([]store.ChunkID, len(data.Chunks))
+	for i, c := range data.Chunks {
+		ids[i] = c.ID
+	}
+	e.emb.fileChanged(data.File.Path, replaced, ids, overlay)
 	return e.tw.put(data, replaced, seq)
 }
 
@@ -387,6 +400,7 @@ func (e *Engine) deleteFile(rel string) error {
 		return err
 	}
 	e.changed()
+	e.emb.fileChanged(rel, removed, nil, false)
 	return e.tw.remove(removed, seq)
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
@@ -140,4 +141,47 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// selection is a span of lines of a workspace file, from --file/--lines.
+type selection struct {
+	rel        string
+	start, end int // 1-based, inclusive
+	text       string
+}
+
+// selection resolves --file PATH (relative to the root, or absolute; never
+// outside the workspace) and --lines A-B (default: the whole file).
+func (env *cliEnv) selection(e *engine.Engine, file, lines string) (selection, error) {
+	rel, err := e.Workspace().Resolve(file)
+	if err != nil {
+		return selection{}, err
+	}
+	content, err := e.Workspace().ReadFile(rel)
+	if err != nil {
+		return selection{}, err
+	}
+	all := strings.SplitAfter(string(content), "\n")
+	if len(all) > 0 && all[len(all)-1] == "" {
+		all = all[:len(all)-1]
+	}
+	sel := selection{rel: rel, start: 1, end: len(all)}
+	if lines != "" {
+		a, b, ok := strings.Cut(lines, "-")
+		if !ok {
+			b = a
+		}
+		var err1, err2 error
+		sel.start, err1 = strconv.Atoi(strings.TrimSpace(a))
+		sel.end, err2 = strconv.Atoi(strings.TrimSpace(b))
+		if err1 != nil || err2 != nil || sel.start < 1 || sel.end < sel.start {
+			return selection{}, usagef("--lines %q: want A-B with 1 <= A <= B", lines)
+		}
+		if sel.start > len(all) {
+			return selection{}, fmt.Errorf("--lines %q: %s has %d lines", lines, rel, len(all))
+		}
+		sel.end = min(sel.end, len(all))
+	}
+	sel.text = strings.Join(all[sel.start-1:sel.end], "")
+	return sel, nil
 }
