@@ -23,8 +23,9 @@ type cliEnv struct {
 	stdout, stderr io.Writer
 	cmd            command
 
-	root, db string
-	jsonOut  bool
+	root, db         string
+	model, modelPath string
+	jsonOut          bool
 }
 
 // flags returns a FlagSet with the common flags (--root, --db, and --json
@@ -34,6 +35,8 @@ func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs.SetOutput(env.stderr)
 	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
 	fs.StringVar(&env.db, "db", "", "index location `DIR` (default: user cache dir, keyed by root)")
+	fs.StringVar(&env.model, "model", "", "embedding model `NAME` (overrides the config; see: context-ls model list)")
+	fs.StringVar(&env.modelPath, "model-path", "", "local model `DIR` holding model.onnx and tokenizer.json")
 	if withJSON {
 		fs.BoolVar(&env.jsonOut, "json", false, "print JSON")
 	}
@@ -75,6 +78,12 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	}
 	for _, d := range diags {
 		fmt.Fprintf(env.stderr, "context-ls: %s\n", d)
+	}
+	if env.model != "" {
+		cfg.Model = env.model
+	}
+	if env.modelPath != "" {
+		cfg.ModelPath = env.modelPath
 	}
 	if strings.EqualFold(os.Getenv("CONTEXT_LS_EMBEDDINGS"), "off") {
 		cfg.Embeddings = false

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "model", usage: "list | verify [NAME] | pull NAME [--dir DIR]",
+	register(command{name: "model", usage: "list | verify [NAME] [--model-path DIR] | pull NAME [--model-path DIR]",
 		summary: "embedding models: list the registry, verify or download a model", run: runModel})
 	register(command{name: "similar", usage: "[--root DIR] [--k N] [--lang L,..] [--path GLOB] [--json] (SNIPPET | --file PATH --lines A-B)",
 		summary: "code that looks like a snippet (embeddings)", run: runSimilar})
@@ -24,7 +24,6 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	sub, args := args[0], args[1:]
 	fs := env.flags(true)
-	dir := fs.String("dir", "", "model `DIR` (default: <user cache>/context-ls/models/NAME)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -78,7 +77,7 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 		if len(rest) > 0 {
 			name = rest[0]
 		}
-		spec, d, err := engine.ResolveModel(name, *dir)
+		spec, d, err := engine.ResolveModel(name, env.modelPath)
 		if err != nil {
 			return err
 		}
@@ -106,7 +105,7 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 		if len(rest) != 1 {
 			return usagef("pull needs exactly one model NAME (see: context-ls model list)")
 		}
-		spec, d, err := engine.ResolveModel(rest[0], *dir)
+		spec, d, err := engine.ResolveModel(rest[0], env.modelPath)
 		if err != nil {
 			return err
 		}
