@@ -1,0 +1,418 @@
+package graph
+
+import (
+	"strings"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// isMember reports definitions reached through a receiver: methods,
+// constructors and fields.
+func isMember(d Def) bool {
+	switch d.Kind {
+	case symbols.KindMethod, symbols.KindConstructor, symbols.KindField:
+		return d.Container != ""
+	}
+	return false
+}
+
+// isNested reports functions defined inside another function.
+func isNested(d Def) bool {
+	return d.Container != "" && !isMember(d) && !isTypeKind(d.Kind)
+}
+
+// match decides whether call site s refers to definition d and how sure
+// that is. reason says what decided it.
+func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
+	c := &s.Call
+	if family(s.Lang) != family(d.Lang) {
+		return 0, "", false, nil
+	}
+	if c.Name != d.Name && !c.DefaultImport {
+		return 0, "", false, nil
+	}
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return 0, "", false, err
+	}
+	switch c.Recv.Kind {
+	case RecvLocal:
+		return 0, "", false, nil
+	case RecvNone:
+		return r.matchBare(s, d, dg)
+	case RecvImport:
+		if isMember(d) || isNested(d) {
+			return 0, "", false, nil
+		}
+		if r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "qualified by import " + c.Recv.Module, true, nil
+		}
+		return 0, "", false, nil
+	case RecvSuper:
+		if !isMember(d) {
+			return 0, "", false, nil
+		}
+		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
+		ok, err := r.inherits(self, d, dg, 0)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "super call from " + c.Self, true, nil
+	case RecvExpr:
+		return r.matchUnknown(s, d)
+	}
+	// RecvSelf, RecvVar, RecvFree
+	t, conf, ok, err := r.recvType(s)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if !ok {
+		if !isMember(d) && c.Recv.Kind == RecvVar && c.Recv.Type.Module != "" && len(c.Recv.Fields) == 0 && !c.Recv.Type.Call {
+			// from pkg import mod; mod.func(): the "type" is a submodule.
+			if r.moduleMatch(c.Recv.Type.Module+"."+c.Recv.Type.Name, d, dg) {
+				return Exact, "qualified by module " + c.Recv.Type.Module + "." + c.Recv.Type.Name, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if c.Recv.Kind == RecvSelf && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
+			return Exact, "self call in " + c.Self, true, nil
+		}
+		return r.matchUnknown(s, d)
+	}
+	if !isMember(d) {
+		if isTypeKind(d.Kind) || d.Kind == symbols.KindFunction {
+			// A static nested type, or a module used like a type.
+			if c.Recv.Kind != RecvSelf && t.module != "" && r.moduleMatch(t.module+"."+t.name, d, dg) {
+				return Exact, "qualified by module " + t.module + "." + t.name, true, nil
+			}
+		}
+		return 0, "", false, nil
+	}
+	what := "receiver type " + t.name
+	if c.Recv.Kind == RecvSelf {
+		what = "self call in " + t.name
+	}
+	if r.typeMatches(t, d, dg) {
+		return conf, what, true, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if len(decls) == 0 {
+		return 0, "", false, nil // a type outside the workspace, not d's
+	}
+	if ok, err := r.inherits(t, d, dg, 0); err != nil || ok {
+		if family(d.Lang) == "go" {
+			return conf, what + " embeds " + typeName(d), ok, err
+		}
+		return Likely, what + " inherits from " + typeName(d), ok, err
+	}
+	for _, td := range decls {
+		if !r.isInterface(td) {
+			continue
+		}
+		ok, err := r.implements(td, d, dg)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if ok {
+			return Likely, "through interface " + t.name, true, nil
+		}
+	}
+	return 0, "", false, nil
+}
+
+// matchBare decides a bare call foo().
+func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	c := &s.Call
+	switch {
+	case c.DefaultImport:
+		if dg.DefaultExport == d.Name && r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "default import of " + c.Recv.Module, true, nil
+		}
+		return 0, "", false, nil
+	case c.Recv.Module != "":
+		if isMember(d) || isNested(d) {
+			return 0, "", false, nil
+		}
+		if r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "imported from " + c.Recv.Module, true, nil
+		}
+		ok, err := r.reexports(c.Recv.Module, c.Name, d, dg, s.Lang)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "re-exported by " + c.Recv.Module, true, nil
+	}
+	if isMember(d) {
+		spec := specs[s.Lang]
+		if spec == nil || !spec.implicitThis || c.Self == "" {
+			return 0, "", false, nil
+		}
+		if typeName(d) == c.Self && sameModule(s, d, dg) {
+			return Exact, "method of enclosing " + c.Self, true, nil
+		}
+		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
+		ok, err := r.inherits(self, d, dg, 0)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "inherited by " + c.Self, true, nil
+	}
+	if isNested(d) {
+		if d.Path != s.Path {
+			return 0, "", false, nil
+		}
+		syms, err := r.symbolsOf(d.Path)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if d.Parent >= 0 && d.Parent < len(syms) && syms[d.Parent].Span.Contains(c.Site.StartByte) {
+			return Exact, "nested in " + syms[d.Parent].Name, true, nil
+		}
+		return 0, "", false, nil
+	}
+	if d.Path == s.Path {
+		return Exact, "same file", true, nil
+	}
+	fam := family(d.Lang)
+	if sameModule(s, d, dg) {
+		switch fam {
+		case "c", "ruby", "bash", "php":
+			return r.matchGlobal(s, d, dg)
+		}
+		return Exact, "same package", true, nil
+	}
+	switch fam {
+	case "python", "js":
+		cg, err := r.graph(s.Path)
+		if err != nil || cg == nil {
+			return 0, "", false, err
+		}
+		for _, im := range cg.Imports {
+			for _, n := range im.Names {
+				if n.Name == "*" && r.moduleMatch(im.Module, d, dg) {
+					return Likely, "star import of " + im.Module, true, nil
+				}
+			}
+		}
+	case "php":
+		return r.matchGlobal(s, d, dg)
+	}
+	return 0, "", false, nil
+}
+
+// matchGlobal decides bare calls in languages with one global function
+// namespace (C, Ruby, Bash, PHP functions).
+func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	cg, err := r.graph(s.Path)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if cg != nil {
+		for _, im := range cg.Imports {
+			if r.moduleMatch(im.Module, d, dg) {
+				return Likely, "declared in included " + im.Path, true, nil
+			}
+		}
+	}
+	n, err := r.countDefs(d, func(o Def) bool { return !isMember(o) && !isNested(o) })
+	if err != nil {
+		return 0, "", false, err
+	}
+	if n == 1 {
+		return Likely, "the only definition of " + d.Name, true, nil
+	}
+	return NameOnly, "name only", true, nil
+}
+
+// matchUnknown decides a call whose receiver type is unknown: only methods
+// qualify; a method name with one definition in the workspace is likely,
+// others are name-only.
+func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error) {
+	if !isMember(d) {
+		return 0, "", false, nil
+	}
+	n, err := r.countDefs(d, isMember)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if n == 1 {
+		return Likely, "the only method named " + d.Name, true, nil
+	}
+	return NameOnly, "name only: receiver type unknown", true, nil
+}
+
+// countDefs counts definitions in d's language family named like d that
+// pass keep.
+func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
+	defs, err := r.definitions(d.Name)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	fam := family(d.Lang)
+	for _, o := range defs {
+		if family(o.Lang) == fam && keep(o) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// reexports reports whether module mod (a Python package or JS index)
+// imports name from d's module, so importing it from mod reaches d.
+func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, lang string) (bool, error) {
+	fam := family(lang)
+	if fam != "python" && fam != "js" {
+		return false, nil
+	}
+	for _, p := range moduleFiles(fam, mod) {
+		g, err := r.graph(p)
+		if err != nil {
+			return false, err
+		}
+		if g == nil {
+			continue
+		}
+		for _, im := range g.Imports {
+			for _, n := range im.Names {
+				if (n.Local() == name || n.Name == "*") && r.moduleMatch(im.Module, d, dg) {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// moduleFiles lists the files that may hold module mod.
+func moduleFiles(fam, mod string) []string {
+	switch fam {
+	case "python":
+		p := strings.ReplaceAll(mod, ".", "/")
+		return []string{p + "/__init__.py", p + ".py", "src/" + p + "/__init__.py", "src/" + p + ".py"}
+	case "js":
+		var out []string
+		for _, ext := range jsExtensions {
+			out = append(out, mod+ext)
+		}
+		for _, ext := range jsExtensions {
+			out = append(out, mod+"/index"+ext)
+		}
+		return out
+	}
+	return nil
+}
+
+// inherits reports whether type t embeds or derives from the type that
+// declares d (up to four levels).
+func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, error) {
+	if depth > 3 {
+		return false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if r.typeMatches(b, d, dg) {
+				return true, nil
+			}
+			if ok, err := r.inherits(b, d, dg, depth+1); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+func (r *Resolver) isInterface(td typeDecl) bool {
+	if td.def.Kind == symbols.KindInterface || td.def.Kind == symbols.KindTrait {
+		return true
+	}
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name && t.Interface {
+			return true
+		}
+	}
+	return false
+}
+
+// implements reports whether the type declaring d has every method the
+// interface td declares (by name, embedded interfaces one level deep).
+func (r *Resolver) implements(td typeDecl, d Def, dg *FileGraph) (bool, error) {
+	methods, err := r.interfaceMethods(td)
+	if err != nil || len(methods) == 0 {
+		return false, err
+	}
+	has := false
+	for _, m := range methods {
+		if m == d.Name {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return false, nil
+	}
+	owner := typeName(d)
+	for _, m := range methods {
+		defs, err := r.definitions(m)
+		if err != nil {
+			return false, err
+		}
+		found := false
+		for _, o := range defs {
+			if typeName(o) != owner || !isMember(o) || family(o.Lang) != family(d.Lang) {
+				continue
+			}
+			og, err := r.graph(o.Path)
+			if err != nil {
+				return false, err
+			}
+			if og != nil && og.Module == dg.Module {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// interfaceMethods lists the method names of an interface declaration.
+func (r *Resolver) interfaceMethods(td typeDecl) ([]string, error) {
+	syms, err := r.symbolsOf(td.def.Path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range syms {
+		if s.Kind == symbols.KindMethod && lastComponent(s.Container) == td.def.Name && td.def.Span.Contains(s.Span.StartByte) {
+			out = append(out, s.Name)
+		}
+	}
+	for _, b := range r.basesOf(td) {
+		decls, err := r.findTypes(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, bd := range decls {
+			bs, err := r.symbolsOf(bd.def.Path)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range bs {
+				if s.Kind == symbols.KindMethod && lastComponent(s.Container) == bd.def.Name && bd.def.Span.Contains(s.Span.StartByte) {
+					out = append(out, s.Name)
+				}
+			}
+		}
+	}
+	return out, nil
+}

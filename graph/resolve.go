@@ -1,0 +1,663 @@
+package graph
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Def is a definition in the index: a file's symbol and its language.
+type Def struct {
+	Path string
+	// Ord is the symbol's index in its file; -1 for a file-level caller.
+	Ord  int
+	Lang string
+	symbols.Symbol
+}
+
+// Index is what resolution reads. The engine implements it over one store
+// snapshot; every answer must come from that snapshot so nothing stale
+// survives an edit.
+type Index interface {
+	// DefinitionsNamed returns the definitions whose name equals name,
+	// ignoring case.
+	DefinitionsNamed(name string) ([]Def, error)
+	// Symbols returns the definitions of a file in order; nil when the file
+	// is not indexed.
+	Symbols(path string) ([]symbols.Symbol, error)
+	// Graph returns the decoded graph of a file; nil, nil when the file is
+	// not indexed or has no graph.
+	Graph(path string) (*FileGraph, error)
+	// Sites calls fn with every reverse entry stored under key (see
+	// CalleeKey) until fn returns false.
+	Sites(key string, fn func(path string, value []byte) bool) error
+	// GoModulePath returns the module path of the go.mod governing the
+	// workspace directory dir ("" when unknown).
+	GoModulePath(dir string) string
+}
+
+// Options tune queries.
+type Options struct {
+	// MaxNameOnly caps name-only results of one query (default 20).
+	MaxNameOnly int
+	// MaxResults caps the results of one query (default 500).
+	MaxResults int
+	// MaxIntermediates caps the callers explored for two-hop tests
+	// (default 200).
+	MaxIntermediates int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxNameOnly <= 0 {
+		o.MaxNameOnly = 20
+	}
+	if o.MaxResults <= 0 {
+		o.MaxResults = 500
+	}
+	if o.MaxIntermediates <= 0 {
+		o.MaxIntermediates = 200
+	}
+	return o
+}
+
+// Resolver answers graph queries over an Index. It caches what it reads
+// (decoded graphs, symbol lists, definitions by name), so it must not
+// outlive the snapshot its Index reads: make one per snapshot or query. It
+// is safe for concurrent use.
+type Resolver struct {
+	ix   Index
+	opts Options
+
+	mu      sync.Mutex
+	graphs  map[string]*FileGraph
+	syms    map[string][]symbols.Symbol
+	named   map[string][]Def
+	modPath map[string]string
+}
+
+// NewResolver returns a Resolver reading ix.
+func NewResolver(ix Index, opts Options) *Resolver {
+	return &Resolver{
+		ix: ix, opts: opts.withDefaults(),
+		graphs: map[string]*FileGraph{}, syms: map[string][]symbols.Symbol{},
+		named: map[string][]Def{}, modPath: map[string]string{},
+	}
+}
+
+func (r *Resolver) graph(p string) (*FileGraph, error) {
+	r.mu.Lock()
+	g, ok := r.graphs[p]
+	r.mu.Unlock()
+	if ok {
+		return g, nil
+	}
+	g, err := r.ix.Graph(p)
+	if err != nil {
+		return nil, fmt.Errorf("graph of %s: %w", p, err)
+	}
+	r.mu.Lock()
+	r.graphs[p] = g
+	r.mu.Unlock()
+	return g, nil
+}
+
+func (r *Resolver) symbolsOf(p string) ([]symbols.Symbol, error) {
+	r.mu.Lock()
+	s, ok := r.syms[p]
+	r.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := r.ix.Symbols(p)
+	if err != nil {
+		return nil, fmt.Errorf("symbols of %s: %w", p, err)
+	}
+	r.mu.Lock()
+	r.syms[p] = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// definitions returns the definitions named exactly name.
+func (r *Resolver) definitions(name string) ([]Def, error) {
+	r.mu.Lock()
+	d, ok := r.named[name]
+	r.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	all, err := r.ix.DefinitionsNamed(name)
+	if err != nil {
+		return nil, fmt.Errorf("definitions of %s: %w", name, err)
+	}
+	out := all[:0:0]
+	for _, d := range all {
+		if d.Name == name {
+			out = append(out, d)
+		}
+	}
+	r.mu.Lock()
+	r.named[name] = out
+	r.mu.Unlock()
+	return out, nil
+}
+
+func (r *Resolver) goModulePath(dir string) string {
+	r.mu.Lock()
+	m, ok := r.modPath[dir]
+	r.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = r.ix.GoModulePath(dir)
+	r.mu.Lock()
+	r.modPath[dir] = m
+	r.mu.Unlock()
+	return m
+}
+
+// family returns the language family used to decide which definitions a
+// call can reach.
+func family(lang string) string {
+	if s := specs[lang]; s != nil && s.family != "" {
+		return s.family
+	}
+	return lang
+}
+
+func isTypeKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait, symbols.KindEnum, symbols.KindType:
+		return true
+	}
+	return false
+}
+
+// typeName is the type a method belongs to: the last component of its
+// container.
+func typeName(d Def) string { return lastComponent(d.Container) }
+
+// typeRef is a resolved type: a name and the module identity it lives in.
+type typeRef struct {
+	name   string
+	module string // module identity, a Go import path or directory, a dotted module …
+	lang   string
+	// from is the path of a file the name was read in; an empty module
+	// means that file's own module.
+	from string
+}
+
+// moduleMatch reports whether module reference ref (as a file records it:
+// an import path, a dotted module, a resolved JS path, a package) names
+// the module of definition d, whose file graph is dg.
+func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
+	if ref == "" || dg == nil {
+		return false
+	}
+	if ref == dg.Module {
+		return true
+	}
+	switch family(d.Lang) {
+	case "go":
+		dir := path.Dir(d.Path)
+		if ref == dir {
+			return true
+		}
+		if mp := r.goModulePath(dir); mp != "" {
+			root := r.goModuleRoot(dir, mp)
+			rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
+			if root == "." {
+				rel = dir
+			}
+			if rel == "." || rel == "" {
+				return ref == mp
+			}
+			return ref == mp+"/"+rel
+		}
+		return strings.HasSuffix(ref, "/"+dir)
+	case "python":
+		return strings.HasSuffix(dg.Module, "."+ref) || strings.HasSuffix(ref, "."+dg.Module)
+	case "js":
+		return ref == dg.Module+"/index" || strings.HasSuffix(dg.Module, "/"+strings.TrimPrefix(ref, "@/"))
+	case "rust":
+		ref = strings.TrimPrefix(strings.TrimPrefix(ref, "crate::"), "self::")
+		return ref == dg.Module || strings.HasSuffix(ref, "::"+dg.Module) || (dg.Module != "" && strings.HasSuffix(dg.Module, "::"+ref))
+	case "java", "kotlin", "csharp", "php":
+		return ref == dg.Package
+	case "c":
+		ref = strings.TrimPrefix(ref, "./")
+		if strings.HasSuffix(d.Path, "/"+ref) || d.Path == ref {
+			return true
+		}
+		return stem(d.Path) == stem(ref) && stem(ref) != ""
+	default: // ruby, bash: require/source paths
+		ref = strings.TrimPrefix(ref, "./")
+		return strings.TrimSuffix(d.Path, path.Ext(d.Path)) == strings.TrimSuffix(ref, path.Ext(ref)) ||
+			strings.HasSuffix(strings.TrimSuffix(d.Path, path.Ext(d.Path)), "/"+strings.TrimSuffix(ref, path.Ext(ref)))
+	}
+}
+
+// goModuleRoot finds the workspace directory of the go.mod whose module
+// path is mp, walking up from dir while the parent has the same module.
+func (r *Resolver) goModuleRoot(dir, mp string) string {
+	cur := dir
+	for cur != "." && cur != "/" && cur != "" {
+		parent := path.Dir(cur)
+		if r.goModulePath(parent) != mp {
+			return cur
+		}
+		cur = parent
+	}
+	return "."
+}
+
+func stem(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(b, path.Ext(b))
+}
+
+// sameModule reports whether a call site and definition d share a package
+// or module, so bare names are visible without imports.
+func sameModule(s *Site, d Def, dg *FileGraph) bool {
+	switch family(d.Lang) {
+	case "go":
+		return path.Dir(s.Path) == path.Dir(d.Path) && s.Package == dg.Package
+	case "java", "kotlin", "csharp", "php":
+		return s.Package == dg.Package
+	case "c", "ruby", "bash":
+		return true // one global namespace
+	}
+	return s.Path == d.Path || (s.Module != "" && s.Module == dg.Module)
+}
+
+// ownModule is the module identity a site's unqualified type names live in.
+func ownModule(s *Site) string {
+	return s.Module
+}
+
+// typeMatches reports whether type t names the type that declares method
+// d.
+func (r *Resolver) typeMatches(t typeRef, d Def, dg *FileGraph) bool {
+	if t.name != typeName(d) {
+		return false
+	}
+	if t.module == "" {
+		return true // nothing better known: the name decides
+	}
+	if t.module == dg.Module {
+		return true
+	}
+	return r.moduleMatch(t.module, d, dg)
+}
+
+// typeDecl is a type definition with its file graph.
+type typeDecl struct {
+	def Def
+	g   *FileGraph
+}
+
+// findTypes returns the type definitions t can name.
+func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
+	defs, err := r.definitions(t.name)
+	if err != nil {
+		return nil, err
+	}
+	var out []typeDecl
+	for _, d := range defs {
+		if !isTypeKind(d.Kind) || family(d.Lang) != family(t.lang) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		if dg == nil {
+			continue
+		}
+		if t.module != "" && t.module != dg.Module && !r.moduleMatch(t.module, d, dg) {
+			continue
+		}
+		out = append(out, typeDecl{d, dg})
+	}
+	if t.module == "" && len(out) > 1 && t.from != "" {
+		// Unqualified: prefer the declaring file's own module.
+		var own []typeDecl
+		fg, err := r.graph(t.from)
+		if err != nil {
+			return nil, err
+		}
+		for _, td := range out {
+			if fg != nil && td.g.Module == fg.Module {
+				own = append(own, td)
+			}
+		}
+		if len(own) > 0 {
+			out = own
+		}
+	}
+	return out, nil
+}
+
+// qualify turns a TypeExpr read in file g into a typeRef.
+func qualify(te TypeExpr, g *FileGraph) typeRef {
+	t := typeRef{name: te.Name, module: te.Module, lang: g.Lang, from: g.Path}
+	if t.module == "" {
+		t.module = g.Module
+	}
+	return t
+}
+
+// fieldType returns the type of member field of type t, looking through
+// embedded fields and base types.
+func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
+	if depth > 3 {
+		return typeRef{}, 0, false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil || len(decls) == 0 {
+		return typeRef{}, 0, false, err
+	}
+	for _, td := range decls {
+		for _, f := range td.g.Fields {
+			if f.Owner == t.name && f.Name == field && f.Type.Known() {
+				return r.memberType(f.Type, td.g)
+			}
+		}
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if ft, fc, ok, err := r.fieldType(b, field, depth+1); err != nil || ok {
+				return ft, fc, ok, err
+			}
+		}
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// memberType resolves a declared member or variable type read in file g.
+func (r *Resolver) memberType(te TypeExpr, g *FileGraph) (typeRef, Confidence, bool, error) {
+	if te.Call {
+		return r.callResult(te, &Site{Path: g.Path, Lang: g.Lang, Package: g.Package, Module: g.Module})
+	}
+	return qualify(te, g), Exact, true, nil
+}
+
+// basesOf returns the embedded and base types of a declaration.
+func (r *Resolver) basesOf(td typeDecl) []typeRef {
+	var out []typeRef
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name {
+			for _, b := range t.Bases {
+				out = append(out, qualify(b, td.g))
+			}
+		}
+	}
+	return out
+}
+
+// recvType resolves the type a call's receiver has, with the confidence
+// the chain allows. ok is false when the type is unknown.
+func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
+	c := &s.Call
+	conf := Exact
+	var t typeRef
+	var err error
+	switch c.Recv.Kind {
+	case RecvSelf:
+		if c.Recv.Type.Name == "" {
+			return typeRef{}, 0, false, nil
+		}
+		t = typeRef{name: c.Recv.Type.Name, module: ownModule(s), lang: s.Lang, from: s.Path}
+	case RecvVar:
+		te := c.Recv.Type
+		if te.Call {
+			var ok bool
+			t, conf, ok, err = r.callResult(te, s)
+			if err != nil || !ok {
+				return typeRef{}, 0, false, err
+			}
+		} else {
+			t = typeRef{name: te.Name, module: te.Module, lang: s.Lang, from: s.Path}
+			if t.module == "" {
+				t.module = ownModule(s)
+			}
+		}
+	case RecvFree:
+		var ok bool
+		t, conf, ok, err = r.freeRoot(s)
+		if err != nil || !ok {
+			return typeRef{}, 0, false, err
+		}
+	default:
+		return typeRef{}, 0, false, nil
+	}
+	for _, f := range c.Recv.Fields {
+		ft, fc, ok, err := r.fieldType(t, f, 0)
+		if err != nil || !ok {
+			return typeRef{}, 0, false, err
+		}
+		t, conf = ft, min(conf, fc)
+	}
+	return t, conf, true, nil
+}
+
+// freeRoot resolves an identifier the calling file does not bind: an
+// implicit field of the enclosing type, a package-level variable, or a
+// type name (a static or class-method call).
+func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
+	c := &s.Call
+	root := c.Recv.Root
+	if c.Recv.Module == "" && c.Self != "" && specs[s.Lang] != nil && specs[s.Lang].implicitThis {
+		self := typeRef{name: c.Self, module: ownModule(s), lang: s.Lang, from: s.Path}
+		if ft, fc, ok, err := r.fieldType(self, root, 0); err != nil || ok {
+			return ft, fc, ok, err
+		}
+	}
+	defs, err := r.definitions(root)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	for _, d := range defs {
+		if family(d.Lang) != family(s.Lang) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		if dg == nil {
+			continue
+		}
+		visible := false
+		if c.Recv.Module != "" {
+			visible = r.moduleMatch(c.Recv.Module, d, dg)
+		} else {
+			visible = sameModule(s, d, dg)
+		}
+		if !visible {
+			continue
+		}
+		switch {
+		case d.Kind == symbols.KindVar || d.Kind == symbols.KindConst:
+			for _, f := range dg.Fields {
+				if f.Owner == "" && f.Name == root && f.Type.Known() {
+					return r.memberType(f.Type, dg)
+				}
+			}
+		case isTypeKind(d.Kind):
+			return typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path}, Exact, true, nil
+		}
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// callResult resolves the type of calling te.Name from site s: a class
+// instantiation, or the declared result of a function.
+func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
+	defs, err := r.definitions(te.Name)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	for _, d := range defs {
+		if family(d.Lang) != family(s.Lang) || d.Container != "" && !isTypeKind(d.Kind) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		if dg == nil {
+			continue
+		}
+		if te.Module != "" {
+			if !r.moduleMatch(te.Module, d, dg) {
+				continue
+			}
+		} else if !sameModule(s, d, dg) {
+			continue
+		}
+		if isTypeKind(d.Kind) {
+			// An instantiation: the value is an instance of the class.
+			return typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path}, Exact, true, nil
+		}
+		rt, ok := resultType(d.Lang, d.Signature, d.Name)
+		if !ok {
+			continue
+		}
+		t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module}
+		if rt.qual != "" {
+			t.module = rt.qual
+			for _, im := range dg.Imports {
+				if im.Alias == rt.qual || (im.Alias == "" && defaultBinding(dg.Lang, im.Path) == rt.qual) {
+					t.module = im.Module
+					break
+				}
+			}
+		} else {
+			for _, im := range dg.Imports {
+				for _, n := range im.Names {
+					if n.Local() == rt.name {
+						t.module, t.name = im.Module, n.Name
+					}
+				}
+			}
+		}
+		return t, Likely, true, nil
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// resultType reads the declared result type of a function from its
+// signature.
+func resultType(lang, sig, name string) (rawType, bool) {
+	var res string
+	switch family(lang) {
+	case "go":
+		i := strings.Index(sig, name)
+		if i < 0 {
+			return rawType{}, false
+		}
+		rest := sig[i+len(name):]
+		if strings.HasPrefix(rest, "[") {
+			rest = skipBalanced(rest, '[', ']')
+		}
+		if !strings.HasPrefix(rest, "(") {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(skipBalanced(rest, '(', ')'))
+		if strings.HasPrefix(res, "(") {
+			inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+			res = strings.TrimSpace(splitTop(inner))
+			if f := strings.Fields(res); len(f) == 2 {
+				res = f[1] // named result
+			}
+		}
+	case "python", "rust":
+		i := strings.LastIndex(sig, "->")
+		if i < 0 {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(sig[i+2:])
+		res = strings.Trim(res, `"' :`)
+	case "js", "kotlin":
+		i := strings.LastIndex(sig, "):")
+		if i < 0 {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(sig[i+2:])
+	default: // Java, C#, C, C++: the return type precedes the name
+		i := strings.Index(sig, name+"(")
+		if i <= 0 {
+			return rawType{}, false
+		}
+		f := strings.Fields(sig[:i])
+		if len(f) == 0 {
+			return rawType{}, false
+		}
+		res = f[len(f)-1]
+	}
+	return parseTypeText(res)
+}
+
+// parseTypeText reads "*pkg.T[X]", "Optional[T]", "Box<T>", "&mut T" into a
+// rawType.
+func parseTypeText(s string) (rawType, bool) {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"*", "&", "mut ", "const ", "Optional[", "?"} {
+		for strings.HasPrefix(s, p) {
+			s = strings.TrimSpace(s[len(p):])
+		}
+	}
+	if i := strings.IndexAny(s, "[<({ "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "*&?]")
+	if s == "" || strings.HasPrefix(s, "[") {
+		return rawType{}, false
+	}
+	sep := strings.LastIndexAny(s, ".:\\")
+	if sep < 0 {
+		return rawType{name: s}, isIdentifier(s)
+	}
+	name := s[sep+1:]
+	qual := strings.TrimRight(s[:sep], ".:\\")
+	return rawType{name: name, qual: qual}, isIdentifier(name)
+}
+
+// skipBalanced returns s after the balanced group that starts it.
+func skipBalanced(s string, open, close byte) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// splitTop returns the first top-level comma-separated element of s.
+func splitTop(s string) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,80 @@
+package graph
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// callers returns the described callers of spec in ix.
+func callers(t *testing.T, ix *memIndex, spec string) []string {
+	t.Helper()
+	r := NewResolver(ix, Options{})
+	res, err := r.Callers(context.Background(), ix.def(t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, e := range res.Edges {
+		out = append(out, describe(e))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCallersGo(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"constructor result type", "shop/cart.go:Cart.Add", []string{
+			"shop/cart.go:Cart.validate likely", "shop/cart_test.go:BenchmarkAdd likely", "shop/cart_test.go:TestAdd likely"}},
+		{"promoted through embedded field", "shop/cart.go:Store.Open", []string{"shop/cart.go:NewCart exact"}},
+		{"interface dispatch and method value", "shop/cart.go:Cart.Len", []string{"shop/cart.go:Cart.validate exact"}},
+		{"shadowing by a local closure", "shop/cart.go:helper", []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Checkout exact"}},
+		{"aliased import path", "shop/internal/money/money.go:Sum", []string{"shop/cart.go:Cart.Add exact"}},
+		{"field chain and unknown range variable", "shop/internal/money/money.go:Amount.Zero", []string{
+			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate likely"}},
+		{"field and package-level variable", "shop/cart.go:Logger.Printf", []string{
+			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
+		{"same package bare call", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallersPython(t *testing.T) {
+	ix := buildIndex(t, "testdata/python")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"instance, annotation and result annotation", "app/store/db.py:Database.get", []string{
+			"app/store/db.py:open_db exact", "tests/test_db.py:TestDatabase.test_get exact", "tests/test_db.py:test_open likely"}},
+		{"relative import, submodule import, shadowing nested def", "app/util.py:slugify", []string{
+			"app/store/db.py:Database.get exact", "tests/test_db.py:TestDatabase.helper exact"}},
+		{"class attribute annotation", "app/util.py:Clock.tick", []string{"app/store/db.py:Database._load exact"}},
+		{"inherited method", "app/store/db.py:Base.close", []string{
+			"app/store/db.py:Database.get likely", "tests/test_db.py:DatabaseCase.test_close likely"}},
+		{"module imported with from . import", "app/store/cache.py:fetch", []string{"app/store/db.py:Database._load exact"}},
+		{"same method name on different classes", "app/store/cache.py:LRU.get", []string{
+			"app/store/cache.py:fetch exact", "app/store/db.py:Database.get exact"}},
+		{"constructor", "app/store/db.py:Database.__init__", []string{
+			"app/store/db.py:open_db exact", "tests/test_db.py:DatabaseCase.test_close exact", "tests/test_db.py:database exact"}},
+		{"nested definition", "app/store/db.py:shadow.slugify", []string{"app/store/db.py:shadow exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
