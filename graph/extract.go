@@ -785,7 +785,9 @@ func (x *extractor) aliasChain(q string) (string, bool) {
 // resolveCalls turns pending calls into Calls: callers, self types,
 // receivers resolved against locals and imports.
 func (x *extractor) resolveCalls() {
-	x.g.Calls = make([]Call, 0, len(x.calls))
+	if len(x.calls) > 0 {
+		x.g.Calls = make([]Call, 0, len(x.calls))
+	}
 	for _, pc := range x.calls {
 		off := pc.site.StartByte
 		c := Call{Caller: x.enclosing(off, true), Test: x.testAt(off), Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site}

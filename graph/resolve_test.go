@@ -78,3 +78,79 @@ func TestCallersPython(t *testing.T) {
 		})
 	}
 }
+
+func describeTests(hits []TestHit) []string {
+	out := []string{}
+	for _, h := range hits {
+		s := h.Path + ":" + h.Test.Name + " " + string(h.Reason)
+		if h.Via != nil {
+			s += " via " + h.Via.QualifiedName()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestTests(t *testing.T) {
+	goIx := buildIndex(t, "testdata/go")
+	pyIx := buildIndex(t, "testdata/python")
+	tests := []struct {
+		name   string
+		ix     *memIndex
+		target string
+		want   []string
+	}{
+		{"direct", goIx, "shop/cart.go:Cart.Add", []string{
+			"shop/cart_test.go:BenchmarkAdd direct", "shop/cart_test.go:TestAdd direct"}},
+		{"two hops through a constructor", goIx, "shop/cart.go:Store.Open", []string{
+			"shop/cart_test.go:BenchmarkAdd two-hops via NewCart", "shop/cart_test.go:ExampleNewCart two-hops via NewCart",
+			"shop/cart_test.go:TestAdd two-hops via NewCart"}},
+		{"two hops, shadowed call not counted", goIx, "shop/cart.go:helper", []string{
+			"shop/cart_test.go:TestCheckout two-hops via Checkout"}},
+		{"two hops and naming convention", goIx, "shop/cart.go:Cart.validate", []string{
+			"shop/cart_test.go:BenchmarkAdd two-hops via Cart.Add", "shop/cart_test.go:TestAdd two-hops via Cart.Add",
+			"shop/cart_test.go:TestValidate naming"}},
+		{"python direct", pyIx, "app/store/db.py:open_db", []string{"tests/test_db.py:test_open direct"}},
+		{"python two hops through a method", pyIx, "app/util.py:slugify", []string{
+			"tests/test_db.py:TestDatabase.test_get two-hops via Database.get", "tests/test_db.py:test_open two-hops via Database.get"}},
+		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
+			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
+			"tests/test_db.py:test_open two-hops via Database.get"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewResolver(tt.ix, Options{})
+			hits, err := r.Tests(context.Background(), tt.ix.def(t, tt.target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := describeTests(hits)
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallees(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	r := NewResolver(ix, Options{})
+	res, err := r.Callees(context.Background(), ix.def(t, "shop/cart.go:Cart.Add"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Edges {
+		got = append(got, describe(e))
+	}
+	sort.Strings(got)
+	want := []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Logger.Printf exact",
+		"shop/internal/money/money.go:Amount.Zero exact", "shop/internal/money/money.go:Sum exact"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("callees:\n got %q\nwant %q", got, want)
+	}
+	if wantU := []string{"errors.New", "str.ToUpper"}; !reflect.DeepEqual(res.Unresolved, wantU) {
+		t.Errorf("unresolved = %q, want %q", res.Unresolved, wantU)
+	}
+}

@@ -22,3 +22,5 @@ func ExampleNewCart() { NewCart() }
 func Testhelper(t *testing.T) {}
 
 func fixture() *Cart { return NewCart() }
+
+func TestValidate(t *testing.T) { t.Skip("named after Cart.validate, calls nothing") }
