@@ -44,6 +44,13 @@ type langSpec struct {
 	handlers map[string]func(x *extractor, outer *sitter.Node, caps []capNode)
 	// chain describes qualifier expressions for the generic walker.
 	chain chainSpec
+	// chainHook, when set, analyses qualifier nodes the tables cannot
+	// describe (grammars without field names); ok false falls back to the
+	// tables.
+	chainHook func(x *extractor, n *sitter.Node, depth int) (chain, bool)
+	// recvHook, when set, may resolve a call's receiver before the generic
+	// rules (Rust module paths); it returns true when it did.
+	recvHook func(x *extractor, c *Call, ch chain) bool
 	// types describes type expressions for rawTypeOf.
 	types typeSpec
 	// finish runs after all matches (tests, default exports …).
@@ -58,6 +65,9 @@ type langSpec struct {
 	// print …): they are not workspace definitions and would only bloat
 	// the reverse index.
 	builtins map[string]bool
+	// builtinsAlways applies builtins to qualified calls too (Ruby, where
+	// x.puts and Foo.new are never workspace definitions by those names).
+	builtinsAlways bool
 
 	once    sync.Once
 	q       *sitter.Query
@@ -369,8 +379,11 @@ func (x *extractor) addCall(outer capNode, caps []capNode) {
 		return
 	}
 	pc := pendingCall{name: name, site: spanOf(nameNode), new: outer.name == "new", ref: outer.name == "ref"}
+	if m := capture(caps, "method"); m != nil && x.text(m) != "new" {
+		return // Ruby: only Foo.new is a constructor call
+	}
 	q := capture(caps, "qual")
-	if q == nil && x.spec.builtins[name] {
+	if (q == nil || x.spec.builtinsAlways) && x.spec.builtins[name] {
 		return
 	}
 	if q != nil {
@@ -388,6 +401,11 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 	cs := &x.spec.chain
 	if n == nil || depth > 12 {
 		return chain{root: rootUnknown}
+	}
+	if x.spec.chainHook != nil {
+		if c, ok := x.spec.chainHook(x, n, depth); ok {
+			return c
+		}
 	}
 	t := n.Type()
 	switch {
@@ -758,6 +776,8 @@ func (x *extractor) resolveType(rt rawType) TypeExpr {
 		if !b.def {
 			te.Name = b.name
 		}
+	} else if ok && x.spec.family == "js" {
+		te.Module = b.module // const Foo = require("./foo"): the module's export
 	}
 	return te
 }
@@ -856,6 +876,9 @@ func (x *extractor) resolveRecv(c *Call, pc pendingCall) {
 		return
 	}
 	// rootIdent
+	if x.spec.recvHook != nil && x.spec.recvHook(x, c, ch) {
+		return
+	}
 	if l, ok := x.lookup(ch.ident, at); ok && !l.def {
 		if l.typ.known() {
 			c.Recv = Recv{Kind: RecvVar, Type: x.resolveType(l.typ), Fields: ch.fields}

@@ -274,7 +274,7 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			x.g.Imports = append(x.g.Imports, im)
 			return
 		}
-		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+		if jsTopLevel(n) {
 			if name.Type() == "identifier" {
 				rt := x.jsDeclType(n, value)
 				x.fields = append(x.fields, pendingField{name: x.text(name), typ: rt})
@@ -340,6 +340,20 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			}
 		}
 	}
+}
+
+// jsTopLevel reports a declarator at module level (directly in the
+// program, possibly exported).
+func jsTopLevel(decl *sitter.Node) bool {
+	p := decl.Parent() // lexical_declaration / variable_declaration
+	if p == nil {
+		return true
+	}
+	p = p.Parent()
+	if p != nil && p.Type() == "export_statement" {
+		p = p.Parent()
+	}
+	return p == nil || p.Type() == "program"
 }
 
 // jsDeclType is a declarator's annotated or inferred type.

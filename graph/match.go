@@ -16,9 +16,17 @@ func isMember(d Def) bool {
 	return false
 }
 
-// isNested reports functions defined inside another function.
-func isNested(d Def) bool {
-	return d.Container != "" && !isMember(d) && !isTypeKind(d.Kind)
+// isNested reports functions defined inside another function (not in a
+// namespace or module).
+func (r *Resolver) isNested(d Def) bool {
+	if d.Container == "" || isMember(d) || isTypeKind(d.Kind) || d.Parent < 0 {
+		return false
+	}
+	syms, err := r.symbolsOf(d.Path)
+	if err != nil || d.Parent >= len(syms) {
+		return false
+	}
+	return isFunctionKind(syms[d.Parent].Kind)
 }
 
 // match decides whether call site s refers to definition d and how sure
@@ -41,7 +49,13 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	case RecvNone:
 		return r.matchBare(s, d, dg)
 	case RecvImport:
-		if isMember(d) || isNested(d) {
+		if isMember(d) {
+			if r.memberOfModule(c.Recv.Module, d, dg) {
+				return Exact, "qualified by imported " + c.Recv.Module, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if r.isNested(d) {
 			return 0, "", false, nil
 		}
 		if r.moduleMatch(c.Recv.Module, d, dg) {
@@ -76,6 +90,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		}
 		if c.Recv.Kind == RecvSelf && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
 			return Exact, "self call in " + c.Self, true, nil
+		}
+		if c.Recv.Kind == RecvFree && !isMember(d) && len(c.Recv.Fields) == 0 && d.Container != "" && lastComponent(d.Container) == c.Recv.Root {
+			return Likely, "qualified by namespace " + c.Recv.Root, true, nil
 		}
 		return r.matchUnknown(s, d)
 	}
@@ -133,7 +150,14 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		}
 		return 0, "", false, nil
 	case c.Recv.Module != "":
-		if isMember(d) || isNested(d) {
+		if isMember(d) {
+			// Java static import, C# using static: the module is a class.
+			if r.memberOfModule(c.Recv.Module, d, dg) {
+				return Exact, "statically imported from " + c.Recv.Module, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if r.isNested(d) {
 			return 0, "", false, nil
 		}
 		if r.moduleMatch(c.Recv.Module, d, dg) {
@@ -160,7 +184,7 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		}
 		return Likely, "inherited by " + c.Self, true, nil
 	}
-	if isNested(d) {
+	if r.isNested(d) {
 		if d.Path != s.Path {
 			return 0, "", false, nil
 		}
@@ -175,6 +199,10 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 	}
 	if d.Path == s.Path {
 		return Exact, "same file", true, nil
+	}
+	// A definition of the name in the calling file itself wins.
+	if own, err := r.definesTopLevel(s.Path, c.Name); err != nil || own {
+		return 0, "", false, err
 	}
 	fam := family(d.Lang)
 	if sameModule(s, d, dg) {
@@ -203,6 +231,33 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 	return 0, "", false, nil
 }
 
+// memberOfModule reports whether module reference mod names the type that
+// declares member d (a class imported as a module: Java static imports, C#
+// using aliases, PHP use of a class).
+func (r *Resolver) memberOfModule(mod string, d Def, dg *FileGraph) bool {
+	i := strings.LastIndexAny(mod, ".:\\")
+	if i <= 0 || mod[i+1:] != typeName(d) {
+		return false
+	}
+	pkg := strings.TrimRight(mod[:i], ".:\\")
+	return pkg == dg.Package || pkg == dg.Module || r.moduleMatch(pkg, d, dg)
+}
+
+// definesTopLevel reports whether file p defines a top-level (not member,
+// not nested) symbol called name.
+func (r *Resolver) definesTopLevel(p, name string) (bool, error) {
+	syms, err := r.symbolsOf(p)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range syms {
+		if s.Name == name && s.Container == "" && (isFunctionKind(s.Kind) || isTypeKind(s.Kind)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // matchGlobal decides bare calls in languages with one global function
 // namespace (C, Ruby, Bash, PHP functions).
 func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
@@ -217,7 +272,7 @@ func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, strin
 			}
 		}
 	}
-	n, err := r.countDefs(d, func(o Def) bool { return !isMember(o) && !isNested(o) })
+	n, err := r.countDefs(d, func(o Def) bool { return !isMember(o) && !r.isNested(o) })
 	if err != nil {
 		return 0, "", false, err
 	}

@@ -273,8 +273,22 @@ func sameModule(s *Site, d Def, dg *FileGraph) bool {
 	return s.Path == d.Path || (s.Module != "" && s.Module == dg.Module)
 }
 
-// ownModule is the module identity a site's unqualified type names live in.
+// globalNamespace reports languages whose type and function names are
+// global (not scoped by file or package).
+func globalNamespace(lang string) bool {
+	switch family(lang) {
+	case "c", "ruby", "bash":
+		return true
+	}
+	return false
+}
+
+// ownModule is the module identity a site's unqualified type names live
+// in ("" where names are global).
 func ownModule(s *Site) string {
+	if globalNamespace(s.Lang) {
+		return ""
+	}
 	return s.Module
 }
 
@@ -344,7 +358,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 // qualify turns a TypeExpr read in file g into a typeRef.
 func qualify(te TypeExpr, g *FileGraph) typeRef {
 	t := typeRef{name: te.Name, module: te.Module, lang: g.Lang, from: g.Path}
-	if t.module == "" {
+	if t.module == "" && !globalNamespace(g.Lang) {
 		t.module = g.Module
 	}
 	return t
@@ -476,6 +490,12 @@ func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 			visible = r.moduleMatch(c.Recv.Module, d, dg)
 		} else {
 			visible = sameModule(s, d, dg)
+			if !visible {
+				visible, err = r.wildcardImported(s, d, dg)
+				if err != nil {
+					return typeRef{}, 0, false, err
+				}
+			}
 		}
 		if !visible {
 			continue
@@ -492,6 +512,23 @@ func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 		}
 	}
 	return typeRef{}, 0, false, nil
+}
+
+// wildcardImported reports whether the calling file imports every name of
+// d's module (using Namespace; import a.b.*; from m import *).
+func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error) {
+	cg, err := r.graph(s.Path)
+	if err != nil || cg == nil {
+		return false, err
+	}
+	for _, im := range cg.Imports {
+		for _, n := range im.Names {
+			if n.Name == "*" && (im.Module == dg.Package || r.moduleMatch(im.Module, d, dg)) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 // callResult resolves the type of calling te.Name from site s: a class
