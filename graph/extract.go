@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ type langSpec struct {
 	// query captures, per pattern, one outer node whose capture name says
 	// what it is, plus inner captures:
 	//   @call / @new / @ref  with @name (callee identifier) and optional @qual
+	//   @param (the function) with @name and optional @type
 	//   @import, @local, @field, @type, @package, @export, @typeref
 	//   @test with @name and @test.name (JS blocks)
 	query string
@@ -210,7 +212,6 @@ type pendingRef struct {
 	at   uint32
 	name string
 	qual string
-	line int
 }
 
 // extractor is the state of one Extract call.
@@ -231,6 +232,8 @@ type extractor struct {
 	aliases map[string]importBinding
 	// truncated is set when MaxCallsPerFile cut the call list.
 	truncated bool
+	// linePos and lineNo cache lineOf's last answer.
+	linePos, lineNo int
 }
 
 // importBinding is what an imported name refers to.
@@ -297,6 +300,8 @@ func (x *extractor) run() {
 		switch outer.name {
 		case "call", "new", "ref":
 			x.addCall(outer, caps)
+		case "param":
+			x.addParam(outer.node, caps)
 		default:
 			if h := x.spec.handlers[outer.name]; h != nil {
 				h(x, outer.node, caps)
@@ -394,6 +399,20 @@ func (x *extractor) addCall(outer capNode, caps []capNode) {
 		}
 	}
 	x.calls = append(x.calls, pc)
+}
+
+// addParam binds a parameter captured as @name (with an optional @type)
+// inside the function-like node captured as @param.
+func (x *extractor) addParam(fn *sitter.Node, caps []capNode) {
+	name := capture(caps, "name")
+	if name == nil {
+		return
+	}
+	var rt rawType
+	if t := capture(caps, "type"); t != nil {
+		rt = x.rawTypeOf(t)
+	}
+	x.bind(x.text(name), fn.StartByte(), fn.StartByte(), fn.EndByte(), rt)
 }
 
 // chainOf analyses a qualifier expression into a root and a field path.
@@ -573,6 +592,7 @@ func childrenByField(n *sitter.Node, field string) []*sitter.Node {
 // bind records a local binding of name visible from at within [scopeStart,
 // scopeEnd).
 func (x *extractor) bind(name string, at, scopeStart, scopeEnd uint32, typ rawType) {
+	x.noteType(typ, at)
 	if name == "" || name == "_" {
 		return
 	}
@@ -949,17 +969,32 @@ func (x *extractor) resolveMembers() {
 		}
 		seen[key] = true
 		te := x.resolveType(rawType{name: r.name, qual: r.qual})
-		x.g.TypeRefs = append(x.g.TypeRefs, TypeRef{Caller: caller, Name: te.Name, Module: te.Module, Line: r.line})
+		x.g.TypeRefs = append(x.g.TypeRefs, TypeRef{Caller: caller, Name: te.Name, Module: te.Module, Line: x.lineOf(int(r.at))})
 	}
 }
 
-// addTypeRef records a type mention.
-func (x *extractor) addTypeRef(n *sitter.Node) {
-	rt := x.rawTypeOf(n)
-	if !rt.known() || len(x.refs) >= MaxCallsPerFile || (rt.qual == "" && x.spec.builtins[rt.name]) {
+// noteType records a declared type (of a parameter, variable or member)
+// as a type reference of the enclosing definition. Only types the
+// extractor reads anyway are recorded: that keeps them cheap.
+func (x *extractor) noteType(rt rawType, at uint32) {
+	if !rt.known() || rt.call || len(x.refs) >= MaxCallsPerFile || (rt.qual == "" && x.spec.builtins[rt.name]) {
 		return
 	}
-	x.refs = append(x.refs, pendingRef{at: n.StartByte(), name: rt.name, qual: rt.qual, line: int(n.StartPoint().Row)})
+	x.refs = append(x.refs, pendingRef{at: at, name: rt.name, qual: rt.qual})
+}
+
+// lineOf returns the 0-based line of byte offset off, counting newlines
+// from the last known position (offsets arrive mostly in order).
+func (x *extractor) lineOf(off int) int {
+	if off > len(x.src) {
+		off = len(x.src)
+	}
+	if off < x.linePos {
+		x.linePos, x.lineNo = 0, 0
+	}
+	x.lineNo += bytes.Count(x.src[x.linePos:off], []byte{'\n'})
+	x.linePos = off
+	return x.lineNo
 }
 
 // ownerAt returns the name of the type symbol enclosing off ("" if none).

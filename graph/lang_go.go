@@ -30,14 +30,17 @@ var goSpec = &langSpec{
 (assignment_statement right: (expression_list (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
 (short_var_declaration) @local
 (var_spec) @local
-(parameter_declaration) @local
-(variadic_parameter_declaration) @local
+(function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
 (range_clause) @local
 (type_switch_statement alias: (expression_list) @local.names) @local
 (field_declaration) @field
 (type_spec name: (type_identifier) @type.name type: (interface_type) @type.iface) @type
-(type_identifier) @typeref
-(qualified_type) @typeref
 `,
 	family:   "go",
 	module:   goModule,
@@ -61,11 +64,10 @@ var goSpec = &langSpec{
 				x.g.Package = x.text(capture(caps, "package.name"))
 			}
 		},
-		"import":  goImport,
-		"local":   goLocal,
-		"field":   goField,
-		"type":    goType,
-		"typeref": goTypeRef,
+		"import": goImport,
+		"local":  goLocal,
+		"field":  goField,
+		"type":   goType,
 	},
 	finish: goFinish,
 }
@@ -133,27 +135,6 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 			return
 		}
 		x.goBindList(n, names, values, typ)
-	case "parameter_declaration", "variadic_parameter_declaration":
-		list := n.Parent()
-		if list == nil {
-			return
-		}
-		fn := list.Parent()
-		if fn == nil {
-			return
-		}
-		switch fn.Type() {
-		case "function_declaration", "method_declaration", "func_literal":
-		default:
-			return // function types and interface methods bind nothing
-		}
-		var rt rawType
-		if t := n.ChildByFieldName("type"); t != nil && n.Type() == "parameter_declaration" {
-			rt = x.rawTypeOf(t)
-		}
-		for _, nm := range childrenByField(n, "name") {
-			x.bind(x.text(nm), n.EndByte(), fn.StartByte(), fn.EndByte(), rt)
-		}
 	case "range_clause":
 		scope := n.Parent()
 		if scope == nil {
@@ -333,18 +314,6 @@ func goType(x *extractor, n *sitter.Node, caps []capNode) {
 		}
 	}
 	x.types = append(x.types, pt)
-}
-
-func goTypeRef(x *extractor, n *sitter.Node, _ []capNode) {
-	if n.Type() == "type_identifier" {
-		if p := n.Parent(); p != nil {
-			switch p.Type() {
-			case "qualified_type", "type_spec", "type_alias":
-				return // counted with the qualified type, or a declaration
-			}
-		}
-	}
-	x.addTypeRef(n)
 }
 
 // goFinish recognises tests: TestXxx, BenchmarkXxx, FuzzXxx and ExampleXxx

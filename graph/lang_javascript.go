@@ -72,7 +72,6 @@ var tsSpec = &langSpec{
 (abstract_class_declaration) @type
 (interface_declaration) @type
 (public_field_definition) @field
-(type_identifier) @typeref
 `,
 	family:   "js",
 	module:   jsModule,
@@ -88,15 +87,6 @@ var tsSpec = &langSpec{
 		m := map[string]func(*extractor, *sitter.Node, []capNode){}
 		for k, v := range jsHandlers {
 			m[k] = v
-		}
-		m["typeref"] = func(x *extractor, n *sitter.Node, _ []capNode) {
-			if p := n.Parent(); p != nil {
-				switch p.Type() {
-				case "class_declaration", "abstract_class_declaration", "interface_declaration", "type_alias_declaration", "nested_type_identifier":
-					return
-				}
-			}
-			x.addTypeRef(n)
 		}
 		return m
 	}(),

@@ -29,7 +29,6 @@ var javaSpec = &langSpec{
 (field_declaration) @field
 (class_declaration) @type
 (interface_declaration) @type
-(type_identifier) @typeref
 `,
 	family:        "java",
 	packageModule: true,
@@ -56,11 +55,6 @@ var javaSpec = &langSpec{
 		"local":  javaLocal,
 		"field":  javaField,
 		"type":   javaType,
-		"typeref": func(x *extractor, n *sitter.Node, _ []capNode) {
-			if x.text(n) != "var" {
-				x.addTypeRef(n)
-			}
-		},
 	},
 	finish: annotatedTests(TestJUnit, regexp.MustCompile(`@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b`)),
 }

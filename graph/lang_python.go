@@ -29,7 +29,6 @@ var pythonSpec = &langSpec{
 (with_item) @local
 (class_definition) @type
 (function_definition) @local
-(type) @typeref
 `,
 	family:   "python",
 	builtins: setOf("print len isinstance issubclass range str int float bool bytes list dict set frozenset tuple super getattr setattr hasattr delattr type repr enumerate zip map filter sorted reversed min max sum any all iter next open id hash format vars dir callable object abs round divmod chr ord hex bin oct property staticmethod classmethod NotImplementedError ValueError TypeError KeyError RuntimeError Exception AttributeError IndexError OSError StopIteration AssertionError True False None"),
@@ -50,10 +49,9 @@ var pythonSpec = &langSpec{
 		generic:   map[string]string{},
 	},
 	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
-		"import":  pyImport,
-		"local":   pyLocal,
-		"type":    pyClass,
-		"typeref": func(x *extractor, n *sitter.Node, _ []capNode) { x.addTypeRef(pyAnnotation(n)) },
+		"import": pyImport,
+		"local":  pyLocal,
+		"type":   pyClass,
 	},
 	finish: pyFinish,
 }

@@ -32,7 +32,6 @@ var rustSpec = &langSpec{
 (impl_item) @type
 (trait_item) @type
 (struct_item) @type
-(type_identifier) @typeref
 `,
 	family: "rust",
 	module: rustModule,
@@ -53,11 +52,10 @@ var rustSpec = &langSpec{
 		generic:   map[string]string{"generic_type": "type", "reference_type": "type", "pointer_type": "type"},
 	},
 	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
-		"import":  rustUse,
-		"local":   rustLocal,
-		"field":   rustField,
-		"type":    rustType,
-		"typeref": func(x *extractor, n *sitter.Node, _ []capNode) { x.addTypeRef(n) },
+		"import": rustUse,
+		"local":  rustLocal,
+		"field":  rustField,
+		"type":   rustType,
 	},
 	finish: rustTests,
 }
