@@ -87,11 +87,13 @@ func (e *encoder) typeExpr(t TypeExpr) {
 	e.flags(t.Call)
 }
 
-func (e *encoder) call(c *Call) {
+func (e *encoder) call(c *Call, withText bool) {
 	e.int(c.Caller)
 	e.int(c.Test)
 	e.str(c.Name)
-	e.str(c.Text)
+	if withText {
+		e.str(c.Text)
+	}
 	e.buf = append(e.buf, byte(c.Recv.Kind))
 	e.str(c.Recv.Module)
 	e.typeExpr(c.Recv.Type)
@@ -129,7 +131,7 @@ func Encode(g *FileGraph) []byte {
 	}
 	body.uint(len(g.Calls))
 	for i := range g.Calls {
-		body.call(&g.Calls[i])
+		body.call(&g.Calls[i], true)
 	}
 	body.uint(len(g.Types))
 	for _, t := range g.Types {
@@ -286,12 +288,14 @@ func (d *decoder) typeExpr() TypeExpr {
 	return t
 }
 
-func (d *decoder) call() Call {
+func (d *decoder) call(withText bool) Call {
 	var c Call
 	c.Caller = d.int()
 	c.Test = d.int()
 	c.Name = d.str()
-	c.Text = d.str()
+	if withText {
+		c.Text = d.str()
+	}
 	c.Recv.Kind = RecvKind(d.byte())
 	if c.Recv.Kind > RecvExpr {
 		d.fail("bad receiver kind")
@@ -351,7 +355,7 @@ func Decode(b []byte) (*FileGraph, error) {
 	if n := d.count(); n > 0 {
 		g.Calls = make([]Call, n)
 		for i := range g.Calls {
-			g.Calls[i] = d.call()
+			g.Calls[i] = d.call(true)
 		}
 	}
 	if n := d.count(); n > 0 {
@@ -407,7 +411,9 @@ func Decode(b []byte) (*FileGraph, error) {
 
 // Site is one decoded reverse entry: a call site with what resolution
 // needs to know about the calling file, so callers are found without
-// reading every calling file's graph.
+// reading every calling file's graph. Reverse entries do not keep
+// Call.Text (the qualifier as written), and Module is derived from the
+// path, language and package.
 type Site struct {
 	// Path is the calling file (from the index key, not the value).
 	Path    string
@@ -464,7 +470,6 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		e.uvarint(FormatVersion)
 		e.str(g.Lang)
 		e.str(g.Package)
-		e.str(g.Module)
 		if ti >= 0 {
 			t := g.Tests[ti]
 			e.flags(true)
@@ -475,7 +480,7 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		} else {
 			e.flags(false)
 		}
-		e.call(c)
+		e.call(c, false)
 		key := CalleeKey(c.Name)
 		switch {
 		case c.DefaultImport:
@@ -499,7 +504,8 @@ func DecodeSite(path string, b []byte) (Site, error) {
 		return Site{}, fmt.Errorf("version %d, want %d: %w", v, FormatVersion, ErrVersion)
 	}
 	s := Site{Path: path}
-	s.Lang, s.Package, s.Module = d.str(), d.str(), d.str()
+	s.Lang, s.Package = d.str(), d.str()
+	s.Module = ModuleOf(s.Lang, path, s.Package)
 	if d.byte()&1 != 0 {
 		t := &Test{}
 		t.Ord = d.int()
@@ -508,7 +514,7 @@ func DecodeSite(path string, b []byte) (Site, error) {
 		t.Span = d.span()
 		s.CallerTest = t
 	}
-	s.Call = d.call()
+	s.Call = d.call(false)
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("trailing bytes")
 	}

@@ -144,6 +144,21 @@ func registerSpec(spec *langSpec, langs ...string) {
 	}
 }
 
+// ModuleOf returns the module identity (FileGraph.Module) of a file of
+// language lang at path whose declared package is pkg.
+func ModuleOf(lang, path, pkg string) string {
+	spec := specs[lang]
+	switch {
+	case spec == nil:
+		return path
+	case spec.packageModule && pkg != "":
+		return pkg
+	case spec.module != nil:
+		return spec.module(path)
+	}
+	return path
+}
+
 // Supported reports whether Extract finds call sites in language lang.
 func Supported(lang string) bool { return specs[lang] != nil }
 
@@ -254,11 +269,7 @@ func Extract(f *symbols.File, path string) *FileGraph {
 	}
 	g.Lang = f.Lang.Name
 	spec := specs[g.Lang]
-	if spec != nil && spec.module != nil {
-		g.Module = spec.module(path)
-	} else {
-		g.Module = path
-	}
+	g.Module = ModuleOf(g.Lang, path, "")
 	if spec == nil || f.Tree == nil || !f.Lang.HasGrammar() {
 		return g
 	}
@@ -308,9 +319,7 @@ func (x *extractor) run() {
 			}
 		}
 	}
-	if x.spec.packageModule && x.g.Package != "" {
-		x.g.Module = x.g.Package
-	}
+	x.g.Module = ModuleOf(x.lang, x.path, x.g.Package)
 	x.buildAliases()
 	if x.spec.finish != nil {
 		x.spec.finish(x)
