@@ -351,16 +351,19 @@ func (r *Resolver) resolveSite(s *Site) ([]Match, error) {
 	return out, nil
 }
 
-// ResolveAt resolves the call site whose callee name covers byte offset
-// off in file p. found is false when no recorded call site is there.
-func (r *Resolver) ResolveAt(p string, off int) (matches []Match, found bool, err error) {
+// ResolveAt resolves the call site whose callee name covers the 0-based
+// line and byte column in file p (the name's end counts, so a cursor just
+// after it still resolves). found is false when no recorded call site is
+// there.
+func (r *Resolver) ResolveAt(p string, line, col int) (matches []Match, found bool, err error) {
 	g, err := r.graph(p)
 	if err != nil || g == nil {
 		return nil, false, err
 	}
 	for i := range g.Calls {
 		c := g.Calls[i]
-		if off < c.Site.StartByte || off > c.Site.EndByte {
+		st, en := c.Site.Start, c.Site.End
+		if line < st.Line || line > en.Line || (line == st.Line && col < st.Column) || (line == en.Line && col > en.Column) {
 			continue
 		}
 		s := Site{Path: p, Lang: g.Lang, Package: g.Package, Module: g.Module, Call: c}

@@ -154,3 +154,32 @@ func TestCallees(t *testing.T) {
 		t.Errorf("unresolved = %q, want %q", res.Unresolved, wantU)
 	}
 }
+
+func TestResolveAt(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	r := NewResolver(ix, Options{})
+	tests := []struct {
+		line, col int // 1-based line, 0-based byte column
+		want      []string
+		found     bool
+	}{
+		{57, 17, []string{"shop/internal/money/money.go:Sum exact"}, true}, // money.Sum in Cart.Add
+		{57, 20, []string{"shop/internal/money/money.go:Sum exact"}, true}, // just after the name
+		{67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
+		{84, 2, nil, true},  // a local closure shadows helper
+		{10, 0, nil, false}, // not a call site
+	}
+	for _, tt := range tests {
+		ms, found, err := r.ResolveAt("shop/cart.go", tt.line-1, tt.col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, describe(Edge{Def: m.Def, Confidence: m.Confidence}))
+		}
+		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.line, tt.col, got, found, tt.want, tt.found)
+		}
+	}
+}
