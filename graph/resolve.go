@@ -532,12 +532,14 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 }
 
 // callResult resolves the type of calling te.Name from site s: a class
-// instantiation, or the declared result of a function.
+// instance, or the declared result of a function. It is exact when one
+// visible definition answers, likely when several do (the first wins).
 func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
 	defs, err := r.definitions(te.Name)
 	if err != nil {
 		return typeRef{}, 0, false, err
 	}
+	var found []typeRef
 	for _, d := range defs {
 		if family(d.Lang) != family(s.Lang) || d.Container != "" && !isTypeKind(d.Kind) {
 			continue
@@ -558,13 +560,17 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 		}
 		if isTypeKind(d.Kind) {
 			// An instantiation: the value is an instance of the class.
-			return typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path}, Exact, true, nil
+			found = append(found, typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path})
+			continue
 		}
 		rt, ok := resultType(d.Lang, d.Signature, d.Name)
 		if !ok {
 			continue
 		}
 		t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module}
+		if globalNamespace(d.Lang) {
+			t.module = ""
+		}
 		if rt.qual != "" {
 			t.module = rt.qual
 			for _, im := range dg.Imports {
@@ -582,9 +588,15 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 				}
 			}
 		}
-		return t, Likely, true, nil
+		found = append(found, t)
 	}
-	return typeRef{}, 0, false, nil
+	switch len(found) {
+	case 0:
+		return typeRef{}, 0, false, nil
+	case 1:
+		return found[0], Exact, true, nil
+	}
+	return found[0], Likely, true, nil
 }
 
 // resultType reads the declared result type of a function from its

@@ -30,7 +30,7 @@ func TestCallersGo(t *testing.T) {
 		want         []string
 	}{
 		{"constructor result type", "shop/cart.go:Cart.Add", []string{
-			"shop/cart.go:Cart.validate likely", "shop/cart_test.go:BenchmarkAdd likely", "shop/cart_test.go:TestAdd likely"}},
+			"shop/cart.go:Cart.validate exact", "shop/cart_test.go:BenchmarkAdd exact", "shop/cart_test.go:TestAdd exact"}},
 		{"promoted through embedded field", "shop/cart.go:Store.Open", []string{"shop/cart.go:NewCart exact"}},
 		{"interface dispatch and method value", "shop/cart.go:Cart.Len", []string{"shop/cart.go:Cart.validate exact"}},
 		{"shadowing by a local closure", "shop/cart.go:helper", []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Checkout exact"}},
@@ -57,7 +57,7 @@ func TestCallersPython(t *testing.T) {
 		want         []string
 	}{
 		{"instance, annotation and result annotation", "app/store/db.py:Database.get", []string{
-			"app/store/db.py:open_db exact", "tests/test_db.py:TestDatabase.test_get exact", "tests/test_db.py:test_open likely"}},
+			"app/store/db.py:open_db exact", "tests/test_db.py:TestDatabase.test_get exact", "tests/test_db.py:test_open exact"}},
 		{"relative import, submodule import, shadowing nested def", "app/util.py:slugify", []string{
 			"app/store/db.py:Database.get exact", "tests/test_db.py:TestDatabase.helper exact"}},
 		{"class attribute annotation", "app/util.py:Clock.tick", []string{"app/store/db.py:Database._load exact"}},
