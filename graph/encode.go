@@ -84,7 +84,7 @@ func (e *encoder) span(s symbols.Span) {
 func (e *encoder) typeExpr(t TypeExpr) {
 	e.str(t.Name)
 	e.str(t.Module)
-	e.flags(t.Call)
+	e.flags(t.Call, t.Elem)
 }
 
 func (e *encoder) call(c *Call, withText bool) {
@@ -137,7 +137,7 @@ func Encode(g *FileGraph) []byte {
 	for _, t := range g.Types {
 		body.str(t.Name)
 		body.str(t.Container)
-		body.flags(t.Interface)
+		body.flags(t.Interface, t.Alias)
 		body.uint(len(t.Bases))
 		for _, b := range t.Bases {
 			body.typeExpr(b)
@@ -284,7 +284,8 @@ func (d *decoder) span() symbols.Span {
 
 func (d *decoder) typeExpr() TypeExpr {
 	t := TypeExpr{Name: d.str(), Module: d.str()}
-	t.Call = d.byte()&1 != 0
+	f := d.byte()
+	t.Call, t.Elem = f&1 != 0, f&2 != 0
 	return t
 }
 
@@ -363,7 +364,8 @@ func Decode(b []byte) (*FileGraph, error) {
 		for i := range g.Types {
 			t := &g.Types[i]
 			t.Name, t.Container = d.str(), d.str()
-			t.Interface = d.byte()&1 != 0
+			f := d.byte()
+			t.Interface, t.Alias = f&1 != 0, f&2 != 0
 			if k := d.count(); k > 0 {
 				t.Bases = make([]TypeExpr, k)
 				for j := range t.Bases {

@@ -98,6 +98,9 @@ type chainSpec struct {
 	// typed maps expression node types that carry a type to that field
 	// (Go composite literals, type assertions, casts).
 	typed map[string]string
+	// index maps indexing node types to the field holding the indexed
+	// expression (x[i] selects an element).
+	index map[string]string
 }
 
 // typeSpec tells rawTypeOf how type expressions look.
@@ -111,6 +114,9 @@ type typeSpec struct {
 	wrap map[string]bool
 	// generic maps generic node types to the field holding the base type.
 	generic map[string]string
+	// elem maps container types to the field holding the element type
+	// ([]T, map[K]T).
+	elem map[string]string
 }
 
 // capNode is one capture of a match.
@@ -168,6 +174,7 @@ type rawType struct {
 	name string
 	qual string // package alias / module prefix as written
 	call bool   // result of calling name
+	elem bool   // a container of name
 }
 
 func (t rawType) known() bool { return t.name != "" }
@@ -181,6 +188,11 @@ type local struct {
 	typ        rawType
 	hoisted    bool // visible in its whole scope
 	def        bool // a nested named definition (a symbol), not a value
+	// via, when set, is the expression the name stands for (x := d.opts,
+	// for _, x := range d.items): calls on x are resolved through it, as
+	// seen from viaAt.
+	via   *chain
+	viaAt uint32
 }
 
 // rootKind is what a qualifier chain starts with.
@@ -220,7 +232,7 @@ type pendingField struct {
 type pendingType struct {
 	name, container string
 	bases           []rawType
-	iface           bool
+	iface, alias    bool
 }
 
 type pendingRef struct {
@@ -471,6 +483,14 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 		c.fields = append(c.fields, x.text(prop))
 		return c
 	}
+	if f, ok := cs.index[t]; ok {
+		c := x.chainOf(n.ChildByFieldName(f), depth+1)
+		if c.root == rootUnknown || len(c.fields) >= maxFields {
+			return chain{root: rootUnknown}
+		}
+		c.fields = append(c.fields, ElemStep)
+		return c
+	}
 	if f, ok := cs.newExpr[t]; ok {
 		if tn := n.ChildByFieldName(f); tn != nil {
 			if rt := x.rawTypeOf(tn); rt.known() {
@@ -552,6 +572,14 @@ func (x *extractor) rawTypeOf(n *sitter.Node) rawType {
 			n = n.ChildByFieldName(f)
 			continue
 		}
+		if f, ok := ts.elem[t]; ok {
+			rt := x.rawTypeOf(n.ChildByFieldName(f))
+			if !rt.known() || rt.elem {
+				return rawType{} // nested containers are not tracked
+			}
+			rt.elem = true
+			return rt
+		}
 		return rawType{}
 	}
 	return rawType{}
@@ -616,6 +644,23 @@ func (x *extractor) bindDef(name string, at uint32) {
 		return // top level: resolved as a definition of the file
 	}
 	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: uint32(s), scopeEnd: uint32(e), hoisted: x.spec.hoisted, def: true})
+}
+
+// bindVia binds name to the expression v (a field chain, an index, or
+// with elem an element of it) for the rest of [scopeStart, scopeEnd).
+func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sitter.Node, elem bool) bool {
+	if name == "" || name == "_" || v == nil {
+		return false
+	}
+	ch := x.chainOf(v, 0)
+	if ch.root == rootUnknown || ch.root == rootNone || (ch.root == rootIdent && len(ch.fields) == 0 && !elem) {
+		return false // unknown, or a plain alias of another name
+	}
+	if elem {
+		ch.fields = append(ch.fields, ElemStep)
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	return true
 }
 
 // bindInFunction binds name for the rest of the innermost function-like symbol
@@ -786,7 +831,7 @@ func (x *extractor) resolveType(rt rawType) TypeExpr {
 	if !rt.known() {
 		return TypeExpr{}
 	}
-	te := TypeExpr{Name: rt.name, Call: rt.call}
+	te := TypeExpr{Name: rt.name, Call: rt.call, Elem: rt.elem}
 	if rt.qual != "" {
 		if b, ok := x.aliases[rt.qual]; ok && b.name == "" {
 			te.Module = b.module
@@ -866,7 +911,12 @@ func (x *extractor) testAt(off int) int {
 }
 
 func (x *extractor) resolveRecv(c *Call, pc pendingCall) {
-	at := uint32(pc.site.StartByte)
+	x.resolveRecvAt(c, pc, uint32(pc.site.StartByte), 0)
+}
+
+// resolveRecvAt resolves pc's qualifier as seen from offset at; depth
+// bounds substitutions of locals by their bound expressions.
+func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int) {
 	ch := pc.ch
 	switch ch.root {
 	case rootNone:
@@ -909,6 +959,16 @@ func (x *extractor) resolveRecv(c *Call, pc pendingCall) {
 		return
 	}
 	if l, ok := x.lookup(ch.ident, at); ok && !l.def {
+		if l.via != nil && depth < 4 {
+			// x := d.opts; x.f() is d.opts.f(): resolve the expression where
+			// x was bound.
+			sub := *l.via
+			sub.fields = append(append([]string(nil), sub.fields...), ch.fields...)
+			if len(sub.fields) <= maxFields+1 {
+				x.resolveRecvAt(c, pendingCall{name: pc.name, site: pc.site, ch: sub}, l.viaAt, depth+1)
+				return
+			}
+		}
 		if l.typ.known() {
 			c.Recv = Recv{Kind: RecvVar, Type: x.resolveType(l.typ), Fields: ch.fields}
 		} else {
@@ -961,7 +1021,7 @@ func (x *extractor) resolveMembers() {
 		x.g.Fields = append(x.g.Fields, Field{Owner: clean(f.owner), Name: clean(f.name), Type: x.resolveType(f.typ), Embedded: f.embedded})
 	}
 	for _, t := range x.types {
-		td := TypeDecl{Name: clean(t.name), Container: clean(t.container), Interface: t.iface}
+		td := TypeDecl{Name: clean(t.name), Container: clean(t.container), Interface: t.iface, Alias: t.alias}
 		for _, b := range t.bases {
 			if te := x.resolveType(b); te.Known() {
 				td.Bases = append(td.Bases, te)

@@ -40,6 +40,9 @@ func typeString(t TypeExpr) string {
 	if t.Call {
 		s += "()"
 	}
+	if t.Elem {
+		s = "[]" + s
+	}
 	if t.Module != "" {
 		s = "{" + t.Module + "}" + s
 	}

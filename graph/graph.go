@@ -123,6 +123,9 @@ type TypeExpr struct {
 	Module string
 	// Call marks a type that is the result of calling Name (x := NewT()).
 	Call bool
+	// Elem marks a container ([]T, [n]T, map[K]T, chan T) whose element
+	// type is Name: indexing or ranging over it yields a Name.
+	Elem bool
 }
 
 // Known reports whether the expression names anything.
@@ -139,9 +142,13 @@ type Recv struct {
 	// Root is the unbound identifier of RecvFree.
 	Root string
 	// Fields are the member names selected after the root (x.a.b.M():
-	// [a b]).
+	// [a b]); ElemStep ("[]") stands for indexing or ranging.
 	Fields []string
 }
+
+// ElemStep is the Recv.Fields step for indexing a container (x[i]) or
+// ranging over it.
+const ElemStep = "[]"
 
 // Call is one call site (or a reference to a function or constructor).
 type Call struct {
@@ -183,6 +190,9 @@ type TypeDecl struct {
 	Bases     []TypeExpr
 	// Interface marks interfaces, traits and protocols.
 	Interface bool
+	// Alias marks a type alias (Go type A = B): its only base is the
+	// aliased type.
+	Alias bool
 }
 
 // Field is the declared type of a member or package-level variable.

@@ -24,6 +24,7 @@ var goSpec = &langSpec{
 (type_conversion_expression type: (generic_type type: (type_identifier) @name)) @call
 (type_conversion_expression type: (generic_type type: (qualified_type package: (_) @qual name: (_) @name))) @call
 (argument_list (identifier) @name) @ref
+(argument_list (index_expression operand: (identifier) @name)) @ref
 (argument_list (selector_expression operand: (_) @qual field: (field_identifier) @name)) @ref
 (keyed_element (literal_element) (literal_element (identifier) @name)) @ref
 (keyed_element (literal_element) (literal_element (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
@@ -41,6 +42,7 @@ var goSpec = &langSpec{
 (type_switch_statement alias: (expression_list) @local.names) @local
 (field_declaration) @field
 (type_spec name: (type_identifier) @type.name type: (interface_type) @type.iface) @type
+(type_alias name: (type_identifier) @type.name type: (_) @type.alias) @type
 `,
 	family:   "go",
 	module:   goModule,
@@ -51,12 +53,14 @@ var goSpec = &langSpec{
 		ident:  map[string]bool{"identifier": true},
 		wrap:   map[string]bool{"parenthesized_expression": true, "unary_expression": true},
 		typed:  map[string]string{"composite_literal": "type", "type_assertion_expression": "type"},
+		index:  map[string]string{"index_expression": "operand"},
 	},
 	types: typeSpec{
 		names:     map[string]bool{"type_identifier": true},
 		qualified: map[string][2]string{"qualified_type": {"package", "name"}},
 		wrap:      map[string]bool{"pointer_type": true, "parenthesized_type": true},
 		generic:   map[string]string{"generic_type": "type"},
+		elem:      map[string]string{"slice_type": "element", "array_type": "element", "map_type": "value", "channel_type": "value"},
 	},
 	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
 		"package": func(x *extractor, _ *sitter.Node, caps []capNode) {
@@ -140,10 +144,16 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 		if scope == nil {
 			return
 		}
-		for _, nm := range namedChildren(n.ChildByFieldName("left")) {
-			if nm.Type() == "identifier" {
-				x.bind(x.text(nm), n.EndByte(), scope.StartByte(), scope.EndByte(), rawType{})
+		right := n.ChildByFieldName("right")
+		for i, nm := range namedChildren(n.ChildByFieldName("left")) {
+			if nm.Type() != "identifier" {
+				continue
 			}
+			// for k, v := range xs: v is an element of xs.
+			if i == 1 && x.goBindElem(x.text(nm), n.EndByte(), scope, right) {
+				continue
+			}
+			x.bind(x.text(nm), n.EndByte(), scope.StartByte(), scope.EndByte(), rawType{})
 		}
 	case "type_switch_statement":
 		for _, nm := range namedChildren(capture(caps, "local.names")) {
@@ -170,8 +180,36 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 			continue
 		}
 		rt := x.goDeclType(typ, right, i, len(left))
+		if !rt.known() && typ == nil && len(right) == len(left) {
+			switch right[i].Type() {
+			case "selector_expression", "index_expression":
+				// x := d.opts: calls on x resolve through d.opts.
+				if x.bindVia(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[i], false) {
+					continue
+				}
+			}
+		}
 		x.bind(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), rt)
 	}
+}
+
+// goBindElem binds name to an element of the ranged expression.
+func (x *extractor) goBindElem(name string, at uint32, scope, ranged *sitter.Node) bool {
+	if ranged == nil {
+		return false
+	}
+	if ranged.Type() == "identifier" {
+		if l, ok := x.lookup(x.text(ranged), ranged.StartByte()); ok && l.via == nil {
+			if l.typ.elem {
+				t := l.typ
+				t.elem = false
+				x.bind(name, at, scope.StartByte(), scope.EndByte(), t)
+				return true
+			}
+			return false
+		}
+	}
+	return x.bindVia(name, at, scope.StartByte(), scope.EndByte(), ranged, true)
 }
 
 // goDeclType is the type of the i-th of n declared names.
@@ -294,6 +332,12 @@ func (x *extractor) containerAt(name string) string {
 // goType records interfaces and their embedded interfaces.
 func goType(x *extractor, n *sitter.Node, caps []capNode) {
 	name := x.text(capture(caps, "type.name"))
+	if a := capture(caps, "type.alias"); a != nil && name != "" {
+		if rt := x.rawTypeOf(a); rt.known() && !rt.elem {
+			x.types = append(x.types, pendingType{name: name, container: x.containerAt(name), bases: []rawType{rt}, alias: true})
+		}
+		return
+	}
 	it := capture(caps, "type.iface")
 	if name == "" || it == nil {
 		return

@@ -119,6 +119,11 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if len(decls) == 0 {
 		return 0, "", false, nil // a type outside the workspace, not d's
 	}
+	for _, td := range decls {
+		if td.def.Name == typeName(d) && td.g.Module == dg.Module {
+			return conf, what + " (an alias of " + td.def.Name + ")", true, nil
+		}
+	}
 	if ok, err := r.inherits(t, d, dg, 0); err != nil || ok {
 		if family(d.Lang) == "go" {
 			return conf, what + " embeds " + typeName(d), ok, err
@@ -397,60 +402,85 @@ func (r *Resolver) isInterface(td typeDecl) bool {
 }
 
 // implements reports whether the type declaring d has every method the
-// interface td declares (by name, embedded interfaces one level deep).
+// interface td declares (by name, counting embedded interfaces and methods
+// promoted from embedded fields), with compatible signatures where both
+// are known.
 func (r *Resolver) implements(td typeDecl, d Def, dg *FileGraph) (bool, error) {
-	methods, err := r.interfaceMethods(td)
+	methods, err := r.interfaceMethods(td, 0)
 	if err != nil || len(methods) == 0 {
 		return false, err
 	}
-	has := false
-	for _, m := range methods {
-		if m == d.Name {
-			has = true
-			break
-		}
-	}
-	if !has {
+	sig, ok := methods[d.Name]
+	if !ok {
 		return false, nil
 	}
-	owner := typeName(d)
-	for _, m := range methods {
-		defs, err := r.definitions(m)
-		if err != nil {
+	if !sameSignature(d.Lang, sig, d.Signature, d.Name) {
+		return false, nil
+	}
+	owner := typeRef{name: typeName(d), module: dg.Module, lang: d.Lang, from: d.Path}
+	for m, msig := range methods {
+		if m == d.Name {
+			continue
+		}
+		ok, err := r.hasMethod(owner, m, msig, 0)
+		if err != nil || !ok {
 			return false, err
-		}
-		found := false
-		for _, o := range defs {
-			if typeName(o) != owner || !isMember(o) || family(o.Lang) != family(d.Lang) {
-				continue
-			}
-			og, err := r.graph(o.Path)
-			if err != nil {
-				return false, err
-			}
-			if og != nil && og.Module == dg.Module {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false, nil
 		}
 	}
 	return true, nil
 }
 
-// interfaceMethods lists the method names of an interface declaration.
-func (r *Resolver) interfaceMethods(td typeDecl) ([]string, error) {
+// hasMethod reports whether type t declares (or promotes from an embedded
+// field) a method named m with a signature compatible with sig.
+func (r *Resolver) hasMethod(t typeRef, m, sig string, depth int) (bool, error) {
+	if depth > 3 {
+		return false, nil
+	}
+	defs, err := r.definitions(m)
+	if err != nil {
+		return false, err
+	}
+	for _, o := range defs {
+		if typeName(o) != t.name || !isMember(o) || family(o.Lang) != family(t.lang) {
+			continue
+		}
+		og, err := r.graph(o.Path)
+		if err != nil {
+			return false, err
+		}
+		if og != nil && (t.module == "" || og.Module == t.module || r.moduleMatch(t.module, o, og)) && sameSignature(o.Lang, sig, o.Signature, m) {
+			return true, nil
+		}
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if ok, err := r.hasMethod(b, m, sig, depth+1); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// interfaceMethods maps the method names of an interface declaration
+// (with embedded interfaces) to their signatures.
+func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, error) {
 	syms, err := r.symbolsOf(td.def.Path)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	out := map[string]string{}
 	for _, s := range syms {
 		if s.Kind == symbols.KindMethod && lastComponent(s.Container) == td.def.Name && td.def.Span.Contains(s.Span.StartByte) {
-			out = append(out, s.Name)
+			out[s.Name] = s.Signature
 		}
+	}
+	if depth > 3 {
+		return out, nil
 	}
 	for _, b := range r.basesOf(td) {
 		decls, err := r.findTypes(b)
@@ -458,16 +488,119 @@ func (r *Resolver) interfaceMethods(td typeDecl) ([]string, error) {
 			return nil, err
 		}
 		for _, bd := range decls {
-			bs, err := r.symbolsOf(bd.def.Path)
+			more, err := r.interfaceMethods(bd, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			for _, s := range bs {
-				if s.Kind == symbols.KindMethod && lastComponent(s.Container) == bd.def.Name && bd.def.Span.Contains(s.Span.StartByte) {
-					out = append(out, s.Name)
+			for k, v := range more {
+				if _, dup := out[k]; !dup {
+					out[k] = v
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// sameSignature compares an interface method's signature with a
+// method's, for Go: parameter and result types with package qualifiers
+// and names removed. Other languages, and signatures that do not parse,
+// compare equal.
+func sameSignature(lang, a, b, name string) bool {
+	if family(lang) != "go" {
+		return true
+	}
+	pa, ra, ok1 := goSigTypes(a, name)
+	pb, rb, ok2 := goSigTypes(b, name)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return pa == pb && ra == rb
+}
+
+// goSigTypes reduces "func (r *T) Name(a, b int, c pkg.X) (T, error)" to
+// its parameter types "int,int,X" and result types "T,error".
+func goSigTypes(sig, name string) (params, results string, ok bool) {
+	i := strings.Index(sig, name+"(")
+	if i < 0 {
+		return "", "", false
+	}
+	rest := sig[i+len(name):]
+	after := skipBalanced(rest, '(', ')')
+	if after == "" && !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	inner := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
+	params = strings.Join(goTypeList(inner), ",")
+	res := strings.TrimSpace(after)
+	if strings.HasPrefix(res, "(") {
+		res = strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+	}
+	results = strings.Join(goTypeList(res), ",")
+	return params, results, true
+}
+
+// goTypeList splits a Go parameter list into its types, one per
+// parameter, without names or package qualifiers.
+func goTypeList(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		parts = append(parts, t)
+	}
+	named := false
+	for _, p := range parts {
+		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
+			named = true
+		}
+	}
+	out := make([]string, len(parts))
+	next := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		if named {
+			if f := strings.Fields(p); len(f) >= 2 {
+				next = strings.TrimSpace(p[len(f[0]):])
+			}
+			p = next
+		}
+		out[i] = unqualify(strings.ReplaceAll(p, " ", ""))
+	}
+	return out
+}
+
+// unqualify drops package qualifiers from a type: "*pkg.T" → "*T",
+// "map[pkg.K]pkg.V" → "map[K]V".
+func unqualify(t string) string {
+	var b strings.Builder
+	word := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '.' && i > word && !strings.HasPrefix(t[i:], "...") {
+			// drop the identifier before the dot
+			s := b.String()
+			b.Reset()
+			b.WriteString(s[:len(s)-(i-word)])
+			word = i + 1
+			continue
+		}
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80) {
+			word = i + 1
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -188,6 +188,8 @@ type typeRef struct {
 	// from is the path of a file the name was read in; an empty module
 	// means that file's own module.
 	from string
+	// elem marks a container of the type (a slice, map or channel).
+	elem bool
 }
 
 // moduleMatch reports whether module reference ref (as a file records it:
@@ -295,7 +297,7 @@ func ownModule(s *Site) string {
 // typeMatches reports whether type t names the type that declares method
 // d.
 func (r *Resolver) typeMatches(t typeRef, d Def, dg *FileGraph) bool {
-	if t.name != typeName(d) {
+	if t.elem || t.name != typeName(d) {
 		return false
 	}
 	if t.module == "" {
@@ -313,8 +315,48 @@ type typeDecl struct {
 	g   *FileGraph
 }
 
-// findTypes returns the type definitions t can name.
+// findTypes returns the type definitions t can name, with aliases
+// replaced by what they alias.
 func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
+	return r.findTypesDepth(t, 0)
+}
+
+func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
+	if t.elem {
+		return nil, nil
+	}
+	decls, err := r.findDecls(t)
+	if err != nil || depth > 3 {
+		return decls, err
+	}
+	var out []typeDecl
+	for _, td := range decls {
+		target, isAlias := aliasOf(td)
+		if !isAlias {
+			out = append(out, td)
+			continue
+		}
+		more, err := r.findTypesDepth(target, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// aliasOf returns the type an alias declaration stands for.
+func aliasOf(td typeDecl) (typeRef, bool) {
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name && t.Alias && len(t.Bases) == 1 {
+			return qualify(t.Bases[0], td.g), true
+		}
+	}
+	return typeRef{}, false
+}
+
+// findDecls returns the type definitions named like t in its module.
+func (r *Resolver) findDecls(t typeRef) ([]typeDecl, error) {
 	defs, err := r.definitions(t.name)
 	if err != nil {
 		return nil, err
@@ -357,7 +399,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 
 // qualify turns a TypeExpr read in file g into a typeRef.
 func qualify(te TypeExpr, g *FileGraph) typeRef {
-	t := typeRef{name: te.Name, module: te.Module, lang: g.Lang, from: g.Path}
+	t := typeRef{name: te.Name, module: te.Module, lang: g.Lang, from: g.Path, elem: te.Elem}
 	if t.module == "" && !globalNamespace(g.Lang) {
 		t.module = g.Module
 	}
@@ -367,7 +409,14 @@ func qualify(te TypeExpr, g *FileGraph) typeRef {
 // fieldType returns the type of member field of type t, looking through
 // embedded fields and base types.
 func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	if depth > 3 {
+	if field == ElemStep {
+		if !t.elem {
+			return typeRef{}, 0, false, nil
+		}
+		t.elem = false
+		return t, Exact, true, nil
+	}
+	if depth > 3 || t.elem {
 		return typeRef{}, 0, false, nil
 	}
 	decls, err := r.findTypes(t)
@@ -434,7 +483,7 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 				return typeRef{}, 0, false, err
 			}
 		} else {
-			t = typeRef{name: te.Name, module: te.Module, lang: s.Lang, from: s.Path}
+			t = typeRef{name: te.Name, module: te.Module, lang: s.Lang, from: s.Path, elem: te.Elem}
 			if t.module == "" {
 				t.module = ownModule(s)
 			}
@@ -567,7 +616,7 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 		if !ok {
 			continue
 		}
-		t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module}
+		t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module, elem: rt.elem}
 		if globalNamespace(d.Lang) {
 			t.module = ""
 		}
@@ -654,6 +703,25 @@ func resultType(lang, sig, name string) (rawType, bool) {
 // parseTypeText reads "*pkg.T[X]", "Optional[T]", "Box<T>", "&mut T" into a
 // rawType.
 func parseTypeText(s string) (rawType, bool) {
+	s = strings.TrimSpace(s)
+	elem := false
+	switch {
+	case strings.HasPrefix(s, "[]"):
+		s, elem = s[2:], true
+	case strings.HasPrefix(s, "map["):
+		if rest := skipBalanced(s[3:], '[', ']'); rest != "" {
+			s, elem = rest, true
+		}
+	case strings.HasPrefix(s, "chan "):
+		s, elem = s[5:], true
+	}
+	rt, ok := parseTypeName(s)
+	rt.elem = elem
+	return rt, ok
+}
+
+// parseTypeName reads "*pkg.T[X]", "Optional[T]", "Box<T>", "&mut T".
+func parseTypeName(s string) (rawType, bool) {
 	s = strings.TrimSpace(s)
 	for _, p := range []string{"*", "&", "mut ", "const ", "Optional[", "?"} {
 		for strings.HasPrefix(s, p) {

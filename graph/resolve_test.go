@@ -35,11 +35,15 @@ func TestCallersGo(t *testing.T) {
 		{"interface dispatch and method value", "shop/cart.go:Cart.Len", []string{"shop/cart.go:Cart.validate exact"}},
 		{"shadowing by a local closure", "shop/cart.go:helper", []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Checkout exact"}},
 		{"aliased import path", "shop/internal/money/money.go:Sum", []string{"shop/cart.go:Cart.Add exact"}},
-		{"field chain and unknown range variable", "shop/internal/money/money.go:Amount.Zero", []string{
-			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate likely"}},
+		{"field chain, range element, index of a result; a method's result is unknown", "shop/internal/money/money.go:Amount.Zero", []string{
+			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
 		{"field and package-level variable", "shop/cart.go:Logger.Printf", []string{
 			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
 		{"same package bare call", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact"}},
+		{"through an aliased interface, Close promoted", "shop/iter.go:listIter.Next", []string{"shop/iter.go:drain likely"}},
+		{"same method name, other signature", "shop/iter.go:otherIter.Next", []string{}},
+		{"embedded type alone is no implementation", "shop/iter.go:base.Close", []string{}},
+		{"the interface method itself", "shop/iter.go:Iterator.Next", []string{"shop/iter.go:drain exact"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +170,7 @@ func TestResolveAt(t *testing.T) {
 		{57, 17, []string{"shop/internal/money/money.go:Sum exact"}, true}, // money.Sum in Cart.Add
 		{57, 20, []string{"shop/internal/money/money.go:Sum exact"}, true}, // just after the name
 		{67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
-		{84, 2, nil, true},  // a local closure shadows helper
+		{90, 2, nil, true},  // a local closure shadows helper
 		{10, 0, nil, false}, // not a call site
 	}
 	for _, tt := range tests {
