@@ -85,6 +85,9 @@ func (e *encoder) typeExpr(t TypeExpr) {
 	e.str(t.Name)
 	e.str(t.Module)
 	e.flags(t.Call, t.Elem)
+	if t.Call {
+		e.uint(t.Result)
+	}
 }
 
 func (e *encoder) call(c *Call, withText bool) {
@@ -286,6 +289,9 @@ func (d *decoder) typeExpr() TypeExpr {
 	t := TypeExpr{Name: d.str(), Module: d.str()}
 	f := d.byte()
 	t.Call, t.Elem = f&1 != 0, f&2 != 0
+	if t.Call {
+		t.Result = d.uint()
+	}
 	return t
 }
 

@@ -174,6 +174,7 @@ type rawType struct {
 	name string
 	qual string // package alias / module prefix as written
 	call bool   // result of calling name
+	res  int    // which result of the call
 	elem bool   // a container of name
 }
 
@@ -515,11 +516,59 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 		if cs.super[x.text(fn)] {
 			return chain{root: rootSuper} // Python super().m()
 		}
+		if g, ok := x.spec.types.generic[fn.Type()]; ok {
+			if b := fn.ChildByFieldName(g); b != nil {
+				fn = b // F[T](), pkg.F[T]()
+			}
+		}
+		if g, ok := cs.index[fn.Type()]; ok {
+			if b := fn.ChildByFieldName(g); b != nil {
+				fn = b
+			}
+		}
+		if m, ok := cs.member[fn.Type()]; ok {
+			// obj.m(): the result of obj's method m (or of function m of
+			// module obj).
+			return x.callChain(fn.ChildByFieldName(m[0]), fn.ChildByFieldName(m[1]), depth)
+		}
 		if rt := x.callResult(fn); rt.known() {
 			return chain{root: rootType, typ: rt}
 		}
 	}
 	return chain{root: rootUnknown}
+}
+
+// callChain is the chain of calling member prop of obj.
+func (x *extractor) callChain(obj, prop *sitter.Node, depth int) chain {
+	if obj == nil || prop == nil {
+		return chain{root: rootUnknown}
+	}
+	c := x.chainOf(obj, depth+1)
+	if c.root == rootUnknown || len(c.fields) >= maxFields {
+		return chain{root: rootUnknown}
+	}
+	c.fields = append(c.fields, CallStep(x.text(prop), 0))
+	return c
+}
+
+// withResult makes a call chain take the k-th result of its last call
+// (a, b := x.m()); ok is false when the chain does not end in a call.
+func withResult(c chain, k int) (chain, bool) {
+	if k == 0 {
+		return c, true
+	}
+	if n := len(c.fields); n > 0 {
+		if m, _, ok := ParseCallStep(c.fields[n-1]); ok {
+			c.fields = append(append([]string(nil), c.fields[:n-1]...), CallStep(m, k))
+			return c, true
+		}
+		return c, false
+	}
+	if c.root == rootType && c.typ.call {
+		c.typ.res = k
+		return c, true
+	}
+	return c, false
 }
 
 // callResult returns the type of calling fn when fn is a plain or
@@ -658,6 +707,19 @@ func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sit
 	}
 	if elem {
 		ch.fields = append(ch.fields, ElemStep)
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	return true
+}
+
+// bindResult binds name to the k-th result of call expression v.
+func (x *extractor) bindResult(name string, at, scopeStart, scopeEnd uint32, v *sitter.Node, k int) bool {
+	if name == "" || name == "_" {
+		return false
+	}
+	ch, ok := withResult(x.chainOf(v, 0), k)
+	if !ok || ch.root == rootUnknown || ch.root == rootNone {
+		return false
 	}
 	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
 	return true
@@ -831,7 +893,7 @@ func (x *extractor) resolveType(rt rawType) TypeExpr {
 	if !rt.known() {
 		return TypeExpr{}
 	}
-	te := TypeExpr{Name: rt.name, Call: rt.call, Elem: rt.elem}
+	te := TypeExpr{Name: rt.name, Call: rt.call, Elem: rt.elem, Result: rt.res}
 	if rt.qual != "" {
 		if b, ok := x.aliases[rt.qual]; ok && b.name == "" {
 			te.Module = b.module
@@ -997,6 +1059,11 @@ func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int)
 		}
 		if len(fields) == 0 {
 			c.Recv = Recv{Kind: RecvImport, Module: mod}
+			return
+		}
+		if fn, k, ok := ParseCallStep(fields[0]); ok {
+			// pkg.New().Do(): the result of function New of pkg.
+			c.Recv = Recv{Kind: RecvVar, Type: TypeExpr{Name: fn, Module: mod, Call: true, Result: k}, Fields: fields[1:]}
 			return
 		}
 		// pkg.Var.Method(): a package-level variable of another package.

@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -123,6 +126,8 @@ type TypeExpr struct {
 	Module string
 	// Call marks a type that is the result of calling Name (x := NewT()).
 	Call bool
+	// Result is which result of the call (a, b := f(): 1 for b).
+	Result int
 	// Elem marks a container ([]T, [n]T, map[K]T, chan T) whose element
 	// type is Name: indexing or ranging over it yields a Name.
 	Elem bool
@@ -149,6 +154,32 @@ type Recv struct {
 // ElemStep is the Recv.Fields step for indexing a container (x[i]) or
 // ranging over it.
 const ElemStep = "[]"
+
+// CallStep is the Recv.Fields step for calling method m and taking its
+// k-th result: "m()" for the first, "m()1" for the second.
+func CallStep(m string, k int) string {
+	if k <= 0 {
+		return m + "()"
+	}
+	return m + "()" + strconv.Itoa(k)
+}
+
+// ParseCallStep reverses CallStep; ok is false for other steps.
+func ParseCallStep(step string) (m string, k int, ok bool) {
+	i := strings.Index(step, "()")
+	if i <= 0 {
+		return "", 0, false
+	}
+	m, rest := step[:i], step[i+2:]
+	if rest == "" {
+		return m, 0, true
+	}
+	k, err := strconv.Atoi(rest)
+	if err != nil || k < 0 {
+		return "", 0, false
+	}
+	return m, k, true
+}
 
 // Call is one call site (or a reference to a function or constructor).
 type Call struct {

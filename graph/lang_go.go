@@ -180,17 +180,34 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 			continue
 		}
 		rt := x.goDeclType(typ, right, i, len(left))
-		if !rt.known() && typ == nil && len(right) == len(left) {
-			switch right[i].Type() {
-			case "selector_expression", "index_expression":
-				// x := d.opts: calls on x resolve through d.opts.
-				if x.bindVia(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[i], false) {
-					continue
-				}
+		if typ == nil && len(right) == len(left) && x.goViaValue(right[i]) {
+			// x := d.opts, x := d.open(): calls on x resolve through the
+			// expression.
+			if x.bindVia(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[i], false) {
+				continue
+			}
+		}
+		if typ == nil && len(right) == 1 && len(left) > 1 && right[0].Type() == "call_expression" {
+			// a, b, err := x.m(): the i-th result.
+			if x.bindResult(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[0], i) {
+				continue
 			}
 		}
 		x.bind(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), rt)
 	}
+}
+
+// goViaValue reports initializers resolved through their expression: field
+// chains, indexing and method calls.
+func (x *extractor) goViaValue(v *sitter.Node) bool {
+	switch v.Type() {
+	case "selector_expression", "index_expression":
+		return true
+	case "call_expression":
+		fn := v.ChildByFieldName("function")
+		return fn != nil && fn.Type() == "selector_expression"
+	}
+	return false
 }
 
 // goBindElem binds name to an element of the ranged expression.

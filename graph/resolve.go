@@ -498,7 +498,14 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 		return typeRef{}, 0, false, nil
 	}
 	for _, f := range c.Recv.Fields {
-		ft, fc, ok, err := r.fieldType(t, f, 0)
+		var ft typeRef
+		var fc Confidence
+		var ok bool
+		if m, k, isCall := ParseCallStep(f); isCall {
+			ft, fc, ok, err = r.methodResult(t, m, k)
+		} else {
+			ft, fc, ok, err = r.fieldType(t, f, 0)
+		}
 		if err != nil || !ok {
 			return typeRef{}, 0, false, err
 		}
@@ -612,32 +619,11 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 			found = append(found, typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path})
 			continue
 		}
-		rt, ok := resultType(d.Lang, d.Signature, d.Name)
+		rt, ok := resultType(d.Lang, d.Signature, d.Name, te.Result)
 		if !ok {
 			continue
 		}
-		t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module, elem: rt.elem}
-		if globalNamespace(d.Lang) {
-			t.module = ""
-		}
-		if rt.qual != "" {
-			t.module = rt.qual
-			for _, im := range dg.Imports {
-				if im.Alias == rt.qual || (im.Alias == "" && defaultBinding(dg.Lang, im.Path) == rt.qual) {
-					t.module = im.Module
-					break
-				}
-			}
-		} else {
-			for _, im := range dg.Imports {
-				for _, n := range im.Names {
-					if n.Local() == rt.name {
-						t.module, t.name = im.Module, n.Name
-					}
-				}
-			}
-		}
-		found = append(found, t)
+		found = append(found, qualifyRaw(rt, d, dg))
 	}
 	switch len(found) {
 	case 0:
@@ -648,9 +634,91 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 	return found[0], Likely, true, nil
 }
 
-// resultType reads the declared result type of a function from its
+// qualifyRaw resolves a type as written in definition d's file.
+func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
+	t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module, elem: rt.elem}
+	if globalNamespace(d.Lang) {
+		t.module = ""
+	}
+	if rt.qual != "" {
+		t.module = rt.qual
+		for _, im := range dg.Imports {
+			if im.Alias == rt.qual || (im.Alias == "" && defaultBinding(dg.Lang, im.Path) == rt.qual) {
+				t.module = im.Module
+				break
+			}
+		}
+		return t
+	}
+	for _, im := range dg.Imports {
+		for _, n := range im.Names {
+			if n.Local() == rt.name {
+				t.module, t.name = im.Module, n.Name
+			}
+		}
+	}
+	return t
+}
+
+// methodResult resolves the k-th result type of method m of type t
+// (declared, promoted from an embedded field, or of an interface).
+func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	d, ok, err := r.findMethod(t, m, 0)
+	if err != nil || !ok {
+		return typeRef{}, 0, false, err
+	}
+	rt, ok := resultType(d.Lang, d.Signature, d.Name, k)
+	if !ok {
+		return typeRef{}, 0, false, nil
+	}
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return typeRef{}, 0, false, err
+	}
+	return qualifyRaw(rt, d, dg), Exact, true, nil
+}
+
+// findMethod finds method m of type t, looking through aliases, embedded
+// fields and base types.
+func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error) {
+	if depth > 3 || t.elem {
+		return Def{}, false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil || len(decls) == 0 {
+		return Def{}, false, err
+	}
+	defs, err := r.definitions(m)
+	if err != nil {
+		return Def{}, false, err
+	}
+	for _, td := range decls {
+		for _, o := range defs {
+			if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != family(td.def.Lang) {
+				continue
+			}
+			og, err := r.graph(o.Path)
+			if err != nil {
+				return Def{}, false, err
+			}
+			if og != nil && og.Module == td.g.Module {
+				return o, true, nil
+			}
+		}
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if d, ok, err := r.findMethod(b, m, depth+1); err != nil || ok {
+				return d, ok, err
+			}
+		}
+	}
+	return Def{}, false, nil
+}
+
+// resultType reads the k-th declared result type of a function from its
 // signature.
-func resultType(lang, sig, name string) (rawType, bool) {
+func resultType(lang, sig, name string, k int) (rawType, bool) {
 	var res string
 	switch family(lang) {
 	case "go":
@@ -668,12 +736,21 @@ func resultType(lang, sig, name string) (rawType, bool) {
 		res = strings.TrimSpace(skipBalanced(rest, '(', ')'))
 		if strings.HasPrefix(res, "(") {
 			inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
-			res = strings.TrimSpace(splitTop(inner))
+			list := splitAll(inner)
+			if k >= len(list) {
+				return rawType{}, false
+			}
+			res = strings.TrimSpace(list[k])
 			if f := strings.Fields(res); len(f) == 2 {
 				res = f[1] // named result
 			}
+		} else if k > 0 {
+			return rawType{}, false
 		}
 	case "python", "rust":
+		if k > 0 {
+			return rawType{}, false
+		}
 		i := strings.LastIndex(sig, "->")
 		if i < 0 {
 			return rawType{}, false
@@ -681,12 +758,18 @@ func resultType(lang, sig, name string) (rawType, bool) {
 		res = strings.TrimSpace(sig[i+2:])
 		res = strings.Trim(res, `"' :`)
 	case "js", "kotlin":
+		if k > 0 {
+			return rawType{}, false
+		}
 		i := strings.LastIndex(sig, "):")
 		if i < 0 {
 			return rawType{}, false
 		}
 		res = strings.TrimSpace(sig[i+2:])
 	default: // Java, C#, C, C++: the return type precedes the name
+		if k > 0 {
+			return rawType{}, false
+		}
 		i := strings.Index(sig, name+"(")
 		if i <= 0 {
 			return rawType{}, false
@@ -761,9 +844,10 @@ func skipBalanced(s string, open, close byte) string {
 	return ""
 }
 
-// splitTop returns the first top-level comma-separated element of s.
-func splitTop(s string) string {
-	depth := 0
+// splitAll splits s at its top-level commas.
+func splitAll(s string) []string {
+	var out []string
+	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '(', '[', '{', '<':
@@ -772,9 +856,10 @@ func splitTop(s string) string {
 			depth--
 		case ',':
 			if depth == 0 {
-				return s[:i]
+				out = append(out, s[start:i])
+				start = i + 1
 			}
 		}
 	}
-	return s
+	return append(out, s[start:])
 }

@@ -40,10 +40,12 @@ func TestCallersGo(t *testing.T) {
 		{"field and package-level variable", "shop/cart.go:Logger.Printf", []string{
 			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
 		{"same package bare call", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact"}},
-		{"through an aliased interface, Close promoted", "shop/iter.go:listIter.Next", []string{"shop/iter.go:drain likely"}},
+		{"through an aliased interface, Close promoted; second result of a method", "shop/iter.go:listIter.Next", []string{
+			"shop/iter.go:drain likely", "shop/iter.go:use exact"}},
 		{"same method name, other signature", "shop/iter.go:otherIter.Next", []string{}},
 		{"embedded type alone is no implementation", "shop/iter.go:base.Close", []string{}},
-		{"the interface method itself", "shop/iter.go:Iterator.Next", []string{"shop/iter.go:drain exact"}},
+		{"the interface method itself; first result of a function", "shop/iter.go:Iterator.Next", []string{
+			"shop/iter.go:drain exact", "shop/iter.go:use exact"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,3 +29,17 @@ func drain(it Iter) {
 	}
 	it.Close()
 }
+
+func openIter() (Iter, error) { return &listIter{}, nil }
+
+func (l *listIter) clone() (*listIter, error) { return l, nil }
+
+func use() {
+	it, err := openIter()
+	if err != nil {
+		return
+	}
+	it.Next()
+	c, _ := it.(*listIter).clone()
+	c.Next()
+}
