@@ -12,7 +12,7 @@ import (
 // FormatVersion is the version of the binary encoding written by Encode and
 // ReverseEntries. Decoders refuse other versions with ErrVersion; the store
 // re-indexes when it changes (store.SchemaVersion).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Errors returned by the decoders; check them with errors.Is.
 var (
@@ -110,48 +110,59 @@ func (e *encoder) call(c *Call, withText bool) {
 	e.span(c.Site)
 }
 
-// Encode serialises g. The encoding is compact (varints and a string
-// table) and versioned with FormatVersion.
+// Encode serialises g. The encoding is compact (varints and string
+// tables) and versioned with FormatVersion. It has two sections, each with
+// its own string table: the header (identity, imports, types, fields,
+// tests), which resolution reads for many files, and the calls and type
+// references, which DecodeHeader skips.
 func Encode(g *FileGraph) []byte {
-	body := &encoder{table: map[string]int{}}
-	body.str(g.Path)
-	body.str(g.Lang)
-	body.str(g.Package)
-	body.str(g.Module)
-	body.str(g.DefaultExport)
-	body.uint(len(g.Imports))
+	head := &encoder{table: map[string]int{}}
+	head.str(g.Path)
+	head.str(g.Lang)
+	head.str(g.Package)
+	head.str(g.Module)
+	head.str(g.DefaultExport)
+	head.uint(len(g.Imports))
 	for _, im := range g.Imports {
-		body.str(im.Path)
-		body.str(im.Module)
-		body.str(im.Alias)
-		body.uint(im.Level)
-		body.uint(im.Line)
-		body.uint(len(im.Names))
+		head.str(im.Path)
+		head.str(im.Module)
+		head.str(im.Alias)
+		head.uint(im.Level)
+		head.uint(im.Line)
+		head.uint(len(im.Names))
 		for _, n := range im.Names {
-			body.str(n.Name)
-			body.str(n.Alias)
+			head.str(n.Name)
+			head.str(n.Alias)
 		}
 	}
+	head.uint(len(g.Types))
+	for _, t := range g.Types {
+		head.str(t.Name)
+		head.str(t.Container)
+		head.flags(t.Interface, t.Alias)
+		head.uint(len(t.Bases))
+		for _, b := range t.Bases {
+			head.typeExpr(b)
+		}
+	}
+	head.uint(len(g.Fields))
+	for _, f := range g.Fields {
+		head.str(f.Owner)
+		head.str(f.Name)
+		head.typeExpr(f.Type)
+		head.flags(f.Embedded)
+	}
+	head.uint(len(g.Tests))
+	for _, t := range g.Tests {
+		head.int(t.Ord)
+		head.str(t.Name)
+		head.str(string(t.Kind))
+		head.span(t.Span)
+	}
+	body := &encoder{table: map[string]int{}}
 	body.uint(len(g.Calls))
 	for i := range g.Calls {
 		body.call(&g.Calls[i], true)
-	}
-	body.uint(len(g.Types))
-	for _, t := range g.Types {
-		body.str(t.Name)
-		body.str(t.Container)
-		body.flags(t.Interface, t.Alias)
-		body.uint(len(t.Bases))
-		for _, b := range t.Bases {
-			body.typeExpr(b)
-		}
-	}
-	body.uint(len(g.Fields))
-	for _, f := range g.Fields {
-		body.str(f.Owner)
-		body.str(f.Name)
-		body.typeExpr(f.Type)
-		body.flags(f.Embedded)
 	}
 	body.uint(len(g.TypeRefs))
 	for _, r := range g.TypeRefs {
@@ -160,22 +171,24 @@ func Encode(g *FileGraph) []byte {
 		body.str(r.Module)
 		body.uint(r.Line)
 	}
-	body.uint(len(g.Tests))
-	for _, t := range g.Tests {
-		body.int(t.Ord)
-		body.str(t.Name)
-		body.str(string(t.Kind))
-		body.span(t.Span)
-	}
-	out := &encoder{buf: make([]byte, 0, len(body.buf)+16*len(body.list)+8)}
+	headBytes := head.section()
+	out := &encoder{buf: make([]byte, 0, len(headBytes)+len(body.buf)+16*len(body.list)+16)}
 	out.buf = append(out.buf, fileMagic[:]...)
 	out.uvarint(FormatVersion)
-	out.uint(len(body.list))
-	for _, s := range body.list {
+	out.uint(len(headBytes))
+	out.buf = append(out.buf, headBytes...)
+	out.buf = append(out.buf, body.section()...)
+	return out.buf
+}
+
+// section returns the string table followed by the encoded values.
+func (e *encoder) section() []byte {
+	out := &encoder{buf: make([]byte, 0, len(e.buf)+16*len(e.list)+4)}
+	out.uint(len(e.list))
+	for _, s := range e.list {
 		out.str(s)
 	}
-	out.buf = append(out.buf, body.buf...)
-	return out.buf
+	return append(out.buf, e.buf...)
 }
 
 // decoder reads what encoder wrote; the first error sticks.
@@ -325,7 +338,13 @@ func (d *decoder) call(withText bool) Call {
 
 // Decode parses what Encode wrote. It fails with ErrVersion for another
 // format version and ErrCorrupt for anything malformed; it never panics.
-func Decode(b []byte) (*FileGraph, error) {
+func Decode(b []byte) (*FileGraph, error) { return decode(b, true) }
+
+// DecodeHeader is Decode without the calls and type references: what
+// resolution needs to know about a file, at a fraction of the cost.
+func DecodeHeader(b []byte) (*FileGraph, error) { return decode(b, false) }
+
+func decode(b []byte, full bool) (*FileGraph, error) {
 	if len(b) < len(fileMagic)+1 || string(b[:3]) != string(fileMagic[:]) {
 		return nil, fmt.Errorf("%w: not a graph encoding", ErrCorrupt)
 	}
@@ -333,12 +352,13 @@ func Decode(b []byte) (*FileGraph, error) {
 	if v := d.uvarint(); d.err == nil && v != FormatVersion {
 		return nil, fmt.Errorf("version %d, want %d: %w", v, FormatVersion, ErrVersion)
 	}
-	n := d.count()
-	table := make([]string, 0, n)
-	for i := 0; i < n && d.err == nil; i++ {
-		table = append(table, d.str())
+	n := d.uint()
+	if d.err != nil || n > len(d.b) {
+		return nil, fmt.Errorf("%w: header exceeds input", ErrCorrupt)
 	}
-	d.table = table
+	rest := d.b[n:]
+	d.b = d.b[:n]
+	d.readTable()
 	g := &FileGraph{}
 	g.Path = d.str()
 	g.Lang = d.str()
@@ -357,12 +377,6 @@ func Decode(b []byte) (*FileGraph, error) {
 					im.Names[j] = ImportName{Name: d.str(), Alias: d.str()}
 				}
 			}
-		}
-	}
-	if n := d.count(); n > 0 {
-		g.Calls = make([]Call, n)
-		for i := range g.Calls {
-			g.Calls[i] = d.call(true)
 		}
 	}
 	if n := d.count(); n > 0 {
@@ -390,15 +404,6 @@ func Decode(b []byte) (*FileGraph, error) {
 		}
 	}
 	if n := d.count(); n > 0 {
-		g.TypeRefs = make([]TypeRef, n)
-		for i := range g.TypeRefs {
-			r := &g.TypeRefs[i]
-			r.Caller = d.int()
-			r.Name, r.Module = d.str(), d.str()
-			r.Line = d.uint()
-		}
-	}
-	if n := d.count(); n > 0 {
 		g.Tests = make([]Test, n)
 		for i := range g.Tests {
 			t := &g.Tests[i]
@@ -409,12 +414,49 @@ func Decode(b []byte) (*FileGraph, error) {
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {
+		d.fail("trailing bytes in header")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if !full {
+		return g, nil
+	}
+	d.b = rest
+	d.readTable()
+	if n := d.count(); n > 0 {
+		g.Calls = make([]Call, n)
+		for i := range g.Calls {
+			g.Calls[i] = d.call(true)
+		}
+	}
+	if n := d.count(); n > 0 {
+		g.TypeRefs = make([]TypeRef, n)
+		for i := range g.TypeRefs {
+			r := &g.TypeRefs[i]
+			r.Caller = d.int()
+			r.Name, r.Module = d.str(), d.str()
+			r.Line = d.uint()
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
 		d.fail("trailing bytes")
 	}
 	if d.err != nil {
 		return nil, d.err
 	}
 	return g, nil
+}
+
+// readTable reads a section's string table.
+func (d *decoder) readTable() {
+	d.table = nil
+	n := d.count()
+	table := make([]string, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		table = append(table, d.str())
+	}
+	d.table = table
 }
 
 // Site is one decoded reverse entry: a call site with what resolution

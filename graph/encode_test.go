@@ -53,6 +53,15 @@ func TestEncodeRoundTrip(t *testing.T) {
 		if !bytes.Equal(Encode(back), b) {
 			t.Fatalf("%s: encoding is not deterministic", g.Path)
 		}
+		head, err := DecodeHeader(b)
+		if err != nil {
+			t.Fatalf("%s: header: %v", g.Path, err)
+		}
+		want := *g
+		want.Calls, want.TypeRefs = nil, nil
+		if !reflect.DeepEqual(&want, head) {
+			t.Fatalf("%s: header differs:\n%+v\n%+v", g.Path, &want, head)
+		}
 		for _, r := range ReverseEntries(g) {
 			s, err := DecodeSite(g.Path, r.Value)
 			if err != nil {
@@ -120,6 +129,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("re-decode: %v", err)
 			}
 		}
+		_, _ = DecodeHeader(b) // must not panic either
 		if s, err := DecodeSite("p", b); err == nil && s.Path != "p" {
 			t.Fatalf("site path %q", s.Path)
 		}

@@ -97,8 +97,8 @@ func (ix *memIndex) remove(rel string) {
 	}
 }
 
-func (ix *memIndex) DefinitionsNamed(name string) ([]Def, error) {
-	var out []Def
+func (ix *memIndex) DefinitionRefs(name string) ([]DefRef, error) {
+	var out []DefRef
 	paths := make([]string, 0, len(ix.syms))
 	for p := range ix.syms {
 		paths = append(paths, p)
@@ -107,15 +107,26 @@ func (ix *memIndex) DefinitionsNamed(name string) ([]Def, error) {
 	for _, p := range paths {
 		for i, s := range ix.syms[p] {
 			if strings.EqualFold(s.Name, name) {
-				out = append(out, Def{Path: p, Ord: i, Lang: ix.lang[p], Symbol: s})
+				out = append(out, DefRef{Path: p, Ord: i, Lang: ix.lang[p]})
 			}
 		}
 	}
 	return out, nil
 }
 
+func (ix *memIndex) Symbol(p string, ord int) (symbols.Symbol, error) {
+	syms := ix.syms[p]
+	if ord < 0 || ord >= len(syms) {
+		return symbols.Symbol{}, ErrNotFound
+	}
+	return syms[ord], nil
+}
+
 func (ix *memIndex) Symbols(p string) ([]symbols.Symbol, error) { return ix.syms[p], nil }
 
+func (ix *memIndex) GraphData(p string) ([]byte, error) { return ix.graph[p], nil }
+
+// Graph decodes a file's whole graph (nil when absent).
 func (ix *memIndex) Graph(p string) (*FileGraph, error) {
 	b, ok := ix.graph[p]
 	if !ok {

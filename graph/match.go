@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/context-ls/context-ls/symbols"
@@ -22,11 +23,8 @@ func (r *Resolver) isNested(d Def) bool {
 	if d.Container == "" || isMember(d) || isTypeKind(d.Kind) || d.Parent < 0 {
 		return false
 	}
-	syms, err := r.symbolsOf(d.Path)
-	if err != nil || d.Parent >= len(syms) {
-		return false
-	}
-	return isFunctionKind(syms[d.Parent].Kind)
+	p, err := r.symbol(d.Path, d.Parent)
+	return err == nil && isFunctionKind(p.Kind)
 }
 
 // match decides whether call site s refers to definition d and how sure
@@ -77,6 +75,23 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	}
 	// RecvSelf, RecvVar, RecvFree
 	t, conf, ok, err := r.recvType(s)
+	if err == nil && ok && isMember(d) {
+		// Many sites share a receiver type: decide (type, d) once.
+		type result struct {
+			conf   Confidence
+			reason string
+			ok     bool
+		}
+		key := fmt.Sprintf("typed\x00%s\x00%s\x00%d\x00%v", t.key(), d.Path, d.Ord, c.Recv.Kind == RecvSelf)
+		res, err := memoized(r, key, func() (result, error) {
+			conf, reason, ok, err := r.matchTyped(s, d, dg, t, Exact)
+			return result{conf, reason, ok}, err
+		})
+		if err != nil || !res.ok {
+			return 0, "", false, err
+		}
+		return min(res.conf, conf), res.reason, true, nil
+	}
 	if err != nil {
 		return 0, "", false, err
 	}
@@ -105,6 +120,12 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		}
 		return 0, "", false, nil
 	}
+	return r.matchTyped(s, d, dg, t, conf)
+}
+
+// matchTyped decides a call on a receiver of known type t to member d.
+func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
+	c := &s.Call
 	what := "receiver type " + t.name
 	if c.Recv.Kind == RecvSelf {
 		what = "self call in " + t.name
@@ -193,12 +214,15 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		if d.Path != s.Path {
 			return 0, "", false, nil
 		}
-		syms, err := r.symbolsOf(d.Path)
+		if d.Parent < 0 {
+			return 0, "", false, nil
+		}
+		parent, err := r.symbol(d.Path, d.Parent)
 		if err != nil {
 			return 0, "", false, err
 		}
-		if d.Parent >= 0 && d.Parent < len(syms) && syms[d.Parent].Span.Contains(c.Site.StartByte) {
-			return Exact, "nested in " + syms[d.Parent].Name, true, nil
+		if parent.Span.Contains(c.Site.StartByte) {
+			return Exact, "nested in " + parent.Name, true, nil
 		}
 		return 0, "", false, nil
 	}
@@ -251,12 +275,12 @@ func (r *Resolver) memberOfModule(mod string, d Def, dg *FileGraph) bool {
 // definesTopLevel reports whether file p defines a top-level (not member,
 // not nested) symbol called name.
 func (r *Resolver) definesTopLevel(p, name string) (bool, error) {
-	syms, err := r.symbolsOf(p)
+	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
 	if err != nil {
 		return false, err
 	}
-	for _, s := range syms {
-		if s.Name == name && s.Container == "" && (isFunctionKind(s.Kind) || isTypeKind(s.Kind)) {
+	for _, d := range defs {
+		if d.Container == "" && (isFunctionKind(d.Kind) || isTypeKind(d.Kind)) {
 			return true, nil
 		}
 	}
@@ -305,17 +329,27 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 }
 
 // countDefs counts definitions in d's language family named like d that
-// pass keep.
+// pass keep, stopping at 2 (callers only distinguish one from several).
 func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
-	defs, err := r.definitions(d.Name)
+	refs, err := r.defRefs(d.Name)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	fam := family(d.Lang)
-	for _, o := range defs {
-		if family(o.Lang) == fam && keep(o) {
+	for _, ref := range refs {
+		if family(ref.Lang) != fam {
+			continue
+		}
+		sym, err := r.symbol(ref.Path, ref.Ord)
+		if err != nil {
+			return 0, err
+		}
+		if sym.Name == d.Name && keep(Def{Path: ref.Path, Ord: ref.Ord, Lang: ref.Lang, Symbol: sym}) {
 			n++
+			if n >= 2 {
+				break
+			}
 		}
 	}
 	return n, nil
@@ -433,10 +467,16 @@ func (r *Resolver) implements(td typeDecl, d Def, dg *FileGraph) (bool, error) {
 // hasMethod reports whether type t declares (or promotes from an embedded
 // field) a method named m with a signature compatible with sig.
 func (r *Resolver) hasMethod(t typeRef, m, sig string, depth int) (bool, error) {
+	return memoized(r, fmt.Sprintf("has\x00%s\x00%s\x00%s\x00%d", t.key(), m, sig, depth), func() (bool, error) {
+		return r.hasMethodUncached(t, m, sig, depth)
+	})
+}
+
+func (r *Resolver) hasMethodUncached(t typeRef, m, sig string, depth int) (bool, error) {
 	if depth > 3 {
 		return false, nil
 	}
-	defs, err := r.definitions(m)
+	defs, err := r.definitionsWhere(m, r.inModule(t.module, family(t.lang)))
 	if err != nil {
 		return false, err
 	}

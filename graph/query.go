@@ -123,13 +123,6 @@ func firstLine(e Edge) int {
 
 // Lookup returns the definition at ord of path.
 func (r *Resolver) Lookup(p string, ord int) (Def, error) {
-	syms, err := r.symbolsOf(p)
-	if err != nil {
-		return Def{}, err
-	}
-	if ord < 0 || ord >= len(syms) {
-		return Def{}, fmt.Errorf("%s#%d: %w", p, ord, ErrNotFound)
-	}
 	g, err := r.graph(p)
 	if err != nil {
 		return Def{}, err
@@ -138,7 +131,19 @@ func (r *Resolver) Lookup(p string, ord int) (Def, error) {
 	if g != nil {
 		lang = g.Lang
 	}
-	return Def{Path: p, Ord: ord, Lang: lang, Symbol: syms[ord]}, nil
+	return r.lookup(p, ord, lang)
+}
+
+// lookup returns the definition at ord of path, of a known language.
+func (r *Resolver) lookup(p string, ord int, lang string) (Def, error) {
+	if ord < 0 {
+		return Def{}, fmt.Errorf("%s#%d: %w", p, ord, ErrNotFound)
+	}
+	sym, err := r.symbol(p, ord)
+	if err != nil {
+		return Def{}, fmt.Errorf("%s#%d: %w", p, ord, ErrNotFound)
+	}
+	return Def{Path: p, Ord: ord, Lang: lang, Symbol: sym}, nil
 }
 
 // target maps a definition to the one whose call sites reach it: a
@@ -147,7 +152,7 @@ func (r *Resolver) target(d Def) (Def, error) {
 	if d.Kind != symbols.KindConstructor || d.Parent < 0 {
 		return d, nil
 	}
-	cls, err := r.Lookup(d.Path, d.Parent)
+	cls, err := r.lookup(d.Path, d.Parent, d.Lang)
 	if errors.Is(err, ErrNotFound) {
 		return d, nil
 	}
@@ -189,7 +194,7 @@ func (r *Resolver) callerOf(s *Site) (edgeKey, Def, *Test, error) {
 	if s.Call.Caller < 0 {
 		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, test, nil
 	}
-	d, err := r.Lookup(s.Path, s.Call.Caller)
+	d, err := r.lookup(s.Path, s.Call.Caller, s.Lang)
 	if errors.Is(err, ErrNotFound) {
 		// The caller's symbols and its sites are written in one batch, so
 		// this only happens with a corrupt index: report the site anyway.
@@ -249,7 +254,7 @@ func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
 // Callees returns the definitions d calls, best first, and the callees
 // that match nothing in the workspace.
 func (r *Resolver) Callees(ctx context.Context, d Def) (Result, error) {
-	g, err := r.graph(d.Path)
+	g, err := r.graphFull(d.Path)
 	if err != nil {
 		return Result{}, err
 	}
@@ -356,7 +361,7 @@ func (r *Resolver) resolveSite(s *Site) ([]Match, error) {
 // after it still resolves). found is false when no recorded call site is
 // there.
 func (r *Resolver) ResolveAt(p string, line, col int) (matches []Match, found bool, err error) {
-	g, err := r.graph(p)
+	g, err := r.graphFull(p)
 	if err != nil || g == nil {
 		return nil, false, err
 	}
@@ -540,7 +545,7 @@ func (r *Resolver) namingTests(d Def, add func(TestHit)) error {
 			}
 			td := Def{Path: tp, Ord: t.Ord, Lang: g.Lang}
 			if t.Ord >= 0 {
-				if sd, err := r.Lookup(tp, t.Ord); err == nil {
+				if sd, err := r.lookup(tp, t.Ord, g.Lang); err == nil {
 					td = sd
 				}
 			}

@@ -18,19 +18,28 @@ type Def struct {
 	symbols.Symbol
 }
 
+// DefRef locates a definition without loading it.
+type DefRef struct {
+	Path string
+	Ord  int
+	Lang string
+}
+
 // Index is what resolution reads. The engine implements it over one store
 // snapshot; every answer must come from that snapshot so nothing stale
 // survives an edit.
 type Index interface {
-	// DefinitionsNamed returns the definitions whose name equals name,
+	// DefinitionRefs locates the definitions whose name equals name,
 	// ignoring case.
-	DefinitionsNamed(name string) ([]Def, error)
+	DefinitionRefs(name string) ([]DefRef, error)
+	// Symbol returns the ord-th definition of a file.
+	Symbol(path string, ord int) (symbols.Symbol, error)
 	// Symbols returns the definitions of a file in order; nil when the file
 	// is not indexed.
 	Symbols(path string) ([]symbols.Symbol, error)
-	// Graph returns the decoded graph of a file; nil, nil when the file is
-	// not indexed or has no graph.
-	Graph(path string) (*FileGraph, error)
+	// GraphData returns the encoded graph of a file (Encode); nil when the
+	// file is not indexed or has no graph.
+	GraphData(path string) ([]byte, error)
 	// Sites calls fn with every reverse entry stored under key (see
 	// CalleeKey) until fn returns false.
 	Sites(key string, fn func(path string, value []byte) bool) error
@@ -64,42 +73,84 @@ func (o Options) withDefaults() Options {
 }
 
 // Resolver answers graph queries over an Index. It caches what it reads
-// (decoded graphs, symbol lists, definitions by name), so it must not
-// outlive the snapshot its Index reads: make one per snapshot or query. It
-// is safe for concurrent use.
+// (decoded graphs, symbols, definitions by name) and memoizes type
+// resolution, so it must not outlive the snapshot its Index reads: make one
+// per snapshot or query. It is safe for concurrent use.
 type Resolver struct {
 	ix   Index
 	opts Options
 
 	mu      sync.Mutex
-	graphs  map[string]*FileGraph
+	graphs  map[string]*FileGraph // headers
+	fulls   map[string]*FileGraph
 	syms    map[string][]symbols.Symbol
+	sym     map[symKey]symbols.Symbol
+	refs    map[string][]DefRef
 	named   map[string][]Def
 	modPath map[string]string
+	memo    map[string]any
+}
+
+type symKey struct {
+	path string
+	ord  int
 }
 
 // NewResolver returns a Resolver reading ix.
 func NewResolver(ix Index, opts Options) *Resolver {
 	return &Resolver{
 		ix: ix, opts: opts.withDefaults(),
-		graphs: map[string]*FileGraph{}, syms: map[string][]symbols.Symbol{},
-		named: map[string][]Def{}, modPath: map[string]string{},
+		graphs: map[string]*FileGraph{}, fulls: map[string]*FileGraph{}, syms: map[string][]symbols.Symbol{}, sym: map[symKey]symbols.Symbol{},
+		refs: map[string][]DefRef{}, named: map[string][]Def{}, modPath: map[string]string{}, memo: map[string]any{},
 	}
 }
 
-func (r *Resolver) graph(p string) (*FileGraph, error) {
+// memoized returns the cached value of key, computing it with fn once.
+func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
 	r.mu.Lock()
-	g, ok := r.graphs[p]
+	v, ok := r.memo[key]
+	r.mu.Unlock()
+	if ok {
+		return v.(T), nil
+	}
+	t, err := fn()
+	if err != nil {
+		return t, err
+	}
+	r.mu.Lock()
+	r.memo[key] = t
+	r.mu.Unlock()
+	return t, nil
+}
+
+// graph returns the header of a file's graph (no calls), or nil.
+func (r *Resolver) graph(p string) (*FileGraph, error) {
+	return r.loadGraph(p, r.graphs, DecodeHeader)
+}
+
+// graphFull returns a file's whole graph, or nil.
+func (r *Resolver) graphFull(p string) (*FileGraph, error) {
+	return r.loadGraph(p, r.fulls, Decode)
+}
+
+func (r *Resolver) loadGraph(p string, cache map[string]*FileGraph, decode func([]byte) (*FileGraph, error)) (*FileGraph, error) {
+	r.mu.Lock()
+	g, ok := cache[p]
 	r.mu.Unlock()
 	if ok {
 		return g, nil
 	}
-	g, err := r.ix.Graph(p)
+	b, err := r.ix.GraphData(p)
 	if err != nil {
 		return nil, fmt.Errorf("graph of %s: %w", p, err)
 	}
+	if len(b) > 0 {
+		if g, err = decode(b); err != nil {
+			return nil, fmt.Errorf("graph of %s: %w", p, err)
+		}
+	}
 	r.mu.Lock()
-	r.graphs[p] = g
+	cache[p] = g
 	r.mu.Unlock()
 	return g, nil
 }
@@ -121,6 +172,71 @@ func (r *Resolver) symbolsOf(p string) ([]symbols.Symbol, error) {
 	return s, nil
 }
 
+// symbol returns one definition of a file.
+func (r *Resolver) symbol(p string, ord int) (symbols.Symbol, error) {
+	k := symKey{p, ord}
+	r.mu.Lock()
+	s, ok := r.sym[k]
+	if !ok {
+		if all, loaded := r.syms[p]; loaded && ord >= 0 && ord < len(all) {
+			s, ok = all[ord], true
+		}
+	}
+	r.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := r.ix.Symbol(p, ord)
+	if err != nil {
+		return s, fmt.Errorf("symbol %s#%d: %w", p, ord, err)
+	}
+	r.mu.Lock()
+	r.sym[k] = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// defRefs returns the locations of definitions named name (any case).
+func (r *Resolver) defRefs(name string) ([]DefRef, error) {
+	r.mu.Lock()
+	refs, ok := r.refs[name]
+	r.mu.Unlock()
+	if ok {
+		return refs, nil
+	}
+	refs, err := r.ix.DefinitionRefs(name)
+	if err != nil {
+		return nil, fmt.Errorf("definitions of %s: %w", name, err)
+	}
+	r.mu.Lock()
+	r.refs[name] = refs
+	r.mu.Unlock()
+	return refs, nil
+}
+
+// definitionsWhere returns the definitions named exactly name whose
+// location passes keep (nil keeps all); only those are loaded.
+func (r *Resolver) definitionsWhere(name string, keep func(DefRef) bool) ([]Def, error) {
+	refs, err := r.defRefs(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Def
+	for _, ref := range refs {
+		if keep != nil && !keep(ref) {
+			continue
+		}
+		sym, err := r.symbol(ref.Path, ref.Ord)
+		if err != nil {
+			return nil, err
+		}
+		if sym.Name == name {
+			out = append(out, Def{Path: ref.Path, Ord: ref.Ord, Lang: ref.Lang, Symbol: sym})
+		}
+	}
+	return out, nil
+}
+
 // definitions returns the definitions named exactly name.
 func (r *Resolver) definitions(name string) ([]Def, error) {
 	r.mu.Lock()
@@ -129,20 +245,39 @@ func (r *Resolver) definitions(name string) ([]Def, error) {
 	if ok {
 		return d, nil
 	}
-	all, err := r.ix.DefinitionsNamed(name)
+	out, err := r.definitionsWhere(name, nil)
 	if err != nil {
-		return nil, fmt.Errorf("definitions of %s: %w", name, err)
-	}
-	out := all[:0:0]
-	for _, d := range all {
-		if d.Name == name {
-			out = append(out, d)
-		}
+		return nil, err
 	}
 	r.mu.Lock()
 	r.named[name] = out
 	r.mu.Unlock()
 	return out, nil
+}
+
+// pathModule returns the module identity a file's path implies, and false
+// for languages whose module is a declared package (Java, Kotlin, C#, PHP).
+func pathModule(lang, p string) (string, bool) {
+	spec := specs[lang]
+	if spec == nil || spec.packageModule {
+		return "", false
+	}
+	return ModuleOf(lang, p, ""), true
+}
+
+// inModule returns a location filter keeping definitions that can live in
+// module mod (conservatively: it keeps what it cannot decide).
+func (r *Resolver) inModule(mod, fam string) func(DefRef) bool {
+	return func(ref DefRef) bool {
+		if family(ref.Lang) != fam {
+			return false
+		}
+		pm, ok := pathModule(ref.Lang, ref.Path)
+		if !ok || mod == "" {
+			return true
+		}
+		return r.moduleMatchPath(mod, ref.Lang, ref.Path, pm, "")
+	}
 }
 
 func (r *Resolver) goModulePath(dir string) string {
@@ -192,6 +327,15 @@ type typeRef struct {
 	elem bool
 }
 
+// key identifies a type reference for memoization.
+func (t typeRef) key() string {
+	from := ""
+	if t.module == "" {
+		from = t.from // only then does the reading file matter
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%v\x00%s", t.name, t.module, family(t.lang), t.elem, from)
+}
+
 // moduleMatch reports whether module reference ref (as a file records it:
 // an import path, a dotted module, a resolved JS path, a package) names
 // the module of definition d, whose file graph is dg.
@@ -199,14 +343,26 @@ func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
 	if ref == "" || dg == nil {
 		return false
 	}
-	if ref == dg.Module {
+	return r.moduleMatchPath(ref, d.Lang, d.Path, dg.Module, dg.Package)
+}
+
+// moduleMatchPath is moduleMatch for a definition in file p of language
+// lang whose module identity is module and declared package pkg.
+func (r *Resolver) moduleMatchPath(ref, lang, p, module, pkg string) bool {
+	if ref == "" {
+		return false
+	}
+	if ref == module {
 		return true
 	}
-	switch family(d.Lang) {
+	switch family(lang) {
 	case "go":
-		dir := path.Dir(d.Path)
+		dir := path.Dir(p)
 		if ref == dir {
 			return true
+		}
+		if dir != "." && path.Base(ref) != path.Base(dir) {
+			return false // an import path ends with the package directory
 		}
 		if mp := r.goModulePath(dir); mp != "" {
 			root := r.goModuleRoot(dir, mp)
@@ -221,24 +377,24 @@ func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
 		}
 		return strings.HasSuffix(ref, "/"+dir)
 	case "python":
-		return strings.HasSuffix(dg.Module, "."+ref) || strings.HasSuffix(ref, "."+dg.Module)
+		return strings.HasSuffix(module, "."+ref) || strings.HasSuffix(ref, "."+module)
 	case "js":
-		return ref == dg.Module+"/index" || strings.HasSuffix(dg.Module, "/"+strings.TrimPrefix(ref, "@/"))
+		return ref == module+"/index" || strings.HasSuffix(module, "/"+strings.TrimPrefix(ref, "@/"))
 	case "rust":
 		ref = strings.TrimPrefix(strings.TrimPrefix(ref, "crate::"), "self::")
-		return ref == dg.Module || strings.HasSuffix(ref, "::"+dg.Module) || (dg.Module != "" && strings.HasSuffix(dg.Module, "::"+ref))
+		return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
 	case "java", "kotlin", "csharp", "php":
-		return ref == dg.Package
+		return ref == pkg
 	case "c":
 		ref = strings.TrimPrefix(ref, "./")
-		if strings.HasSuffix(d.Path, "/"+ref) || d.Path == ref {
+		if strings.HasSuffix(p, "/"+ref) || p == ref {
 			return true
 		}
-		return stem(d.Path) == stem(ref) && stem(ref) != ""
+		return stem(p) == stem(ref) && stem(ref) != ""
 	default: // ruby, bash: require/source paths
 		ref = strings.TrimPrefix(ref, "./")
-		return strings.TrimSuffix(d.Path, path.Ext(d.Path)) == strings.TrimSuffix(ref, path.Ext(ref)) ||
-			strings.HasSuffix(strings.TrimSuffix(d.Path, path.Ext(d.Path)), "/"+strings.TrimSuffix(ref, path.Ext(ref)))
+		return strings.TrimSuffix(p, path.Ext(p)) == strings.TrimSuffix(ref, path.Ext(ref)) ||
+			strings.HasSuffix(strings.TrimSuffix(p, path.Ext(p)), "/"+strings.TrimSuffix(ref, path.Ext(ref)))
 	}
 }
 
@@ -318,7 +474,7 @@ type typeDecl struct {
 // findTypes returns the type definitions t can name, with aliases
 // replaced by what they alias.
 func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
-	return r.findTypesDepth(t, 0)
+	return memoized(r, "types\x00"+t.key(), func() ([]typeDecl, error) { return r.findTypesDepth(t, 0) })
 }
 
 func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
@@ -357,7 +513,7 @@ func aliasOf(td typeDecl) (typeRef, bool) {
 
 // findDecls returns the type definitions named like t in its module.
 func (r *Resolver) findDecls(t typeRef) ([]typeDecl, error) {
-	defs, err := r.definitions(t.name)
+	defs, err := r.definitionsWhere(t.name, r.inModule(t.module, family(t.lang)))
 	if err != nil {
 		return nil, err
 	}
@@ -409,6 +565,19 @@ func qualify(te TypeExpr, g *FileGraph) typeRef {
 // fieldType returns the type of member field of type t, looking through
 // embedded fields and base types.
 func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	res, err := memoized(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (result, error) {
+		ft, fc, ok, err := r.fieldTypeUncached(t, field, depth)
+		return result{ft, fc, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
 	if field == ElemStep {
 		if !t.elem {
 			return typeRef{}, 0, false, nil
@@ -518,6 +687,24 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 // implicit field of the enclosing type, a package-level variable, or a
 // type name (a static or class-method call).
 func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	c := &s.Call
+	key := fmt.Sprintf("free\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
+	if family(s.Lang) != "go" {
+		key += "\x00" + s.Path // wildcard imports are per file
+	}
+	res, err := memoized(r, key, func() (result, error) {
+		t, conf, ok, err := r.freeRootUncached(s)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) freeRootUncached(s *Site) (typeRef, Confidence, bool, error) {
 	c := &s.Call
 	root := c.Recv.Root
 	if c.Recv.Module == "" && c.Self != "" && specs[s.Lang] != nil && specs[s.Lang].implicitThis {
@@ -526,7 +713,12 @@ func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 			return ft, fc, ok, err
 		}
 	}
-	defs, err := r.definitions(root)
+	keep := r.inModule(c.Recv.Module, family(s.Lang))
+	if c.Recv.Module == "" && family(s.Lang) == "go" {
+		dir := path.Dir(s.Path)
+		keep = func(ref DefRef) bool { return family(ref.Lang) == "go" && path.Dir(ref.Path) == dir }
+	}
+	defs, err := r.definitionsWhere(root, keep)
 	if err != nil {
 		return typeRef{}, 0, false, err
 	}
@@ -591,7 +783,31 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 // instance, or the declared result of a function. It is exact when one
 // visible definition answers, likely when several do (the first wins).
 func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
-	defs, err := r.definitions(te.Name)
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	key := fmt.Sprintf("call\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", te.Name, te.Module, te.Result, s.Lang, s.Module, s.Package, path.Dir(s.Path))
+	res, err := memoized(r, key, func() (result, error) {
+		t, conf, ok, err := r.callResultUncached(te, s)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) callResultUncached(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
+	keep := r.inModule(te.Module, family(s.Lang))
+	if te.Module == "" {
+		if pm, ok := pathModule(s.Lang, s.Path); ok {
+			fam := family(s.Lang)
+			keep = func(ref DefRef) bool {
+				m, ok := pathModule(ref.Lang, ref.Path)
+				return family(ref.Lang) == fam && (!ok || m == pm || globalNamespace(ref.Lang))
+			}
+		}
+	}
+	defs, err := r.definitionsWhere(te.Name, keep)
 	if err != nil {
 		return typeRef{}, 0, false, err
 	}
@@ -663,6 +879,19 @@ func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
 // methodResult resolves the k-th result type of method m of type t
 // (declared, promoted from an embedded field, or of an interface).
 func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	res, err := memoized(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (result, error) {
+		t, conf, ok, err := r.methodResultUncached(t, m, k)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
 	d, ok, err := r.findMethod(t, m, 0)
 	if err != nil || !ok {
 		return typeRef{}, 0, false, err
@@ -688,7 +917,7 @@ func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error)
 	if err != nil || len(decls) == 0 {
 		return Def{}, false, err
 	}
-	defs, err := r.definitions(m)
+	defs, err := r.definitionsWhere(m, r.inDecls(decls))
 	if err != nil {
 		return Def{}, false, err
 	}
@@ -714,6 +943,19 @@ func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error)
 		}
 	}
 	return Def{}, false, nil
+}
+
+// inDecls keeps definitions in the modules of the given type declarations
+// (a method lives in its type's package).
+func (r *Resolver) inDecls(decls []typeDecl) func(DefRef) bool {
+	mods := map[string]bool{}
+	for _, td := range decls {
+		mods[td.g.Module] = true
+	}
+	return func(ref DefRef) bool {
+		pm, ok := pathModule(ref.Lang, ref.Path)
+		return !ok || mods[pm] || globalNamespace(ref.Lang)
+	}
 }
 
 // resultType reads the k-th declared result type of a function from its
