@@ -105,6 +105,15 @@ func NewResolver(ix Index, opts Options) *Resolver {
 	}
 }
 
+// CacheSize returns the number of entries the resolver caches (decoded
+// graphs, symbols, name lookups, memoized facts), for callers that keep a
+// resolver for a whole snapshot and want to bound its memory.
+func (r *Resolver) CacheSize() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.graphs) + len(r.fulls) + len(r.syms) + len(r.sym) + len(r.refs) + len(r.named) + len(r.memo)
+}
+
 // memoized returns the cached value of key, computing it with fn once.
 func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
 	r.mu.Lock()
