@@ -55,7 +55,7 @@ type Options struct {
 	// MaxResults caps the results of one query (default 500).
 	MaxResults int
 	// MaxIntermediates caps the callers explored for two-hop tests
-	// (default 200).
+	// (default 64, best resolved first).
 	MaxIntermediates int
 }
 
@@ -67,7 +67,7 @@ func (o Options) withDefaults() Options {
 		o.MaxResults = 500
 	}
 	if o.MaxIntermediates <= 0 {
-		o.MaxIntermediates = 200
+		o.MaxIntermediates = 64
 	}
 	return o
 }
