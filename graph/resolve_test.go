@@ -74,7 +74,6 @@ func TestCallersPython(t *testing.T) {
 			"app/store/cache.py:fetch exact", "app/store/db.py:Database.get exact"}},
 		{"constructor", "app/store/db.py:Database.__init__", []string{
 			"app/store/db.py:open_db exact", "tests/test_db.py:DatabaseCase.test_close exact", "tests/test_db.py:database exact"}},
-		{"nested definition", "app/store/db.py:shadow.slugify", []string{"app/store/db.py:shadow exact"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
