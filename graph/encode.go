@@ -90,14 +90,20 @@ func (e *encoder) typeExpr(t TypeExpr) {
 	}
 }
 
-func (e *encoder) call(c *Call, withText bool) {
+// call encodes a call; reverse entries leave out the qualifier text and
+// put the name and receiver kind first (head false here).
+func (e *encoder) call(c *Call, withText, head bool) {
 	e.int(c.Caller)
 	e.int(c.Test)
-	e.str(c.Name)
+	if head {
+		e.str(c.Name)
+	}
 	if withText {
 		e.str(c.Text)
 	}
-	e.buf = append(e.buf, byte(c.Recv.Kind))
+	if head {
+		e.buf = append(e.buf, byte(c.Recv.Kind))
+	}
 	e.str(c.Recv.Module)
 	e.typeExpr(c.Recv.Type)
 	e.str(c.Recv.Root)
@@ -162,7 +168,7 @@ func Encode(g *FileGraph) []byte {
 	body := &encoder{table: map[string]int{}}
 	body.uint(len(g.Calls))
 	for i := range g.Calls {
-		body.call(&g.Calls[i], true)
+		body.call(&g.Calls[i], true, true)
 	}
 	body.uint(len(g.TypeRefs))
 	for _, r := range g.TypeRefs {
@@ -287,6 +293,21 @@ func (d *decoder) str() string {
 	return s
 }
 
+// raw reads an inline string without copying it.
+func (d *decoder) raw() []byte {
+	n := d.uint()
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.b) {
+		d.fail("string exceeds input")
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
 func (d *decoder) span() symbols.Span {
 	var s symbols.Span
 	s.StartByte = d.uint()
@@ -308,15 +329,18 @@ func (d *decoder) typeExpr() TypeExpr {
 	return t
 }
 
-func (d *decoder) call(withText bool) Call {
-	var c Call
+func (d *decoder) call(c *Call, withText, head bool) {
 	c.Caller = d.int()
 	c.Test = d.int()
-	c.Name = d.str()
+	if head {
+		c.Name = d.str()
+	}
 	if withText {
 		c.Text = d.str()
 	}
-	c.Recv.Kind = RecvKind(d.byte())
+	if head {
+		c.Recv.Kind = RecvKind(d.byte())
+	}
 	if c.Recv.Kind > RecvExpr {
 		d.fail("bad receiver kind")
 	}
@@ -333,7 +357,6 @@ func (d *decoder) call(withText bool) Call {
 	f := d.byte()
 	c.New, c.DefaultImport, c.Ref = f&1 != 0, f&2 != 0, f&4 != 0
 	c.Site = d.span()
-	return c
 }
 
 // Decode parses what Encode wrote. It fails with ErrVersion for another
@@ -427,7 +450,7 @@ func decode(b []byte, full bool) (*FileGraph, error) {
 	if n := d.count(); n > 0 {
 		g.Calls = make([]Call, n)
 		for i := range g.Calls {
-			g.Calls[i] = d.call(true)
+			d.call(&g.Calls[i], true, true)
 		}
 	}
 	if n := d.count(); n > 0 {
@@ -518,6 +541,8 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		e := &encoder{buf: make([]byte, 0, 64)}
 		e.buf = append(e.buf, siteMagic)
 		e.uvarint(FormatVersion)
+		e.str(c.Name)
+		e.buf = append(e.buf, byte(c.Recv.Kind))
 		e.str(g.Lang)
 		e.str(g.Package)
 		if ti >= 0 {
@@ -530,7 +555,7 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		} else {
 			e.flags(false)
 		}
-		e.call(c, false)
+		e.call(c, false, false)
 		key := CalleeKey(c.Name)
 		switch {
 		case c.DefaultImport:
@@ -541,6 +566,26 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		out = append(out, Reverse{Key: key, Value: e.buf})
 	}
 	return out
+}
+
+// PeekSite reads the callee name, receiver kind and language at the front
+// of a reverse entry without decoding (or allocating) the rest, so callers
+// can skip entries that cannot match. The slices alias b.
+func PeekSite(b []byte) (name []byte, kind RecvKind, lang []byte, err error) {
+	if len(b) < 2 || b[0] != siteMagic {
+		return nil, 0, nil, fmt.Errorf("%w: not a call site", ErrCorrupt)
+	}
+	d := &decoder{b: b[1:]}
+	if v := d.uvarint(); d.err == nil && v != FormatVersion {
+		return nil, 0, nil, fmt.Errorf("version %d, want %d: %w", v, FormatVersion, ErrVersion)
+	}
+	name = d.raw()
+	kind = RecvKind(d.byte())
+	lang = d.raw()
+	if d.err == nil && kind > RecvExpr {
+		d.fail("bad receiver kind")
+	}
+	return name, kind, lang, d.err
 }
 
 // DecodeSite parses a reverse entry value written by ReverseEntries; path
@@ -554,6 +599,8 @@ func DecodeSite(path string, b []byte) (Site, error) {
 		return Site{}, fmt.Errorf("version %d, want %d: %w", v, FormatVersion, ErrVersion)
 	}
 	s := Site{Path: path}
+	s.Call.Name = d.str()
+	s.Call.Recv.Kind = RecvKind(d.byte())
 	s.Lang, s.Package = d.str(), d.str()
 	s.Module = ModuleOf(s.Lang, path, s.Package)
 	if d.byte()&1 != 0 {
@@ -564,7 +611,7 @@ func DecodeSite(path string, b []byte) (Site, error) {
 		t.Span = d.span()
 		s.CallerTest = t
 	}
-	s.Call = d.call(false)
+	d.call(&s.Call, false, false)
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("trailing bytes")
 	}

@@ -70,6 +70,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 			if s.Lang != g.Lang || s.Module != g.Module || s.Package != g.Package {
 				t.Fatalf("%s: site file identity %+v", g.Path, s)
 			}
+			if name, kind, lang, err := PeekSite(r.Value); err != nil || string(name) != s.Call.Name || kind != s.Call.Recv.Kind || string(lang) != s.Lang {
+				t.Fatalf("%s: PeekSite = %q %v %q %v", g.Path, name, kind, lang, err)
+			}
 			if r.Key != CalleeKey(s.Call.Name) && r.Key != TestCalleeKey(s.Call.Name) && r.Key != DefaultExportKey {
 				t.Fatalf("%s: key %q for call %q", g.Path, r.Key, s.Call.Name)
 			}
@@ -130,8 +133,14 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 		_, _ = DecodeHeader(b) // must not panic either
-		if s, err := DecodeSite("p", b); err == nil && s.Path != "p" {
-			t.Fatalf("site path %q", s.Path)
+		if s, err := DecodeSite("p", b); err == nil {
+			if s.Path != "p" {
+				t.Fatalf("site path %q", s.Path)
+			}
+			name, kind, lang, err := PeekSite(b)
+			if err != nil || string(name) != s.Call.Name || kind != s.Call.Recv.Kind || string(lang) != s.Lang {
+				t.Fatalf("PeekSite = %q %v %q %v; DecodeSite %+v", name, kind, lang, err, s)
+			}
 		}
 	})
 }

@@ -203,6 +203,34 @@ func (r *Resolver) callerOf(s *Site) (edgeKey, Def, *Test, error) {
 	return k, d, test, err
 }
 
+// siteFilter returns a cheap test for reverse entries that cannot call d:
+// another exact name, another language family, or (for a method of a
+// language without implicit this) a bare or module-qualified call.
+func siteFilter(d Def) func(v []byte, defaultKey bool) bool {
+	fam := family(d.Lang)
+	bareCannot := isMember(d)
+	if s := specs[d.Lang]; s != nil && s.implicitThis {
+		bareCannot = false
+	}
+	switch fam {
+	case "java", "kotlin", "csharp", "php", "c":
+		bareCannot = false // static imports, using aliases, Type::method
+	}
+	return func(v []byte, defaultKey bool) bool {
+		name, kind, lang, err := PeekSite(v)
+		if err != nil {
+			return false // let DecodeSite report it
+		}
+		if !defaultKey && string(name) != d.Name {
+			return true
+		}
+		if family(string(lang)) != fam {
+			return true
+		}
+		return bareCannot && (kind == RecvNone || kind == RecvLocal || kind == RecvImport)
+	}
+}
+
 // Callers returns the definitions that call d (or reference it as a
 // function value), best first. ctx bounds the work.
 func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
@@ -215,11 +243,15 @@ func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
 		return Result{}, err
 	}
 	col := newCollector()
+	skip := siteFilter(t)
 	for _, key := range keys {
 		var ferr error
 		err := r.ix.Sites(key, func(p string, v []byte) bool {
 			if ferr = ctx.Err(); ferr != nil {
 				return false
+			}
+			if skip(v, key == DefaultExportKey) {
+				return true
 			}
 			s, err := DecodeSite(p, v)
 			if err != nil {
@@ -489,10 +521,14 @@ func rank(h TestHit) int { return (3-reasonRank(h.Reason))*10 + int(h.Confidence
 // testCallers adds the tests that call intermediate mid (a caller of d).
 func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(TestHit)) error {
 	m := mid.Def
+	skip := siteFilter(m)
 	var ferr error
 	err := r.ix.Sites(TestCalleeKey(m.Name), func(p string, v []byte) bool {
 		if ferr = ctx.Err(); ferr != nil {
 			return false
+		}
+		if skip(v, false) {
+			return true
 		}
 		s, err := DecodeSite(p, v)
 		if err != nil || s.CallerTest == nil {
