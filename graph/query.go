@@ -178,29 +178,48 @@ func (r *Resolver) siteKeys(d Def) ([]string, error) {
 	return keys, nil
 }
 
-// callerOf turns a site into its caller definition.
-func (r *Resolver) callerOf(s *Site) (edgeKey, Def, *Test, error) {
+// callerOf turns a site into its caller: the definition's location (its
+// symbol is loaded later, only for edges that are kept) and the test.
+func (r *Resolver) callerOf(s *Site) (edgeKey, Def, *Test) {
 	k := edgeKey{path: s.Path, ord: s.Call.Caller}
-	var test *Test
 	if s.CallerTest != nil && s.CallerTest.Ord < 0 {
-		test = s.CallerTest
-		k.test = test.Name + "@" + fmt.Sprint(test.Span.StartByte)
+		k.test = s.CallerTest.Name + "@" + fmt.Sprint(s.CallerTest.Span.StartByte)
 		k.ord = -1
-		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, test, nil
-	}
-	if s.CallerTest != nil {
-		test = s.CallerTest
+		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, s.CallerTest
 	}
 	if s.Call.Caller < 0 {
-		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, test, nil
+		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, s.CallerTest
 	}
-	d, err := r.lookup(s.Path, s.Call.Caller, s.Lang)
+	return k, Def{Path: s.Path, Ord: s.Call.Caller, Lang: s.Lang}, s.CallerTest
+}
+
+// fill loads the symbol of a definition located by callerOf. A caller
+// whose symbol is missing (only a corrupt index does that: a file's
+// symbols and sites are written in one batch) becomes a file-level caller.
+func (r *Resolver) fill(d *Def) error {
+	if d.Ord < 0 || d.Name != "" {
+		return nil
+	}
+	full, err := r.lookup(d.Path, d.Ord, d.Lang)
 	if errors.Is(err, ErrNotFound) {
-		// The caller's symbols and its sites are written in one batch, so
-		// this only happens with a corrupt index: report the site anyway.
-		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, test, nil
+		d.Ord = -1
+		return nil
 	}
-	return k, d, test, err
+	if err != nil {
+		return err
+	}
+	*d = full
+	return nil
+}
+
+// fillEdges loads the callers' symbols of the edges kept in a result.
+func (r *Resolver) fillEdges(res *Result) error {
+	for i := range res.Edges {
+		if err := r.fill(&res.Edges[i].Def); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // siteFilter returns a cheap test for reverse entries that cannot call d:
@@ -265,11 +284,7 @@ func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
 			if !ok {
 				return true
 			}
-			k, caller, test, err := r.callerOf(&s)
-			if err != nil {
-				ferr = err
-				return false
-			}
+			k, caller, test := r.callerOf(&s)
 			col.add(k, caller, test, s.Call.Site, conf, reason)
 			return true
 		})
@@ -280,7 +295,11 @@ func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
 			return Result{}, fmt.Errorf("callers of %s: %w", d.Name, err)
 		}
 	}
-	return col.result(r.opts), nil
+	res := col.result(r.opts)
+	if err := r.fillEdges(&res); err != nil {
+		return Result{}, fmt.Errorf("callers of %s: %w", d.Name, err)
+	}
+	return res, nil
 }
 
 // Callees returns the definitions d calls, best first, and the callees
@@ -542,8 +561,8 @@ func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(Te
 		if !ok || conf < Likely {
 			return true
 		}
-		_, caller, test, err := r.callerOf(&s)
-		if err != nil {
+		_, caller, test := r.callerOf(&s)
+		if err := r.fill(&caller); err != nil {
 			ferr = err
 			return false
 		}
