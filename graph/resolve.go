@@ -487,7 +487,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 }
 
 func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
-	if t.elem {
+	if t.elem || isBuiltinType(t) {
 		return nil, nil
 	}
 	decls, err := r.findDecls(t)
@@ -508,6 +508,13 @@ func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
 		out = append(out, more...)
 	}
 	return out, nil
+}
+
+// isBuiltinType reports a predeclared type of the language (Go error,
+// string, int …), which no workspace file declares.
+func isBuiltinType(t typeRef) bool {
+	spec := specs[t.lang]
+	return spec != nil && spec.builtins[t.name] && !strings.ContainsAny(t.module, "/.:") && family(t.lang) == "go"
 }
 
 // aliasOf returns the type an alias declaration stands for.
