@@ -242,6 +242,17 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		return Exact, "same package", true, nil
 	}
 	switch fam {
+	case "go":
+		// import . "pkg": its exported names are used unqualified.
+		cg, err := r.graph(s.Path)
+		if err != nil || cg == nil {
+			return 0, "", false, err
+		}
+		for _, im := range cg.Imports {
+			if im.Alias == "." && r.moduleMatch(im.Module, d, dg) {
+				return Exact, "dot import of " + im.Module, true, nil
+			}
+		}
 	case "python", "js":
 		cg, err := r.graph(s.Path)
 		if err != nil || cg == nil {

@@ -39,7 +39,7 @@ func TestCallersGo(t *testing.T) {
 			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
 		{"field and package-level variable", "shop/cart.go:Logger.Printf", []string{
 			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
-		{"same package bare call", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact"}},
+		{"same package bare call, dot import", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact", "shop/dot/dot_test.go:TestDot exact"}},
 		{"through an aliased interface, Close promoted; second result of a method", "shop/iter.go:listIter.Next", []string{
 			"shop/iter.go:drain likely", "shop/iter.go:use exact"}},
 		{"same method name, other signature", "shop/iter.go:otherIter.Next", []string{}},
@@ -111,7 +111,7 @@ func TestTests(t *testing.T) {
 			"shop/cart_test.go:BenchmarkAdd two-hops via NewCart", "shop/cart_test.go:ExampleNewCart two-hops via NewCart",
 			"shop/cart_test.go:TestAdd two-hops via NewCart"}},
 		{"two hops, shadowed call not counted", goIx, "shop/cart.go:helper", []string{
-			"shop/cart_test.go:TestCheckout two-hops via Checkout"}},
+			"shop/cart_test.go:TestCheckout two-hops via Checkout", "shop/dot/dot_test.go:TestDot two-hops via Checkout"}},
 		{"two hops and naming convention", goIx, "shop/cart.go:Cart.validate", []string{
 			"shop/cart_test.go:BenchmarkAdd two-hops via Cart.Add", "shop/cart_test.go:TestAdd two-hops via Cart.Add",
 			"shop/cart_test.go:TestValidate naming"}},
