@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/context-ls/context-ls/symbols"
@@ -145,40 +146,64 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzExtract parses arbitrary bytes as each supported language: Extract
-// must not panic and its output must keep its invariants.
+// FuzzExtract parses arbitrary bytes as every supported language: Extract
+// must not panic and its output must keep its invariants and round-trip.
 func FuzzExtract(f *testing.F) {
-	f.Add("go", []byte("package p\nfunc f() { g(); x.y.z() }\n"))
-	f.Add("python", []byte("from . import a\nclass C(B):\n  def m(self): self.x.y()\n"))
-	f.Add("typescript", []byte("import d from './x'; export default function f() { new A().b(); d(); }"))
-	f.Add("go", []byte("package p\nfunc (\xff) f() { \xfe.\xfd() }"))
+	f.Add([]byte("package p\nfunc f() { g(); x.y.z() }\n"))
+	f.Add([]byte("from . import a\nclass C(B):\n  def m(self): self.x.y()\n"))
+	f.Add([]byte("import d from './x'; export default function f() { new A().b(); d(); }"))
+	f.Add([]byte("package p\nfunc (\xff) f() { \xfe.\xfd() }"))
+	f.Add([]byte("use crate::a::{b, c as d}; fn f() { d(); a::b::c(); }"))
+	var langs []*symbols.Language
+	for _, l := range symbols.All() {
+		if l.HasGrammar() && Supported(l.Name) {
+			langs = append(langs, l)
+		}
+	}
 	p := symbols.NewParser()
 	f.Cleanup(p.Close)
-	f.Fuzz(func(t *testing.T, lang string, src []byte) {
-		l := symbols.ByName(lang)
-		if l == nil || !l.HasGrammar() || len(src) > 1<<16 {
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<14 {
 			return
 		}
-		file, err := p.Parse(context.Background(), l, src)
-		if err != nil {
-			return
-		}
-		defer file.Close()
-		g := Extract(file, "dir/file"+l.Extensions[0])
-		checkGraph(t, g, file.Symbols, len(src))
-		back, err := Decode(Encode(g))
-		if err != nil {
-			t.Fatalf("decode: %v", err)
-		}
-		if !reflect.DeepEqual(normalize(g), normalize(back)) {
-			t.Fatal("round trip differs")
-		}
-		for _, r := range ReverseEntries(g) {
-			if _, err := DecodeSite("p", r.Value); err != nil {
-				t.Fatalf("site: %v", err)
+		for _, l := range langs {
+			file, err := p.Parse(context.Background(), l, src)
+			if err != nil {
+				continue
+			}
+			g := Extract(file, "dir/file"+l.Extensions[0])
+			checkGraph(t, g, file.Symbols, len(src))
+			file.Close()
+			back, err := Decode(Encode(g))
+			if err != nil {
+				t.Fatalf("%s: decode: %v", l.Name, err)
+			}
+			if !reflect.DeepEqual(normalize(g), normalize(back)) {
+				t.Fatalf("%s: round trip differs", l.Name)
+			}
+			for _, r := range ReverseEntries(g) {
+				if _, err := DecodeSite("p", r.Value); err != nil {
+					t.Fatalf("%s: site: %v", l.Name, err)
+				}
 			}
 		}
 	})
+}
+
+// TestExtractCapsCalls checks that a generated file with more call sites
+// than MaxCallsPerFile keeps the first MaxCallsPerFile.
+func TestExtractCapsCalls(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\nfunc f() {\n")
+	for i := 0; i < MaxCallsPerFile+10; i++ {
+		b.WriteString("\tg()\n")
+	}
+	b.WriteString("}\n\nfunc g() {}\n")
+	f, g := parseFile(t, "p/p.go", []byte(b.String()))
+	_ = f
+	if len(g.Calls) != MaxCallsPerFile {
+		t.Fatalf("calls = %d, want %d", len(g.Calls), MaxCallsPerFile)
+	}
 }
 
 // normalize makes nil and empty slices compare equal.
