@@ -211,7 +211,7 @@ func (b *Backend) openFolder(_ context.Context, root string, s Settings, progres
 		return nil, err
 	}
 	f.fe = fe
-	f.docs = newOverlayQueue(f, b.opts.Debounce)
+	f.docs = newOverlayQueue(f, b.opts.Debounce, nil)
 	// Report before returning, so the progress stays open until the
 	// bootstrap reaches its total.
 	if progress != nil {

@@ -32,8 +32,9 @@ func (fe *folderEngine) indexLoop(ctx context.Context, progress ProgressFunc) {
 }
 
 // runIndex runs one engine Index. With progress, files done of total are
-// reported and the report always ends at its total, so the client's
-// progress closes.
+// reported; the report that reaches the total is sent only once Index has
+// returned (its text index flushed and its state recorded), so the end of
+// the client's progress means the index answers queries.
 func (fe *folderEngine) runIndex(ctx context.Context, progress ProgressFunc, why string) {
 	fe.indexMu.Lock()
 	defer fe.indexMu.Unlock()
@@ -41,17 +42,11 @@ func (fe *folderEngine) runIndex(ctx context.Context, progress ProgressFunc, why
 	res, err := fe.eng.Index(ctx, func(p engine.Progress) {
 		if progress != nil && p.Phase == "index" && p.Total > 0 {
 			lastTotal = p.Total
-			progress(p.Done, p.Total)
+			if p.Done < p.Total {
+				progress(p.Done, p.Total)
+			}
 		}
 	})
-	if progress != nil {
-		// Nothing needed parsing: every file of the workspace is current.
-		n := lastTotal
-		if n == 0 {
-			n = max(res.Files, 1)
-		}
-		progress(n, n)
-	}
 	log := fe.f.b.log
 	switch {
 	case err == nil:
@@ -63,6 +58,14 @@ func (fe *folderEngine) runIndex(ctx context.Context, progress ProgressFunc, why
 	default:
 		fe.setBootstrap("failed: " + err.Error())
 		log.Error("indexing failed", "root", fe.f.root, "run", why, "error", err)
+	}
+	if progress != nil {
+		// With nothing to parse, every file of the workspace is current.
+		n := lastTotal
+		if n == 0 {
+			n = max(res.Files, 1)
+		}
+		progress(n, n)
 	}
 }
 

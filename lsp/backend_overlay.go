@@ -44,6 +44,8 @@ type docState struct {
 type overlayQueue struct {
 	f        *backendFolder
 	debounce time.Duration
+	// applyFn applies one buffer state (apply; tests replace it).
+	applyFn func(*work) (bool, error)
 
 	mu    sync.Mutex
 	docs  map[string]*docState
@@ -55,8 +57,13 @@ type overlayQueue struct {
 	done   chan struct{}
 }
 
-func newOverlayQueue(f *backendFolder, debounce time.Duration) *overlayQueue {
+// newOverlayQueue starts a queue; applyFn nil means apply to f's engine.
+func newOverlayQueue(f *backendFolder, debounce time.Duration, applyFn func(*work) (bool, error)) *overlayQueue {
 	q := &overlayQueue{f: f, debounce: debounce, docs: map[string]*docState{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	q.applyFn = applyFn
+	if applyFn == nil {
+		q.applyFn = q.apply
+	}
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	go q.run()
 	return q
@@ -194,7 +201,7 @@ func (q *overlayQueue) run() {
 	for {
 		w, wait := q.next()
 		if w != nil {
-			overlaid, err := q.apply(w)
+			overlaid, err := q.applyFn(w)
 			q.finish(w, overlaid, err)
 			continue
 		}
