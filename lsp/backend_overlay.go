@@ -201,7 +201,9 @@ func (q *overlayQueue) run() {
 	for {
 		w, wait := q.next()
 		if w != nil {
+			start := time.Now()
 			overlaid, err := q.applyFn(w)
+			q.f.b.log.Debug("editor buffer applied", "path", w.st.rel, "bytes", len(w.text), "overlay", overlaid, "took", time.Since(start).Round(time.Millisecond))
 			q.finish(w, overlaid, err)
 			continue
 		}
