@@ -406,8 +406,9 @@ func (fe *folderEngine) stop() error {
 }
 
 // settingsChanged implements Features.SettingsChanged: ignore patterns,
-// the size limit and the index location reopen each folder's engine (and
-// re-index what changed); other settings are stored.
+// the size limit, the index location and the embedding settings reopen
+// each folder's engine (which re-indexes what changed and reloads its
+// vectors); other settings are stored.
 func (b *Backend) settingsChanged(s Settings) {
 	s = ApplyEnv(s)
 	b.mu.Lock()
@@ -418,7 +419,8 @@ func (b *Backend) settingsChanged(s Settings) {
 		f.mu.RLock()
 		old := f.settings
 		f.mu.RUnlock()
-		if slices.Equal(old.Ignore, s.Ignore) && old.MaxFileSize == s.MaxFileSize && old.DBPath == s.DBPath {
+		if slices.Equal(old.Ignore, s.Ignore) && old.MaxFileSize == s.MaxFileSize && old.DBPath == s.DBPath &&
+			old.Embeddings == s.Embeddings && old.ModelPath == s.ModelPath {
 			f.mu.Lock()
 			f.settings = s
 			f.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/vectors"
 )
 
 // startBackend serves the fixture workspace in-process with a Backend and
@@ -25,6 +26,11 @@ func startBackend(t *testing.T, initOptions map[string]any) (*harness, *session,
 	h := startServer(t, Options{Features: b.Features()})
 	copyFixture(t, h.root)
 	s := newSession(t, h.c, h.root)
+	if initOptions == nil {
+		// Embeddings follow the machine (runtime, models): off unless a
+		// test asks for them.
+		initOptions = map[string]any{"embeddings": false}
+	}
 	s.initialize(initOptions)
 	s.awaitIndexed()
 	return h, s, b
@@ -89,7 +95,7 @@ func TestBackendMultiRoot(t *testing.T) {
 	copyFixture(t, one)
 	writeFile(t, two, "lib/area.py", "def total_area(shapes):\n    \"\"\"Sum of the areas.\"\"\"\n    return sum(s.area() for s in shapes)\n")
 	s := newSession(t, h.c, h.root)
-	s.initialize(nil, one, two)
+	s.initialize(map[string]any{"embeddings": false}, one, two)
 	s.awaitIndexed()
 	s.awaitIndexed()
 
@@ -227,8 +233,9 @@ func TestBackendServerWatcher(t *testing.T) {
 	s := newSession(t, h.c, h.root)
 	// No dynamic registration: the server watches files itself.
 	must(t, s.c.Call(testCtx(t), "initialize", map[string]any{
-		"capabilities":     clientCaps{progress: true}.json(),
-		"workspaceFolders": []map[string]string{{"uri": PathToURI(h.root), "name": "ws"}},
+		"capabilities":          clientCaps{progress: true}.json(),
+		"workspaceFolders":      []map[string]string{{"uri": PathToURI(h.root), "name": "ws"}},
+		"initializationOptions": map[string]any{"embeddings": false},
 	}, nil))
 	must(t, s.c.Notify("initialized", map[string]any{}))
 	s.awaitIndexed()
@@ -296,7 +303,7 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 		writeFile(t, h.root, filepath.Join("gen", "f"+n+".go"), "package gen\n\n// Gen"+n+" is generated.\nfunc Gen"+n+"() int { return "+n+" }\n")
 	}
 	s := newSession(t, h.c, h.root)
-	s.initialize(nil)
+	s.initialize(map[string]any{"embeddings": false})
 	// Queries answer while the bootstrap runs; stats says how far it is.
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
@@ -325,13 +332,17 @@ func TestBackendMissingParts(t *testing.T) {
 		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs and the code graph are not in this build"},
 		{"contextLs.pin", map[string]any{"symbol": "Area"}, "pin: pins belong to context packs"},
 		{"contextLs.unpin", map[string]any{"symbol": "Area"}, "unpin: pins belong to context packs"},
-		{"contextLs.similar", map[string]any{"text": "sum areas"}, "similar: embeddings (semantic search) are not in this build"},
 	}
 	for _, tc := range tests {
 		err := s.command(tc.command, tc.args, nil)
 		if rpcCode(err) != int64(CodeMethodNotFound) || !strings.Contains(rpcMessage(err), tc.want) {
 			t.Errorf("%s: %v, want MethodNotFound naming %q", tc.command, err, tc.want)
 		}
+	}
+	// similar needs embeddings, and says why there are none.
+	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
+	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
+		t.Errorf("similar without embeddings: %v", err)
 	}
 	// Argument errors come first.
 	bad := []struct {
@@ -347,6 +358,9 @@ func TestBackendMissingParts(t *testing.T) {
 		{"contextLs.definition", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "location.uri: required"},
 		{"contextLs.definition", map[string]any{"location": map[string]any{"uri": s.uri("geo/rect.go"), "range": map[string]any{"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 3, "character": 0}}}, "position": map[string]any{"line": 2, "character": 0}}, "position.line: 2 is past the snippet's last line 1"},
 		{"contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"no/such/file.go"}}, "not found in any"},
+		{"contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
+		{"contextLs.similar", map[string]any{"symbol": "NoSuchThing"}, "no definition named"},
+		{"contextLs.similar", map[string]any{"text": "x", "k": -1}, "k: must be between"},
 	}
 	for _, tc := range bad {
 		err := s.command(tc.command, tc.args, nil)
@@ -544,5 +558,54 @@ func TestCommandsNeedTheBackend(t *testing.T) {
 	err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "contextLs.search", "arguments": []any{map[string]any{"query": "x"}}}, nil)
 	if !strings.Contains(rpcMessage(err), ErrNotEngineFolder.Error()) {
 		t.Errorf("search on a foreign backend: %v", err)
+	}
+}
+
+// useLite returns the real sentence encoder beside the checkout, skipping
+// the test when it or the ONNX Runtime library is absent (make deps).
+func useLite(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "models", "use-lite"))
+	must(t, err)
+	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
+		t.Skipf("the use-lite model is not at %s (it sits beside the checkout; make deps)", dir)
+	}
+	if _, err := vectors.FindRuntime(""); err != nil {
+		t.Skipf("ONNX Runtime not installed (make deps): %v", err)
+	}
+	return dir
+}
+
+func TestBackendSimilar(t *testing.T) {
+	model := useLite(t)
+	_, s, _ := startBackend(t, map[string]any{"embeddings": true, "modelPath": model})
+	var st StatsResult
+	poll(t, "embeddings ready", func() (bool, string) {
+		if err := s.command("contextLs.stats", nil, &st); err != nil {
+			return false, err.Error()
+		}
+		return st.Folders[0].Embeddings == "ready", st.Folders[0].Embeddings
+	})
+	fs := st.Folders[0]
+	if fs.Vectors.Vectors < fs.Chunks || !strings.HasPrefix(fs.Vectors.Model, "use-lite@") || fs.CacheHit.Value == nil {
+		t.Errorf("vector stats %+v, cache %+v, chunks %d", fs.Vectors, fs.CacheHit, fs.Chunks)
+	}
+
+	var res SearchResult
+	must(t, s.command("contextLs.similar", map[string]any{"text": "try the upload again after it fails, waiting longer each time", "k": 3}, &res))
+	if len(res.Hits) == 0 || res.Hits[0].Path != "util/retry.py" || res.Hits[0].Sources[0] != "vector" {
+		t.Errorf("similar to a retry text: %s", hitSymbols(res))
+	}
+	// From a place: the definition at the position is the snippet, and it
+	// is left out of its own neighbours.
+	rect := s.fileText("geo/rect.go")
+	must(t, s.command("contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": position(t, rect, "Area() float64 {", 0, 0)}, &res))
+	if len(res.Hits) == 0 {
+		t.Fatal("no neighbours of Rect.Area")
+	}
+	for _, h := range res.Hits {
+		if h.Symbol == "Rect.Area" {
+			t.Errorf("the snippet itself is among its neighbours: %s", hitSymbols(res))
+		}
 	}
 }

@@ -92,7 +92,7 @@ func commandTable() []Command {
 			"Remove a pin.",
 			runUnpin),
 		NewCommand("contextLs.similar",
-			"Snippets semantically similar to a selection or a text (embeddings).",
+			"Snippets whose embeddings are nearest to a text, a selection, the definition at a position or a symbol's definition; fails saying why when embeddings are off or unavailable.",
 			runSimilar),
 	}
 }
