@@ -211,7 +211,7 @@ func awaitBootstrap(ctx context.Context, c *lsptest.Client) error {
 		if json.Unmarshal(m.Params, &v) != nil || string(v.Token) != string(p.Token) {
 			return false
 		}
-		if time.Since(last) > 10*time.Second {
+		if v.Value.Kind == "report" && time.Since(last) > 10*time.Second {
 			last = time.Now()
 			fmt.Fprintf(os.Stderr, "bootstrap: %s\n", v.Value.Message)
 		}
