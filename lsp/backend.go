@@ -53,9 +53,8 @@ type Backend struct {
 	opts BackendOptions
 	log  *slog.Logger
 
-	mu       sync.RWMutex
-	folders  []*backendFolder
-	settings Settings
+	mu      sync.RWMutex
+	folders []*backendFolder
 
 	jobSeq atomic.Int64
 	jobs   []*reindexJob // recent jobs, oldest first
@@ -70,7 +69,7 @@ func NewBackend(opts BackendOptions) *Backend {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Backend{opts: opts, log: log, settings: ApplyEnv(DefaultSettings())}
+	return &Backend{opts: opts, log: log}
 }
 
 // Features returns the hooks that connect the backend to Serve. Call
@@ -155,7 +154,6 @@ type folderEngine struct {
 
 	stateMu   sync.Mutex
 	bootstrap string // "running", "done", "failed: …" or "cancelled"
-	lastIndex time.Time
 }
 
 // handleOf returns the backend folder behind a handle.
@@ -201,9 +199,6 @@ func (fe *folderEngine) rel(path string) (string, error) {
 // bootstrap index starts in the background and the call returns.
 func (b *Backend) openFolder(_ context.Context, root string, s Settings, progress ProgressFunc) (FolderHandle, error) {
 	s = ApplyEnv(s)
-	b.mu.Lock()
-	b.settings = s
-	b.mu.Unlock()
 	b.setLevel(s.LogLevel)
 	f := &backendFolder{b: b, root: root, settings: s}
 	fe, err := b.openEngine(f, s)
@@ -411,9 +406,6 @@ func (fe *folderEngine) stop() error {
 // vectors); other settings are stored.
 func (b *Backend) settingsChanged(s Settings) {
 	s = ApplyEnv(s)
-	b.mu.Lock()
-	b.settings = s
-	b.mu.Unlock()
 	b.setLevel(s.LogLevel)
 	for _, f := range b.openFolders() {
 		f.mu.RLock()
@@ -476,13 +468,10 @@ func (f *backendFolder) engineOf() (*folderEngine, func(), error) {
 	return fe, release, nil
 }
 
-// setBootstrap records the bootstrap state for stats.
+// setBootstrap records the state of the latest full index run for stats.
 func (fe *folderEngine) setBootstrap(state string) {
 	fe.stateMu.Lock()
 	fe.bootstrap = state
-	if state == "done" {
-		fe.lastIndex = time.Now()
-	}
 	fe.stateMu.Unlock()
 }
 
