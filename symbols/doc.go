@@ -22,6 +22,8 @@ type docRules struct {
 	comments map[string]bool
 	// docstring enables Python docstrings (first statement of the body).
 	docstring bool
+	// clean, when set, rewrites the extracted doc text (C# XML tags).
+	clean func(string) string
 	// directive reports comment lines that are tool directives (//go:embed)
 	// and are left out of the doc text.
 	directive func(line string) bool
@@ -35,7 +37,11 @@ func (x *extractor) docFor(d *def) (string, Span) {
 			return s, sp
 		}
 	}
-	return x.docAbove(d.span, r)
+	s, sp := x.docAbove(d.span, r)
+	if r.clean != nil && s != "" {
+		s = r.clean(s)
+	}
+	return s, sp
 }
 
 // lineStart returns the offset of the first byte of the line holding off.

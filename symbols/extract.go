@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -62,6 +63,14 @@ type langSpec struct {
 	// query captures each definition node as @<kind> with its identifier
 	// as @name; other captures are passed to the hooks as aux nodes.
 	query string
+	// top holds file-level patterns written with the placeholder _top_;
+	// they are compiled once with root (the grammar's root node type) and
+	// once with ERROR, so that definitions survive a syntax error that
+	// wraps the rest of the file in an ERROR node. Such patterns capture
+	// their anchor as @toplevel; an ERROR anchor must itself be at file
+	// level (only ERROR nodes above it).
+	root string
+	top  string
 	// prepare adjusts a freshly captured definition (outer node, kind,
 	// container override, signature node). Returning false drops it.
 	prepare func(x *extractor, d *def) bool
@@ -71,9 +80,18 @@ type langSpec struct {
 	// names returns every name node a definition declares when there can
 	// be several (Go "const a, b = 1, 2"); nil means just the @name capture.
 	names func(x *extractor, d *def) []*sitter.Node
+	// post may filter or adjust the collected definitions before they are
+	// sorted and nested.
+	post func(x *extractor)
+	// mark receives the captures of a match without a definition (export
+	// lists and the like) and may record names with x.mark.
+	mark func(x *extractor, aux map[string]*sitter.Node)
 	// sigEnd returns the byte offset where the signature ends, or -1 to use
 	// the default (start of the "body" field, else the end of the node).
 	sigEnd func(x *extractor, d *def) int
+	// bodyTypes lists body node types for grammars without a "body"
+	// field (Kotlin); the signature ends where the first one starts.
+	bodyTypes map[string]bool
 	// skipAtSigStart lists node types (decorators, annotations, attributes)
 	// skipped at the start of the signature; "modifiers"-like wrappers in
 	// wrapAtSigStart are descended into.
@@ -122,7 +140,22 @@ type extractor struct {
 	// topNames records module-level names already defined, so a rebinding
 	// (x = 1 … x = 2) yields one symbol.
 	topNames map[string]bool
+	// access caches C++ access specifiers per class body start.
+	access map[uint32][]accessMark
+	// marks holds names a language hook flagged (exported by a list).
+	marks map[string]bool
 }
+
+// mark flags a name for the finish hook.
+func (x *extractor) mark(name string) {
+	if x.marks == nil {
+		x.marks = make(map[string]bool)
+	}
+	x.marks[name] = true
+}
+
+// marked reports whether name was flagged with mark.
+func (x *extractor) marked(name string) bool { return x.marks[name] }
 
 // firstAtTop reports whether d is the first top-level definition of its name
 // and records it.
@@ -173,7 +206,13 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 				}
 			}
 		}
+		if d.node == nil && spec.mark != nil && len(d.aux) > 0 {
+			spec.mark(x, d.aux)
+		}
 		if d.node == nil || d.nameNode == nil {
+			continue
+		}
+		if top := d.aux["toplevel"]; top != nil && top.Type() == "ERROR" && !errorAtTop(top) {
 			continue
 		}
 		names := []*sitter.Node{d.nameNode}
@@ -196,6 +235,9 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 			seen[key] = true
 			x.add(dd)
 		}
+	}
+	if spec.post != nil {
+		spec.post(x)
 	}
 	sort.SliceStable(x.defs, func(i, j int) bool {
 		a, b := x.defs[i], x.defs[j]
@@ -268,7 +310,9 @@ func (x *extractor) nest() {
 	for i, d := range x.defs {
 		for len(stack) > 0 {
 			top := x.defs[stack[len(stack)-1]]
-			if top.span.StartByte <= d.span.StartByte && d.span.EndByte <= top.span.EndByte {
+			// Names declared together (typedef a, *b) share one node and
+			// are siblings, never parent and child.
+			if top.node != d.node && top.span.StartByte <= d.span.StartByte && d.span.EndByte <= top.span.EndByte {
 				break
 			}
 			stack = stack[:len(stack)-1]
@@ -286,7 +330,7 @@ func (x *extractor) nest() {
 // other definitions.
 func canContain(k Kind) bool {
 	switch k {
-	case KindConst, KindVar, KindField, KindMacro:
+	case KindConst, KindVar, KindField, KindMacro, KindType:
 		return false
 	}
 	return true
@@ -345,6 +389,15 @@ func (x *extractor) computeSpan(d *def) {
 			s.Start = toPoint(prev.StartPoint())
 		}
 	}
+	// Some nodes (preprocessor lines) end after their newline; a span
+	// ends on the last line of the definition.
+	for s.EndByte > s.StartByte && (x.src[s.EndByte-1] == '\n' || x.src[s.EndByte-1] == '\r') {
+		if x.src[s.EndByte-1] == '\n' {
+			s.End.Line--
+		}
+		s.EndByte--
+		s.End.Column = s.EndByte - x.lineStart(s.EndByte)
+	}
 	d.span = s
 }
 
@@ -395,7 +448,7 @@ func (x *extractor) signature(d *def) string {
 	}
 	header := true
 	if end < 0 {
-		if body := d.node.ChildByFieldName("body"); body != nil {
+		if body := x.bodyOf(d.node); body != nil {
 			end = int(body.StartByte())
 			// Comments between the header and the body are not part of
 			// the signature.
@@ -415,8 +468,9 @@ func (x *extractor) signature(d *def) string {
 	}
 	s := collapseSpace(x.src[start:end])
 	if header {
-		s = strings.TrimRight(s, " \t:{")
+		s = strings.TrimRight(s, " \t:{,")
 	}
+	s = strings.TrimRight(s, " ;")
 	if d.sigPrefix != "" {
 		s = d.sigPrefix + s
 	}
@@ -521,4 +575,99 @@ func (x *extractor) firstNamed(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return nil
+}
+
+// bodyOf returns n's body: the "body" field, else the first child of one
+// of the language's body types.
+func (x *extractor) bodyOf(n *sitter.Node) *sitter.Node {
+	if body := n.ChildByFieldName("body"); body != nil {
+		return body
+	}
+	if len(x.lang.spec.bodyTypes) == 0 {
+		return nil
+	}
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if c := n.Child(i); x.lang.spec.bodyTypes[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}
+
+// hasChildOfType reports whether n has a direct child (named or not) of type t.
+func hasChildOfType(n *sitter.Node, t string) bool {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if n.Child(i).Type() == t {
+			return true
+		}
+	}
+	return false
+}
+
+// childBefore returns n's first direct child of type want that comes
+// before the first child of type stop, or nil.
+func childBefore(n *sitter.Node, want, stop string) *sitter.Node {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		switch c.Type() {
+		case want:
+			return c
+		case stop:
+			return nil
+		}
+	}
+	return nil
+}
+
+// extendStatementScopes makes statement-form scopes ("namespace X;" in C#
+// and PHP) span the declarations after them: up to the next scope of the
+// same type, else the end of the file.
+func (x *extractor) extendStatementScopes(nodeType string) {
+	var scopes []*def
+	for _, d := range x.defs {
+		if d.node.Type() == nodeType && d.node.ChildByFieldName("body") == nil {
+			scopes = append(scopes, d)
+		}
+	}
+	sort.Slice(scopes, func(i, j int) bool { return scopes[i].span.StartByte < scopes[j].span.StartByte })
+	for i, d := range scopes {
+		end := len(x.src)
+		if i+1 < len(scopes) {
+			end = scopes[i+1].span.StartByte
+		}
+		x.setSpanEnd(d, end)
+	}
+}
+
+// setSpanEnd moves d's span end forward to end, less trailing white space.
+func (x *extractor) setSpanEnd(d *def, end int) {
+	for end > d.span.StartByte {
+		c := x.src[end-1]
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		end--
+	}
+	if end <= d.span.EndByte {
+		return
+	}
+	d.span.End = Point{
+		Line:   d.span.End.Line + bytes.Count(x.src[d.span.EndByte:end], []byte{'\n'}),
+		Column: end - x.lineStart(end),
+	}
+	d.span.EndByte = end
+}
+
+// errorAtTop reports whether the ERROR node n sits at file level: only
+// ERROR nodes between it and the root.
+func errorAtTop(n *sitter.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Parent() != nil && p.Type() != "ERROR" {
+			return false
+		}
+	}
+	return true
 }

@@ -18,9 +18,12 @@ var goSpec = &langSpec{
 (type_declaration (type_spec name: (type_identifier) @name) @type)
 (type_declaration (type_alias name: (type_identifier) @name) @type)
 (type_spec type: (interface_type (method_elem name: (field_identifier) @name) @method))
-(source_file (const_declaration (const_spec name: (identifier) @name) @const))
-(source_file (var_declaration (var_spec name: (identifier) @name) @var))
-(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @var)))
+`,
+	root: "source_file",
+	top: `
+(_top_ (const_declaration (const_spec name: (identifier) @name) @const)) @toplevel
+(_top_ (var_declaration (var_spec name: (identifier) @name) @var)) @toplevel
+(_top_ (var_declaration (var_spec_list (var_spec name: (identifier) @name) @var))) @toplevel
 `,
 	prepare: prepareGo,
 	names: func(x *extractor, d *def) []*sitter.Node {

@@ -6,10 +6,13 @@ var pythonSpec = &langSpec{
 	query: `
 (function_definition name: (identifier) @name) @function
 (class_definition name: (identifier) @name) @class
-(module (type_alias_statement . (type (identifier) @name)) @type)
-(module (expression_statement (assignment left: (identifier) @name) @var))
-(module (expression_statement (assignment left: (pattern_list (identifier) @name)) @var))
-(module (expression_statement (assignment left: (tuple_pattern (identifier) @name)) @var))
+`,
+	root: "module",
+	top: `
+(_top_ (type_alias_statement . (type (identifier) @name)) @type) @toplevel
+(_top_ (expression_statement (assignment left: (identifier) @name) @var)) @toplevel
+(_top_ (expression_statement (assignment left: (pattern_list (identifier) @name)) @var)) @toplevel
+(_top_ (expression_statement (assignment left: (tuple_pattern (identifier) @name)) @var)) @toplevel
 `,
 	prepare: preparePython,
 	finish:  finishPython,

@@ -72,7 +72,7 @@ func (l *Language) String() string {
 func (l *Language) compile() error {
 	l.once.Do(func() {
 		l.ts = l.grammar()
-		q, err := sitter.NewQuery([]byte(l.spec.query), l.ts)
+		q, err := sitter.NewQuery([]byte(l.querySource()), l.ts)
 		if err != nil {
 			l.qerr = fmt.Errorf("symbols: compile %s definitions query: %w", l.Name, err)
 			return
@@ -84,6 +84,16 @@ func (l *Language) compile() error {
 		}
 	})
 	return l.qerr
+}
+
+// querySource returns the full definitions query: the language's patterns
+// plus its file-level patterns anchored at the root and at ERROR.
+func (l *Language) querySource() string {
+	src := l.spec.query
+	if l.spec.top != "" {
+		src += strings.ReplaceAll(l.spec.top, "_top_", l.spec.root) + strings.ReplaceAll(l.spec.top, "_top_", "ERROR")
+	}
+	return src
 }
 
 var (

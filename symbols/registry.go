@@ -1,8 +1,20 @@
 package symbols
 
 import (
+	"github.com/smacker/go-tree-sitter/bash"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
 	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
 // codeLanguages lists the languages parsed with a tree-sitter grammar.
@@ -14,5 +26,34 @@ func codeLanguages() []*Language {
 			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
 			grammar: python.GetLanguage, spec: pythonSpec,
 		},
+		{
+			Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
+			Interpreters: []string{"node"}, grammar: javascript.GetLanguage, spec: javascriptSpec,
+		},
+		{
+			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
+			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
+		},
+		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+		{
+			Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
+			grammar: cpp.GetLanguage, spec: cppSpec,
+		},
+		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
+		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
+		{
+			Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+			Filenames:    []string{"Gemfile", "Rakefile", "Vagrantfile", "Guardfile", "Podfile", "Brewfile"},
+			Interpreters: []string{"ruby", "jruby"}, grammar: ruby.GetLanguage, spec: rubySpec,
+		},
+		{Name: "csharp", Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
+		{Name: "php", Extensions: []string{".php", ".phtml", ".php3", ".php4", ".php5", ".phps"}, Interpreters: []string{"php"}, grammar: php.GetLanguage, spec: phpSpec},
+		{
+			Name: "bash", Extensions: []string{".sh", ".bash", ".zsh", ".ksh"},
+			Filenames:    []string{".bashrc", ".bash_profile", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".envrc"},
+			Interpreters: []string{"bash"}, grammar: bash.GetLanguage, spec: bashSpec,
+		},
+		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
+		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }

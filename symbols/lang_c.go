@@ -1,0 +1,312 @@
+package symbols
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// cDeclParents are the node types whose declarations are file- or
+// namespace-level (not locals in a function body).
+var cDeclParents = []string{
+	"translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
+	"preproc_else", "preproc_elif",
+}
+
+// cQuery builds the C-family query: definitions common to C and C++ plus
+// declarations under each of the given parents.
+func cQuery(parents []string, extra string) string {
+	var b strings.Builder
+	b.WriteString(`
+(function_definition declarator: (_) @name) @function
+(struct_specifier name: (_) @name body: (_)) @struct
+(union_specifier name: (_) @name body: (_)) @struct
+(enum_specifier name: (_) @name body: (_)) @enum
+(type_definition declarator: (_) @name) @type
+(preproc_def name: (identifier) @name) @macro
+(preproc_function_def name: (identifier) @name) @macro
+`)
+	for _, p := range append(parents, "ERROR") {
+		b.WriteString("(" + p + " (declaration declarator: (_) @name) @var) @toplevel\n")
+	}
+	b.WriteString(extra)
+	return b.String()
+}
+
+var cSpec = &langSpec{
+	query:   cQuery(cDeclParents, ""),
+	names:   cNames,
+	prepare: prepareC,
+	post:    dropDefinedPrototypes,
+	finish:  finishC,
+	sigEnd:  cSigEnd,
+	doc:     cDocRules,
+}
+
+var cppSpec = &langSpec{
+	query: cQuery(append([]string{"field_declaration_list", "template_declaration"}, cDeclParents...), `
+(class_specifier name: (_) @name body: (_)) @class
+(namespace_definition name: (_) @name) @module
+(alias_declaration name: (_) @name) @type
+(field_declaration_list (field_declaration declarator: (_) @name) @method)
+(template_declaration (declaration declarator: (_) @name) @var)
+`),
+	names:   cNames,
+	prepare: prepareC,
+	post:    dropDefinedPrototypes,
+	finish:  finishC,
+	sigEnd:  cSigEnd,
+	doc:     cDocRules,
+}
+
+var cDocRules = docRules{
+	line:     []string{"//"},
+	block:    []string{"/*"},
+	comments: map[string]bool{"comment": true},
+}
+
+// cNames returns one name per declarator of a declaration or typedef
+// ("int a, *b;").
+func cNames(x *extractor, d *def) []*sitter.Node {
+	switch d.node.Type() {
+	case "declaration", "type_definition", "field_declaration":
+		return fieldChildren(d.node, "declarator")
+	}
+	return nil
+}
+
+// cDeclaratorName follows a declarator chain (pointer, reference, array,
+// init, function declarators) to the declared name. It reports whether a
+// function declarator was on the way.
+func cDeclaratorName(n *sitter.Node) (name *sitter.Node, isFunc bool) {
+	for i := 0; n != nil && i < 32; i++ {
+		switch n.Type() {
+		case "function_declarator":
+			isFunc = true
+		case "identifier", "field_identifier", "type_identifier", "qualified_identifier",
+			"destructor_name", "operator_name", "template_function", "primitive_type":
+			return n, isFunc
+		case "parenthesized_declarator":
+			n = firstNamedChild(n)
+			continue
+		}
+		next := n.ChildByFieldName("declarator")
+		if next == nil {
+			return nil, isFunc
+		}
+		n = next
+	}
+	return nil, isFunc
+}
+
+func firstNamedChild(n *sitter.Node) *sitter.Node {
+	if n.NamedChildCount() == 0 {
+		return nil
+	}
+	return n.NamedChild(0)
+}
+
+func prepareC(x *extractor, d *def) bool {
+	n := d.node
+	switch n.Type() {
+	case "function_definition", "declaration", "field_declaration", "type_definition":
+		name, isFunc := cDeclaratorName(d.nameNode)
+		if name == nil {
+			return false
+		}
+		switch n.Type() {
+		case "declaration":
+			if isFunc {
+				d.kind = KindFunction
+			} else if cIsConst(x, n) {
+				d.kind = KindConst
+			}
+		case "field_declaration":
+			if !isFunc {
+				return false // data members are not listed
+			}
+		case "function_definition":
+			if !isFunc {
+				return false // K&R oddities or macros the grammar misread
+			}
+		}
+		cSetQualifiedName(x, d, name)
+	}
+	if p := n.Parent(); p != nil && p.Type() == "template_declaration" {
+		d.outer, d.sigNode = p, p
+	}
+	return true
+}
+
+// cSetQualifiedName names d after a (possibly qualified) identifier:
+// "ns::Foo::bar" becomes name "bar" with container override "ns.Foo".
+func cSetQualifiedName(x *extractor, d *def, name *sitter.Node) {
+	var scopes []string
+	for i := 0; name.Type() == "qualified_identifier" && i < 16; i++ {
+		if s := name.ChildByFieldName("scope"); s != nil {
+			scope := x.text(s)
+			if t := s.ChildByFieldName("name"); s.Type() == "template_type" && t != nil {
+				scope = x.text(t) // Foo<int>::bar → Foo
+			}
+			scopes = append(scopes, scope)
+		}
+		next := name.ChildByFieldName("name")
+		if next == nil {
+			break
+		}
+		name = next
+	}
+	if t := name.ChildByFieldName("name"); name.Type() == "template_function" && t != nil {
+		name = t
+	}
+	d.nameNode = name
+	d.name = x.text(name)
+	if len(scopes) > 0 {
+		d.hasOverride = true
+		d.containerOverride = strings.Join(scopes, ".")
+		if d.kind == KindFunction {
+			d.kind = KindMethod
+		}
+	}
+}
+
+// cIsConst reports a const or constexpr qualified declaration.
+func cIsConst(x *extractor, n *sitter.Node) bool {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		if t := c.Type(); t == "type_qualifier" || t == "constexpr" {
+			if s := x.text(c); s == "const" || s == "constexpr" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropDefinedPrototypes removes function prototypes of functions the same
+// file defines, and out-of-line definitions' qualified names that refer to
+// namespaces rather than classes are turned back into functions.
+func dropDefinedPrototypes(x *extractor) {
+	defined := map[string]bool{}
+	namespaces := map[string]bool{}
+	for _, d := range x.defs {
+		switch d.node.Type() {
+		case "function_definition":
+			defined[d.containerOverride+"."+d.name] = true
+		case "namespace_definition":
+			namespaces[d.name] = true
+		}
+	}
+	out := x.defs[:0]
+	for _, d := range x.defs {
+		if d.node.Type() == "declaration" && d.kind == KindFunction && defined[d.containerOverride+"."+d.name] {
+			continue
+		}
+		if d.hasOverride && d.kind == KindMethod {
+			last := d.containerOverride[strings.LastIndexByte(d.containerOverride, '.')+1:]
+			if namespaces[last] {
+				d.kind = KindFunction
+			}
+		}
+		out = append(out, d)
+	}
+	x.defs = out
+}
+
+func finishC(x *extractor, d *def) {
+	p := x.parentDef(d)
+	if d.kind == KindFunction && p != nil && (p.kind == KindClass || p.kind == KindStruct) {
+		d.kind = KindMethod
+	}
+	if d.kind == KindMethod {
+		owner := d.containerOverride
+		if !d.hasOverride && p != nil {
+			owner = p.name
+		}
+		owner = owner[strings.LastIndexByte(owner, '.')+1:]
+		if d.name == owner {
+			d.kind = KindConstructor
+		}
+	}
+	switch {
+	case d.kind == KindMacro:
+		d.exported = true
+	case p != nil && (p.kind == KindClass || p.kind == KindStruct):
+		d.exported = p.exported && x.cppAccess(d, p) == "public"
+	default:
+		d.exported = !modifierSetTypes(x, d.node, "storage_class_specifier")["static"] &&
+			(p == nil || p.exported || p.kind == KindModule)
+	}
+}
+
+// cppAccess returns the access level of member d of class or struct p:
+// the last access specifier before d in the body, else the default.
+func (x *extractor) cppAccess(d, p *def) string {
+	access := "public"
+	if p.node.Type() == "class_specifier" {
+		access = "private"
+	}
+	body := p.node.ChildByFieldName("body")
+	if body == nil {
+		return access
+	}
+	if x.access == nil {
+		x.access = make(map[uint32][]accessMark)
+	}
+	key := body.StartByte()
+	marks, ok := x.access[key]
+	if !ok {
+		// One pass with a cursor: indexing children is linear per call.
+		c := sitter.NewTreeCursor(body)
+		for more := c.GoToFirstChild(); more; more = c.GoToNextSibling() {
+			if n := c.CurrentNode(); n.Type() == "access_specifier" {
+				marks = append(marks, accessMark{at: n.StartByte(), level: strings.TrimSpace(strings.TrimSuffix(x.text(n), ":"))})
+			}
+		}
+		c.Close()
+		x.access[key] = marks
+	}
+	start := d.node.StartByte()
+	for _, m := range marks {
+		if m.at >= start {
+			break
+		}
+		access = m.level
+	}
+	return access
+}
+
+// accessMark is a C++ access specifier in a class body.
+type accessMark struct {
+	at    uint32
+	level string
+}
+
+// modifierSetTypes returns the texts of n's direct children of type t.
+func modifierSetTypes(x *extractor, n *sitter.Node, t string) map[string]bool {
+	set := map[string]bool{}
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if c := n.Child(i); c.Type() == t {
+			set[x.text(c)] = true
+		}
+	}
+	return set
+}
+
+// cSigEnd keeps macro signatures to their first line of definition and
+// typedef signatures to the declaration header.
+func cSigEnd(x *extractor, d *def) int {
+	switch d.node.Type() {
+	case "preproc_function_def", "preproc_def":
+		if v := d.node.ChildByFieldName("value"); v != nil {
+			return int(v.EndByte())
+		}
+	case "namespace_definition":
+		if b := d.node.ChildByFieldName("body"); b != nil {
+			return int(b.StartByte())
+		}
+	}
+	return -1
+}

@@ -1,0 +1,223 @@
+package symbols
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// jsCommonQuery holds the patterns JavaScript and TypeScript share.
+const jsCommonQuery = `
+(function_declaration name: (identifier) @name) @function
+(generator_function_declaration name: (identifier) @name) @function
+(class_declaration name: (_) @name) @class
+(class_body (method_definition name: (_) @name) @method)
+(export_statement (export_clause (export_specifier name: (identifier) @exported)))
+`
+
+// jsTopQuery holds the file-level patterns; _top_ stands for the root
+// (program) and, for recovery from syntax errors, for ERROR.
+const jsTopQuery = `
+(_top_ [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
+  (variable_declaration (variable_declarator name: (identifier) @name) @var)
+  (export_statement declaration: [
+    (lexical_declaration (variable_declarator name: (identifier) @name) @var)
+    (variable_declaration (variable_declarator name: (identifier) @name) @var)])]) @toplevel
+
+(_top_ (expression_statement (assignment_expression
+  left: (member_expression object: (_) @object property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]) @function)) @toplevel
+
+(_top_ (expression_statement (assignment_expression
+  left: (member_expression) @exports
+  right: (object (shorthand_property_identifier) @exported)))) @toplevel
+`
+
+var javascriptSpec = &langSpec{
+	query: jsCommonQuery + `
+(class_body (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method)
+`,
+	root:           "program",
+	top:            jsTopQuery,
+	prepare:        prepareJS,
+	finish:         finishJS,
+	mark:           markJS,
+	sigEnd:         jsSigEnd,
+	skipAtSigStart: map[string]bool{"decorator": true},
+	extendStart:    map[string]bool{"decorator": true},
+	doc:            jsDocRules,
+}
+
+// tsNamespaceVars lists the variable patterns again for namespace bodies.
+const tsNamespaceVars = `
+(internal_module body: (statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @var))]))
+(module body: (statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @var))]))
+`
+
+var typescriptSpec = &langSpec{
+	query: jsCommonQuery + tsNamespaceVars + `
+(function_signature name: (identifier) @name) @function
+(abstract_class_declaration name: (type_identifier) @name) @class
+(class_body (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method)
+(class_body (abstract_method_signature name: (_) @name) @method)
+(class_body (method_signature name: (_) @name) @method)
+(interface_body (method_signature name: (_) @name) @method)
+(interface_declaration name: (type_identifier) @name) @interface
+(type_alias_declaration name: (type_identifier) @name) @type
+(enum_declaration name: (identifier) @name) @enum
+(internal_module name: (_) @name) @module
+(module name: [(identifier) (nested_identifier)] @name) @module
+(module name: (string (string_fragment) @name)) @module
+`,
+	root:           "program",
+	top:            jsTopQuery,
+	prepare:        prepareJS,
+	finish:         finishJS,
+	mark:           markJS,
+	sigEnd:         jsSigEnd,
+	skipAtSigStart: map[string]bool{"decorator": true},
+	extendStart:    map[string]bool{"decorator": true},
+	doc:            jsDocRules,
+}
+
+var jsDocRules = docRules{
+	block:    []string{"/**"},
+	notBlock: []string{"/**/"},
+	comments: map[string]bool{"comment": true},
+}
+
+func prepareJS(x *extractor, d *def) bool {
+	n := d.node
+	switch n.Type() {
+	case "variable_declarator":
+		decl := n.Parent()
+		if decl == nil {
+			return false
+		}
+		keyword := "var"
+		if kw := decl.Child(0); kw != nil && !kw.IsNamed() {
+			keyword = x.text(kw)
+		}
+		switch v := n.ChildByFieldName("value"); {
+		case v == nil:
+			d.kind = jsVarKind(keyword)
+		default:
+			switch v.Type() {
+			case "arrow_function", "function_expression", "function", "generator_function":
+				d.kind = KindFunction
+			case "class":
+				d.kind = KindClass
+			default:
+				d.kind = jsVarKind(keyword)
+			}
+		}
+		single := decl.NamedChildCount() == 1
+		if single {
+			d.outer = decl
+		}
+		d.sigPrefix = keyword + " "
+		if wrap := decl.Parent(); wrap != nil && wrap.Type() == "export_statement" {
+			d.exported = true
+			d.sigPrefix = "export " + d.sigPrefix
+			if single {
+				d.outer = wrap
+			}
+		}
+	case "assignment_expression":
+		obj := x.text(d.aux["object"])
+		d.outer = n.Parent()
+		switch {
+		case obj == "exports" || obj == "module.exports":
+			d.exported = true
+		case strings.HasSuffix(obj, ".prototype"):
+			d.kind = KindMethod
+			d.hasOverride = true
+			owner := strings.TrimSuffix(obj, ".prototype")
+			d.containerOverride = owner[strings.LastIndexByte(owner, '.')+1:]
+		default:
+			return false // obj.handler = function … is an assignment, not a definition
+		}
+	default:
+		if p := n.Parent(); p != nil && p.Type() == "export_statement" {
+			d.outer, d.sigNode = p, p
+			d.exported = true
+		}
+	}
+	return true
+}
+
+func jsVarKind(keyword string) Kind {
+	if keyword == "const" {
+		return KindConst
+	}
+	return KindVar
+}
+
+// markJS records names exported by "export { a, b }" and
+// "module.exports = { a, b }".
+func markJS(x *extractor, aux map[string]*sitter.Node) {
+	name := aux["exported"]
+	if name == nil {
+		return
+	}
+	if e := aux["exports"]; e != nil && x.text(e) != "module.exports" {
+		return
+	}
+	x.mark(x.text(name))
+}
+
+func finishJS(x *extractor, d *def) {
+	p := x.parentDef(d)
+	if d.node.Type() == "method_definition" && d.name == "constructor" {
+		d.kind = KindConstructor
+	}
+	if p != nil && isTypeKind(p.kind) {
+		d.exported = p.exported && !jsPrivateMember(x, d)
+		return
+	}
+	if p == nil && x.marked(d.name) {
+		d.exported = true
+	}
+}
+
+// jsPrivateMember reports #private names and private/protected members.
+func jsPrivateMember(x *extractor, d *def) bool {
+	if strings.HasPrefix(d.name, "#") {
+		return true
+	}
+	count := int(d.node.NamedChildCount())
+	for i := 0; i < count; i++ {
+		c := d.node.NamedChild(i)
+		if c.Type() == "accessibility_modifier" {
+			m := x.text(c)
+			return m == "private" || m == "protected"
+		}
+	}
+	return false
+}
+
+// jsSigEnd ends the signature of function-valued variables, fields and
+// assignments at the function body.
+func jsSigEnd(x *extractor, d *def) int {
+	var v *sitter.Node
+	switch d.node.Type() {
+	case "variable_declarator", "field_definition", "public_field_definition":
+		v = d.node.ChildByFieldName("value")
+	case "assignment_expression":
+		v = d.node.ChildByFieldName("right")
+	default:
+		return -1
+	}
+	if v == nil {
+		return -1
+	}
+	if body := v.ChildByFieldName("body"); body != nil {
+		return int(body.StartByte())
+	}
+	return -1
+}
