@@ -23,8 +23,10 @@
 // The rendered text (markdown, xml, json or plain) never exceeds the budget:
 // its token count, headers and fences included, is at most Request.Budget.
 //
-// Token counts come from CountTokens, a calibrated estimate of the MiniLM
-// WordPiece tokenizer used by the embedder, not the tokenizer itself.
+// Token counts come from CountTokens, which is chunking.CountTokens: a
+// calibrated estimate of the MiniLM WordPiece tokenizer used by the
+// embedder, not the tokenizer itself (mean absolute error 3.3% per chunk,
+// p95 9.1%, on held-out standard library code).
 //
 // The package is pure: it imports neither the engine nor the store, and it
 // does no I/O except CoChanged, which runs git.

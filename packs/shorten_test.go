@@ -178,7 +178,7 @@ func TestShortenByLines(t *testing.T) {
 	}
 	// Broken code falls back to lines and still never cuts a line.
 	broken := "func f( {\n\tx := 1\n\ty := 2\n\tz := 3\n\treturn\n}\n"
-	out, ok = s.shorten("go", broken, 12)
+	out, ok = s.shorten("go", broken, 20)
 	if !ok {
 		t.Fatal("could not shorten broken code")
 	}
