@@ -46,15 +46,13 @@ type rule struct {
 	find func(s string) [][2]int
 }
 
-var (
-	defaultScrubber     *Scrubber
-	defaultScrubberOnce sync.Once
-)
+// builtin returns the built-in rules, compiled once. Rules are never
+// modified after compilation, so Scrubbers share them.
+var builtin = sync.OnceValue(builtinRules)
 
 // Scrub redacts secrets from text with the built-in rules.
 func Scrub(text string) string {
-	defaultScrubberOnce.Do(func() { defaultScrubber = &Scrubber{rules: builtinRules()} })
-	return defaultScrubber.Scrub(text)
+	return (&Scrubber{rules: builtin()}).Scrub(text)
 }
 
 // NewScrubber returns a Scrubber with the built-in rules plus extra
@@ -62,7 +60,8 @@ func Scrub(text string) string {
 // only that submatch; otherwise the whole match is redacted. Empty matches
 // are ignored. An invalid pattern is an error naming it.
 func NewScrubber(extra []string) (*Scrubber, error) {
-	rules := builtinRules()
+	base := builtin()
+	rules := append(make([]rule, 0, len(base)+len(extra)), base...)
 	for i, p := range extra {
 		re, err := regexp.Compile(p)
 		if err != nil {

@@ -105,7 +105,7 @@ func TestScrubPlantedSecrets(t *testing.T) {
 	total := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, n := (&Scrubber{rules: builtinRules()}).ScrubCount(c.text)
+			out, n := (&Scrubber{rules: builtin()}).ScrubCount(c.text)
 			if n == 0 {
 				t.Fatalf("nothing redacted in:\n%s", c.text)
 			}
@@ -262,7 +262,7 @@ func TestScrubStdlibCorpus(t *testing.T) {
 
 // builtinFind is Find with the built-in rules.
 func builtinFind(text string) [][2]int {
-	return (&Scrubber{rules: builtinRules()}).Find(text)
+	return (&Scrubber{rules: builtin()}).Find(text)
 }
 
 // sampleFiles returns every k-th source file under root so that about n
@@ -329,7 +329,7 @@ func FuzzScrub(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out, n := (&Scrubber{rules: builtinRules()}).ScrubCount(s)
+		out, n := (&Scrubber{rules: builtin()}).ScrubCount(s)
 		if n == 0 && out != s {
 			t.Fatalf("changed text without redacting")
 		}
