@@ -57,10 +57,11 @@ func treeSitterClean(t *testing.T, lang, src string) bool {
 func checkWholeLines(t *testing.T, in, out string) {
 	t.Helper()
 	orig := map[string]bool{}
-	for _, l := range strings.Split(in, "\n") {
-		orig[l] = true
+	for l := range strings.Lines(in) {
+		orig[strings.TrimSuffix(l, "\n")] = true
 	}
-	for _, l := range strings.Split(out, "\n") {
+	for l := range strings.Lines(out) {
+		l = strings.TrimSuffix(l, "\n")
 		if !orig[l] && !strings.Contains(l, "…") {
 			t.Errorf("line %q is neither an original line nor a marked elision", l)
 		}
