@@ -11,12 +11,14 @@ type doc struct {
 	path  string
 	lang  string
 	src   []byte
+	text  string // src as a string, sliced for token counts without copies
 	opts  Options
 	lines []int // start offset of every line; a last line without newline counts
+	cum   []int // cum[l]: token units of lines [0, l); built on first use
 }
 
 func newDoc(path, lang string, src []byte, opts Options) *doc {
-	d := &doc{path: path, lang: lang, src: src, opts: opts.normalized()}
+	d := &doc{path: path, lang: lang, src: src, text: string(src), opts: opts.normalized()}
 	if len(src) > 0 {
 		d.lines = append(d.lines, 0)
 	}
@@ -121,23 +123,73 @@ func (d *doc) emit(kind, label string, s, e int) (Chunk, bool) {
 	}, true
 }
 
-// units returns the token estimate of [s, e) in fixed-point units.
-func (d *doc) units(s, e int) int { return tokenUnits(string(d.src[s:e]), nil) }
+// units returns the token estimate of [s, e) in fixed-point units. Whole
+// lines come from prefix sums (a word never spans a line break, so the sum
+// over lines equals the count of the whole); partial lines are counted.
+func (d *doc) units(s, e int) int {
+	if e <= s {
+		return 0
+	}
+	if d.cum == nil {
+		d.cum = make([]int, len(d.lines)+1)
+		for l := range d.lines {
+			d.cum[l+1] = d.cum[l] + tokenUnits(d.text[d.lines[l]:d.lineStart(l+1)], nil)
+		}
+	}
+	ls, le := d.lineOf(s), d.lineOf(e-1)
+	if ls == le {
+		if s == d.lines[ls] && e == d.lineStart(ls+1) {
+			return d.cum[ls+1] - d.cum[ls]
+		}
+		return tokenUnits(d.text[s:e], nil)
+	}
+	u := d.cum[le] - d.cum[ls+1]
+	if s == d.lines[ls] {
+		u += d.cum[ls+1] - d.cum[ls]
+	} else {
+		u += tokenUnits(d.text[s:d.lines[ls+1]], nil)
+	}
+	if e == d.lineStart(le+1) {
+		u += d.cum[le+1] - d.cum[le]
+	} else {
+		u += tokenUnits(d.text[d.lines[le]:e], nil)
+	}
+	return u
+}
 
 // refineFunc proposes cut points strictly inside [s, e) for a unit too big
 // to be one part, in ascending order. No cuts means the unit is unsplittable
 // and is kept whole.
 type refineFunc func(s, e int) []int
 
-// pack cuts [s, e) into consecutive parts of at most MaxTokens each and
-// returns the part boundaries: part i is [bounds[i], bounds[i+1]). Parts
+// packing says how pack cuts a range.
+type packing struct {
+	// refine cuts units above MaxTokens finer; nil means lines, then
+	// positions inside a single long line.
+	refine refineFunc
+	// balance, when set, also cuts units above half the target part size,
+	// so that parts come out about equal in size.
+	balance refineFunc
+	// overlap repeats OverlapLines lines at the start of every part after
+	// the first (counted in the part's size).
+	overlap bool
+}
+
+// piece is one part of a packed range: [start, end), where start is before
+// cut by the overlap repeated from the previous part.
+type piece struct{ start, cut, end int }
+
+// pack cuts [s, e) into consecutive parts of at most MaxTokens each. Parts
 // begin only at s or at one of cuts (ascending offsets inside (s, e)); a unit
 // between two cuts that is itself above MaxTokens is first cut finer by
-// refine (nil refine: at lines, then inside a single long line), recursively,
-// and a unit that cannot be cut finer becomes a part of its own. The units
-// are then grouped greedily into parts of about equal size.
-func (d *doc) pack(s, e int, cuts []int, refine refineFunc) []int {
+// p.refine, recursively, and a unit that cannot be cut finer becomes a part
+// of its own. The finest units are then grouped greedily into parts of about
+// equal size.
+func (d *doc) pack(s, e int, cuts []int, p packing) []piece {
 	limit := d.opts.MaxTokens * tokenUnit
+	total := d.units(s, e)
+	n := max(1, (total+limit-1)/max(limit, 1))
+	target := total / n
 	var atoms []int // start offsets of the finest units
 	var sizes []int // their token units
 	var atomize func(s, e int, cuts []int, depth int)
@@ -152,44 +204,72 @@ func (d *doc) pack(s, e int, cuts []int, refine refineFunc) []int {
 				continue
 			}
 			u := d.units(prev, b)
-			if u > limit && depth < maxPackDepth {
-				if inner := d.finer(prev, b, refine); len(inner) > 0 {
-					atomize(prev, b, inner, depth+1)
-					prev = b
-					continue
-				}
+			var inner []int
+			switch {
+			case u > limit && depth < maxPackDepth:
+				inner = d.finer(prev, b, p.refine)
+			case u > limit && depth < maxPackDepth+2:
+				// Deep structure (a chain of nested expressions): lines,
+				// then bytes, which end after two more levels.
+				inner = d.textCuts(prev, b)
+			case p.balance != nil && n > 1 && u > target/2 && depth < maxPackDepth:
+				inner = d.finer(prev, b, p.balance)
 			}
-			atoms = append(atoms, prev)
-			sizes = append(sizes, u)
+			if len(inner) > 0 {
+				atomize(prev, b, inner, depth+1)
+			} else {
+				atoms = append(atoms, prev)
+				sizes = append(sizes, u)
+			}
 			prev = b
 		}
 	}
 	atomize(s, e, cuts, 0)
 
-	total := 0
-	for _, u := range sizes {
-		total += u
-	}
-	// Aim at equal parts: as many as the limit requires, of the mean size.
-	target := total
-	if n := (total + limit - 1) / max(limit, 1); n > 1 {
-		target = total / n
-	}
-	bounds := []int{s}
-	cur := 0
+	pieces := []piece{{start: s, cut: s}}
+	cur, done, filled := 0, 0, false
 	for i, a := range atoms {
 		u := sizes[i]
-		if cur > 0 && (cur+u > limit || cur+u/2 > target) {
-			bounds = append(bounds, a)
-			cur = 0
+		// Close the part when the atom would overflow it, or when the part
+		// has reached the target and enough remains for another part.
+		if filled && (cur+u > limit || (cur+u/2 > target && total-done >= target/2)) {
+			pieces[len(pieces)-1].end = a
+			ov := a
+			if p.overlap {
+				ov = d.overlapStart(a, pieces[len(pieces)-1].cut)
+			}
+			cur = d.units(ov, a)
+			if cur+u > limit {
+				ov, cur = a, 0
+			}
+			pieces = append(pieces, piece{start: ov, cut: a})
 		}
 		cur += u
+		done += u
+		filled = true
 	}
-	return append(bounds, e)
+	pieces[len(pieces)-1].end = e
+	return pieces
 }
 
-// maxPackDepth bounds the recursion of pack on pathological inputs.
-const maxPackDepth = 64
+// overlapStart returns where a part cut at a starts when it repeats
+// OverlapLines whole lines, never at or before prev (the previous cut).
+func (d *doc) overlapStart(a, prev int) int {
+	l := d.lineOf(a)
+	if d.opts.OverlapLines == 0 || d.lines[l] != a {
+		return a // no overlap, or a cut inside a line
+	}
+	for k := max(0, l-d.opts.OverlapLines); k < l; k++ {
+		if d.lines[k] > prev {
+			return d.lines[k]
+		}
+	}
+	return a
+}
+
+// maxPackDepth bounds the recursion of pack and of the descent into nested
+// syntax nodes on pathological inputs.
+const maxPackDepth = 256
 
 // finer returns cut points strictly inside [s, e): refine's when given, else
 // line starts, else positions inside a single long line.
@@ -255,40 +335,13 @@ func (d *doc) byteCuts(s, e int) []int {
 	return cuts
 }
 
-// withOverlap moves the start of every part after the first back by
-// OverlapLines lines (whole lines, never before the previous part's start).
-func (d *doc) withOverlap(bounds []int) (starts []int) {
-	starts = make([]int, len(bounds)-1)
-	copy(starts, bounds)
-	if d.opts.OverlapLines == 0 {
-		return starts
-	}
-	for i := 1; i < len(starts); i++ {
-		l := d.lineOf(bounds[i])
-		if d.lines[l] != bounds[i] {
-			continue // a cut inside a line: no whole lines to repeat
-		}
-		o := d.lines[max(0, l-d.opts.OverlapLines)]
-		starts[i] = max(o, bounds[i-1]+1)
-		if d.lines[d.lineOf(starts[i])] != starts[i] {
-			starts[i] = bounds[i]
-		}
-	}
-	return starts
-}
-
-// parts emits the parts of a unit cut at bounds (from pack). A single part
-// is one chunk labelled label; several are labelled "label (part i/n)" with
-// Parent set to label and Context set on every part after the first. overlap
-// repeats OverlapLines lines between parts.
-func (d *doc) parts(kind, label, context string, bounds []int, overlap bool) []Chunk {
-	starts := bounds[:len(bounds)-1]
-	if overlap {
-		starts = d.withOverlap(bounds)
-	}
+// parts emits the pieces of a unit (from pack). A single piece is one chunk
+// labelled label; several are labelled "label (part i/n)" with Parent set to
+// label and Context set on every part after the first.
+func (d *doc) parts(kind, label, context string, pieces []piece) []Chunk {
 	var out []Chunk
-	for i, st := range starts {
-		if c, ok := d.emit(kind, label, st, bounds[i+1]); ok {
+	for _, p := range pieces {
+		if c, ok := d.emit(kind, label, p.start, p.end); ok {
 			out = append(out, c)
 		}
 	}
@@ -337,7 +390,7 @@ func (d *doc) windows(kind string, a, b int) []Chunk {
 			// One line above the cap: cut it inside.
 			ls, le := d.lines[s], d.lineEnd(s)
 			label := fmt.Sprintf("line %d", s+1)
-			out = append(out, d.parts(kind, label, "", d.pack(ls, le, d.byteCuts(ls, le), nil), false)...)
+			out = append(out, d.parts(kind, label, "", d.pack(ls, le, d.byteCuts(ls, le), packing{}))...)
 		} else if c, ok := d.emit(kind, "", d.lines[s], d.lineStart(e)); ok {
 			out = append(out, c)
 		}

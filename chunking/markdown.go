@@ -262,7 +262,7 @@ func (d *doc) mdBody(label, context string, a, b int, fence []int) []Chunk {
 		}
 		return d.textCuts(s, e)
 	}
-	return d.parts(KindMarkdownSection, label, context, d.pack(s, e, cuts, refine), false)
+	return d.parts(KindMarkdownSection, label, context, d.pack(s, e, cuts, packing{refine: refine}))
 }
 
 // headingContext renders a heading as an ATX line for the Context of parts.

@@ -264,7 +264,7 @@ func (d *doc) sql() []Chunk {
 		}
 		// Cut only where a line starts outside strings and comments.
 		stop := func(int, int) []int { return nil }
-		out = append(out, d.parts(KindSQLStatement, label, label, d.pack(s, e, cuts, stop), false)...)
+		out = append(out, d.parts(KindSQLStatement, label, label, d.pack(s, e, cuts, packing{refine: stop}))...)
 	}
 	return out
 }

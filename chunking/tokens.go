@@ -14,10 +14,12 @@ import (
 // and control characters separate words and vanish, every punctuation
 // character is one token, every CJK ideograph is one token, a word longer
 // than 100 characters is one [UNK] — and replaces only the WordPiece
-// vocabulary lookup by a table: the mean number of pieces for a word of a
-// given length, camel-case/digit segment count and character class, fitted
-// against the real tokenizer on Go and Python standard library text (see
-// tokens_table.go and TestTokenCalibration for the measured error).
+// vocabulary lookup: the most frequent words of source code count exactly
+// from a list, and any other word is cut into segments (camel-case humps,
+// runs of capitals, runs of digits) whose piece counts come from a table by
+// position, character class and length. Both were fitted against the real
+// tokenizer on Go and Python standard library code (tokens_table.go;
+// TestTokenCalibration measures the error on held-out files).
 //
 // Invalid UTF-8 bytes count as nothing, as they do for the tokenizer after
 // strings.ToValidUTF8. CountTokens runs in a single pass without allocating.
@@ -42,31 +44,6 @@ const (
 	ccDigit
 )
 
-// Word kinds: the first index of the estimate tables.
-const (
-	wkLower  = iota // ASCII lower-case letters, possibly with digits
-	wkMixed         // ASCII letters of both cases, possibly with digits
-	wkUpper         // ASCII upper-case letters, possibly with digits
-	wkDigits        // ASCII digits only
-	wkOther         // contains a non-ASCII letter or symbol
-	numWordKinds
-)
-
-// wordKindNames names the word kinds in the generated table.
-var wordKindNames = [numWordKinds]string{"wkLower", "wkMixed", "wkUpper", "wkDigits", "wkOther"}
-
-// Table dimensions: segment counts 1..maxSegs and lengths 1..maxLen index the
-// tables directly; longer words extrapolate linearly from the last column.
-const (
-	maxSegs = 4
-	maxLen  = 32
-	// maxWordRunes is the WordPiece max_input_chars_per_word: longer words
-	// become a single [UNK].
-	maxWordRunes = 100
-	// maxKnownLen is the longest word looked up in the known-word set.
-	maxKnownLen = 24
-)
-
 var asciiClass = func() (t [128]uint8) {
 	for c := 0; c < 128; c++ {
 		switch {
@@ -85,29 +62,38 @@ var asciiClass = func() (t [128]uint8) {
 	return t
 }()
 
-// kindOf is the kind of a word starting with an ASCII character class.
-var kindOf = [ccDigit + 1]int{ccLower: wkLower, ccUpper: wkUpper, ccDigit: wkDigits}
+// Segment classes: the second index of the segment table.
+const (
+	scLower = iota // "parse"
+	scCap          // "Request": a capital and lower-case letters
+	scUpper        // "HTTP"
+	scDigit        // "2024"
+	scOther        // non-ASCII letters and symbols
+	numSegClasses
+)
 
-// nextKind[k][cl] is the kind of a word of kind k extended by a character of
-// ASCII class cl.
-var nextKind = func() (t [numWordKinds][ccDigit + 1]int) {
-	for k := range t {
-		t[k][ccDigit] = k
-		t[k][ccLower], t[k][ccUpper] = k, k
+// segClassNames names the segment classes in the generated table.
+var segClassNames = [numSegClasses]string{"scLower", "scCap", "scUpper", "scDigit", "scOther"}
+
+const (
+	// maxSegLen is the longest segment length the table holds; longer
+	// segments add segExtra per character beyond it.
+	maxSegLen = 16
+	// maxWordRunes is the WordPiece max_input_chars_per_word: longer words
+	// become a single [UNK].
+	maxWordRunes = 100
+	// maxKnownLen is the longest word looked up in the known-word set.
+	maxKnownLen = 24
+)
+
+// segUnits is the fitted estimate, in token units, of one segment: pos is 0
+// for a word's first segment and 1 for the others (WordPiece continuation
+// pieces come from a different part of the vocabulary).
+func segUnits(pos, class, n int) int {
+	if n <= maxSegLen {
+		return int(segTable[pos][class][n-1])
 	}
-	t[wkLower][ccUpper] = wkMixed
-	t[wkUpper][ccLower] = wkMixed
-	t[wkDigits][ccLower] = wkLower
-	t[wkDigits][ccUpper] = wkUpper
-	return t
-}()
-
-// wordFeatures describes one pre-tokenized word for the table lookup.
-type wordFeatures struct {
-	kind  int // wk*
-	segs  int // camel-case humps, letter/digit switches, 1 for a plain word
-	runes int // length in characters
-	hash  uint64
+	return int(segTable[pos][class][maxSegLen-1]) + (n-maxSegLen)*int(segExtra[pos][class])
 }
 
 // FNV-1a over the lower-cased bytes of a word, as the tokenizer lower-cases.
@@ -166,51 +152,73 @@ func (k *knownSet) lookup(h uint64) int {
 	}
 }
 
-// wordSink receives every word the estimator sees; only the calibration
-// tooling passes one.
-type wordSink func(word string, f wordFeatures)
+// segment is one segment of a word, as the calibration tooling sees it.
+type segment struct{ pos, class, n int }
 
-// wordUnits is the fitted estimate, in token units, for one word.
-func wordUnits(f wordFeatures) int {
-	if f.runes > maxWordRunes {
-		return tokenUnit
-	}
-	if f.kind != wkOther && f.runes <= maxKnownLen {
-		if p := known.lookup(f.hash); p > 0 {
-			return p * tokenUnit
-		}
-	}
-	s := min(f.segs, maxSegs) - 1
-	row := &wordTable[f.kind][s]
-	if f.runes <= maxLen {
-		return int(row[f.runes-1])
-	}
-	return int(row[maxLen-1]) + (f.runes-maxLen)*int(wordSlope[f.kind])
+// wordSink receives every word the estimator sees with its segments; only
+// the calibration tooling passes one. The slice is reused between calls.
+type wordSink func(word string, ascii bool, segs []segment)
+
+// wordState is the estimator's state inside one word.
+type wordState struct {
+	start  int    // byte offset of the word, -1 between words
+	runes  int    // characters so far
+	hash   uint64 // FNV-1a of the lower-cased ASCII bytes
+	ascii  bool   // no non-ASCII character so far
+	units  int    // estimate of the closed segments
+	segs   int    // closed segments
+	class  int    // class of the open segment
+	n      int    // length of the open segment
+	record []segment
 }
+
+// closeSeg adds the open segment to the word's estimate.
+func (w *wordState) closeSeg(sink wordSink) {
+	pos := min(w.segs, 1)
+	w.units += segUnits(pos, w.class, w.n)
+	if sink != nil {
+		w.record = append(w.record, segment{pos, w.class, w.n})
+	}
+	w.segs++
+}
+
+// open starts a new segment of class c.
+func (w *wordState) open(c int) { w.class, w.n = c, 1 }
 
 // tokenUnits scans text once, mirroring BERT pre-tokenization, and returns
 // the estimate in token units. sink, when not nil, sees every word.
 func tokenUnits(text string, sink wordSink) int {
 	units := 0
-	start := -1        // byte offset of the current word, -1 between words
-	var f wordFeatures // features of the current word
-	prev := ccSpace    // class of the previous character in the word
-	upperRun := 0      // length of the current run of upper-case letters
-
+	w := wordState{start: -1}
 	end := func(i int) {
-		if start >= 0 {
-			units += wordUnits(f)
-			if sink != nil {
-				sink(text[start:i], f)
-			}
-			start = -1
+		if w.start < 0 {
+			return
 		}
+		w.closeSeg(sink)
+		u := max(w.units, tokenUnit)
+		if w.runes > maxWordRunes {
+			u = tokenUnit
+		} else if w.ascii && w.runes <= maxKnownLen {
+			if p := known.lookup(w.hash); p > 0 {
+				u = p * tokenUnit
+			}
+		}
+		units += u
+		if sink != nil {
+			sink(text[w.start:i], w.ascii, w.record)
+		}
+		w = wordState{start: -1, record: w.record[:0]}
+	}
+	begin := func(i, class int) {
+		w.start, w.runes, w.hash, w.ascii = i, 1, fnvOffset, true
+		w.units, w.segs = 0, 0
+		w.open(class)
 	}
 
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			cl := int(asciiClass[c])
+			cl := asciiClass[c]
 			switch cl {
 			case ccSpace:
 				end(i)
@@ -222,33 +230,47 @@ func tokenUnits(text string, sink wordSink) int {
 				i++
 				continue
 			}
-			if start < 0 {
-				start = i
-				f = wordFeatures{kind: kindOf[cl], segs: 1, runes: 1, hash: fnvOffset}
-				upperRun = 0
-			} else {
-				f.runes++
-				switch {
-				case cl == ccDigit:
-					if prev != ccDigit {
-						f.segs++
-					}
-				case prev == ccDigit:
-					f.segs++
-				case cl == ccUpper && prev == ccLower:
-					f.segs++ // camelCase hump
-				case cl == ccLower && prev == ccUpper && upperRun > 1:
-					f.segs++ // HTTPServer: the S starts a new segment
+			class := scLower
+			switch cl {
+			case ccUpper:
+				class = scUpper
+			case ccDigit:
+				class = scDigit
+			}
+			switch {
+			case w.start < 0:
+				begin(i, class)
+			case class == scDigit || w.class == scDigit || w.class == scOther:
+				if class == scDigit && w.class == scDigit {
+					w.n++
+				} else {
+					w.closeSeg(sink)
+					w.open(class)
 				}
-				f.kind = nextKind[f.kind][cl]
+			case class == scLower:
+				switch {
+				case w.class != scUpper:
+					w.n++ // "parse", "Reque"
+				case w.n == 1:
+					w.class, w.n = scCap, 2 // "Re"
+				default:
+					// "HTTPServer": the last capital starts the next segment.
+					w.n--
+					w.closeSeg(sink)
+					w.class, w.n = scCap, 2
+				}
+			default: // an upper-case letter
+				if w.class == scUpper {
+					w.n++
+				} else {
+					w.closeSeg(sink) // a camel-case hump
+					w.open(scUpper)
+				}
 			}
-			f.hash = (f.hash ^ uint64(c|0x20)) * fnvPrime
-			if cl == ccUpper {
-				upperRun++
-			} else {
-				upperRun = 0
+			if w.start != i {
+				w.runes++
 			}
-			prev = cl
+			w.hash = (w.hash ^ uint64(c|0x20)) * fnvPrime
 			i++
 			continue
 		}
@@ -264,16 +286,18 @@ func tokenUnits(text string, sink wordSink) int {
 		case unicode.Is(unicode.P, r), isCJK(r):
 			end(i)
 			units += tokenUnit
+		case w.start < 0:
+			begin(i, scOther)
+			w.ascii = false
 		default:
-			if start < 0 {
-				start = i
-				f = wordFeatures{kind: wkOther, segs: 1, runes: 1}
+			if w.class == scOther {
+				w.n++
 			} else {
-				f.runes++
-				f.kind = wkOther
+				w.closeSeg(sink)
+				w.open(scOther)
 			}
-			prev = ccLower
-			upperRun = 0
+			w.runes++
+			w.ascii = false
 		}
 		i += size
 	}

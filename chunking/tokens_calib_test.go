@@ -14,6 +14,8 @@ import (
 
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
+
+	"github.com/context-ls/context-ls/symbols"
 )
 
 var fitTokens = flag.Bool("fit", false, "refit the token estimate tables against the real tokenizer and rewrite tokens_table.go")
@@ -60,27 +62,35 @@ func exactTokens(tk *tokenizer.Tokenizer, text string) (n int, err error) {
 }
 
 // calibrationChunks chunks a deterministic sample of the Go and Python
-// standard libraries: every 40th file from offset, at most four chunks per
-// file taken evenly from its chunk list. Fitting and evaluation use
-// different offsets, so the error is measured on files the fit never saw.
-func calibrationChunks(tb testing.TB, offset int) []string {
+// standard libraries with Code (Text when a grammar is missing): the files
+// whose index in the sorted list keep accepts, at most perFile chunks of
+// each taken evenly from its chunk list.
+func calibrationChunks(tb testing.TB, keep func(i int) bool, perFile int) []string {
 	tb.Helper()
+	p := symbols.NewParser()
+	defer p.Close()
 	var texts []string
 	for _, root := range []struct {
 		dir string
 		ext string
 	}{{goStdlib(tb), ".go"}, {pyStdlib(tb), ".py"}} {
-		for _, p := range every(listFiles(tb, root.dir, root.ext), 40, offset) {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				tb.Fatalf("read %s: %v", p, err)
-			}
-			chunks := sampleChunker(p, src)
-			if len(chunks) == 0 {
+		for i, path := range listFiles(tb, root.dir, root.ext) {
+			if !keep(i) {
 				continue
 			}
-			step := max(1, len(chunks)/4)
-			for i := 0; i < len(chunks) && i/step < 4; i += step {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				tb.Fatalf("read %s: %v", path, err)
+			}
+			var chunks []Chunk
+			if f, ok := parseFile(tb, p, path, src); ok {
+				chunks = Code(path, f, DefaultOptions())
+				f.Close()
+			} else {
+				chunks = Text(path, "", src, DefaultOptions())
+			}
+			step := max(1, len(chunks)/perFile)
+			for i := 0; i < len(chunks) && i/step < perFile; i += step {
 				texts = append(texts, chunks[i].Text)
 			}
 		}
@@ -88,11 +98,12 @@ func calibrationChunks(tb testing.TB, offset int) []string {
 	return texts
 }
 
-// sampleChunker produces the chunks the calibration samples: line windows
-// of the file, as Text makes for formats it has no rules for.
-func sampleChunker(path string, src []byte) []Chunk {
-	return Text(path, "", src, DefaultOptions())
-}
+// The evaluation sample is every 80th file from the 20th, four chunks each;
+// the fitting sample every 10th file except those, all their chunks.
+var (
+	evalFiles = func(i int) bool { return i%80 == 20 }
+	fitFiles  = func(i int) bool { return i%10 == 0 && !evalFiles(i) }
+)
 
 // tokenErrors summarises estimate errors relative to the exact counts.
 type tokenErrors struct {
@@ -153,9 +164,9 @@ func measureTokenErrors(tb testing.TB, tk *tokenizer.Tokenizer, texts []string) 
 func TestTokenCalibration(t *testing.T) {
 	tk := loadTokenizer(t)
 	if *fitTokens {
-		fitWordTable(t, tk, calibrationChunks(t, 0))
+		fitWordTable(t, tk, calibrationChunks(t, fitFiles, 1<<30))
 	}
-	res := measureTokenErrors(t, tk, calibrationChunks(t, 20))
+	res := measureTokenErrors(t, tk, calibrationChunks(t, evalFiles, 4))
 	t.Logf("CountTokens vs all-MiniLM-L6-v2 WordPiece, held-out Go+Python stdlib chunks: %v", res)
 	if res.meanAbs > targetMeanAbsErr {
 		t.Errorf("mean abs error %.1f%% above the %.0f%% target", 100*res.meanAbs, 100*targetMeanAbsErr)
@@ -165,27 +176,31 @@ func TestTokenCalibration(t *testing.T) {
 	}
 }
 
-// cell accumulates the exact piece counts of the words of one table cell.
-type cell struct {
-	occ, pieces float64 // occurrences and their summed exact pieces
-	distinct    int
-}
-
-// fitWordTable fits the estimate tables to the exact piece counts of every
-// word in texts and rewrites tokens_table.go.
+// fitWordTable fits the estimate to the exact piece counts of every word in
+// texts and rewrites tokens_table.go: the most frequent words (occurring in
+// several chunks) are listed with their exact counts, and the segment table
+// is the ridge-regularised least-squares fit of the piece counts of all
+// other words on their segments (one feature per position, class and
+// length, plus one per position and class for the characters beyond
+// maxSegLen), weighted by occurrences.
 func fitWordTable(t *testing.T, tk *tokenizer.Tokenizer, texts []string) {
 	type wordStat struct {
-		f      wordFeatures
+		ascii  bool
+		segs   []segment
+		runes  int
 		occ    int
 		chunks int // distinct chunks the word occurs in
 		last   int // index of the last chunk it was seen in
 	}
 	words := map[string]*wordStat{}
 	for i, text := range texts {
-		tokenUnits(text, func(w string, f wordFeatures) {
+		tokenUnits(text, func(w string, ascii bool, segs []segment) {
 			s := words[w]
 			if s == nil {
-				s = &wordStat{f: f, last: -1}
+				s = &wordStat{ascii: ascii, segs: append([]segment(nil), segs...), last: -1}
+				for _, g := range segs {
+					s.runes += g.n
+				}
 				words[w] = s
 			}
 			s.occ++
@@ -195,18 +210,19 @@ func fitWordTable(t *testing.T, tk *tokenizer.Tokenizer, texts []string) {
 			}
 		})
 	}
+
 	// The most frequent words (case-folded) get their exact counts.
-	type folded struct {
-		word string
-		occ  int
-	}
 	byFold := map[string]int{}
 	spread := map[string]int{}
 	for w, s := range words {
-		if s.f.kind != wkOther && s.f.runes <= maxKnownLen {
+		if s.ascii && s.runes <= maxKnownLen {
 			byFold[strings.ToLower(w)] += s.occ
 			spread[strings.ToLower(w)] += s.chunks
 		}
+	}
+	type folded struct {
+		word string
+		occ  int
 	}
 	var freq []folded
 	for w, occ := range byFold {
@@ -237,81 +253,102 @@ func fitWordTable(t *testing.T, tk *tokenizer.Tokenizer, texts []string) {
 		byPieces[n-1] = append(byPieces[n-1], fw.word)
 	}
 
-	var cells [numWordKinds][maxSegs][maxLen]cell
-	// Per kind, least squares of pieces on runes for long words, for the
-	// slope beyond maxLen.
-	var sx, sy, sxx, sxy, sn [numWordKinds]float64
-	total := 0
-	for w, s := range words {
-		if s.f.runes > maxWordRunes {
-			continue
+	// Features: table cells, then the per-character extras.
+	cellIndex := func(pos, class, n int) int { return (pos*numSegClasses+class)*maxSegLen + min(n, maxSegLen) - 1 }
+	nCells := 2 * numSegClasses * maxSegLen
+	nFeat := nCells + 2*numSegClasses
+	extraIndex := func(pos, class int) int { return nCells + pos*numSegClasses + class }
+	prior := make([]float64, nFeat)
+	for pos := 0; pos < 2; pos++ {
+		for class := 0; class < numSegClasses; class++ {
+			per := 0.25 // about four characters per piece
+			if class == scDigit || class == scOther {
+				per = 0.5
+			}
+			for n := 1; n <= maxSegLen; n++ {
+				prior[cellIndex(pos, class, n)] = 1 + float64(n-1)*per
+			}
+			prior[extraIndex(pos, class)] = per
 		}
-		if s.f.kind != wkOther && s.f.runes <= maxKnownLen && knownPieces[strings.ToLower(w)] > 0 {
-			continue // counted exactly
+	}
+	ata := make([][]float64, nFeat)
+	for i := range ata {
+		ata[i] = make([]float64, nFeat)
+	}
+	atb := make([]float64, nFeat)
+	total, fitted := 0, 0
+	x := make(map[int]float64)
+	for w, s := range words {
+		total += s.occ
+		if s.runes > maxWordRunes || (s.ascii && s.runes <= maxKnownLen && knownPieces[strings.ToLower(w)] > 0) {
+			continue
 		}
 		n, err := exactTokens(tk, w)
 		if err != nil {
 			t.Logf("skipping word %q: %v", w, err)
 			continue
 		}
-		k, occ, x, y := s.f.kind, float64(s.occ), float64(s.f.runes), float64(n)
-		total += s.occ
-		if s.f.runes >= maxLen/2 {
-			sx[k] += occ * x
-			sy[k] += occ * y
-			sxx[k] += occ * x * x
-			sxy[k] += occ * x * y
-			sn[k] += occ
+		fitted += s.occ
+		clear(x)
+		for _, g := range s.segs {
+			x[cellIndex(g.pos, g.class, g.n)]++
+			if g.n > maxSegLen {
+				x[extraIndex(g.pos, g.class)] += float64(g.n - maxSegLen)
+			}
 		}
-		if s.f.runes > maxLen {
-			continue
+		wt := float64(s.occ)
+		for i, xi := range x {
+			atb[i] += wt * xi * float64(n)
+			for j, xj := range x {
+				ata[i][j] += wt * xi * xj
+			}
 		}
-		c := &cells[k][min(s.f.segs, maxSegs)-1][s.f.runes-1]
-		c.occ += occ
-		c.pieces += occ * y
-		c.distinct++
 	}
-	var slope [numWordKinds]float64
-	for k := range slope {
-		slope[k] = 0.25 // fallback: about four characters per piece
-		if den := sn[k]*sxx[k] - sx[k]*sx[k]; sn[k] > 20 && den > 0 {
-			slope[k] = math.Max(0.05, (sn[k]*sxy[k]-sx[k]*sy[k])/den)
-		}
+	const ridge = 20.0 // in occurrences: sparse cells stay near the prior
+	for i := range ata {
+		ata[i][i] += ridge
+		atb[i] += ridge * prior[i]
+	}
+	beta, err := solve(ata, atb)
+	if err != nil {
+		t.Fatalf("fit: %v", err)
 	}
 
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "// Code generated by TestTokenCalibration -fit; DO NOT EDIT.\n\n")
 	fmt.Fprintf(&buf, "package chunking\n\n")
-	fmt.Fprintf(&buf, "// wordTable[kind][segments-1][runes-1] is the mean number of WordPiece\n")
-	fmt.Fprintf(&buf, "// tokens, in 1/%d token units, of a word of that shape in the fitting\n", tokenUnit)
-	fmt.Fprintf(&buf, "// sample (%d word occurrences, %d distinct words, Go and Python standard\n", total, len(words))
-	fmt.Fprintf(&buf, "// library), the known words below excluded. Cells with too few words are\n")
-	fmt.Fprintf(&buf, "// filled from their neighbours.\n")
-	fmt.Fprintf(&buf, "var wordTable = [numWordKinds][maxSegs][maxLen]uint16{\n")
-	for k := range cells {
-		fmt.Fprintf(&buf, "\t{ // %s\n", wordKindNames[k])
-		for s := range cells[k] {
-			row := fillRow(cells[k][s][:], slope[k])
-			fmt.Fprintf(&buf, "\t\t{")
-			for i, v := range row {
-				if i > 0 {
+	fmt.Fprintf(&buf, "// segTable[pos][class][n-1] is the number of WordPiece tokens, in 1/%d\n", tokenUnit)
+	fmt.Fprintf(&buf, "// token units, that a segment of n characters adds to a word (pos 0: the\n")
+	fmt.Fprintf(&buf, "// word's first segment). Fitted on %d of %d word occurrences (%d distinct\n", fitted, total, len(words))
+	fmt.Fprintf(&buf, "// words) of Go and Python standard library code; the others are known words.\n")
+	fmt.Fprintf(&buf, "var segTable = [2][numSegClasses][maxSegLen]uint16{\n")
+	units := func(v float64) int { return int(math.Round(math.Max(v, 0.05) * tokenUnit)) }
+	for pos := 0; pos < 2; pos++ {
+		fmt.Fprintf(&buf, "\t{ // pos %d\n", pos)
+		for class := 0; class < numSegClasses; class++ {
+			fmt.Fprintf(&buf, "\t\t%s: {", segClassNames[class])
+			for n := 1; n <= maxSegLen; n++ {
+				if n > 1 {
 					buf.WriteString(", ")
 				}
-				fmt.Fprintf(&buf, "%d", int(math.Round(v*tokenUnit)))
+				fmt.Fprintf(&buf, "%d", units(beta[cellIndex(pos, class, n)]))
 			}
 			fmt.Fprintf(&buf, "},\n")
 		}
 		fmt.Fprintf(&buf, "\t},\n")
 	}
 	fmt.Fprintf(&buf, "}\n\n")
-	fmt.Fprintf(&buf, "// wordSlope is the extra pieces per character beyond maxLen, per kind, in\n")
-	fmt.Fprintf(&buf, "// 1/%d token units (least squares over words of %d characters or more).\n", tokenUnit, maxLen/2)
-	fmt.Fprintf(&buf, "var wordSlope = [numWordKinds]uint16{")
-	for k, s := range slope {
-		if k > 0 {
-			buf.WriteString(", ")
+	fmt.Fprintf(&buf, "// segExtra[pos][class] is what every character beyond maxSegLen adds.\n")
+	fmt.Fprintf(&buf, "var segExtra = [2][numSegClasses]uint16{\n")
+	for pos := 0; pos < 2; pos++ {
+		fmt.Fprintf(&buf, "\t{")
+		for class := 0; class < numSegClasses; class++ {
+			if class > 0 {
+				buf.WriteString(", ")
+			}
+			fmt.Fprintf(&buf, "%s: %d", segClassNames[class], units(beta[extraIndex(pos, class)]))
 		}
-		fmt.Fprintf(&buf, "%d", int(math.Round(s*tokenUnit)))
+		fmt.Fprintf(&buf, "},\n")
 	}
 	fmt.Fprintf(&buf, "}\n\n")
 	fmt.Fprintf(&buf, "// knownWords[n-1] lists, space-separated and lower-cased, the most frequent\n")
@@ -329,57 +366,43 @@ func fitWordTable(t *testing.T, tk *tokenizer.Tokenizer, texts []string) {
 	if err := os.WriteFile(filepath.Join(".", "tokens_table.go"), src, 0o644); err != nil {
 		t.Fatalf("write tokens_table.go: %v", err)
 	}
-	t.Logf("rewrote tokens_table.go from %d word occurrences (%d distinct); run the test again to evaluate it", total, len(words))
+	t.Logf("rewrote tokens_table.go: %d known words, segments fitted on %d of %d word occurrences; run the test again to evaluate it", len(knownPieces), fitted, total)
 }
 
-// fillRow turns a row of cells into mean pieces per length. A cell with
-// fewer than minOcc occurrences or minDistinct words borrows from its
-// nearest reliable neighbours; a row without any reliable cell falls back to
-// one piece per word up to four characters plus slope per extra character.
-// The result never decreases with length and never drops below one piece.
-func fillRow(row []cell, slope float64) []float64 {
-	const minOcc, minDistinct = 30, 3
-	out := make([]float64, len(row))
-	known := make([]bool, len(row))
-	for i, c := range row {
-		if c.occ >= minOcc && c.distinct >= minDistinct {
-			out[i], known[i] = c.pieces/c.occ, true
-		}
-	}
-	for i := range out {
-		if known[i] {
-			continue
-		}
-		l, r := -1, -1
-		for j := i - 1; j >= 0; j-- {
-			if known[j] {
-				l = j
-				break
+// solve solves the symmetric positive definite system a·x = b by Gaussian
+// elimination with partial pivoting (a and b are overwritten).
+func solve(a [][]float64, b []float64) ([]float64, error) {
+	n := len(b)
+	for col := 0; col < n; col++ {
+		p := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
+				p = r
 			}
 		}
-		for j := i + 1; j < len(out); j++ {
-			if known[j] {
-				r = j
-				break
+		if math.Abs(a[p][col]) < 1e-12 {
+			return nil, fmt.Errorf("singular system at column %d", col)
+		}
+		a[col], a[p] = a[p], a[col]
+		b[col], b[p] = b[p], b[col]
+		for r := col + 1; r < n; r++ {
+			f := a[r][col] / a[col][col]
+			if f == 0 {
+				continue
 			}
-		}
-		switch {
-		case l >= 0 && r >= 0:
-			w := float64(i-l) / float64(r-l)
-			out[i] = out[l]*(1-w) + out[r]*w
-		case l >= 0:
-			out[i] = out[l] + float64(i-l)*slope
-		case r >= 0:
-			out[i] = math.Max(1, out[r]-float64(r-i)*slope)
-		default:
-			out[i] = 1 + math.Max(0, float64(i+1-4))*slope
+			for k := col; k < n; k++ {
+				a[r][k] -= f * a[col][k]
+			}
+			b[r] -= f * b[col]
 		}
 	}
-	for i := range out {
-		out[i] = math.Max(out[i], 1)
-		if i > 0 {
-			out[i] = math.Max(out[i], out[i-1])
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < n; k++ {
+			s -= a[r][k] * x[k]
 		}
+		x[r] = s / a[r][r]
 	}
-	return out
+	return x, nil
 }

@@ -150,7 +150,7 @@ func (d *doc) entries(kind string, es []span, cuts func(a, b int) []int) []Chunk
 			}
 			continue
 		}
-		out = append(out, d.parts(kind, e.label, d.entryContext(e), d.pack(s, t, cuts(e.first, e.end), nil), false)...)
+		out = append(out, d.parts(kind, e.label, d.entryContext(e), d.pack(s, t, cuts(e.first, e.end), packing{}))...)
 	}
 	return out
 }

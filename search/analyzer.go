@@ -92,6 +92,43 @@ func identTerms(word []byte, offset int, emit func(string, int, int)) {
 	}
 }
 
+// NameParts returns the words of an identifier as the analyzer indexes them
+// (camelCase, snake_case and digit parts, lower-cased, stemmed, stop words
+// and one-letter parts dropped), without the whole-compound term:
+// NameParts("ParseMultipartForm") = [pars multipart form].
+func NameParts(name string) []string {
+	var out []string
+	b := []byte(name)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if !isIdent(r) {
+			i += size
+			continue
+		}
+		start := i
+		for i < len(b) {
+			if r, size = utf8.DecodeRune(b[i:]); !isIdent(r) {
+				break
+			}
+			i += size
+		}
+		word := b[start:i]
+		parts := splitIdent(word)
+		if len(parts) <= 1 {
+			if t := normalizeWord(lower(trimUnderscore(word))); t != "" {
+				out = append(out, t)
+			}
+			continue
+		}
+		for _, p := range parts {
+			if t := normalizeWord(lower(word[p[0]:p[1]])); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
 // normalizeWord drops stop words and one-letter terms and stems the rest.
 func normalizeWord(w string) string {
 	if len(w) < 2 || stopWords[w] {

@@ -56,3 +56,18 @@ func FuzzTerms(f *testing.F) {
 		})
 	})
 }
+
+func TestNameParts(t *testing.T) {
+	for in, want := range map[string][]string{
+		"ParseMultipartForm": {"pars", "multipart", "form"},
+		"read_file":          {"read", "file"},
+		"Interfaces":         {"interfac"},
+		"utf8":               {"utf"},
+		"HTTPServer":         {"http", "server"},
+		"_":                  nil,
+	} {
+		if got := NameParts(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("NameParts(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -27,9 +28,15 @@ import (
 
 // Field names of indexed documents.
 const (
-	FieldBody = "body" // chunk text: code and comments
-	FieldName = "name" // label and covered symbol names
-	FieldPath = "path" // the file path, split into words
+	// FieldText is what BM25 ranks: the chunk text, the doc comments and
+	// signatures of its definitions (again, so plain-language descriptions
+	// outweigh identifiers in code), its names (twice) and its path, in one
+	// field. One field, not three: bleve
+	// scales a disjunction by the share of clauses matched, so separate
+	// fields would reward a query word for appearing in a short path or name
+	// field more than for the body text that explains it.
+	FieldText = "text"
+	FieldName = "name" // label and covered symbol names (the symbol leg)
 	FieldLang = "lang" // language, exact
 	FieldKind = "kind" // chunk kind, exact
 	FieldFile = "file" // the file path, exact (to find a file's documents)
@@ -40,12 +47,15 @@ const watermarkKey = "watermark"
 // Doc is one chunk as the text index sees it.
 type Doc struct {
 	ID   string `json:"-"`
-	Body string `json:"body"`
+	Body string `json:"-"`
+	Doc  string `json:"-"` // signatures and doc comments of the chunk's definitions
 	Name string `json:"name"`
-	Path string `json:"path"`
+	Path string `json:"-"`
 	Lang string `json:"lang"`
 	Kind string `json:"kind"`
 	File string `json:"file"`
+	// Text is derived from Body, Name and Path by Add.
+	Text string `json:"text"`
 }
 
 // Index is the BM25 text index.
@@ -94,7 +104,7 @@ func Open(dir string) (x *Index, rebuilt bool, err error) {
 
 // mappingVersion changes whenever newMapping or the analyzer changes, which
 // forces a rebuild of existing indexes.
-const mappingVersion = "1"
+const mappingVersion = "3"
 
 func hasOurMapping(idx bleve.Index) (bool, error) {
 	v, err := idx.GetInternal([]byte("mapping"))
@@ -121,9 +131,8 @@ func newMapping() mapping.IndexMapping {
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(FieldBody, text())
+	doc.AddFieldMappingsAt(FieldText, text())
 	doc.AddFieldMappingsAt(FieldName, text())
-	doc.AddFieldMappingsAt(FieldPath, text())
 	doc.AddFieldMappingsAt(FieldLang, exact())
 	doc.AddFieldMappingsAt(FieldKind, exact())
 	doc.AddFieldMappingsAt(FieldFile, exact())
@@ -167,6 +176,7 @@ func (x *Index) NewBatch() *Batch { return &Batch{b: x.idx.NewBatch()} }
 // Add indexes (or replaces) a document.
 func (b *Batch) Add(d Doc) error {
 	b.docs++
+	d.Text = d.Body + "\n" + d.Doc + "\n" + d.Name + "\n" + d.Name + "\n" + d.Path
 	return b.b.Index(d.ID, d)
 }
 
@@ -220,17 +230,7 @@ type Query struct {
 	Languages []string // restrict to these languages (exact names)
 	Kinds     []string // restrict to these chunk kinds
 	Limit     int
-	// Boosts weigh the fields; zero values use DefaultBoosts.
-	Boosts Boosts
 }
-
-// Boosts weigh the BM25 score of each field.
-type Boosts struct {
-	Body, Name, Path float64
-}
-
-// DefaultBoosts are the field weights tuned on the golden queries.
-var DefaultBoosts = Boosts{Body: 1, Name: 2, Path: 1}
 
 // Hit is a ranked document.
 type Hit struct {
@@ -238,33 +238,43 @@ type Hit struct {
 	Score float64
 }
 
-// Search runs a BM25 query over body, name and path.
+// Search ranks documents by BM25 over their text (body, names, path).
+// Documents matching more of the query's distinct words rank higher.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	b := q.Boosts
-	if b == (Boosts{}) {
-		b = DefaultBoosts
+	tq := termsQuery(q.Text, FieldText)
+	if tq == nil {
+		return nil, nil
 	}
-	var fields []query.Query
-	for _, f := range []struct {
-		name  string
-		boost float64
-	}{{FieldBody, b.Body}, {FieldName, b.Name}, {FieldPath, b.Path}} {
-		if f.boost <= 0 {
-			continue
+	return x.run(ctx, tq, q)
+}
+
+// termsQuery is the disjunction of the distinct analyzed terms of text in
+// field. Each word counts once: "piece by piece" must not weigh "piece" twice.
+func termsQuery(text, field string) query.Query {
+	seen := map[string]bool{}
+	var qs []query.Query
+	Terms([]byte(text), func(t string, _, _ int) {
+		if seen[t] {
+			return
 		}
-		m := bleve.NewMatchQuery(q.Text)
-		m.SetField(f.name)
-		m.SetBoost(f.boost)
-		fields = append(fields, m)
+		seen[t] = true
+		tq := bleve.NewTermQuery(t)
+		tq.SetField(field)
+		qs = append(qs, tq)
+	})
+	if len(qs) == 0 {
+		return nil
 	}
-	return x.run(ctx, bleve.NewDisjunctionQuery(fields...), q)
+	return bleve.NewDisjunctionQuery(qs...)
 }
 
 // SearchNames ranks documents by their names only (the symbol leg).
 func (x *Index) SearchNames(ctx context.Context, q Query) ([]Hit, error) {
-	m := bleve.NewMatchQuery(q.Text)
-	m.SetField(FieldName)
-	return x.run(ctx, m, q)
+	tq := termsQuery(q.Text, FieldName)
+	if tq == nil {
+		return nil, nil
+	}
+	return x.run(ctx, tq, q)
 }
 
 func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, error) {
@@ -293,6 +303,16 @@ func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, erro
 	for _, h := range res.Hits {
 		hits = append(hits, Hit{ID: h.ID, Score: h.Score})
 	}
+	// Equal scores are ordered by id, so rankings do not depend on how
+	// documents happen to be spread over segments (a resumed index ranks
+	// like an uninterrupted one). Sorting here, not in bleve: asking bleve
+	// to sort by _id loads every candidate's id, a fifth of query time.
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
 	return hits, nil
 }
 

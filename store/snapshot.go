@@ -59,10 +59,18 @@ func (s *Snapshot) Symbol(path string, ord int) (symbols.Symbol, error) {
 	return sym, err
 }
 
-// SymbolRef locates one definition.
+// SymbolRef locates one definition and the chunk that holds it.
 type SymbolRef struct {
-	Path string
-	Ord  int
+	Path  string
+	Ord   int
+	Chunk ChunkID // 0 when no chunk holds the definition
+}
+
+func chunkOf(v []byte) ChunkID {
+	if len(v) != 8 {
+		return 0
+	}
+	return ChunkID(binary.BigEndian.Uint64(v))
 }
 
 // SymbolsNamed returns the definitions whose name equals name, ignoring case.
@@ -70,13 +78,13 @@ func (s *Snapshot) SymbolsNamed(name string) ([]SymbolRef, error) {
 	prefix := append([]byte("n/"), lower(name)...)
 	prefix = append(prefix, 0)
 	var out []SymbolRef
-	err := s.scan(prefix, func(k, _ []byte) (bool, error) {
+	err := s.scan(prefix, func(k, v []byte) (bool, error) {
 		rest := k[len(prefix):]
 		i := bytes.IndexByte(rest, 0)
 		if i < 0 || len(rest) != i+5 {
 			return false, fmt.Errorf("malformed name key %q", k)
 		}
-		out = append(out, SymbolRef{Path: string(rest[:i]), Ord: int(binary.BigEndian.Uint32(rest[i+1:]))})
+		out = append(out, SymbolRef{Path: string(rest[:i]), Ord: int(binary.BigEndian.Uint32(rest[i+1:])), Chunk: chunkOf(v)})
 		return true, nil
 	})
 	return out, err
@@ -88,7 +96,7 @@ func (s *Snapshot) Names(fn func(name string, refs []SymbolRef) bool) error {
 	var cur string
 	var refs []SymbolRef
 	stopped := false
-	err := s.scan([]byte("n/"), func(k, _ []byte) (bool, error) {
+	err := s.scan([]byte("n/"), func(k, v []byte) (bool, error) {
 		rest := k[2:]
 		i := bytes.IndexByte(rest, 0)
 		if i < 0 {
@@ -108,7 +116,7 @@ func (s *Snapshot) Names(fn func(name string, refs []SymbolRef) bool) error {
 			refs = nil
 		}
 		cur = name
-		refs = append(refs, SymbolRef{Path: string(rest[:j]), Ord: int(binary.BigEndian.Uint32(rest[j+1:]))})
+		refs = append(refs, SymbolRef{Path: string(rest[:j]), Ord: int(binary.BigEndian.Uint32(rest[j+1:])), Chunk: chunkOf(v)})
 		return true, nil
 	})
 	if err == nil && !stopped && refs != nil {
@@ -117,8 +125,23 @@ func (s *Snapshot) Names(fn func(name string, refs []SymbolRef) bool) error {
 	return err
 }
 
-// Chunk returns a chunk by id, or ErrNotFound.
+// Chunk returns a chunk by id, text included, or ErrNotFound.
 func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
+	c, err := s.ChunkMeta(id)
+	if err != nil {
+		return c, err
+	}
+	var t chunkText
+	if err := getJSON(s.s, chunkTextKey(id), &t); err != nil {
+		return c, fmt.Errorf("text of chunk %s: %w", id, err)
+	}
+	c.Text, c.Summary = t.Text, t.Summary
+	return c, nil
+}
+
+// ChunkMeta returns a chunk by id without its Text and Summary (cheaper:
+// what ranking needs), or ErrNotFound.
+func (s *Snapshot) ChunkMeta(id ChunkID) (ChunkRecord, error) {
 	var c ChunkRecord
 	err := getJSON(s.s, chunkKey(id), &c)
 	return c, err

@@ -3,14 +3,15 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 1). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 4). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
 //	f/<path>                          FileRecord
 //	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
-//	n/<lower(name)>\x00<path>\x00<ord:4>   name index → symbol (empty value)
-//	c/<chunk id:8>                    ChunkRecord
+//	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
+//	c/<chunk id:8>                    ChunkRecord without Text and Summary (what ranking reads)
+//	x/<chunk id:8>                    chunkText: Text and Summary (what results show)
 //	g/<path>                          graph edges of the file (opaque bytes owned by graph)
 //	r/<lower(callee)>\x00<path>\x00<ord:4> reverse call index (opaque bytes)
 //	l/<seq:8>                         change log: path changed at seq (for derived indexes)
@@ -42,7 +43,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 1
+const SchemaVersion = 4
 
 // Sentinel errors.
 var (
@@ -101,6 +102,9 @@ type ChunkRecord struct {
 	// Recipe is the hash of (chunker version, text): with the model id it keys
 	// the embedding cache, so equal text is embedded once.
 	Recipe Recipe `json:"recipe"`
+	// Summary holds the signatures and doc comments of the definitions the
+	// chunk covers: the plain-language description of the code.
+	Summary string `json:"summary,omitempty"`
 }
 
 // Recipe is the 128-bit hash of what an embedding depends on besides the model.
@@ -110,7 +114,9 @@ type Recipe [16]byte
 type FileData struct {
 	File    FileRecord
 	Symbols []symbols.Symbol
-	Chunks  []ChunkRecord
+	// SymbolChunks[i] is the chunk holding Symbols[i] (0 if none).
+	SymbolChunks []ChunkID
+	Chunks       []ChunkRecord
 	// Graph is the file's encoded graph edges (owned by package graph).
 	Graph []byte
 	// Reverse holds reverse-index entries: lower-cased callee name → value.
@@ -195,8 +201,15 @@ func Open(dir string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// blockCacheBytes sizes Pebble's block cache: queries read chunk and symbol
+// records at random, and the default 8 MB missed on most of them.
+const blockCacheBytes = 64 << 20
+
 func openPebble(dir string, fs vfs.FS, opts Options) (*pebble.DB, error) {
+	cache := pebble.NewCache(blockCacheBytes)
+	defer cache.Unref()
 	po := &pebble.Options{
+		Cache:                       cache,
 		FS:                          fs,
 		ReadOnly:                    opts.ReadOnly,
 		MemTableSize:                32 << 20,
@@ -355,7 +368,11 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 			return 0, err
 		}
 		name := lower(s.Name)
-		if err := b.Set(nameKey(name, path, i), nil, nil); err != nil {
+		var chunk ChunkID
+		if i < len(data.SymbolChunks) {
+			chunk = data.SymbolChunks[i]
+		}
+		if err := b.Set(nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk)), nil); err != nil {
 			return 0, err
 		}
 		if !seen[name] {
@@ -364,12 +381,20 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		}
 	}
 	for i := range data.Chunks {
-		c := &data.Chunks[i]
-		v, err := json.Marshal(c)
+		c := data.Chunks[i]
+		text, err := json.Marshal(chunkText{Text: c.Text, Summary: c.Summary})
+		if err != nil {
+			return 0, fmt.Errorf("encode chunk text: %w", err)
+		}
+		c.Text, c.Summary = "", ""
+		meta, err := json.Marshal(&c)
 		if err != nil {
 			return 0, fmt.Errorf("encode chunk: %w", err)
 		}
-		if err := b.Set(chunkKey(c.ID), v, nil); err != nil {
+		if err := b.Set(chunkKey(c.ID), meta, nil); err != nil {
+			return 0, err
+		}
+		if err := b.Set(chunkTextKey(c.ID), text, nil); err != nil {
 			return 0, err
 		}
 		rec.Chunks = append(rec.Chunks, c.ID)
@@ -497,6 +522,9 @@ func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
 		if err := b.Delete(chunkKey(id), nil); err != nil {
 			return err
 		}
+		if err := b.Delete(chunkTextKey(id), nil); err != nil {
+			return err
+		}
 	}
 	if err := b.Delete(graphKey(path), nil); err != nil {
 		return err
@@ -594,6 +622,16 @@ func reverseKey(name, path string, ord int) []byte {
 
 func chunkKey(id ChunkID) []byte {
 	return binary.BigEndian.AppendUint64([]byte("c/"), uint64(id))
+}
+
+func chunkTextKey(id ChunkID) []byte {
+	return binary.BigEndian.AppendUint64([]byte("x/"), uint64(id))
+}
+
+// chunkText is the x/ record: the parts of a chunk only results need.
+type chunkText struct {
+	Text    string `json:"text"`
+	Summary string `json:"summary,omitempty"`
 }
 
 func logKey(seq uint64) []byte { return binary.BigEndian.AppendUint64([]byte("l/"), seq) }

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/cockroachdb/pebble/vfs"
@@ -27,6 +28,7 @@ func fileData(path string, names []string, text string) *FileData {
 			Span: symbols.Span{Start: symbols.Point{Line: i}}})
 		c := chunking.Chunk{Path: path, Language: "go", Kind: "function", Label: n, StartLine: i + 1, EndLine: i + 1, Text: text + n}
 		d.Chunks = append(d.Chunks, ChunkRecord{ID: NewChunkID(path, i, i+1, c.Text), Chunk: c, Recipe: NewRecipe(1, c.Text)})
+		d.SymbolChunks = append(d.SymbolChunks, d.Chunks[i].ID)
 		d.Reverse = append(d.Reverse, ReverseEntry{Callee: lower(n) + "callee", Value: []byte(n)})
 	}
 	return d
@@ -55,7 +57,7 @@ func TestPutFileRoundTrip(t *testing.T) {
 		t.Fatalf("symbols = %+v, %v", syms, err)
 	}
 	refs, err := snap.SymbolsNamed("FOO")
-	if err != nil || !reflect.DeepEqual(refs, []SymbolRef{{"a/x.go", 0}, {"a/x.go", 2}}) {
+	if err != nil || !reflect.DeepEqual(refs, []SymbolRef{{"a/x.go", 0, d.Chunks[0].ID}, {"a/x.go", 2, d.Chunks[2].ID}}) {
 		t.Fatalf("SymbolsNamed = %+v, %v", refs, err)
 	}
 	c, err := snap.Chunk(rec.Chunks[1])
@@ -157,7 +159,7 @@ func TestSchemaMismatchRebuilds(t *testing.T) {
 	if _, err := snap.File("x.go"); !errors.Is(err, ErrNotFound) {
 		t.Fatal("old data survived a schema mismatch")
 	}
-	if v, _ := db.Meta("schema"); v != "1" {
+	if v, _ := db.Meta("schema"); v != strconv.Itoa(SchemaVersion) {
 		t.Fatalf("schema = %q", v)
 	}
 }

@@ -172,10 +172,9 @@ func stripLineMarker(l string, markers []string) string {
 
 // blockCommentText strips /* */ markers and leading " * " decorations.
 func blockCommentText(b []byte) string {
-	s := string(b)
+	s := strings.TrimSuffix(string(b), "*/")
 	s = strings.TrimPrefix(s, "/*")
 	s = strings.TrimLeft(s, "*!")
-	s = strings.TrimSuffix(s, "*/")
 	s = strings.TrimRight(s, "*")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -219,7 +218,8 @@ func dedent(lines []string) string {
 	return strings.Join(lines, "\n")
 }
 
-// trimBlankLines drops leading and trailing blank lines and trailing space.
+// trimBlankLines drops leading and trailing blank lines, trailing space,
+// and the indentation of the first line.
 func trimBlankLines(s string) string {
 	s = strings.TrimRight(s, " \t\r\n")
 	for {
@@ -229,7 +229,7 @@ func trimBlankLines(s string) string {
 		}
 		s = s[i+1:]
 	}
-	return strings.TrimLeft(s, "\r\n")
+	return strings.TrimLeft(s, " \t\r\n")
 }
 
 // docstring returns a Python docstring: a string literal that is the first

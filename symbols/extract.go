@@ -63,14 +63,22 @@ type langSpec struct {
 	// query captures each definition node as @<kind> with its identifier
 	// as @name; other captures are passed to the hooks as aux nodes.
 	query string
-	// top holds file-level patterns written with the placeholder _top_;
-	// they are compiled once with root (the grammar's root node type) and
-	// once with ERROR, so that definitions survive a syntax error that
-	// wraps the rest of the file in an ERROR node. Such patterns capture
-	// their anchor as @toplevel; an ERROR anchor must itself be at file
-	// level (only ERROR nodes above it).
-	root string
-	top  string
+	// scopes and prune let the query skip function bodies: the tree is
+	// walked from the root through scope node types (classes, namespaces,
+	// wrappers; ERROR always), and the bodies of prune node types found on
+	// the way are left out of the query's range. Definitions nested inside
+	// those function bodies are therefore not listed, which keeps
+	// extraction proportional to the declarations rather than to all code.
+	// The walk also records every direct child of a scope with its parent,
+	// which the hooks use to keep file- and class-level declarations
+	// (x.atFileLevel, x.parentType) without anchoring query patterns on
+	// scope nodes: an anchored pattern would be re-matched against every
+	// child of its anchor for each query range.
+	// prune maps a node type to the field holding the part to skip; ""
+	// means the body (see bodyOf). Large initialisers (Go var tables, C
+	// arrays) are pruned the same way.
+	scopes map[string]bool
+	prune  map[string]string
 	// prepare adjusts a freshly captured definition (outer node, kind,
 	// container override, signature node). Returning false drops it.
 	prepare func(x *extractor, d *def) bool
@@ -86,6 +94,9 @@ type langSpec struct {
 	// mark receives the captures of a match without a definition (export
 	// lists and the like) and may record names with x.mark.
 	mark func(x *extractor, aux map[string]*sitter.Node)
+	// sigText, when set, may replace the whole signature (returning
+	// false keeps the default).
+	sigText func(x *extractor, d *def) (string, bool)
 	// sigEnd returns the byte offset where the signature ends, or -1 to use
 	// the default (start of the "body" field, else the end of the node).
 	sigEnd func(x *extractor, d *def) int
@@ -122,8 +133,8 @@ type def struct {
 	// syntactic nesting (Go receivers, C++ Foo::bar, Rust impl blocks).
 	containerOverride string
 	hasOverride       bool
-	// noNest keeps this definition from becoming the parent of others.
-	noNest   bool
+	// dropped marks a definition local to a function body.
+	dropped  bool
 	exported bool
 
 	span   Span
@@ -140,6 +151,10 @@ type extractor struct {
 	// topNames records module-level names already defined, so a rebinding
 	// (x = 1 … x = 2) yields one symbol.
 	topNames map[string]bool
+	// scopeTab and scopeIdx record the named children of walked scopes
+	// (see langSpec.scopes).
+	scopeTab []scopeEntry
+	scopeIdx map[[2]uint32]int32
 	// access caches C++ access specifiers per class body start.
 	access map[uint32][]accessMark
 	// marks holds names a language hook flagged (exported by a list).
@@ -177,63 +192,23 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 	x := &extractor{lang: lang, src: src, tree: tree}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.Exec(lang.query, tree.RootNode())
+	root := tree.RootNode()
 	seen := make(map[[3]uint32]bool)
-	for n := 0; ; n++ {
-		if n%512 == 511 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("symbols: extract %s: %w", lang.Name, err)
-			}
-		}
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		d := &def{parent: -1}
-		for _, c := range m.Captures {
-			cp := lang.captures[c.Index]
-			switch cp.role {
-			case roleDef:
-				d.node, d.kind = c.Node, cp.kind
-			case roleName:
-				d.nameNode = c.Node
-			default:
-				if d.aux == nil {
-					d.aux = make(map[string]*sitter.Node, 2)
-				}
-				if _, dup := d.aux[cp.name]; !dup {
-					d.aux[cp.name] = c.Node
+	n := 0
+	for _, seg := range x.segments(root) {
+		qc.SetPointRange(seg.start, seg.end)
+		qc.Exec(lang.query, root)
+		for ; ; n++ {
+			if n%512 == 511 {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("symbols: extract %s: %w", lang.Name, err)
 				}
 			}
-		}
-		if d.node == nil && spec.mark != nil && len(d.aux) > 0 {
-			spec.mark(x, d.aux)
-		}
-		if d.node == nil || d.nameNode == nil {
-			continue
-		}
-		if top := d.aux["toplevel"]; top != nil && top.Type() == "ERROR" && !errorAtTop(top) {
-			continue
-		}
-		names := []*sitter.Node{d.nameNode}
-		if spec.names != nil {
-			if more := spec.names(x, d); len(more) > 0 {
-				names = more
+			m, ok := qc.NextMatch()
+			if !ok {
+				break
 			}
-		}
-		for i, nameNode := range names {
-			dd := d
-			if i > 0 {
-				cp := *d
-				dd = &cp
-			}
-			dd.nameNode = nameNode
-			key := [3]uint32{dd.node.StartByte(), dd.node.EndByte(), nameNode.StartByte()}
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			x.add(dd)
+			x.match(m, seen)
 		}
 	}
 	if spec.post != nil {
@@ -303,10 +278,59 @@ func fieldChildren(n *sitter.Node, field string) []*sitter.Node {
 	return out
 }
 
+// match turns one query match into definitions.
+func (x *extractor) match(m *sitter.QueryMatch, seen map[[3]uint32]bool) {
+	spec, lang := x.lang.spec, x.lang
+	d := &def{parent: -1}
+	for _, c := range m.Captures {
+		cp := lang.captures[c.Index]
+		switch cp.role {
+		case roleDef:
+			d.node, d.kind = c.Node, cp.kind
+		case roleName:
+			d.nameNode = c.Node
+		default:
+			if d.aux == nil {
+				d.aux = make(map[string]*sitter.Node, 2)
+			}
+			if _, dup := d.aux[cp.name]; !dup {
+				d.aux[cp.name] = c.Node
+			}
+		}
+	}
+	if d.node == nil && spec.mark != nil && len(d.aux) > 0 {
+		spec.mark(x, d.aux)
+	}
+	if d.node == nil || d.nameNode == nil {
+		return
+	}
+	names := []*sitter.Node{d.nameNode}
+	if spec.names != nil {
+		if more := spec.names(x, d); len(more) > 0 {
+			names = more
+		}
+	}
+	for i, nameNode := range names {
+		dd := d
+		if i > 0 {
+			cp := *d
+			dd = &cp
+		}
+		dd.nameNode = nameNode
+		key := [3]uint32{dd.node.StartByte(), dd.node.EndByte(), nameNode.StartByte()}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		x.add(dd)
+	}
+}
+
 // nest computes each definition's syntactic parent with a stack of open
 // container spans. Definitions are sorted by start, outer first.
 func (x *extractor) nest() {
 	var stack []int
+	dropped := false
 	for i, d := range x.defs {
 		for len(stack) > 0 {
 			top := x.defs[stack[len(stack)-1]]
@@ -319,11 +343,42 @@ func (x *extractor) nest() {
 		}
 		if len(stack) > 0 {
 			d.parent = stack[len(stack)-1]
+			if isFuncKind(x.defs[d.parent].kind) {
+				// Definitions local to a function body are not listed;
+				// most bodies are not even searched (langSpec.prune), and
+				// this keeps the rule independent of body size.
+				d.parent, d.dropped, dropped = -1, true, true
+				continue
+			}
 		}
-		if !d.noNest && canContain(d.kind) {
+		if canContain(d.kind) {
 			stack = append(stack, i)
 		}
 	}
+	if !dropped {
+		return
+	}
+	remap := make([]int, len(x.defs))
+	kept := x.defs[:0]
+	for i, d := range x.defs {
+		if d.dropped {
+			remap[i] = -1
+			continue
+		}
+		remap[i] = len(kept)
+		kept = append(kept, d)
+	}
+	for _, d := range kept {
+		if d.parent >= 0 {
+			d.parent = remap[d.parent]
+		}
+	}
+	x.defs = kept
+}
+
+// isFuncKind reports kinds whose bodies are code rather than declarations.
+func isFuncKind(k Kind) bool {
+	return k == KindFunction || k == KindMethod || k == KindConstructor
 }
 
 // canContain reports whether definitions of kind k can be the parent of
@@ -441,6 +496,11 @@ func (x *extractor) text(n *sitter.Node) string {
 // signature returns the collapsed header of d.
 func (x *extractor) signature(d *def) string {
 	spec := x.lang.spec
+	if spec.sigText != nil {
+		if s, ok := spec.sigText(x, d); ok {
+			return truncate(cleanText(s), MaxSignatureBytes)
+		}
+	}
 	start := x.sigStart(d.sigNode)
 	end := -1
 	if spec.sigEnd != nil {
@@ -502,13 +562,17 @@ func (x *extractor) sigStart(n *sitter.Node) int {
 }
 
 // collapseSpace replaces every run of white space with one space and trims
-// the ends. A run that breaks a line next to a bracket disappears, and so
-// does a trailing comma before a closing bracket on the next line, so that
-// multi-line parameter lists read as they would on one line.
+// the ends; backslash line continuations count as space. A run that breaks
+// a line next to a bracket disappears, and so does a trailing comma before
+// a closing bracket on the next line, so that multi-line parameter lists
+// read as they would on one line.
 func collapseSpace(b []byte) string {
 	out := make([]byte, 0, len(b))
 	pending, newline := false, false
-	for _, c := range b {
+	for i, c := range b {
+		if c == '\\' && (bytes.HasPrefix(b[i+1:], []byte("\n")) || bytes.HasPrefix(b[i+1:], []byte("\r\n"))) {
+			c = ' ' // a line continuation (C macros, Python, shell) is space
+		}
 		switch c {
 		case ' ', '\t', '\r', '\f', '\v':
 			pending = true
@@ -661,13 +725,176 @@ func (x *extractor) setSpanEnd(d *def, end int) {
 	d.span.EndByte = end
 }
 
-// errorAtTop reports whether the ERROR node n sits at file level: only
-// ERROR nodes between it and the root.
-func errorAtTop(n *sitter.Node) bool {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Parent() != nil && p.Type() != "ERROR" {
+// maxHoles bounds how many function bodies are cut out of the query range;
+// each range restarts the query at the root (cheaply, skipping subtrees
+// before the range), so only absurd files reach it. The largest bodies are
+// cut first.
+const maxHoles = 1 << 14
+
+// minHoleBytes is the smallest body worth cutting out: every cut costs a
+// query restart, which small bodies do not repay.
+const minHoleBytes = 128
+
+// maxScopeDepth bounds the scope walk on pathologically nested input.
+const maxScopeDepth = 256
+
+// segment is a point range the query runs over; end {0,0} means the end
+// of the file.
+type segment struct{ start, end sitter.Point }
+
+// hole is a function body left out of the query.
+type hole struct {
+	startByte, endByte uint32
+	start, end         sitter.Point
+}
+
+// scopeEntry is the root or a named direct child of a walked scope.
+type scopeEntry struct {
+	typ    string
+	parent int32 // index of the parent's entry; -1 for the root
+}
+
+// nodeKey identifies a node for the scope table (with its type).
+func nodeKey(n *sitter.Node) [2]uint32 { return [2]uint32{n.StartByte(), n.EndByte()} }
+
+// walkScopes walks the scope nodes from the root, recording their named
+// children in the scope table and collecting the bodies to prune.
+func (x *extractor) walkScopes(root *sitter.Node) []hole {
+	spec := x.lang.spec
+	x.scopeTab = append(x.scopeTab[:0], scopeEntry{typ: root.Type(), parent: -1})
+	x.scopeIdx = make(map[[2]uint32]int32)
+	var holes []hole
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	var walk func(parent int32, depth int)
+	walk = func(parent int32, depth int) {
+		if depth > maxScopeDepth || !c.GoToFirstChild() {
+			return
+		}
+		for {
+			if n := c.CurrentNode(); n.IsNamed() {
+				t := n.Type()
+				idx := int32(len(x.scopeTab))
+				x.scopeTab = append(x.scopeTab, scopeEntry{typ: t, parent: parent})
+				if _, dup := x.scopeIdx[nodeKey(n)]; !dup {
+					x.scopeIdx[nodeKey(n)] = idx
+				}
+				if field, ok := spec.prune[t]; ok {
+					var b *sitter.Node
+					if field == "" {
+						b = x.bodyOf(n)
+					} else {
+						b = n.ChildByFieldName(field)
+					}
+					if b != nil && b.EndByte()-b.StartByte() >= minHoleBytes {
+						holes = append(holes, hole{b.StartByte(), b.EndByte(), b.StartPoint(), b.EndPoint()})
+					}
+				} else if spec.scopes[t] || t == "ERROR" {
+					walk(idx, depth+1)
+				}
+			}
+			if !c.GoToNextSibling() {
+				break
+			}
+		}
+		c.GoToParent()
+	}
+	walk(0, 0)
+	return holes
+}
+
+// scopeEntryOf returns the scope-table entry of n, or -1 when n is not a
+// named direct child of a walked scope.
+func (x *extractor) scopeEntryOf(n *sitter.Node) int32 {
+	if n == nil {
+		return -1
+	}
+	i, ok := x.scopeIdx[nodeKey(n)]
+	if !ok || x.scopeTab[i].typ != n.Type() {
+		return -1
+	}
+	return i
+}
+
+// parentType returns the type of n's enclosing scope node, looking through
+// ERROR nodes; "" when n is not a direct child of a walked scope (inside a
+// function body or an expression).
+func (x *extractor) parentType(n *sitter.Node) string {
+	i := x.scopeEntryOf(n)
+	if i < 0 {
+		return ""
+	}
+	for p := x.scopeTab[i].parent; p >= 0; p = x.scopeTab[p].parent {
+		if x.scopeTab[p].typ != "ERROR" || x.scopeTab[p].parent < 0 {
+			return x.scopeTab[p].typ
+		}
+	}
+	return ""
+}
+
+// grandparentType is parentType one level further up.
+func (x *extractor) grandparentType(n *sitter.Node) string {
+	i := x.scopeEntryOf(n)
+	if i < 0 {
+		return ""
+	}
+	seen := 0
+	for p := x.scopeTab[i].parent; p >= 0; p = x.scopeTab[p].parent {
+		if x.scopeTab[p].typ == "ERROR" && x.scopeTab[p].parent >= 0 {
+			continue
+		}
+		if seen == 1 {
+			return x.scopeTab[p].typ
+		}
+		seen++
+	}
+	return ""
+}
+
+// atFileLevel reports whether n is a direct child of the root, possibly
+// through ERROR nodes and the given wrapper node types (export_statement).
+func (x *extractor) atFileLevel(n *sitter.Node, wrappers ...string) bool {
+	i := x.scopeEntryOf(n)
+	if i < 0 {
+		return false
+	}
+	for p := x.scopeTab[i].parent; p >= 0; p = x.scopeTab[p].parent {
+		if x.scopeTab[p].parent < 0 {
+			return true // the root
+		}
+		t := x.scopeTab[p].typ
+		ok := t == "ERROR"
+		for _, w := range wrappers {
+			ok = ok || t == w
+		}
+		if !ok {
 			return false
 		}
 	}
-	return true
+	return false
+}
+
+// segments returns the ranges between the prunable function bodies, in
+// source order; a single whole-file range when nothing is pruned.
+func (x *extractor) segments(root *sitter.Node) []segment {
+	holes := x.walkScopes(root)
+	if len(holes) == 0 {
+		return []segment{{}}
+	}
+	if len(holes) > maxHoles {
+		sort.Slice(holes, func(i, j int) bool { return holes[i].endByte-holes[i].startByte > holes[j].endByte-holes[j].startByte })
+		holes = holes[:maxHoles]
+		sort.Slice(holes, func(i, j int) bool { return holes[i].startByte < holes[j].startByte })
+	}
+	segs := make([]segment, 0, len(holes)+1)
+	var from sitter.Point
+	for _, h := range holes {
+		if h.start != from {
+			segs = append(segs, segment{start: from, end: h.start})
+		}
+		from = h.end
+	}
+	// The last range is open-ended ({0,0}); it cannot collide with a real
+	// end because a hole never ends at the start of the file.
+	return append(segs, segment{start: from})
 }

@@ -3,19 +3,18 @@ package symbols
 import "strings"
 
 var bashSpec = &langSpec{
+	scopes: map[string]bool{"program": true},
+	prune:  map[string]string{"function_definition": ""},
 	query: `
 (function_definition name: (word) @name) @function
-`,
-	root: "program",
-	top: `
-(_top_ (variable_assignment name: (variable_name) @name) @var) @toplevel
-(_top_ (declaration_command (variable_assignment name: (variable_name) @name)) @var) @toplevel
+(variable_assignment name: (variable_name) @name) @var
+(declaration_command (variable_assignment name: (variable_name) @name)) @var
 `,
 	prepare: func(x *extractor, d *def) bool {
 		if d.kind != KindVar {
 			return true
 		}
-		if !x.firstAtTop(d) {
+		if !x.atFileLevel(d.node) || !x.firstAtTop(d) {
 			return false // reassignments of a script variable
 		}
 		if d.node.Type() == "declaration_command" {

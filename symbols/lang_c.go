@@ -6,16 +6,16 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// cDeclParents are the node types whose declarations are file- or
-// namespace-level (not locals in a function body).
-var cDeclParents = []string{
-	"translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
-	"preproc_else", "preproc_elif",
+// cDeclLevel are the node types whose declarations are file-, namespace-
+// or class-level (not locals in a function body).
+var cDeclLevel = map[string]bool{
+	"translation_unit": true, "declaration_list": true, "preproc_if": true, "preproc_ifdef": true,
+	"preproc_else": true, "preproc_elif": true, "field_declaration_list": true, "template_declaration": true,
 }
 
 // cQuery builds the C-family query: definitions common to C and C++ plus
-// declarations under each of the given parents.
-func cQuery(parents []string, extra string) string {
+// the extra patterns.
+func cQuery(extra string) string {
 	var b strings.Builder
 	b.WriteString(`
 (function_definition declarator: (_) @name) @function
@@ -26,36 +26,39 @@ func cQuery(parents []string, extra string) string {
 (preproc_def name: (identifier) @name) @macro
 (preproc_function_def name: (identifier) @name) @macro
 `)
-	for _, p := range append(parents, "ERROR") {
-		b.WriteString("(" + p + " (declaration declarator: (_) @name) @var) @toplevel\n")
-	}
+	b.WriteString("(declaration declarator: (_) @name) @var\n")
 	b.WriteString(extra)
 	return b.String()
 }
 
 var cSpec = &langSpec{
-	query:   cQuery(cDeclParents, ""),
+	scopes:  map[string]bool{"translation_unit": true, "preproc_if": true, "preproc_ifdef": true, "preproc_else": true, "preproc_elif": true, "linkage_specification": true, "declaration_list": true, "declaration": true},
+	prune:   map[string]string{"function_definition": "", "init_declarator": "value"},
+	query:   cQuery(""),
 	names:   cNames,
 	prepare: prepareC,
 	post:    dropDefinedPrototypes,
 	finish:  finishC,
 	sigEnd:  cSigEnd,
+	sigText: cTypedefSig,
 	doc:     cDocRules,
 }
 
 var cppSpec = &langSpec{
-	query: cQuery(append([]string{"field_declaration_list", "template_declaration"}, cDeclParents...), `
+	scopes: map[string]bool{"translation_unit": true, "preproc_if": true, "preproc_ifdef": true, "preproc_else": true, "preproc_elif": true, "linkage_specification": true, "declaration_list": true, "declaration": true, "namespace_definition": true, "template_declaration": true, "class_specifier": true, "struct_specifier": true, "union_specifier": true, "field_declaration_list": true},
+	prune:  map[string]string{"function_definition": "", "init_declarator": "value"},
+	query: cQuery(`
 (class_specifier name: (_) @name body: (_)) @class
 (namespace_definition name: (_) @name) @module
 (alias_declaration name: (_) @name) @type
-(field_declaration_list (field_declaration declarator: (_) @name) @method)
-(template_declaration (declaration declarator: (_) @name) @var)
+(field_declaration declarator: (_) @name) @method
 `),
 	names:   cNames,
 	prepare: prepareC,
 	post:    dropDefinedPrototypes,
 	finish:  finishC,
 	sigEnd:  cSigEnd,
+	sigText: cTypedefSig,
 	doc:     cDocRules,
 }
 
@@ -116,13 +119,16 @@ func prepareC(x *extractor, d *def) bool {
 		}
 		switch n.Type() {
 		case "declaration":
+			if !cDeclLevel[x.parentType(n)] {
+				return false // locals
+			}
 			if isFunc {
 				d.kind = KindFunction
 			} else if cIsConst(x, n) {
 				d.kind = KindConst
 			}
 		case "field_declaration":
-			if !isFunc {
+			if !isFunc || x.parentType(n) != "field_declaration_list" {
 				return false // data members are not listed
 			}
 		case "function_definition":
@@ -293,6 +299,25 @@ func modifierSetTypes(x *extractor, n *sitter.Node, t string) map[string]bool {
 		}
 	}
 	return set
+}
+
+// cTypedefSig shortens a long typedef of a struct, union or enum with a
+// body to "typedef struct s {…} name".
+func cTypedefSig(x *extractor, d *def) (string, bool) {
+	if d.node.Type() != "type_definition" || d.node.EndByte()-d.node.StartByte() <= 120 {
+		return "", false
+	}
+	t := d.node.ChildByFieldName("type")
+	if t == nil {
+		return "", false
+	}
+	body := t.ChildByFieldName("body")
+	if body == nil {
+		return "", false
+	}
+	head := collapseSpace(x.src[d.node.StartByte():body.StartByte()])
+	tail := collapseSpace(x.src[body.EndByte():d.node.EndByte()])
+	return strings.TrimRight(head+" {…} "+strings.TrimLeft(tail, " "), " ;"), true
 }
 
 // cSigEnd keeps macro signatures to their first line of definition and

@@ -8,6 +8,8 @@ import (
 )
 
 var csharpSpec = &langSpec{
+	scopes: map[string]bool{"compilation_unit": true, "namespace_declaration": true, "file_scoped_namespace_declaration": true, "declaration_list": true, "class_declaration": true, "struct_declaration": true, "interface_declaration": true, "record_declaration": true},
+	prune:  map[string]string{"method_declaration": "", "constructor_declaration": "", "destructor_declaration": "", "operator_declaration": "", "conversion_operator_declaration": ""},
 	query: `
 (namespace_declaration name: (_) @name) @module
 (file_scoped_namespace_declaration name: (_) @name) @module
@@ -19,11 +21,11 @@ var csharpSpec = &langSpec{
 (delegate_declaration name: (identifier) @name) @type
 (method_declaration name: (identifier) @name) @method
 (constructor_declaration name: (identifier) @name) @constructor
-(declaration_list (field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @const)
+(field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @const
 `,
 	prepare: func(x *extractor, d *def) bool {
 		if d.kind == KindConst {
-			return modifierSetTypes(x, d.node, "modifier")["const"]
+			return modifierSetTypes(x, d.node, "modifier")["const"] && x.parentType(d.node) == "declaration_list"
 		}
 		return true
 	},

@@ -12,18 +12,16 @@ import (
 var goDirective = regexp.MustCompile(`^//(line |export |extern |[a-z0-9]+:[a-z0-9])`)
 
 var goSpec = &langSpec{
+	scopes: map[string]bool{"source_file": true, "const_declaration": true, "var_declaration": true, "var_spec_list": true},
+	prune:  map[string]string{"function_declaration": "", "method_declaration": "", "const_spec": "value", "var_spec": "value"},
 	query: `
 (function_declaration name: (identifier) @name) @function
 (method_declaration receiver: (parameter_list) @receiver name: (field_identifier) @name) @method
-(type_declaration (type_spec name: (type_identifier) @name) @type)
-(type_declaration (type_alias name: (type_identifier) @name) @type)
-(type_spec type: (interface_type (method_elem name: (field_identifier) @name) @method))
-`,
-	root: "source_file",
-	top: `
-(_top_ (const_declaration (const_spec name: (identifier) @name) @const)) @toplevel
-(_top_ (var_declaration (var_spec name: (identifier) @name) @var)) @toplevel
-(_top_ (var_declaration (var_spec_list (var_spec name: (identifier) @name) @var))) @toplevel
+(type_declaration (type_spec name: (type_identifier) @name) @type) @decl
+(type_declaration (type_alias name: (type_identifier) @name) @type) @decl
+(type_declaration (type_spec type: (interface_type (method_elem name: (field_identifier) @name) @method))) @decl
+(const_spec name: (identifier) @name) @const
+(var_spec name: (identifier) @name) @var
 `,
 	prepare: prepareGo,
 	names: func(x *extractor, d *def) []*sitter.Node {
@@ -45,6 +43,12 @@ var goSpec = &langSpec{
 }
 
 func prepareGo(x *extractor, d *def) bool {
+	if decl := d.aux["decl"]; decl != nil && !x.atFileLevel(decl) {
+		return false // declarations inside function literals
+	}
+	if (d.kind == KindConst || d.kind == KindVar) && !x.atFileLevel(d.node, "const_declaration", "var_declaration", "var_spec_list") {
+		return false // local constants and variables
+	}
 	switch d.node.Type() {
 	case "method_declaration":
 		d.hasOverride = true

@@ -3,6 +3,8 @@ package symbols
 import sitter "github.com/smacker/go-tree-sitter"
 
 var javaSpec = &langSpec{
+	scopes: map[string]bool{"program": true, "field_declaration": true, "constant_declaration": true, "class_declaration": true, "class_body": true, "interface_declaration": true, "interface_body": true, "enum_declaration": true, "enum_body": true, "enum_body_declarations": true, "record_declaration": true, "annotation_type_declaration": true, "annotation_type_body": true},
+	prune:  map[string]string{"variable_declarator": "value", "method_declaration": "", "constructor_declaration": "", "compact_constructor_declaration": ""},
 	query: `
 (class_declaration name: (identifier) @name) @class
 (record_declaration name: (identifier) @name) @class
@@ -13,15 +15,18 @@ var javaSpec = &langSpec{
 (annotation_type_element_declaration name: (identifier) @name) @method
 (constructor_declaration name: (identifier) @name) @constructor
 (compact_constructor_declaration name: (identifier) @name) @constructor
-(class_body (field_declaration (modifiers) declarator: (variable_declarator name: (identifier) @name)) @const)
-(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @const)
+(field_declaration (modifiers) declarator: (variable_declarator name: (identifier) @name)) @const
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @const
 `,
 	prepare: func(x *extractor, d *def) bool {
-		if d.node.Type() == "field_declaration" {
+		switch d.node.Type() {
+		case "field_declaration":
 			// Only constants (static final fields) are definitions worth
 			// listing; plain fields are state.
 			mods := modifierSet(x, d.node, "modifiers")
-			return mods["static"] && mods["final"]
+			return mods["static"] && mods["final"] && x.parentType(d.node) != ""
+		case "constant_declaration":
+			return x.parentType(d.node) != ""
 		}
 		return true
 	},

@@ -6,40 +6,34 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// jsCommonQuery holds the patterns JavaScript and TypeScript share.
+// jsCommonQuery holds the patterns JavaScript and TypeScript share. None is
+// anchored on a scope node (see langSpec.scopes): file and class level are
+// checked in prepareJS.
 const jsCommonQuery = `
 (function_declaration name: (identifier) @name) @function
 (generator_function_declaration name: (identifier) @name) @function
 (class_declaration name: (_) @name) @class
-(class_body (method_definition name: (_) @name) @method)
+(method_definition name: (_) @name) @method
+(lexical_declaration (variable_declarator name: (identifier) @name) @var) @decl
+(variable_declaration (variable_declarator name: (identifier) @name) @var) @decl
+(expression_statement (assignment_expression
+  left: (member_expression object: (_) @object property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]) @function) @stmt
+(expression_statement (assignment_expression
+  left: (member_expression) @exports
+  right: (object (shorthand_property_identifier) @exported)))
+(expression_statement (assignment_expression
+  left: (member_expression) @exports
+  right: (identifier) @exported))
 (export_statement (export_clause (export_specifier name: (identifier) @exported)))
 `
 
-// jsTopQuery holds the file-level patterns; _top_ stands for the root
-// (program) and, for recovery from syntax errors, for ERROR.
-const jsTopQuery = `
-(_top_ [
-  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
-  (variable_declaration (variable_declarator name: (identifier) @name) @var)
-  (export_statement declaration: [
-    (lexical_declaration (variable_declarator name: (identifier) @name) @var)
-    (variable_declaration (variable_declarator name: (identifier) @name) @var)])]) @toplevel
-
-(_top_ (expression_statement (assignment_expression
-  left: (member_expression object: (_) @object property: (property_identifier) @name)
-  right: [(function_expression) (arrow_function)]) @function)) @toplevel
-
-(_top_ (expression_statement (assignment_expression
-  left: (member_expression) @exports
-  right: (object (shorthand_property_identifier) @exported)))) @toplevel
-`
-
 var javascriptSpec = &langSpec{
+	scopes: map[string]bool{"program": true, "export_statement": true, "lexical_declaration": true, "variable_declaration": true, "class_declaration": true, "class": true, "class_body": true},
+	prune:  map[string]string{"function_declaration": "", "generator_function_declaration": "", "method_definition": "", "variable_declarator": "value"},
 	query: jsCommonQuery + `
-(class_body (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method)
+(field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method
 `,
-	root:           "program",
-	top:            jsTopQuery,
 	prepare:        prepareJS,
 	finish:         finishJS,
 	mark:           markJS,
@@ -49,24 +43,15 @@ var javascriptSpec = &langSpec{
 	doc:            jsDocRules,
 }
 
-// tsNamespaceVars lists the variable patterns again for namespace bodies.
-const tsNamespaceVars = `
-(internal_module body: (statement_block [
-  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
-  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @var))]))
-(module body: (statement_block [
-  (lexical_declaration (variable_declarator name: (identifier) @name) @var)
-  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @var))]))
-`
-
 var typescriptSpec = &langSpec{
-	query: jsCommonQuery + tsNamespaceVars + `
+	scopes: map[string]bool{"program": true, "export_statement": true, "lexical_declaration": true, "variable_declaration": true, "class_declaration": true, "class": true, "class_body": true, "abstract_class_declaration": true, "internal_module": true, "module": true, "statement_block": true, "expression_statement": true, "ambient_declaration": true, "interface_declaration": true, "interface_body": true},
+	prune:  map[string]string{"function_declaration": "", "generator_function_declaration": "", "method_definition": "", "variable_declarator": "value"},
+	query: jsCommonQuery + `
 (function_signature name: (identifier) @name) @function
 (abstract_class_declaration name: (type_identifier) @name) @class
-(class_body (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method)
-(class_body (abstract_method_signature name: (_) @name) @method)
-(class_body (method_signature name: (_) @name) @method)
-(interface_body (method_signature name: (_) @name) @method)
+(public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @method
+(abstract_method_signature name: (_) @name) @method
+(method_signature name: (_) @name) @method
 (interface_declaration name: (type_identifier) @name) @interface
 (type_alias_declaration name: (type_identifier) @name) @type
 (enum_declaration name: (identifier) @name) @enum
@@ -74,8 +59,6 @@ var typescriptSpec = &langSpec{
 (module name: [(identifier) (nested_identifier)] @name) @module
 (module name: (string (string_fragment) @name)) @module
 `,
-	root:           "program",
-	top:            jsTopQuery,
 	prepare:        prepareJS,
 	finish:         finishJS,
 	mark:           markJS,
@@ -94,11 +77,15 @@ var jsDocRules = docRules{
 func prepareJS(x *extractor, d *def) bool {
 	n := d.node
 	switch n.Type() {
-	case "variable_declarator":
-		decl := n.Parent()
-		if decl == nil {
-			return false
+	case "method_definition", "field_definition", "public_field_definition", "method_signature", "abstract_method_signature":
+		if t := x.parentType(n); t != "class_body" && t != "interface_body" {
+			return false // object literal methods, members of type literals
 		}
+	case "variable_declarator":
+		if !x.jsDeclarationLevel(d.aux["decl"]) {
+			return false // local variables
+		}
+		decl := d.aux["decl"]
 		keyword := "var"
 		if kw := decl.Child(0); kw != nil && !kw.IsNamed() {
 			keyword = x.text(kw)
@@ -121,16 +108,19 @@ func prepareJS(x *extractor, d *def) bool {
 			d.outer = decl
 		}
 		d.sigPrefix = keyword + " "
-		if wrap := decl.Parent(); wrap != nil && wrap.Type() == "export_statement" {
+		if x.parentType(decl) == "export_statement" {
 			d.exported = true
 			d.sigPrefix = "export " + d.sigPrefix
-			if single {
+			if wrap := decl.Parent(); single && wrap != nil {
 				d.outer = wrap
 			}
 		}
 	case "assignment_expression":
+		if !x.atFileLevel(d.aux["stmt"]) {
+			return false
+		}
 		obj := x.text(d.aux["object"])
-		d.outer = n.Parent()
+		d.outer = d.aux["stmt"]
 		switch {
 		case obj == "exports" || obj == "module.exports":
 			d.exported = true
@@ -151,6 +141,27 @@ func prepareJS(x *extractor, d *def) bool {
 	return true
 }
 
+// jsDeclarationLevel reports whether a variable declaration is at file
+// level or a namespace member, possibly behind export.
+func (x *extractor) jsDeclarationLevel(decl *sitter.Node) bool {
+	if x.atFileLevel(decl, "export_statement") {
+		return true
+	}
+	i := x.scopeEntryOf(decl)
+	if i < 0 {
+		return false
+	}
+	p := x.scopeTab[i].parent
+	if p >= 0 && x.scopeTab[p].typ == "export_statement" {
+		p = x.scopeTab[p].parent
+	}
+	if p < 0 || x.scopeTab[p].typ != "statement_block" {
+		return false
+	}
+	pp := x.scopeTab[p].parent
+	return pp >= 0 && (x.scopeTab[pp].typ == "internal_module" || x.scopeTab[pp].typ == "module")
+}
+
 func jsVarKind(keyword string) Kind {
 	if keyword == "const" {
 		return KindConst
@@ -158,8 +169,8 @@ func jsVarKind(keyword string) Kind {
 	return KindVar
 }
 
-// markJS records names exported by "export { a, b }" and
-// "module.exports = { a, b }".
+// markJS records names exported by "export { a, b }",
+// "module.exports = { a, b }" and "module.exports = a".
 func markJS(x *extractor, aux map[string]*sitter.Node) {
 	name := aux["exported"]
 	if name == nil {

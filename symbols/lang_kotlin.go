@@ -1,17 +1,15 @@
 package symbols
 
 var kotlinSpec = &langSpec{
+	scopes: map[string]bool{"source_file": true, "class_declaration": true, "class_body": true, "object_declaration": true, "companion_object": true, "enum_class_body": true},
+	prune:  map[string]string{"function_declaration": "", "secondary_constructor": ""},
 	query: `
 (class_declaration (type_identifier) @name) @class
 (object_declaration (type_identifier) @name) @class
 (function_declaration (simple_identifier) @name) @function
 (secondary_constructor "constructor" @name) @constructor
 (type_alias (type_identifier) @name) @type
-(class_body (property_declaration (modifiers) (variable_declaration (simple_identifier) @name)) @const)
-`,
-	root: "source_file",
-	top: `
-(_top_ (property_declaration (variable_declaration (simple_identifier) @name)) @var) @toplevel
+(property_declaration (variable_declaration (simple_identifier) @name)) @var
 `,
 	prepare: func(x *extractor, d *def) bool {
 		n := d.node
@@ -33,8 +31,11 @@ var kotlinSpec = &langSpec{
 			}
 		case "property_declaration":
 			isConst := modifierSet(x, n, "modifiers")["const"]
-			if d.kind == KindConst && !isConst {
-				return false // in classes only const val is listed
+			switch {
+			case x.atFileLevel(n):
+			case isConst && x.parentType(n) == "class_body":
+			default:
+				return false // in classes only const val is listed; no locals
 			}
 			if isConst {
 				d.kind = KindConst

@@ -3,6 +3,8 @@ package symbols
 import sitter "github.com/smacker/go-tree-sitter"
 
 var phpSpec = &langSpec{
+	scopes: map[string]bool{"program": true, "namespace_definition": true, "compound_statement": true, "class_declaration": true, "declaration_list": true, "interface_declaration": true, "trait_declaration": true, "enum_declaration": true, "enum_declaration_list": true},
+	prune:  map[string]string{"function_definition": "", "method_declaration": ""},
 	query: `
 (namespace_definition name: (namespace_name) @name) @module
 (function_definition name: (name) @name) @function

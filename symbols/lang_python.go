@@ -3,16 +3,15 @@ package symbols
 import "strings"
 
 var pythonSpec = &langSpec{
+	scopes: map[string]bool{"module": true, "decorated_definition": true, "class_definition": true, "block": true, "expression_statement": true},
+	prune:  map[string]string{"function_definition": "", "assignment": "right"},
 	query: `
 (function_definition name: (identifier) @name) @function
 (class_definition name: (identifier) @name) @class
-`,
-	root: "module",
-	top: `
-(_top_ (type_alias_statement . (type (identifier) @name)) @type) @toplevel
-(_top_ (expression_statement (assignment left: (identifier) @name) @var)) @toplevel
-(_top_ (expression_statement (assignment left: (pattern_list (identifier) @name)) @var)) @toplevel
-(_top_ (expression_statement (assignment left: (tuple_pattern (identifier) @name)) @var)) @toplevel
+(type_alias_statement . (type (identifier) @name)) @type @stmt
+(expression_statement (assignment left: (identifier) @name) @var) @stmt
+(expression_statement (assignment left: (pattern_list (identifier) @name)) @var) @stmt
+(expression_statement (assignment left: (tuple_pattern (identifier) @name)) @var) @stmt
 `,
 	prepare: preparePython,
 	finish:  finishPython,
@@ -25,6 +24,9 @@ var pythonSpec = &langSpec{
 }
 
 func preparePython(x *extractor, d *def) bool {
+	if stmt := d.aux["stmt"]; stmt != nil && !x.atFileLevel(stmt) {
+		return false // class attributes and assignments in blocks
+	}
 	switch d.node.Type() {
 	case "function_definition", "class_definition":
 		if p := d.node.Parent(); p != nil && p.Type() == "decorated_definition" {

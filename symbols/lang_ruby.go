@@ -7,18 +7,19 @@ import (
 )
 
 var rubySpec = &langSpec{
+	scopes: map[string]bool{"program": true, "module": true, "class": true, "body_statement": true, "singleton_class": true},
+	prune:  map[string]string{"method": "", "singleton_method": "", "assignment": "right"},
 	query: `
 (class name: (_) @name) @class
 (module name: (_) @name) @module
 (method name: (_) @name) @method
 (singleton_method name: (_) @name) @method
-(body_statement (assignment left: (constant) @name) @const)
-`,
-	root: "program",
-	top: `
-(_top_ (assignment left: (constant) @name) @const) @toplevel
+(assignment left: (constant) @name) @const
 `,
 	prepare: func(x *extractor, d *def) bool {
+		if d.kind == KindConst && !x.atFileLevel(d.node) && x.parentType(d.node) != "body_statement" {
+			return false
+		}
 		if n := d.nameNode; n.Type() == "scope_resolution" {
 			// class A::B::C → name C in container A.B
 			var scopes []string

@@ -7,6 +7,8 @@ import (
 )
 
 var rustSpec = &langSpec{
+	scopes: map[string]bool{"source_file": true, "mod_item": true, "declaration_list": true, "impl_item": true, "trait_item": true, "foreign_mod_item": true},
+	prune:  map[string]string{"function_item": "", "const_item": "value", "static_item": "value"},
 	query: `
 (function_item name: (identifier) @name) @function
 (function_signature_item name: (identifier) @name) @function

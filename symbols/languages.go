@@ -86,15 +86,8 @@ func (l *Language) compile() error {
 	return l.qerr
 }
 
-// querySource returns the full definitions query: the language's patterns
-// plus its file-level patterns anchored at the root and at ERROR.
-func (l *Language) querySource() string {
-	src := l.spec.query
-	if l.spec.top != "" {
-		src += strings.ReplaceAll(l.spec.top, "_top_", l.spec.root) + strings.ReplaceAll(l.spec.top, "_top_", "ERROR")
-	}
-	return src
-}
+// querySource returns the definitions query text.
+func (l *Language) querySource() string { return l.spec.query }
 
 var (
 	registry    []*Language

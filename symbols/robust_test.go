@@ -3,6 +3,7 @@ package symbols
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -156,6 +157,62 @@ func TestDeepNestingAllLanguages(t *testing.T) {
 		if f != nil {
 			checkInvariants(t, f)
 			f.Close()
+		}
+	}
+}
+
+// TestConcurrentParsers runs one Parser per goroutine over all fixtures at
+// once: languages and their compiled queries are shared, parsers are not.
+// Run with -race to check the sharing.
+func TestConcurrentParsers(t *testing.T) {
+	fx := fixtures(t)
+	paths := sortedKeys(fx)
+	want := map[string]string{}
+	p := NewParser()
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := p.Parse(context.Background(), fx[path], src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[path] = renderSymbols(f)
+		f.Close()
+	}
+	p.Close()
+	const workers = 4
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			p := NewParser()
+			defer p.Close()
+			for i := range paths {
+				path := paths[(i+w)%len(paths)]
+				src, err := os.ReadFile(path)
+				if err != nil {
+					errs <- err
+					return
+				}
+				f, err := p.Parse(context.Background(), fx[path], src)
+				if err != nil {
+					errs <- err
+					return
+				}
+				got := renderSymbols(f)
+				f.Close()
+				if got != want[path] {
+					errs <- fmt.Errorf("worker %d: %s differs from the sequential parse", w, path)
+					return
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

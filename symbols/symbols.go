@@ -5,6 +5,21 @@
 // It is the lowest layer of the engine: it knows nothing of storage, search or
 // LSP. Positions are byte based, as tree-sitter reports them; converting to
 // UTF-16 columns is the job of the protocol edge.
+//
+// Use ForPath or ForContent to pick a Language, then one Parser per
+// goroutine: Parser.Parse returns a File with the syntax tree (for further
+// queries by other packages) and its Symbols. Close every File and Parser;
+// tree-sitter memory is C memory that finalizers free too late.
+//
+// What is extracted: functions, methods (with their receiver, class or impl
+// type as Container), constructors, classes, structs, interfaces, traits,
+// enums, type aliases, modules and namespaces, macros, and file-level
+// constants and variables (class-level constants where the language has
+// them). Definitions local to a function body (nested functions, local
+// types and variables) are not listed, and fields are not listed. Files with
+// syntax errors yield what tree-sitter recovers. Every Span, DocSpan and
+// NameSpan lies within the source with Start ≤ End; Name, Signature, Doc and
+// Container are valid UTF-8 (invalid bytes become U+FFFD).
 package symbols
 
 // Kind classifies a definition. The values are stable: they are stored in the

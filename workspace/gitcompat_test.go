@@ -38,9 +38,9 @@ func TestGitCompat(t *testing.T) {
 	}
 	home := t.TempDir()
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	seeds := 30
+	seeds := 15
 	if testing.Short() {
-		seeds = 10
+		seeds = 5
 	}
 	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))

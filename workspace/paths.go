@@ -40,11 +40,17 @@ func (w *Workspace) Resolve(p string) (string, error) {
 	if err := checkPathSyntax(p, isWindows); err != nil {
 		return "", err
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = w.root + string(filepath.Separator) + p
+	var real string
+	var err error
+	if filepath.IsAbs(p) {
+		if rest, ok := strings.CutPrefix(p, w.root+string(filepath.Separator)); ok {
+			real, err = realpathFrom(w.root, rest)
+		} else {
+			real, err = realpath(p)
+		}
+	} else {
+		real, err = realpathFrom(w.root, p)
 	}
-	real, err := realpath(abs)
 	if err != nil {
 		return "", fmt.Errorf("resolve %q: %w", p, err)
 	}
@@ -200,8 +206,13 @@ func (w *Workspace) lexicalRel(p string) (string, bool) {
 // clean and absolute.
 func realpath(p string) (string, error) {
 	vol := filepath.VolumeName(p)
-	resolved := vol + string(filepath.Separator)
-	rest := p[len(vol):]
+	return realpathFrom(vol+string(filepath.Separator), p[len(vol):])
+}
+
+// realpathFrom is realpath for the path rest relative to resolved, a clean
+// absolute directory path that has no symlinks (the workspace root, or a
+// volume's root directory).
+func realpathFrom(resolved, rest string) (string, error) {
 	links := 0
 	for rest != "" {
 		var comp string

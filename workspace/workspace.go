@@ -239,6 +239,15 @@ func readableDir(dir string) error {
 	return nil
 }
 
+// accessError reports a directory that cannot be listed.
+type accessError struct {
+	dir string
+	err error
+}
+
+func (e *accessError) Error() string { return "cannot list " + e.dir + ": " + e.err.Error() }
+func (e *accessError) Unwrap() error { return e.err }
+
 // Root returns the absolute, symlink-resolved root.
 func (w *Workspace) Root() string { return w.root }
 
@@ -395,7 +404,9 @@ func (w *Workspace) rootRules(sib siblings) (rules, []skip) {
 func (w *Workspace) withDir(r rules, dirRel, dirAbs string, sib siblings) (rules, []skip) {
 	var skips []skip
 	load := func(name string) *patternList {
-		if !sib.has(name) {
+		// A listing says for free whether the file exists; otherwise
+		// loadList's own Lstat answers.
+		if l, ok := sib.(listing); ok && !l.has(name) {
 			return nil
 		}
 		label := joinRel(dirRel, name)
@@ -732,7 +743,7 @@ func (w *Workspace) decide(rel string) Decision {
 		if !isDir {
 			return Decision{Rel: rel, Source: SourceNotFound, Rule: entryRel + " is not a directory"}
 		}
-		if err := readableDir(abs); err != nil {
+		if err := listable(abs); err != nil {
 			return finish(Decision{Rel: entryRel, Rule: err.Error(), Source: SourceUnreadable, Dir: true}, rel, false)
 		}
 		r, _ = w.withDir(r, entryRel, abs, fsSiblings(abs))

@@ -1,13 +1,113 @@
 // Command context-ls is a language server, CLI and MCP server that gives
 // coding agents and developers a small, high-relevance slice of a codebase.
+//
+// With no arguments (or "serve") it speaks LSP on stdio; "mcp" speaks the
+// Model Context Protocol; the other subcommands are the CLI over the same
+// engine. Run "context-ls help" for the list.
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
 )
 
+// command is one CLI subcommand.
+type command struct {
+	name    string
+	usage   string // arguments after the name
+	summary string
+	run     func(ctx context.Context, env *cliEnv, args []string) error
+}
+
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+// exit codes
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError is a command-line mistake: reported with the command's usage.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
 func main() {
-	fmt.Fprintln(os.Stderr, "context-ls: under construction")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	name := "serve"
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" || name == "-h" || name == "--help" {
+		printHelp(stdout)
+		return exitOK
+	}
+	if name == "version" || name == "--version" {
+		fmt.Fprintln(stdout, "context-ls", version)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name != name {
+			continue
+		}
+		env := &cliEnv{stdin: stdin, stdout: stdout, stderr: stderr, cmd: c}
+		err := c.run(ctx, env, args)
+		var ue usageError
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
+			return exitUsage
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintf(stderr, "context-ls %s: interrupted\n", c.name)
+			return exitError
+		default:
+			fmt.Fprintf(stderr, "context-ls %s: %s\n", c.name, oneLine(err))
+			return exitError
+		}
+	}
+	fmt.Fprintf(stderr, "context-ls: unknown command %q (run \"context-ls help\")\n", name)
+	return exitUsage
+}
+
+// version is set by the linker (-X main.version=...).
+var version = "dev"
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "context-ls — relevant, located context from a codebase for editors and agents")
+	fmt.Fprintln(w, "\nusage: context-ls [command] [flags] [args]   (no command: serve)")
+	fmt.Fprintln(w, "\ncommands:")
+	sorted := append([]command(nil), commands...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	for _, c := range sorted {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (index location).")
+	fmt.Fprintln(w, "CONTEXT_LS_EMBEDDINGS=off disables embeddings. Run \"context-ls COMMAND -h\" for its flags.")
+}
+
+// oneLine flattens an error to a single line for stderr.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
 }

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// cliEnv carries what every subcommand shares: streams, the common flags and
+// the opened engine.
+type cliEnv struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cmd            command
+
+	root, db string
+	jsonOut  bool
+}
+
+// flags returns a FlagSet with the common flags (--root, --db, and --json
+// when withJSON) bound to env.
+func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
+	fs := flag.NewFlagSet(env.cmd.name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
+	fs.StringVar(&env.db, "db", "", "index location `DIR` (default: user cache dir, keyed by root)")
+	if withJSON {
+		fs.BoolVar(&env.jsonOut, "json", false, "print JSON")
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: context-ls %s %s\n\n%s\n\nflags:\n", env.cmd.name, env.cmd.usage, env.cmd.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags that may appear before, between or after positional
+// arguments ("search QUERY --k 5" and "search --k 5 QUERY" are the same).
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// config loads the workspace config and reports its diagnostics on stderr.
+func (env *cliEnv) config() (workspace.Config, error) {
+	cfg, diags, err := workspace.LoadConfig(env.root)
+	if err != nil {
+		return cfg, err
+	}
+	for _, d := range diags {
+		fmt.Fprintf(env.stderr, "context-ls: %s\n", d)
+	}
+	if strings.EqualFold(os.Getenv("CONTEXT_LS_EMBEDDINGS"), "off") {
+		cfg.Embeddings = false
+	}
+	return cfg, nil
+}
+
+// open opens the engine for --root/--db.
+func (env *cliEnv) open(ctx context.Context) (*engine.Engine, error) {
+	cfg, err := env.config()
+	if err != nil {
+		return nil, err
+	}
+	level := slog.LevelWarn
+	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	return engine.Open(ctx, env.root, engine.Options{DBDir: env.db, Config: cfg, Logger: log})
+}
+
+// ensureIndexed brings the index up to date before a query. Unchanged files
+// cost a stat each.
+func (env *cliEnv) ensureIndexed(ctx context.Context, e *engine.Engine) error {
+	_, err := e.Index(ctx, nil)
+	return err
+}
+
+func (env *cliEnv) printJSON(v any) error {
+	enc := json.NewEncoder(env.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func (env *cliEnv) printf(format string, args ...any) { fmt.Fprintf(env.stdout, format, args...) }
+
+// splitList splits comma-separated flag values.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// multiFlag collects a repeatable flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error {
+	*m = append(*m, splitList(v)...)
+	return nil
+}
+
+// isTerminal reports whether w is a character device (an interactive
+// terminal), where progress lines are welcome.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

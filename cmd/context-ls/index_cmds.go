@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/context-ls/context-ls/engine"
+)
+
+func init() {
+	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json]",
+		summary: "create or incrementally update the index", run: runIndex})
+	register(command{name: "search", usage: "[--root DIR] [--k N] [--lang L,..] [--kind K,..] [--path GLOB] [--json] QUERY",
+		summary: "ranked, located search (indexes first if needed)", run: runSearch})
+	register(command{name: "symbols", usage: "[--root DIR] [--json] [NAME]",
+		summary: "list definitions (all, or those matching NAME)", run: runSymbols})
+	register(command{name: "stats", usage: "[--root DIR] [--json]",
+		summary: "index size, languages and freshness", run: runStats})
+	register(command{name: "files", usage: "[--root DIR] [--why PATH]",
+		summary: "list what would be indexed, or explain why PATH is or is not", run: runFiles})
+}
+
+func runIndex(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(true)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	// A progress line is drawn only on a terminal, at most once a second.
+	drawn, last := false, time.Now()
+	res, err := e.Index(ctx, func(p engine.Progress) {
+		if env.jsonOut || !isTerminal(env.stderr) || p.Phase != "index" || time.Since(last) < time.Second {
+			return
+		}
+		last, drawn = time.Now(), true
+		fmt.Fprintf(env.stderr, "\rindexing %d/%d files", p.Done, p.Total)
+	})
+	if drawn {
+		fmt.Fprintln(env.stderr)
+	}
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(res)
+	}
+	env.printf("%d files: %d indexed, %d unchanged, %d deleted, %d failed; %d symbols, %d chunks in %s\n",
+		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks, res.Duration.Round(time.Millisecond))
+	return nil
+}
+
+func runSearch(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(true)
+	k := fs.Int("k", 10, "number of hits")
+	var langs, kinds, paths multiFlag
+	fs.Var(&langs, "lang", "only these languages (comma-separated)")
+	fs.Var(&kinds, "kind", "only these chunk kinds (function, method, markdown_section, …)")
+	fs.Var(&paths, "path", "only paths matching this `GLOB` (repeatable; !GLOB excludes)")
+	minScore := fs.Float64("min-score", 0, "drop hits scoring below this (0..1)")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(strings.Join(rest, " "))
+	if query == "" {
+		return usagef("missing QUERY")
+	}
+	if *k <= 0 {
+		return usagef("--k must be positive")
+	}
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := env.ensureIndexed(ctx, e); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	res, err := snap.Search(ctx, engine.SearchRequest{Query: query, K: *k, Languages: langs, Kinds: kinds, Paths: paths, MinScore: *minScore})
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(res)
+	}
+	if len(res.Hits) == 0 {
+		env.printf("no results for %q\n", query)
+		return nil
+	}
+	for i, h := range res.Hits {
+		env.printf("%2d. %s:%d-%d  %s (%s)  %.3f  [%s]\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score, strings.Join(h.Sources, " "))
+	}
+	return nil
+}
+
+// symbolJSON is the CLI's JSON shape of a definition.
+type symbolJSON struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	Symbol    string `json:"symbol"`
+	Kind      string `json:"kind"`
+	Language  string `json:"language"`
+	Signature string `json:"signature,omitempty"`
+	Exported  bool   `json:"exported"`
+}
+
+func toSymbolJSON(si engine.SymbolInfo) symbolJSON {
+	return symbolJSON{Path: si.Path, StartLine: si.Span.Start.Line + 1, EndLine: si.Span.End.Line + 1,
+		Symbol: si.Qualified(), Kind: string(si.Kind), Language: si.Language, Signature: si.Signature, Exported: si.Exported}
+}
+
+func runSymbols(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(true)
+	limit := fs.Int("limit", 0, "at most this many (0: all)")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef("at most one NAME")
+	}
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := env.ensureIndexed(ctx, e); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	var syms []engine.SymbolInfo
+	if len(rest) == 1 {
+		if syms, err = snap.FindSymbols(rest[0]); err != nil {
+			return err
+		}
+		if len(syms) == 0 { // no exact definition: fall back to fuzzy matching
+			if syms, err = snap.WorkspaceSymbols(ctx, rest[0], 50); err != nil {
+				return err
+			}
+		}
+	} else if syms, err = snap.AllSymbols(); err != nil {
+		return err
+	}
+	if *limit > 0 && len(syms) > *limit {
+		syms = syms[:*limit]
+	}
+	out := make([]symbolJSON, len(syms))
+	for i, si := range syms {
+		out[i] = toSymbolJSON(si)
+	}
+	if env.jsonOut {
+		return env.printJSON(map[string]any{"symbols": out})
+	}
+	for _, s := range out {
+		env.printf("%s:%d-%d  %s (%s)  %s\n", s.Path, s.StartLine, s.EndLine, s.Symbol, s.Kind, s.Signature)
+	}
+	return nil
+}
+
+func runStats(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(true)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	snap := e.Snapshot()
+	defer snap.Release()
+	st, err := snap.Stats()
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(st)
+	}
+	env.printf("root:      %s\nindex:     %s (%s)\n", st.Root, st.DBPath, humanBytes(st.DBSizeBytes))
+	env.printf("files:     %d\nsymbols:   %d\nchunks:    %d\nlines:     %d\n", st.Files, st.Symbols, st.Chunks, st.Lines)
+	last := st.LastIndex
+	if last == "" {
+		last = "never completed"
+	}
+	env.printf("indexed:   %s\n", last)
+	var langs []string
+	for l, n := range st.Languages {
+		langs = append(langs, l+"="+strconv.Itoa(n))
+	}
+	sort.Strings(langs)
+	env.printf("languages: %s\n", strings.Join(langs, " "))
+	return nil
+}
+
+func runFiles(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(false)
+	why := fs.String("why", "", "explain the decision for `PATH`")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	if *why != "" {
+		d, err := engine.ExplainFile(env.root, cfg, *why)
+		if err != nil {
+			return err
+		}
+		verdict := "excluded"
+		if d.Included {
+			verdict = "included"
+		}
+		env.printf("%s: %s", d.Rel, verdict)
+		if d.Rule != "" || d.Source != "" {
+			env.printf(" by %s", d.Source)
+			if d.Rule != "" {
+				env.printf(" (%s)", d.Rule)
+			}
+		}
+		env.printf("\n")
+		return nil
+	}
+	return engine.ListFiles(ctx, env.root, cfg, func(rel, lang string) {
+		env.printf("%s\t%s\n", rel, lang)
+	})
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

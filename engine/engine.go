@@ -1,0 +1,219 @@
+// Package engine is the domain API of context-ls: one Engine per workspace
+// folder owns the index (store, text index, vectors), keeps it fresh from
+// disk scans and editor overlays, and answers queries on immutable
+// snapshots. The CLI, the LSP server and the MCP server are thin layers over
+// it; it speaks plain Go structs (workspace-relative paths, line ranges), no
+// protocol types.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// DBDir is the index directory; empty means store.DefaultDir(root).
+	DBDir string
+	// Config is the workspace configuration (workspace.LoadConfig).
+	Config workspace.Config
+	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// Engine indexes and queries one workspace folder.
+type Engine struct {
+	ws     *workspace.Workspace
+	cfg    workspace.Config
+	db     *store.DB
+	text   *search.Index
+	tw     *textWriter
+	dbDir  string
+	log    *slog.Logger
+	worker int
+
+	// writeMu serialises index writers (bulk indexing batches, overlay updates).
+	writeMu sync.Mutex
+	// overlays holds the paths whose content comes from an editor buffer;
+	// disk indexing skips them.
+	overlayMu sync.Mutex
+	overlays  map[string]bool
+
+	parserMu  sync.Mutex
+	updParser *symbols.Parser
+
+	snapMu sync.Mutex
+	cur    *Snapshot
+	dirty  atomic.Bool
+	gen    atomic.Uint64
+
+	stats statsState
+}
+
+// Open opens (or creates) the index of the workspace at root and brings the
+// text index up to date with the store (replaying what a crash left out).
+// It does not scan the workspace: call Index for that.
+func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
+	ws, err := workspace.Open(root, opts.Config)
+	if err != nil {
+		return nil, err
+	}
+	dbDir := opts.DBDir
+	if dbDir == "" {
+		if dbDir, err = store.DefaultDir(ws.Root()); err != nil {
+			return nil, err
+		}
+	}
+	if dbDir, err = filepath.Abs(dbDir); err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	db, err := store.Open(filepath.Join(dbDir, "pebble"), store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoot(db, ws.Root()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	text, rebuilt, err := search.Open(filepath.Join(dbDir, "bleve"))
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}}
+	e.worker = opts.Workers
+	if e.worker <= 0 {
+		e.worker = runtime.GOMAXPROCS(0)
+	}
+	e.stats.init()
+	e.tw = e.newTextWriter()
+	if err := e.syncText(ctx, rebuilt || db.Rebuilt); err != nil {
+		e.Close()
+		return nil, err
+	}
+	e.dirty.Store(true)
+	return e, nil
+}
+
+// checkRoot refuses an index that belongs to another workspace root.
+func checkRoot(db *store.DB, root string) error {
+	got, err := db.Meta("root")
+	if errors.Is(err, store.ErrNotFound) {
+		return db.SetMeta("root", root)
+	}
+	if err != nil {
+		return err
+	}
+	if got != root {
+		return fmt.Errorf("index in %s belongs to workspace %s, not %s: %w", db.Dir(), got, root, ErrWrongIndex)
+	}
+	return nil
+}
+
+// Sentinel errors.
+var (
+	// ErrWrongIndex: the index directory belongs to another workspace.
+	ErrWrongIndex = errors.New("index belongs to another workspace")
+	// ErrNotIndexed: the requested path is not in the index.
+	ErrNotIndexed = errors.New("not indexed")
+	// ErrNoSymbol: no definition matches the target.
+	ErrNoSymbol = errors.New("no such symbol")
+)
+
+// Root returns the canonical workspace root.
+func (e *Engine) Root() string { return e.ws.Root() }
+
+// Workspace returns the workspace (ignore rules, path resolution).
+func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
+
+// DBDir returns the index directory.
+func (e *Engine) DBDir() string { return e.dbDir }
+
+// Close releases the current snapshot and closes the indexes.
+func (e *Engine) Close() error {
+	e.snapMu.Lock()
+	if e.cur != nil {
+		e.cur.Release()
+		e.cur = nil
+	}
+	e.snapMu.Unlock()
+	flushErr := e.flushText()
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.tw.close()
+	e.parserMu.Lock()
+	if e.updParser != nil {
+		e.updParser.Close()
+		e.updParser = nil
+	}
+	e.parserMu.Unlock()
+	err := e.text.Close()
+	if err == nil {
+		err = flushErr
+	}
+	if cerr := e.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Snapshot returns the current immutable view of the index. Callers must
+// Release it. Snapshots are cheap; a write makes the next call return a new
+// one while earlier ones stay valid.
+func (e *Engine) Snapshot() *Snapshot {
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
+	if e.cur == nil || e.dirty.Swap(false) {
+		if e.cur != nil {
+			e.cur.Release()
+		}
+		e.cur = &Snapshot{e: e, st: e.db.Snapshot(), gen: e.gen.Add(1), taken: time.Now()}
+		e.cur.refs.Store(1)
+	}
+	e.cur.refs.Add(1)
+	return e.cur
+}
+
+// changed marks the current snapshot stale after a write.
+func (e *Engine) changed() { e.dirty.Store(true) }
+
+// Snapshot is a consistent, immutable view of one workspace's index.
+type Snapshot struct {
+	e     *Engine
+	st    *store.Snapshot
+	gen   uint64
+	taken time.Time
+	refs  atomic.Int32
+}
+
+// Release drops the caller's reference.
+func (s *Snapshot) Release() {
+	if s.refs.Add(-1) == 0 {
+		s.st.Release()
+	}
+}
+
+// Generation increases with every new snapshot of an engine.
+func (s *Snapshot) Generation() uint64 { return s.gen }
+
+// Root returns the workspace root.
+func (s *Snapshot) Root() string { return s.e.ws.Root() }

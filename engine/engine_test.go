@@ -1,0 +1,333 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// writeTree creates files (rel path → content) under a new temp root.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func openTest(t *testing.T, root, db string) *Engine {
+	t.Helper()
+	e, err := Open(context.Background(), root, Options{DBDir: db, Config: workspace.DefaultConfig(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var fixture = map[string]string{
+	"geo/shapes.go": `package geo
+
+import "math"
+
+// Circle is a round shape.
+type Circle struct{ R float64 }
+
+// Area returns the area of the circle.
+func (c Circle) Area() float64 { return math.Pi * c.R * c.R }
+
+// Perimeter returns the circumference.
+func (c Circle) Perimeter() float64 { return 2 * math.Pi * c.R }
+`,
+	"util/retry.py": `"""Retry helpers."""
+
+def retry_upload(fn, attempts=3):
+    """Retry a failed upload a few times with backoff."""
+    for i in range(attempts):
+        try:
+            return fn()
+        except IOError:
+            pass
+`,
+	"docs/guide.md":           "# Guide\n\n## Shapes\n\nCircles have an area and a perimeter.\n",
+	"node_modules/x/index.js": "function ignored() {}\n",
+}
+
+func query(t *testing.T, e *Engine, q string) []Hit {
+	t.Helper()
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: q, K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Hits
+}
+
+func hitPaths(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Path+":"+h.Symbol)
+	}
+	return out
+}
+
+func TestIndexSearchAndIncrementalUpdates(t *testing.T) {
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+
+	res, err := e.Index(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 3 || res.Indexed != 3 {
+		t.Fatalf("first index: %+v", res)
+	}
+	hits := query(t, e, "returns the area of the circle")
+	if len(hits) == 0 || hits[0].Path != "geo/shapes.go" || hits[0].Symbol != "Circle.Area" {
+		t.Fatalf("search area: %v", hitPaths(hits))
+	}
+	if hits[0].StartLine != 8 || hits[0].EndLine < 9 {
+		t.Fatalf("Area chunk lines %d-%d, want it to start at its doc comment (8) and hold the body (9)", hits[0].StartLine, hits[0].EndLine)
+	}
+	if hits := query(t, e, "retry_upload"); len(hits) == 0 || hits[0].Symbol != "retry_upload" || !contains(hits[0].Sources, "symbol") {
+		t.Fatalf("exact identifier: %+v", hits)
+	}
+
+	// Unchanged tree: nothing re-indexed.
+	res, err = e.Index(ctx, nil)
+	if err != nil || res.Indexed != 0 || res.Unchanged != 3 {
+		t.Fatalf("re-index unchanged: %+v %v", res, err)
+	}
+	// Touch without changing content: hash confirms, nothing re-parsed.
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "geo/shapes.go"), later, later)
+	res, err = e.Index(ctx, nil)
+	if err != nil || res.Indexed != 0 {
+		t.Fatalf("touched file re-indexed: %+v %v", res, err)
+	}
+	// Change one file, delete another.
+	os.WriteFile(filepath.Join(root, "geo/shapes.go"), []byte("package geo\n\n// Volume of a sphere.\nfunc Volume(r float64) float64 { return r * r * r }\n"), 0o644)
+	os.Remove(filepath.Join(root, "util/retry.py"))
+	res, err = e.Index(ctx, nil)
+	if err != nil || res.Indexed != 1 || res.Deleted != 1 {
+		t.Fatalf("incremental: %+v %v", res, err)
+	}
+	for _, h := range query(t, e, "circle area perimeter") {
+		if strings.HasPrefix(h.Symbol, "Circle") {
+			t.Fatalf("stale chunk after edit: %v", h)
+		}
+	}
+	if hits := query(t, e, "retry upload"); len(hits) != 0 {
+		t.Fatalf("deleted file still found: %v", hitPaths(hits))
+	}
+	if hits := query(t, e, "sphere volume"); len(hits) == 0 || hits[0].Symbol != "Volume" {
+		t.Fatalf("new content not found: %v", hitPaths(hits))
+	}
+	s := e.Snapshot()
+	st, err := s.Stats()
+	s.Release()
+	if err != nil || st.Files != 2 || st.Languages["go"] != 1 || st.Languages["markdown"] != 1 || st.LastIndex == "" {
+		t.Fatalf("stats: %+v %v", st, err)
+	}
+}
+
+func TestSnapshotIsolation(t *testing.T) {
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	old := e.Snapshot()
+	defer old.Release()
+	if err := e.UpdateOverlay(ctx, "geo/shapes.go", []byte("package geo\n\nfunc Renamed() {}\n")); err != nil {
+		t.Fatal(err)
+	}
+	// The old snapshot still sees the whole old version; the new one the new.
+	if syms, _ := old.FindSymbols("Circle.Area"); len(syms) != 1 {
+		t.Fatalf("old snapshot lost Circle.Area: %v", syms)
+	}
+	cur := e.Snapshot()
+	defer cur.Release()
+	if syms, _ := cur.FindSymbols("Circle.Area"); len(syms) != 0 {
+		t.Fatalf("new snapshot still has Circle.Area")
+	}
+	if syms, _ := cur.FindSymbols("Renamed"); len(syms) != 1 {
+		t.Fatalf("new snapshot lacks Renamed")
+	}
+}
+
+func TestOverlayWinsUntilClosed(t *testing.T) {
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.UpdateOverlay(ctx, "util/retry.py", []byte("def zanzibar_quux():\n    pass\n")); err != nil {
+		t.Fatal(err)
+	}
+	if hits := query(t, e, "zanzibar_quux"); len(hits) == 0 || hits[0].Path != "util/retry.py" {
+		t.Fatalf("overlay not searchable: %v", hitPaths(hits))
+	}
+	// A disk scan must not clobber the unsaved buffer.
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if hits := query(t, e, "zanzibar_quux"); len(hits) == 0 {
+		t.Fatal("disk scan clobbered the overlay")
+	}
+	// Closing the buffer reconciles with disk.
+	if err := e.ClearOverlay(ctx, "util/retry.py"); err != nil {
+		t.Fatal(err)
+	}
+	if hits := query(t, e, "zanzibar_quux"); len(hits) != 0 {
+		t.Fatalf("overlay survived close: %v", hitPaths(hits))
+	}
+	if hits := query(t, e, "retry_upload"); len(hits) == 0 {
+		t.Fatal("disk content not restored after close")
+	}
+}
+
+func TestTextIndexReplaysAfterCrash(t *testing.T) {
+	root := writeTree(t, fixture)
+	db := t.TempDir()
+	e := openTest(t, root, db)
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Simulate a crash between a store batch and its text batch: write a new
+	// version straight to the store, bypassing the text index.
+	p := e.parser()
+	data, err := e.build(ctx, p, "util/retry.py", []byte("def resumable_transfer():\n    pass\n"), false)
+	e.releaseParser(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.db.PutFile(data); err != nil {
+		t.Fatal(err)
+	}
+	e.db.Flush()
+	e.text.Close()
+	e.db.Close()
+
+	e = openTest(t, root, db)
+	defer e.Close()
+	if hits := query(t, e, "resumable_transfer"); len(hits) == 0 {
+		t.Fatal("text index did not replay the store change log")
+	}
+	// The text index holds exactly the current version's chunks.
+	docs, err := e.text.DocsOf(ctx, "util/retry.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := e.Snapshot()
+	rec, err := snap.st.File("util/retry.py")
+	snap.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, id := range rec.Chunks {
+		want = append(want, id.String())
+	}
+	sort.Strings(docs)
+	sort.Strings(want)
+	if !reflect.DeepEqual(docs, want) {
+		t.Fatalf("text index documents %v, want the current chunks %v", docs, want)
+	}
+}
+
+func TestInterruptedIndexResumesToSameResult(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 60; i++ {
+		files[filepath.ToSlash(filepath.Join("pkg", string(rune('a'+i%26)), "f"+strconv.Itoa(i)+".go"))] =
+			"package p\n\n// Handler" + strconv.Itoa(i) + " serves request kind " + strconv.Itoa(i) + ".\nfunc Handler" + strconv.Itoa(i) + "() int { return " + strconv.Itoa(i) + " }\n"
+	}
+	root := writeTree(t, files)
+	ctx := context.Background()
+
+	clean := openTest(t, root, t.TempDir())
+	defer clean.Close()
+	if _, err := clean.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	db := t.TempDir()
+	e := openTest(t, root, db)
+	cctx, cancel := context.WithCancel(ctx)
+	_, err := e.Index(cctx, func(p Progress) {
+		if p.Phase == "index" && p.Done == 25 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted index: %v", err)
+	}
+	e.Close()
+	e = openTest(t, root, db)
+	defer e.Close()
+	res, err := e.Index(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed == 0 || res.Indexed == 60 {
+		t.Fatalf("resume re-did %d files; want only the missing ones", res.Indexed)
+	}
+	for _, q := range []string{"request kind 7", "Handler42", "serves request"} {
+		if a, b := hitPaths(query(t, clean, q)), hitPaths(query(t, e, q)); !reflect.DeepEqual(a, b) {
+			t.Fatalf("%q: resumed %v != clean %v", q, b, a)
+		}
+	}
+}
+
+func TestRefusesIndexOfAnotherRoot(t *testing.T) {
+	db := t.TempDir()
+	e := openTest(t, writeTree(t, fixture), db)
+	e.Close()
+	_, err := Open(context.Background(), writeTree(t, fixture), Options{DBDir: db, Config: workspace.DefaultConfig()})
+	if !errors.Is(err, ErrWrongIndex) {
+		t.Fatalf("err = %v, want ErrWrongIndex", err)
+	}
+}
+
+func TestIdentifierAt(t *testing.T) {
+	src := []byte("x := strings.TrimSpace(s) + a::b + p->q")
+	cases := []struct {
+		off         int
+		ident, qual string
+	}{
+		{15, "TrimSpace", "strings"},
+		{7, "strings", ""},
+		{31, "b", "a"},
+		{38, "q", "p"},
+		{2, "", ""},
+	}
+	for _, c := range cases {
+		id, q, _ := IdentifierAt(src, c.off)
+		if id != c.ident || q != c.qual {
+			t.Errorf("IdentifierAt(%d) = %q,%q want %q,%q", c.off, id, q, c.ident, c.qual)
+		}
+	}
+}

@@ -1,0 +1,653 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/context-ls/context-ls/chunking"
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// Progress reports indexing progress.
+type Progress struct {
+	Phase string // "scan", "index", "text", "done"
+	Done  int
+	Total int
+	Path  string // the file just finished, if any
+}
+
+// IndexResult summarises one Index run.
+type IndexResult struct {
+	Files     int           `json:"files"`     // files in the workspace after the run
+	Indexed   int           `json:"indexed"`   // files (re)parsed and written
+	Unchanged int           `json:"unchanged"` // skipped by size+mtime or content hash
+	Deleted   int           `json:"deleted"`   // files removed from the index
+	Failed    int           `json:"failed"`    // files that could not be read
+	Symbols   int           `json:"symbols"`   // symbols written in this run
+	Chunks    int           `json:"chunks"`    // chunks written in this run
+	Bytes     int64         `json:"bytes"`     // bytes parsed in this run
+	Lines     int           `json:"lines"`     // lines parsed in this run
+	Duration  time.Duration `json:"durationNs"`
+}
+
+// textBatchDocs is the number of text-index operations per bleve batch during
+// bulk indexing: large batches amortise bleve's segment creation.
+const textBatchDocs = 4000
+
+// Index scans the workspace and brings the index up to date: new and changed
+// files are parsed and written (one batch each), deleted ones removed.
+// Unchanged files cost a stat: size and mtime equal to the index skip the
+// file; otherwise a content hash decides. It can be interrupted (ctx or kill)
+// at any point; the next run resumes where it stopped.
+func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResult, error) {
+	start := time.Now()
+	report := progress
+	progress = func(p Progress) {
+		e.stats.setIndexing(IndexingState{Running: p.Phase != "done", Done: p.Done, Total: p.Total, Complete: fraction(p.Done, p.Total)})
+		if report != nil {
+			report(p)
+		}
+	}
+	defer func() {
+		e.stats.mu.Lock()
+		e.stats.indexing.Running = false
+		e.stats.mu.Unlock()
+	}()
+	var res IndexResult
+	progress(Progress{Phase: "scan"})
+	var files []workspace.FileInfo
+	err := e.ws.Walk(ctx, func(fi workspace.FileInfo) error {
+		if e.languageOf(fi.Rel, nil) != nil {
+			files = append(files, fi)
+		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("scan %s: %w", e.ws.Root(), err)
+	}
+	res.Files = len(files)
+
+	snap := e.db.Snapshot()
+	var todo []workspace.FileInfo
+	seen := make(map[string]bool, len(files))
+	for _, fi := range files {
+		seen[fi.Rel] = true
+		rec, err := snap.File(fi.Rel)
+		if err == nil && rec.Size == fi.Size && rec.ModTime == fi.ModTime && !rec.Overlay {
+			res.Unchanged++
+			continue
+		}
+		if e.hasOverlay(fi.Rel) {
+			res.Unchanged++
+			continue
+		}
+		todo = append(todo, fi)
+	}
+	var gone []string
+	err = snap.Files(func(rec store.FileRecord) bool {
+		if !seen[rec.Path] && !e.hasOverlay(rec.Path) {
+			gone = append(gone, rec.Path)
+		}
+		return true
+	})
+	snap.Release()
+	if err != nil {
+		return res, err
+	}
+
+	for _, p := range gone {
+		if err := e.deleteFile(p); err != nil {
+			return res, err
+		}
+		res.Deleted++
+	}
+
+	// Parse in workers, write from this goroutine in arrival order.
+	total := len(todo)
+	progress(Progress{Phase: "index", Done: 0, Total: total})
+	jobs := make(chan workspace.FileInfo)
+	results := make(chan built, 2*e.worker)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := 0; i < e.worker; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := symbols.NewParser()
+			defer p.Close()
+			for fi := range jobs {
+				r := e.buildFromDisk(wctx, p, fi)
+				select {
+				case results <- r:
+				case <-wctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, fi := range todo {
+			select {
+			case jobs <- fi:
+			case <-wctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	done := 0
+	var firstErr error
+	for r := range results {
+		done++
+		switch {
+		case r.err != nil:
+			res.Failed++
+			e.log.Warn("index file", "path", r.path, "err", r.err)
+		case r.data == nil: // content unchanged, mtime moved
+			if err := e.db.TouchFile(r.path, r.size, r.mtime); err != nil && firstErr == nil {
+				firstErr = err
+			}
+			res.Unchanged++
+		default:
+			if err := e.writeFile(r.data, false); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				cancel()
+				continue
+			}
+			res.Indexed++
+			res.Symbols += len(r.data.Symbols)
+			res.Chunks += len(r.data.Chunks)
+			res.Bytes += r.data.File.Size
+			res.Lines += r.data.File.Lines
+		}
+		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
+	}
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	progress(Progress{Phase: "text", Done: done, Total: total})
+	if err := e.flushText(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	if err := e.db.Flush(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	res.Duration = time.Since(start)
+	if firstErr != nil {
+		return res, firstErr
+	}
+	if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		return res, err
+	}
+	progress(Progress{Phase: "done", Done: done, Total: total})
+	e.stats.recordIndex(res)
+	return res, nil
+}
+
+func fraction(done, total int) float64 {
+	if total == 0 {
+		return 1
+	}
+	return float64(done) / float64(total)
+}
+
+// built is a worker's result for one file.
+type built struct {
+	path        string
+	data        *store.FileData // nil: content unchanged
+	size, mtime int64
+	err         error
+}
+
+// languageOf returns the language of a workspace file, or nil when it is not
+// indexed (unknown type, or excluded by the config's language list).
+func (e *Engine) languageOf(rel string, head []byte) *symbols.Language {
+	lang := symbols.ForContent(rel, head)
+	if lang == nil && head == nil {
+		// Extension-less files may declare their language with a shebang.
+		if !strings.Contains(baseName(rel), ".") {
+			if h, err := readHead(e.ws, rel); err == nil {
+				lang = symbols.ForContent(rel, h)
+			}
+		}
+	}
+	if lang == nil {
+		return nil
+	}
+	if len(e.cfg.Languages) > 0 && !contains(e.cfg.Languages, lang.Name) {
+		return nil
+	}
+	return lang
+}
+
+func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo) built {
+	r := built{path: fi.Rel, size: fi.Size, mtime: fi.ModTime}
+	content, err := os.ReadFile(fi.Abs)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	hash := store.ContentHash(content)
+	snap := e.db.Snapshot()
+	old, err := snap.File(fi.Rel)
+	snap.Release()
+	if err == nil && old.Hash == hash && !old.Overlay {
+		return r
+	}
+	r.data, r.err = e.build(ctx, p, fi.Rel, content, false)
+	if r.data != nil {
+		r.data.File.Size, r.data.File.ModTime = fi.Size, fi.ModTime
+	}
+	return r
+}
+
+// build parses and chunks one file version into the data of its batch.
+func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, content []byte, overlay bool) (*store.FileData, error) {
+	lang := e.languageOf(rel, content)
+	if lang == nil {
+		return nil, fmt.Errorf("%s: %w", rel, ErrNotIndexable)
+	}
+	data := &store.FileData{File: store.FileRecord{
+		Path:      rel,
+		Language:  lang.Name,
+		Size:      int64(len(content)),
+		Hash:      store.ContentHash(content),
+		Overlay:   overlay,
+		IndexedAt: time.Now().UnixNano(),
+		Lines:     bytes.Count(content, []byte{'\n'}) + 1,
+	}}
+	opts := chunking.DefaultOptions()
+	var chunks []chunking.Chunk
+	if lang.HasGrammar() {
+		f, err := p.Parse(ctx, lang, content)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			data.File.Note = "parse failed: " + err.Error()
+			chunks = chunking.Text(rel, lang.Name, content, opts)
+		} else {
+			data.Symbols = f.Symbols
+			chunks = chunking.Code(rel, f, opts)
+			f.Close()
+		}
+	} else {
+		chunks = chunking.Text(rel, lang.Name, content, opts)
+	}
+	byName := make(map[string]*symbols.Symbol, len(data.Symbols))
+	for i := range data.Symbols {
+		byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
+	}
+	data.Chunks = make([]store.ChunkRecord, len(chunks))
+	for i, c := range chunks {
+		data.Chunks[i] = store.ChunkRecord{
+			ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
+			Chunk:   c,
+			Recipe:  store.NewRecipe(chunking.Version, c.Text),
+			Summary: summary(c, byName),
+		}
+	}
+	data.SymbolChunks = symbolChunks(data.Symbols, data.Chunks)
+	return data, nil
+}
+
+// symbolChunks maps each definition to the chunk that holds it: the chunk
+// listing its qualified name (the first part of a split body), else the
+// smallest chunk covering its first line.
+func symbolChunks(syms []symbols.Symbol, chunks []store.ChunkRecord) []store.ChunkID {
+	listed := map[string]store.ChunkID{}
+	for _, c := range chunks {
+		for _, n := range c.Symbols {
+			if _, ok := listed[n]; !ok {
+				listed[n] = c.ID
+			}
+		}
+	}
+	out := make([]store.ChunkID, len(syms))
+	for i, sym := range syms {
+		if id, ok := listed[sym.QualifiedName()]; ok {
+			out[i] = id
+			continue
+		}
+		line, best := sym.Span.Start.Line+1, -1
+		for j, c := range chunks {
+			if c.StartLine <= line && line <= c.EndLine && (best < 0 || c.EndLine-c.StartLine < chunks[best].EndLine-chunks[best].StartLine) {
+				best = j
+			}
+		}
+		if best >= 0 {
+			out[i] = chunks[best].ID
+		}
+	}
+	return out
+}
+
+// summary collects the signatures and doc comments of the definitions a
+// chunk covers. Parts after the first of a split body carry the signature
+// only: the doc comment belongs to the part that holds it.
+func summary(c chunking.Chunk, byName map[string]*symbols.Symbol) string {
+	var b strings.Builder
+	for _, name := range c.Symbols {
+		sym := byName[name]
+		if sym == nil {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(sym.Signature)
+		if sym.Doc != "" && c.Part <= 1 {
+			b.WriteByte('\n')
+			b.WriteString(sym.Doc)
+		}
+	}
+	return b.String()
+}
+
+// ErrNotIndexable: the file's type is not indexed.
+var ErrNotIndexable = errors.New("file type not indexed")
+
+// writeFile commits one file's batch and queues its text-index changes.
+// Disk versions of files that have an overlay are dropped: the editor's
+// buffer wins until it is closed.
+func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	if !overlay && e.hasOverlay(data.File.Path) {
+		return nil
+	}
+	seq, replaced, err := e.db.PutFile(data)
+	if err != nil {
+		return err
+	}
+	e.changed()
+	return e.tw.put(data, replaced, seq)
+}
+
+func (e *Engine) deleteFile(rel string) error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	seq, removed, err := e.db.DeleteFile(rel)
+	if err != nil {
+		return err
+	}
+	e.changed()
+	return e.tw.remove(removed, seq)
+}
+
+// flushText applies every queued text-index change, waits for it, and trims
+// the store's change log up to what the text index now holds.
+func (e *Engine) flushText() error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	seq := e.tw.seq
+	if err := e.tw.flush(); err != nil {
+		return err
+	}
+	if seq > 0 {
+		return e.db.TrimLog(seq)
+	}
+	return nil
+}
+
+// textWriter accumulates text-index operations and applies them in batches
+// carrying the store sequence number they bring the index up to. There is
+// one per engine and it is only used under Engine.writeMu, right after the
+// store batch it mirrors: operations enter batches in sequence order and
+// batches are applied in order, so the text index's watermark never claims a
+// change it does not hold. Batches are applied by a background goroutine so
+// parsing and writing continue meanwhile.
+type textWriter struct {
+	x       *search.Index
+	b       *search.Batch
+	seq     uint64
+	max     int
+	pending bool // seq advanced since the last flush
+	applyCh chan applyJob
+	errMu   sync.Mutex
+	err     error
+	wg      sync.WaitGroup
+}
+
+type applyJob struct {
+	b    *search.Batch
+	done chan struct{}
+}
+
+func (e *Engine) newTextWriter() *textWriter {
+	w := &textWriter{x: e.text, max: textBatchDocs, applyCh: make(chan applyJob, 1)}
+	w.b = w.x.NewBatch()
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		for j := range w.applyCh {
+			if err := w.x.Apply(j.b); err != nil {
+				w.setErr(err)
+			}
+			if j.done != nil {
+				close(j.done)
+			}
+		}
+	}()
+	return w
+}
+
+func (w *textWriter) setErr(err error) {
+	w.errMu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.errMu.Unlock()
+}
+
+func (w *textWriter) getErr() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.err
+}
+
+func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64) error {
+	keep := make(map[store.ChunkID]bool, len(data.Chunks))
+	for _, c := range data.Chunks {
+		keep[c.ID] = true
+	}
+	for _, id := range replaced {
+		if !keep[id] {
+			w.b.Delete(id.String())
+		}
+	}
+	for i := range data.Chunks {
+		if err := w.b.Add(textDoc(&data.Chunks[i])); err != nil {
+			return err
+		}
+	}
+	return w.advance(seq)
+}
+
+func (w *textWriter) remove(ids []store.ChunkID, seq uint64) error {
+	for _, id := range ids {
+		w.b.Delete(id.String())
+	}
+	return w.advance(seq)
+}
+
+func (w *textWriter) advance(seq uint64) error {
+	w.seq = seq
+	w.pending = true
+	if w.b.Len() >= w.max {
+		return w.send(false)
+	}
+	return w.getErr()
+}
+
+// send hands the current batch to the applier; wait blocks until applied.
+func (w *textWriter) send(wait bool) error {
+	w.b.SetWatermark(w.seq)
+	j := applyJob{b: w.b}
+	if wait {
+		j.done = make(chan struct{})
+	}
+	w.applyCh <- j
+	w.b = w.x.NewBatch()
+	if wait {
+		<-j.done
+	}
+	return w.getErr()
+}
+
+// flush applies everything queued and waits for it.
+func (w *textWriter) flush() error {
+	if w.b.Len() == 0 && !w.pending {
+		return w.getErr()
+	}
+	w.pending = false
+	return w.send(true)
+}
+
+func (w *textWriter) close() {
+	close(w.applyCh)
+	w.wg.Wait()
+}
+
+// textDoc is the text-index document of a chunk.
+func textDoc(c *store.ChunkRecord) search.Doc {
+	name := c.Label
+	if len(c.Symbols) > 0 {
+		name += " " + strings.Join(c.Symbols, " ")
+	}
+	return search.Doc{
+		ID:   c.ID.String(),
+		Body: c.Text,
+		Doc:  c.Summary,
+		Name: name,
+		Path: c.Path,
+		Lang: c.Language,
+		Kind: c.Kind,
+		File: c.Path,
+	}
+}
+
+// syncText brings the text index up to the store: after a crash between a
+// store batch and the text batch that follows it, the change log says which
+// files to re-feed. full re-feeds everything (new or rebuilt text index).
+func (e *Engine) syncText(ctx context.Context, full bool) error {
+	wm, err := e.text.Watermark()
+	if err != nil {
+		return err
+	}
+	snap := e.db.Snapshot()
+	defer snap.Release()
+	paths := map[string]bool{}
+	if full || wm == 0 {
+		if err := snap.Files(func(rec store.FileRecord) bool { paths[rec.Path] = true; return true }); err != nil {
+			return err
+		}
+	} else if err := snap.Changes(wm, func(_ uint64, p string) bool { paths[p] = true; return true }); err != nil {
+		return err
+	}
+	last := e.db.Seq()
+	if len(paths) == 0 {
+		if wm < last {
+			b := e.text.NewBatch()
+			b.SetWatermark(last)
+			return e.text.Apply(b)
+		}
+		return nil
+	}
+	e.log.Info("text index catching up", "files", len(paths), "watermark", wm, "seq", last)
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	w := e.tw
+	for _, p := range sorted {
+		ids, err := e.text.DocsOf(ctx, p)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			w.b.Delete(id)
+		}
+		rec, err := snap.File(p)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, id := range rec.Chunks {
+			c, err := snap.Chunk(id)
+			if err != nil {
+				return fmt.Errorf("chunk %s of %s: %w", id, p, err)
+			}
+			if err := w.b.Add(textDoc(&c)); err != nil {
+				return err
+			}
+		}
+		if w.b.Len() >= w.max {
+			if err := w.send(false); err != nil {
+				return err
+			}
+		}
+	}
+	w.seq, w.pending = last, true
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return e.db.TrimLog(last)
+}
+
+func (e *Engine) hasOverlay(rel string) bool {
+	e.overlayMu.Lock()
+	defer e.overlayMu.Unlock()
+	return e.overlays[rel]
+}
+
+func readHead(ws *workspace.Workspace, rel string) ([]byte, error) {
+	abs, err := ws.Abs(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	return buf[:n], nil
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

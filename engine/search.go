@@ -1,0 +1,460 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
+)
+
+// SearchRequest is a ranked-retrieval query.
+type SearchRequest struct {
+	Query string
+	// K is the number of hits wanted (default 10).
+	K int
+	// Languages and Kinds restrict hits to these exact values.
+	Languages []string
+	Kinds     []string
+	// Paths are globs on the workspace-relative path ("**" crosses
+	// directories); a hit must match one of them. A glob starting with "!"
+	// excludes instead ("!**/*_test.go").
+	Paths []string
+	// MinScore drops hits whose normalised score is below it.
+	MinScore float64
+	// PerFileCap bounds hits per file (0: the workspace default).
+	PerFileCap int
+}
+
+// Hit is one search result: a located chunk.
+type Hit struct {
+	Path      string   `json:"path"`
+	StartLine int      `json:"startLine"`
+	EndLine   int      `json:"endLine"`
+	Symbol    string   `json:"symbol"`
+	Kind      string   `json:"kind"`
+	Language  string   `json:"language"`
+	Score     float64  `json:"score"`
+	Sources   []string `json:"sources"`
+	// The fields below are for in-process consumers (packs, LSP, MCP); the
+	// CLI's JSON contract does not include them.
+	Text    string        `json:"-"`
+	Summary string        `json:"-"`
+	Chunk   store.ChunkID `json:"-"`
+	Tokens  int           `json:"-"`
+}
+
+// SearchResult is the answer to a SearchRequest.
+type SearchResult struct {
+	Query string `json:"query"`
+	Hits  []Hit  `json:"hits"`
+}
+
+// ErrEmptyQuery: the query has no text.
+var ErrEmptyQuery = errors.New("empty query")
+
+// Ranking parameters, set on the development queries in ../shared/eval
+// (go run ./bench search prints the figures); see ARCHITECTURE.md.
+var (
+	// legWeights weigh the legs in reciprocal rank fusion (k = 60).
+	legWeights = map[string]float64{
+		"bm25":   1.0, // BM25 over chunk text, doc comments, names, path
+		"symbol": 0.5, // definitions named by the query
+		"file":   0.5, // BM25 hits regrouped by file evidence
+	}
+	// fileTopChunks: how many of a file's best chunks add up to its score.
+	fileTopChunks = 3
+	// minCoveredParts: the number of name words a query must cover for a
+	// definition to enter the symbol leg by its words alone — one common
+	// word ("Write", "Header") is weak evidence, two ("ReadFile") strong.
+	minCoveredParts = 2
+	// Path priors: questions in plain words almost always ask about the
+	// code itself, not its tests or test fixtures. Filters still reach
+	// them, and they still rank when nothing else matches.
+	testPrior     = 0.5
+	testdataPrior = 0.3
+)
+
+// Search ranks chunks for a query. Three ranked lists are fused with
+// weighted reciprocal rank fusion: BM25 over the text index (scaled by path
+// priors), the symbol leg (exact identifier lookups, then definitions whose
+// whole name the query covers), and the BM25 hits regrouped by file (a file
+// with several matching parts lifts them together). The fused list is
+// filtered, capped per file and normalised to 0..1.
+func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	start := time.Now()
+	res := SearchResult{Query: req.Query, Hits: []Hit{}}
+	q := strings.TrimSpace(req.Query)
+	if q == "" {
+		return res, fmt.Errorf("search: %w", ErrEmptyQuery)
+	}
+	if err := validGlobs(req.Paths); err != nil {
+		return res, err
+	}
+	k := req.K
+	if k <= 0 {
+		k = 10
+	}
+	depth := max(10*k, 100)
+	if len(req.Paths) > 0 {
+		depth *= 4
+	}
+	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(q)}
+	tq := search.Query{Text: q, Languages: req.Languages, Kinds: req.Kinds, Limit: depth}
+	bm, err := s.e.text.Search(ctx, tq)
+	if err != nil {
+		return res, err
+	}
+	bm = qc.applyPriors(bm)
+	sym, err := qc.symbolLeg(ctx, q, tq)
+	if err != nil {
+		return res, err
+	}
+	legs := []search.Leg{
+		{Name: "bm25", Weight: legWeights["bm25"], Keys: hitIDs(bm)},
+		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
+		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
+	}
+	fused := search.RRF(search.RRFK, legs...)
+	maxScore := 0.0 // a chunk ranked first by every leg
+	for _, l := range legs {
+		maxScore += l.Weight / (search.RRFK + 1)
+	}
+
+	capN := req.PerFileCap
+	if capN == 0 {
+		capN = s.e.perFileCap()
+	}
+	perFile := map[string]int{}
+	for _, f := range fused {
+		if len(res.Hits) >= k {
+			break
+		}
+		score := f.Score / maxScore
+		if score < req.MinScore {
+			break // fused is sorted: nothing better follows
+		}
+		meta, ok := qc.chunk(f.Key)
+		if !ok {
+			continue // indexed text of a version this snapshot does not hold
+		}
+		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) {
+			continue
+		}
+		c, err := s.st.Chunk(meta.ID)
+		if err != nil {
+			return res, err
+		}
+		perFile[c.Path]++
+		res.Hits = append(res.Hits, Hit{
+			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
+			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
+			Score: round3(score), Sources: sourceNames(f.Sources),
+			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
+		})
+	}
+	s.e.stats.recordQuery(time.Since(start))
+	return res, nil
+}
+
+// sourceNames reports the legs that found a hit: the file leg regroups
+// BM25 hits, so it is not a source of its own.
+func sourceNames(legs []string) []string {
+	out := legs[:0:0]
+	for _, l := range legs {
+		if l != "file" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// queryCtx memoises chunk records (without text) for one query: the legs
+// look at the same chunks several times.
+type queryCtx struct {
+	s      *Snapshot
+	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
+	terms  map[string]bool               // the query's search terms
+}
+
+func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
+	if c, ok := qc.chunks[key]; ok {
+		return c, c != nil
+	}
+	var cp *store.ChunkRecord
+	if id, err := store.ParseChunkID(key); err == nil {
+		if c, err := qc.s.st.ChunkMeta(id); err == nil {
+			cp = &c
+		}
+	}
+	qc.chunks[key] = cp
+	return cp, cp != nil
+}
+
+// applyPriors rescales a leg's scores by path priors and re-sorts it,
+// dropping hits the snapshot does not hold.
+func (qc *queryCtx) applyPriors(hits []search.Hit) []search.Hit {
+	out := hits[:0]
+	for _, h := range hits {
+		if c, ok := qc.chunk(h.ID); ok {
+			h.Score *= pathPrior(c.Path)
+			out = append(out, h)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// pathPrior weighs a hit by where it lives.
+func pathPrior(p string) float64 {
+	switch {
+	case isTestdataPath(p):
+		return testdataPrior
+	case isTestPath(p):
+		return testPrior
+	}
+	return 1
+}
+
+func isTestdataPath(p string) bool {
+	return strings.HasPrefix(p, "testdata/") || strings.Contains(p, "/testdata/")
+}
+
+// fileLeg reorders the BM25 hits by file: files ranked by the summed scores
+// of their best chunks (a file whose several parts match outranks one lucky
+// chunk), each file's chunks in BM25 order.
+func (qc *queryCtx) fileLeg(bm []search.Hit) []string {
+	type agg struct {
+		ids   []string
+		n     int
+		score float64
+	}
+	files := map[string]*agg{}
+	var order []*agg
+	for _, h := range bm { // best first
+		c, ok := qc.chunk(h.ID)
+		if !ok {
+			continue
+		}
+		a := files[c.Path]
+		if a == nil {
+			a = &agg{}
+			files[c.Path] = a
+			order = append(order, a)
+		}
+		a.ids = append(a.ids, h.ID)
+		if a.n < fileTopChunks {
+			a.n++
+			a.score += h.Score
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })
+	keys := make([]string, 0, len(bm))
+	for _, a := range order {
+		keys = append(keys, a.ids...)
+	}
+	return keys
+}
+
+// symbolLeg ranks chunks by the definitions the query names.
+// Identifier-like tokens ("QueryEscape", "url.Parse", "read_file") are
+// looked up exactly, qualified matches first. For words, a definition
+// qualifies when the query covers its whole name and the name has at least
+// minCoveredParts words ("read an entire file" covers ReadFile); names
+// covered by more words rank first, then by the text index's name score.
+func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([]string, error) {
+	var keys []string
+	for _, ident := range identifiersIn(q) {
+		ids, err := qc.s.chunksNamed(ident, tq.Languages)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, ids...)
+	}
+	names, err := qc.s.e.text.SearchNames(ctx, tq)
+	if err != nil {
+		return nil, err
+	}
+	type covered struct {
+		id      string
+		matched int
+		score   float64
+	}
+	var cov []covered
+	for _, h := range names {
+		c, ok := qc.chunk(h.ID)
+		if !ok {
+			continue
+		}
+		best := 0
+		for _, sym := range c.Symbols {
+			best = max(best, nameCoverage(sym, qc.terms))
+		}
+		if best >= minCoveredParts {
+			cov = append(cov, covered{h.ID, best, h.Score * pathPrior(c.Path)})
+		}
+	}
+	sort.SliceStable(cov, func(i, j int) bool {
+		if cov[i].matched != cov[j].matched {
+			return cov[i].matched > cov[j].matched
+		}
+		return cov[i].score > cov[j].score
+	})
+	for _, c := range cov {
+		keys = append(keys, c.id)
+	}
+	return keys, nil
+}
+
+// nameCoverage returns the number of words in the last segment of a
+// qualified name when the query terms cover all of them, else 0.
+func nameCoverage(qname string, qterms map[string]bool) int {
+	if i := strings.LastIndexAny(qname, ".:"); i >= 0 {
+		qname = qname[i+1:]
+	}
+	parts := search.NameParts(qname)
+	for _, p := range parts {
+		if !qterms[p] {
+			return 0
+		}
+	}
+	return len(parts)
+}
+
+// identifiersIn returns the tokens of q that look like code identifiers
+// (camelCase, snake_case, dotted or :: qualified names) and so deserve an
+// exact definition lookup; a one-word query is looked up too. Plain words
+// are left to the text legs.
+func identifiersIn(q string) []string {
+	fields := strings.FieldsFunc(q, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+	})
+	var out []string
+	for _, f := range fields {
+		f = strings.Trim(f, ".:")
+		if f == "" {
+			continue
+		}
+		if len(fields) == 1 || strings.ContainsAny(f, "._:") || hasInnerUpper(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hasInnerUpper reports camelCase: an upper-case letter after the first
+// character ("QueryEscape", "readFile", "HTTPServer"; not "Go" or "URL").
+func hasInnerUpper(s string) bool {
+	lowerSeen := false
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lowerSeen = true
+		case r >= 'A' && r <= 'Z' && i > 0 && lowerSeen:
+			return true
+		}
+	}
+	return false
+}
+
+// chunksNamed returns the chunks defining ident ("Name", "Type.Name",
+// "pkg.Name", "pkg::Name"), best first: qualified matches, then the rest
+// ordered by path prior.
+func (s *Snapshot) chunksNamed(ident string, langs []string) ([]string, error) {
+	qual, name := splitQualified(ident)
+	refs, err := s.st.SymbolsNamed(name)
+	if err != nil {
+		return nil, err
+	}
+	type ranked struct {
+		id   string
+		rank float64
+	}
+	var out []ranked
+	for _, ref := range refs {
+		if ref.Chunk == 0 {
+			continue
+		}
+		rank := pathPrior(ref.Path)
+		if qual != "" || len(langs) > 0 {
+			si, err := s.symbolAt(ref)
+			if err != nil {
+				continue
+			}
+			if len(langs) > 0 && !contains(langs, si.Language) {
+				continue
+			}
+			if qual != "" && qualifierMatches(qual, si) {
+				rank += 10
+			}
+		}
+		out = append(out, ranked{ref.Chunk.String(), rank})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rank > out[j].rank })
+	ids := make([]string, len(out))
+	for i, r := range out {
+		ids[i] = r.id
+	}
+	return ids, nil
+}
+
+// bestSymbol names a hit: of the definitions a chunk covers (merged small
+// declarations cover several), the one whose name shares most terms with the
+// query; the first on ties; the chunk's label when it covers none.
+func bestSymbol(syms []string, label string, qterms map[string]bool) string {
+	best, bestN := label, -1
+	for _, sym := range syms {
+		n := 0
+		for t := range termSet(sym) {
+			if qterms[t] {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = sym, n
+		}
+	}
+	return best
+}
+
+// termSet returns the search terms of s (the text analyzer's terms).
+func termSet(s string) map[string]bool {
+	m := map[string]bool{}
+	search.Terms([]byte(s), func(t string, _, _ int) { m[t] = true })
+	return m
+}
+
+// splitQualified splits "a.b.Name" / "a::Name" into the last qualifier and
+// the name.
+func splitQualified(ident string) (qual, name string) {
+	ident = strings.ReplaceAll(ident, "::", ".")
+	if i := strings.LastIndexByte(ident, '.'); i > 0 && i < len(ident)-1 {
+		q := ident[:i]
+		if j := strings.LastIndexByte(q, '.'); j >= 0 {
+			q = q[j+1:]
+		}
+		return q, ident[i+1:]
+	}
+	return "", strings.Trim(ident, ".")
+}
+
+func hitIDs(hits []search.Hit) []string {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return ids
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+func (e *Engine) perFileCap() int {
+	if e.cfg.Search.PerFileCap > 0 {
+		return e.cfg.Search.PerFileCap
+	}
+	return 3
+}
