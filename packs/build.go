@@ -579,7 +579,7 @@ func (b *builder) finish() (Pack, error) {
 		text := render(b.st.format, out)
 		n := CountTokens(text)
 		if n <= b.st.budget {
-			return Pack{Tokens: n, Budget: b.st.budget, Dropped: dropped, Items: out, Text: text, Notes: b.notes}, nil
+			return Pack{Tokens: n, Budget: b.st.budget, Dropped: dropped, Items: out, Text: text, Notes: b.notes, Format: b.st.format}, nil
 		}
 		// Over budget (scrubbing lengthened an item, or the estimate
 		// rounded differently over the whole): drop the weakest item.

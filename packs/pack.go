@@ -182,6 +182,9 @@ type Pack struct {
 	// Notes tell what the pack could not do (a source that was skipped,
 	// always-items over budget); empty when all went to plan.
 	Notes []string `json:"notes,omitempty"`
+	// Format is the format Text is rendered in (the request's, or the
+	// default); it is not part of the JSON shape.
+	Format string `json:"-"`
 }
 
 // defaultPriorities are the built-in shares of the agent budget per task.
