@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,21 +57,27 @@ type PackRequest struct {
 	Task string
 }
 
-// Candidate pool sizes and fixed scores of the sources. Query hits keep
-// their search score; the other sources are scored by how directly they
-// bear on the selection.
+// Candidate pool sizes and scores of the sources, set with go run ./bench
+// pack on the development queries. Query hits are scored from their search
+// score (see queryHits); the other sources by how directly they bear on the
+// selection.
 const (
-	packQueryHits     = 40  // search hits considered for a query
-	packIdentifiers   = 40  // identifiers of a selection resolved to definitions
-	packDocHits       = 4   // documentation sections
-	packCoChanged     = 3   // co-changed files
-	packCoCommits     = 300 // history depth for co-change
-	scoreDefinition   = 0.75
-	scoreDefinitionLo = 0.55 // a definition found by name only, elsewhere
-	scoreDoc          = 0.5
-	scoreCoChange     = 0.4
-	coChangeTimeout   = 2 * time.Second
-	rulesDir          = ".context-ls/rules"
+	packQueryHits      = 40  // search hits considered for a query
+	packPerFileCap     = 8   // of which at most this many from one file
+	packOutlines       = 1   // top files outlined
+	packOutlineEntries = 6   // definitions in an outline
+	outlineScore       = 0.6 // an outline's score relative to its file's best hit
+	queryScoreExponent = 3   // query hit score: (score/top)^3
+	packIdentifiers    = 40  // identifiers of a selection resolved to definitions
+	packDocHits        = 4   // documentation sections
+	packCoChanged      = 3   // co-changed files
+	packCoCommits      = 300 // history depth for co-change
+	scoreDefinition    = 0.75
+	scoreDefinitionLo  = 0.55 // a definition found by name only, elsewhere
+	scoreDoc           = 0.5
+	scoreCoChange      = 0.4
+	coChangeTimeout    = 2 * time.Second
+	rulesDir           = ".context-ls/rules"
 )
 
 // Pack gathers candidates from every source for the request — search hits
@@ -174,20 +181,141 @@ func (g *gatherer) add(c packs.Candidate) {
 	g.cands = append(g.cands, c)
 }
 
-// queryHits adds the search hits for q.
+// queryHits adds the search hits for q, and an outline of each of the top
+// files.
+//
+// Fused search scores fall slowly with rank (RRF), so they overstate the
+// relevance of the long tail; a pack spends tokens, so hits are scored
+// (score/top)^queryScoreExponent, which keeps the first hits near 1 and
+// makes a hit ranked 15th worth a fraction of the first.
 func (g *gatherer) queryHits(ctx context.Context, q string) error {
-	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits})
+	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits, PerFileCap: packPerFileCap})
 	if err != nil {
 		return err
 	}
+	if len(res.Hits) == 0 {
+		return nil
+	}
+	top := res.Hits[0].Score
+	var files []string
+	byFile := map[string][]Hit{}
 	for _, h := range res.Hits {
+		score := h.Score
+		if top > 0 {
+			score = math.Pow(h.Score/top, queryScoreExponent)
+		}
 		g.add(packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
-			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: h.Score,
+			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
 			Source: packs.SourceQuery, Reason: "query match",
 		})
+		if _, ok := byFile[h.Path]; !ok {
+			files = append(files, h.Path)
+		}
+		h.Score = score
+		byFile[h.Path] = append(byFile[h.Path], h)
+	}
+	terms := termSet(q)
+	for i, f := range files {
+		if i >= packOutlines {
+			break
+		}
+		if err := g.outline(f, byFile[f], terms); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// outline adds a query-focused outline of a top file: the doc comment's
+// first sentence and the signature of up to packOutlineEntries of its
+// exported definitions that share words with the query and are not inside
+// a hit already offered. It shows the file's relevant API at a glance —
+// often the definition a hit only calls.
+func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error {
+	syms, err := g.s.DocumentSymbols(rel)
+	if errors.Is(err, ErrNotIndexed) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		si      SymbolInfo
+		overlap int
+	}
+	var entries []entry
+	for _, si := range syms {
+		if !si.Exported || si.Signature == "" || si.Kind == "field" {
+			continue
+		}
+		line := si.Span.Start.Line + 1
+		inHit := false
+		for _, h := range hits {
+			if h.StartLine <= line && line <= h.EndLine {
+				inHit = true
+				break
+			}
+		}
+		if inHit {
+			continue
+		}
+		n := 0
+		for t := range termSet(si.Name + " " + firstSentence(si.Doc)) {
+			if qterms[t] {
+				n++
+			}
+		}
+		if n > 0 {
+			entries = append(entries, entry{si, n})
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].overlap > entries[j].overlap })
+	if len(entries) > packOutlineEntries {
+		entries = entries[:packOutlineEntries]
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].si.Span.StartByte < entries[j].si.Span.StartByte })
+	comment := packs.LineComment(entries[0].si.Language)
+	var b strings.Builder
+	start, end := 0, 0
+	for i, e := range entries {
+		if doc := firstSentence(e.si.Doc); doc != "" && comment != "" {
+			b.WriteString(comment + " " + doc + "\n")
+		}
+		b.WriteString(e.si.Signature + "\n")
+		a, z := e.si.Span.Start.Line+1, e.si.Span.End.Line+1
+		if i == 0 || a < start {
+			start = a
+		}
+		end = max(end, z)
+	}
+	g.add(packs.Candidate{
+		Path: rel, StartLine: start, EndLine: end, Kind: "outline", Language: entries[0].si.Language,
+		Text: b.String(), Score: hits[0].Score * outlineScore, Source: packs.SourceQuery,
+		Reason: "outline of a top file", Excerpt: true,
+	})
+	return nil
+}
+
+// firstSentence returns the first sentence of a doc comment on one line.
+func firstSentence(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for i := 0; i < len(doc); i++ {
+		if doc[i] == '.' && (i+1 == len(doc) || doc[i+1] == ' ') {
+			return doc[:i+1]
+		}
+	}
+	if len(doc) > 200 {
+		cut := strings.LastIndexByte(doc[:200], ' ')
+		if cut <= 0 {
+			cut = 200
+		}
+		return strings.ToValidUTF8(doc[:cut], "") + " …"
+	}
+	return doc
 }
 
 // lines returns the current lines of a workspace file (each with its

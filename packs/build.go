@@ -20,11 +20,22 @@ const (
 	maxItemShare = 0.4
 	// minItemTokens keeps the per-item limit useful for tiny budgets.
 	minItemTokens = 120
-	// shortenedValue is the part of an item's value a shortened copy keeps.
+	// shortenedValue is the part of an item's value a copy shortened to fit
+	// the per-item limit keeps.
 	shortenedValue = 0.8
+	// summaryValue is the part of an item's value its summary — every body
+	// elided, signatures and doc comments kept — keeps.
+	summaryValue = 0.6
+	// summaryMinTokens: items smaller than this are not summarised.
+	summaryMinTokens = 100
+	// summaryMaxShare: a summary is only offered when it costs at most this
+	// share of the full item.
+	summaryMaxShare = 0.6
 	// sameFileSimilarity is the MMR similarity of two snippets of the same
-	// file, so a pack spreads over files before it piles up in one.
-	sameFileSimilarity = 0.5
+	// file, so a pack spreads over files before it piles up in one. It is
+	// kept low: the best file usually holds several of the parts a reader
+	// needs (measured with go run ./bench pack).
+	sameFileSimilarity = 0.25
 	// valueFloor keeps a redundant item's value positive (a small share of
 	// its relevance) so leftover budget is still used.
 	valueFloor = 0.02
@@ -78,14 +89,21 @@ type cand struct {
 	modeRank int // 0 always, 1 manual, 2 agent
 	shingles []uint64
 
-	// The full text's rendered cost, and the shortened variant once made.
-	fullCost  int
-	short     string
-	shortCost int
-	shortDone bool
+	// The full text's rendered cost, and the copy shortened to fit the
+	// per-item limit (or what was left of the budget) once made.
+	fullCost int
+	fit      string
+	fitCost  int
+	fitDone  bool
+
+	// The summary: every function body elided (see summaryValue).
+	summary     string
+	summaryCost int
+	summaryDone bool
 
 	selected  bool
-	useShort  bool
+	useFit    bool // the selected text is the fitted copy
+	isSummary bool // the selected text is the summary
 	dup       bool // a duplicate, or covered by a selected item
 	missed    bool // left out at least once for lack of budget
 	value     float64
@@ -308,21 +326,24 @@ func (b *builder) shortened(c *cand, limit int) (string, int, bool) {
 // covered reports whether a selected, unshortened item of the same file
 // already shows c's lines.
 func (b *builder) covered(c *cand) bool {
+	if c.Excerpt {
+		return false
+	}
 	for _, s := range b.selected {
-		if s.Path == c.Path && !s.useShort && s.StartLine <= c.StartLine && c.EndLine <= s.EndLine {
+		if s.Path == c.Path && !s.useFit && !s.isSummary && !s.Excerpt && s.StartLine <= c.StartLine && c.EndLine <= s.EndLine {
 			return true
 		}
 	}
 	return false
 }
 
-// take selects c (shortened if short), first releasing selected items of
-// the same file whose lines c shows in full.
-func (b *builder) take(c *cand, short bool) {
-	if !short {
+// take selects c in the given form (whole, fitted or summary), first
+// releasing selected items of the same file whose lines c shows in full.
+func (b *builder) take(c *cand, fit, summary bool) {
+	if !fit && !summary && !c.Excerpt {
 		kept := b.selected[:0]
 		for _, s := range b.selected {
-			if s.Path == c.Path && s.StartLine >= c.StartLine && s.EndLine <= c.EndLine {
+			if s.Path == c.Path && !s.Excerpt && s.StartLine >= c.StartLine && s.EndLine <= c.EndLine {
 				s.selected, s.dup = false, true
 				b.remaining += s.cost()
 				if s.modeRank < c.modeRank {
@@ -334,21 +355,27 @@ func (b *builder) take(c *cand, short bool) {
 		}
 		b.selected = kept
 	}
-	c.selected, c.useShort = true, short
+	c.selected, c.useFit, c.isSummary = true, fit, summary
 	b.remaining -= c.cost()
 	b.selected = append(b.selected, c)
 }
 
 func (c *cand) cost() int {
-	if c.useShort {
-		return c.shortCost
+	switch {
+	case c.isSummary:
+		return c.summaryCost
+	case c.useFit:
+		return c.fitCost
 	}
 	return c.fullCost
 }
 
 func (c *cand) text() string {
-	if c.useShort {
-		return c.short
+	switch {
+	case c.isSummary:
+		return c.summary
+	case c.useFit:
+		return c.fit
 	}
 	return c.Text
 }
@@ -365,12 +392,12 @@ func (b *builder) selectFixed(mode string) {
 			continue
 		}
 		if c.fullCost <= b.remaining {
-			b.take(c, false)
+			b.take(c, false, false)
 			continue
 		}
 		if text, cost, ok := b.shortened(c, b.remaining); ok {
-			c.short, c.shortCost, c.shortDone = text, cost, true
-			b.take(c, true)
+			c.fit, c.fitCost, c.fitDone = text, cost, true
+			b.take(c, true, false)
 			continue
 		}
 		c.missed = true
@@ -423,7 +450,7 @@ func (b *builder) selectAgents() {
 			// Too long for what is left even at the per-item limit:
 			// shorten it to what is left.
 			if text, cost, fits := b.shortened(best, b.remaining); fits {
-				best.short, best.shortCost, best.shortDone = text, cost, true
+				best.fit, best.fitCost, best.fitDone = text, cost, true
 				short, ok = true, true
 			}
 		}
@@ -431,7 +458,7 @@ func (b *builder) selectAgents() {
 			best.missed = true
 			continue
 		}
-		b.take(best, short)
+		b.take(best, short, false)
 		count = b.agentCount()
 		b.updateSimilarity(agents, best)
 	}
@@ -457,51 +484,127 @@ func (b *builder) selectAgents() {
 			}
 		}
 	}
+	// Multiple-choice knapsack, greedily: an item can be taken whole (or
+	// shortened to the per-item limit), or as its summary and upgraded to
+	// whole later; at each step the option adding most value per token wins.
 	for pass := 0; pass < 2; pass++ {
 		useQuota := pass == 0
 		for {
 			var best *cand
-			bestShort := false
-			bestDensity := 0.0
+			var bestOpt option
 			for _, c := range agents {
-				if c.selected || c.dup || c.Score >= b.st.includeScore || count >= b.st.topN {
+				if c.dup {
 					continue
 				}
 				room := b.remaining
 				if useQuota {
 					room = min(room, quota[c.Source])
 				}
-				short, cost, ok := b.variant(c, limit, room)
+				opt, ok := b.bestOption(c, limit, room, count)
 				if !ok {
-					if !useQuota {
+					if !c.selected && !useQuota && c.Score < b.st.includeScore && count < b.st.topN {
 						c.missed = true
 					}
 					continue
 				}
-				v := b.mmr(c)
-				if short {
-					v *= shortenedValue
-				}
-				if d := v / float64(cost); best == nil || d > bestDensity {
-					best, bestShort, bestDensity = c, short, d
+				if best == nil || opt.density > bestOpt.density {
+					best, bestOpt = c, opt
 				}
 			}
 			if best == nil {
 				break
 			}
-			if b.covered(best) {
-				best.dup = true
-				continue
-			}
 			before := b.remaining
-			b.take(best, bestShort)
+			if bestOpt.upgrade {
+				best.isSummary, best.useFit = false, bestOpt.short
+				b.remaining -= bestOpt.cost
+			} else {
+				if b.covered(best) {
+					best.dup = true
+					continue
+				}
+				best.value = b.mmr(best)
+				b.take(best, bestOpt.short, bestOpt.summary)
+				count = b.agentCount()
+				b.updateSimilarity(agents, best)
+			}
 			if useQuota {
 				quota[best.Source] -= before - b.remaining
 			}
-			count = b.agentCount()
-			b.updateSimilarity(agents, best)
 		}
 	}
+}
+
+// option is one way to spend tokens on a candidate in the competition.
+type option struct {
+	cost    int     // tokens added
+	density float64 // value added per token
+	short   bool    // the fitted copy, shortened to the per-item limit
+	summary bool    // the summary
+	upgrade bool    // a selected summary becomes the whole (or fitted) item
+}
+
+// bestOption returns the option for c that adds most value per token
+// within room: take it whole (or shortened to limit), take its summary,
+// or — when its summary is in the pack — upgrade it to whole.
+func (b *builder) bestOption(c *cand, limit, room, count int) (option, bool) {
+	if c.selected {
+		if !c.isSummary {
+			return option{}, false
+		}
+		short, cost, ok := b.variant(c, limit, room+c.summaryCost)
+		if !ok {
+			return option{}, false
+		}
+		extra := cost - c.summaryCost
+		if extra <= 0 || extra > room {
+			return option{}, false
+		}
+		gain := 1 - summaryValue
+		if short {
+			gain = shortenedValue - summaryValue
+		}
+		if gain <= 0 {
+			return option{}, false
+		}
+		return option{cost: extra, density: gain * c.value / float64(extra), short: short, upgrade: true}, true
+	}
+	if c.Score >= b.st.includeScore || count >= b.st.topN {
+		return option{}, false
+	}
+	v := b.mmr(c)
+	var best option
+	found := false
+	if short, cost, ok := b.variant(c, limit, room); ok {
+		val := v
+		if short {
+			val *= shortenedValue
+		}
+		best, found = option{cost: cost, density: val / float64(cost), short: short}, true
+	}
+	if b.summarise(c) && c.summaryCost <= room {
+		d := v * summaryValue / float64(c.summaryCost)
+		if !found || d > best.density {
+			best, found = option{cost: c.summaryCost, density: d, summary: true}, true
+		}
+	}
+	return best, found
+}
+
+// summarise makes c's summary once; it reports whether c has one worth
+// offering (structure to elide, and at most summaryMaxShare of the cost).
+func (b *builder) summarise(c *cand) bool {
+	if !c.summaryDone {
+		c.summaryDone = true
+		if c.fullCost >= summaryMinTokens {
+			if text, ok := b.short.elideBodies(c.Language, c.Text, 0); ok {
+				if cost := b.itemCost(c, text); float64(cost) <= summaryMaxShare*float64(c.fullCost) {
+					c.summary, c.summaryCost = text, cost
+				}
+			}
+		}
+	}
+	return c.summary != ""
 }
 
 // mmr is c's maximal marginal relevance given the items selected so far,
@@ -539,27 +642,30 @@ func (b *builder) variant(c *cand, limit, room int) (short bool, cost int, ok bo
 	if c.fullCost <= limit && c.fullCost <= room {
 		return false, c.fullCost, true
 	}
-	if !c.shortDone {
-		c.shortDone = true
-		c.short, c.shortCost, _ = b.shortened(c, limit)
+	if !c.fitDone {
+		c.fitDone = true
+		c.fit, c.fitCost, _ = b.shortened(c, limit)
 	}
-	if c.short != "" && c.shortCost <= room {
-		return true, c.shortCost, true
+	if c.fit != "" && c.fitCost <= room {
+		return true, c.fitCost, true
 	}
 	return false, 0, false
 }
 
 // finish scrubs the selected items, orders them by file and line, renders
-// the pack and drops the least valuable items until the text fits.
+// the pack and drops the least valuable items until the text fits (the
+// rendering is counted afresh, so costs estimated before scrubbing do not
+// matter here).
 func (b *builder) finish() (Pack, error) {
 	items := make([]*cand, 0, len(b.selected))
 	for _, c := range b.selected {
-		if c.useShort {
-			c.short = b.st.scrub.Scrub(c.short)
-			c.shortCost = b.itemCost(c, c.short)
-		} else if s := b.st.scrub.Scrub(c.Text); s != c.Text {
-			c.Text = s
-			c.fullCost = b.itemCost(c, c.Text)
+		switch {
+		case c.isSummary:
+			c.summary = b.st.scrub.Scrub(c.summary)
+		case c.useFit:
+			c.fit = b.st.scrub.Scrub(c.fit)
+		default:
+			c.Text = b.st.scrub.Scrub(c.Text)
 		}
 		items = append(items, c)
 	}
@@ -574,7 +680,7 @@ func (b *builder) finish() (Pack, error) {
 		out := make([]Item, len(ordered))
 		for i, c := range ordered {
 			out[i] = b.toItem(c, c.text())
-			out[i].Shortened = c.useShort
+			out[i].Shortened = c.useFit || c.isSummary
 		}
 		text := render(b.st.format, out)
 		n := CountTokens(text)

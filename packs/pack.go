@@ -108,6 +108,10 @@ type Candidate struct {
 	Reason string
 	// IncludeMode is ModeAlways, ModeManual or ModeAgent ("" means agent).
 	IncludeMode string
+	// Excerpt marks text assembled from parts of the range — an outline of
+	// a file's signatures — rather than its verbatim lines: it neither
+	// covers nor is covered by other items of the file.
+	Excerpt bool
 	// Embedding, when set on two candidates of the same dimension, replaces
 	// shingle similarity for near-duplicate removal and MMR with cosine
 	// similarity. It is the hook for embedding similarity.

@@ -28,9 +28,9 @@ var braceComment = map[string]string{
 	"php": "//", "groovy": "//",
 }
 
-// lineComment is the comment marker used for the "… lines cut" line of a
-// snippet cut by lines; "" for prose.
-func lineComment(lang string) string {
+// LineComment returns the line comment marker of a language ("//", "#",
+// "--"), or "" for prose and unknown languages.
+func LineComment(lang string) string {
 	if c, ok := braceComment[lang]; ok {
 		return c
 	}
@@ -316,7 +316,7 @@ func truncateLines(lang, text string, target int) (string, bool) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	comment := lineComment(lang)
+	comment := LineComment(lang)
 	markerFor := func(n int) string {
 		m := fmt.Sprintf("… %d more lines cut\n", n)
 		if comment != "" {
