@@ -86,6 +86,10 @@ type region struct {
 	first, last int
 	marker      string
 	gain        int // tokens saved, roughly
+	// safe: the elided lines are exactly the inside of a block ("{" ends
+	// the line before, "}" starts the line after; or a Python suite from
+	// its first statement), so the result parses without checking.
+	safe bool
 }
 
 // elideBodies replaces function bodies, largest first, until text fits
@@ -125,7 +129,7 @@ func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
 		est -= r.gain
 	}
 	out := applyRegions(lines, chosen)
-	if s.parsesClean(l, out) {
+	if allSafe(chosen) || s.parsesClean(l, out) {
 		return out, true
 	}
 	var kept []region
@@ -145,6 +149,15 @@ func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+func allSafe(rs []region) bool {
+	for _, r := range rs {
+		if !r.safe {
+			return false
+		}
+	}
+	return true
 }
 
 // collectBodies appends an elision region for every outermost function
@@ -190,6 +203,7 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 	}
 	var first, last int
 	var marker string
+	var safe bool
 	if lang == "python" {
 		if startRow <= int(fn.StartPoint().Row) {
 			return region{}, false // "def f(): return x" on one line
@@ -201,6 +215,7 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 		indent := leadingSpace(lines[startRow])
 		n := last - first + 1
 		marker = fmt.Sprintf("%s...  # … %d lines elided\n", indent, n)
+		safe = true
 	} else {
 		bt := body.Type()
 		if !strings.HasSuffix(bt, "block") && bt != "statement_block" && bt != "compound_statement" &&
@@ -220,6 +235,8 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 		}
 		n := last - first + 1
 		marker = fmt.Sprintf("%s%s … %d lines elided\n", indent, braceComment[lang], n)
+		safe = strings.HasSuffix(strings.TrimSpace(lines[startRow]), "{") &&
+			strings.HasPrefix(strings.TrimSpace(lines[endRow]), "}")
 	}
 	if last-first+1 < 2 {
 		return region{}, false
@@ -228,7 +245,7 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 	if gain <= 0 {
 		return region{}, false
 	}
-	return region{first: first, last: last, marker: marker, gain: gain}, true
+	return region{first: first, last: last, marker: marker, gain: gain, safe: safe}, true
 }
 
 // pythonDocstring returns the docstring statement opening a body, or nil.
