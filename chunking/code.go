@@ -35,6 +35,9 @@ import (
 //   - Runs of adjacent small definitions (constants, variables, type aliases,
 //     functions and methods under MergeTokens each) merge into one
 //     "declarations" chunk of at most MergeTokens tokens.
+//   - A unit holding several definitions (a "const ( … )" block, a header
+//     inside an include guard, definitions under an "if") is one chunk when
+//     it fits MaxTokens, and is otherwise chunked like top-level code.
 //   - The file header (package clause, imports, file comments, module
 //     docstring before the first definition) is one "file_header" chunk,
 //     labelled with the file name.
@@ -134,18 +137,6 @@ func (c *coder) indexSymbols() []int {
 func (c *coder) point(off int) sitter.Point {
 	l := max(c.lineOf(off), 0)
 	return sitter.Point{Row: uint32(l), Column: uint32(off - c.lineStart(l))}
-}
-
-// namedChildren lists the named children of n.
-func (c *coder) namedChildren(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	c.cursor.Reset(n)
-	for ok := c.cursor.GoToFirstChild(); ok; ok = c.cursor.GoToNextSibling() {
-		if k := c.cursor.CurrentNode(); k != nil && k.IsNamed() {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // namedChildrenIn lists the named children of n that overlap [s, e),
@@ -376,6 +367,9 @@ func (c *coder) stream(body *sitter.Node, us []unit, lo, hi int, top bool) []Chu
 			// Code before the definition gets windows; the comments right
 			// above it (up to half a chunk) go with it.
 			m := c.commentTail(body, pos, u.start)
+			if !top && c.units(pos, m) <= c.smallGap() {
+				m = pos // a line such as "#ifndef X" goes with what follows
+			}
 			if _, _, ok := c.trim(pos, m); ok {
 				flush()
 				out = append(out, c.gap(pos, m)...)
@@ -405,19 +399,28 @@ func (c *coder) stream(body *sitter.Node, us []unit, lo, hi int, top bool) []Chu
 	flush()
 
 	if s, e, ok := c.trim(pos, hi); ok {
-		if len(out) > 0 && closingOnly(c.src[s:e]) {
-			// A container's closing brackets join its last chunk.
+		// A container's closing brackets, or a little code after its last
+		// member ("#endif"), join its last chunk when that still fits.
+		joined := false
+		if len(out) > 0 && (closingOnly(c.src[s:e]) || (!top && c.units(s, e) <= c.smallGap())) {
 			last := &out[len(out)-1]
-			if ch, ok := c.emit(last.Kind, last.Label, last.StartByte, e); ok {
+			if ch, ok := c.emit(last.Kind, last.Label, last.StartByte, e); ok && ch.Tokens <= max(c.opts.MaxTokens, last.Tokens) {
 				ch.Parent, ch.Part, ch.Parts, ch.Context, ch.Symbols = last.Parent, last.Part, last.Parts, last.Context, last.Symbols
 				*last = ch
+				joined = true
 			}
-		} else {
+		}
+		if !joined {
 			out = append(out, c.gap(pos, hi)...)
 		}
 	}
 	return out
 }
+
+// smallGap is the size, in token units, up to which code between the
+// members of a container joins a neighbouring chunk instead of getting a
+// window of its own: a quarter of MergeTokens.
+func (c *coder) smallGap() int { return c.opts.MergeTokens * tokenUnit / 4 }
 
 // closingOnly reports text made only of closing brackets, separators and
 // "end" keywords.
@@ -463,7 +466,7 @@ func (c *coder) headerEnd(body *sitter.Node, lo, first int) int {
 		return lo
 	}
 	end := lo
-	for _, k := range c.namedChildren(body) {
+	for _, k := range c.namedChildrenIn(body, lo, first) {
 		ks := int(k.StartByte())
 		if ks >= first {
 			break
@@ -496,6 +499,11 @@ func (c *coder) headerNode(n *sitter.Node) bool {
 func (c *coder) emitUnit(u unit) []Chunk {
 	if len(u.prims) == 1 && c.root != nil {
 		if out, ok := c.expand(u); ok {
+			return out
+		}
+	}
+	if len(u.prims) > 1 && c.root != nil && u.units > c.opts.MaxTokens*tokenUnit {
+		if out, ok := c.transparent(u); ok {
 			return out
 		}
 	}
@@ -572,6 +580,27 @@ func (c *coder) expand(u unit) ([]Chunk, bool) {
 		out = c.own(c.parts(kind, label, c.context(u), c.packUnit(head)), c.partOwners(u))
 	}
 	return append(out, c.stream(body, mus[first:], headEnd, u.end, false)...), true
+}
+
+// transparent chunks a unit above MaxTokens that holds several definitions
+// (a long const block, an include guard or "#ifdef" around a whole header,
+// definitions under "if TYPE_CHECKING:") like top-level code: each
+// definition on its own, small ones merged, the code around them in
+// windows. ok is false when the definitions cannot be told apart.
+func (c *coder) transparent(u unit) ([]Chunk, bool) {
+	lo, hi := c.syms[u.prims[0]].Span.StartByte, c.syms[u.prims[0]].Span.EndByte
+	for _, p := range u.prims[1:] {
+		lo, hi = min(lo, c.syms[p].Span.StartByte), max(hi, c.syms[p].Span.EndByte)
+	}
+	body := c.root.NamedDescendantForPointRange(c.point(lo), c.point(hi))
+	if body == nil {
+		return nil, false
+	}
+	subs := c.buildUnits(body, u.prims, u.start, u.end)
+	if len(subs) < 2 {
+		return nil, false
+	}
+	return c.stream(body, subs, u.start, u.end, false), true
 }
 
 // memberBody returns the node whose children hold the member symbols: the

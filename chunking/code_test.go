@@ -2,6 +2,7 @@ package chunking
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,6 +108,23 @@ func TestCodeRules(t *testing.T) {
 			want: []string{"function f (part 1/3)", "function f (part 2/3)", "function f (part 3/3)"},
 		},
 		{
+			name: "oversized const block is chunked like top-level code",
+			path: "a.go",
+			src: "package a\n\n// Modes.\nconst (\n\t// ModeA is the first mode of operation of the widget.\n\tModeA = 1\n" +
+				"\t// ModeB is the second mode of operation of the widget.\n\tModeB = 2\n" +
+				"\t// ModeC is the third mode of operation of the widget.\n\tModeC = 3\n)\n",
+			opts: Options{MaxTokens: 40, MergeTokens: 30},
+			want: []string{"file_header a.go", "const ModeA", "const ModeB", "const ModeC"},
+		},
+		{
+			name: "include guard around a header is transparent",
+			path: "a.h",
+			src: "#ifndef A_H\n#define A_H\n\n/* Open a widget by its name and return a handle. */\nint widget_open(const char *name, int flags);\n\n" +
+				"/* Close a widget handle and release its resources. */\nint widget_close(int handle);\n\n#endif\n",
+			opts: Options{MaxTokens: 50, MergeTokens: 24},
+			want: []string{"macro A_H", "function widget_open", "function widget_close"},
+		},
+		{
 			name: "file without definitions",
 			path: "a.py",
 			src:  "\n\nx = [1,\n  2]\nprint(x)\n",
@@ -138,6 +156,8 @@ func TestCodeRules(t *testing.T) {
 	}
 }
 
+var fullCorpus = flag.Bool("full", false, "run the real-file tests over every file, not a sample")
+
 // codeCorpus returns a sample of Go and Python standard library files:
 // every k-th file of each.
 func codeCorpus(tb testing.TB, k int) []string {
@@ -147,13 +167,16 @@ func codeCorpus(tb testing.TB, k int) []string {
 }
 
 // TestCodeRealFiles chunks a sample of the Go and Python standard libraries
-// and checks the invariants on every file, and that no chunk exceeds
+// (every 40th file; all of them with -full) and checks the invariants on every file, and that no chunk exceeds
 // MaxTokens (a single unit above it is cut, ultimately inside a line). The
 // number of chunks that start inside a line (pieces of enormous lines) is
 // reported.
 func TestCodeRealFiles(t *testing.T) {
-	k := 40 // BenchmarkCodeGoStdlib covers the whole Go standard library
-	if testing.Short() {
+	k := 40
+	switch {
+	case *fullCorpus:
+		k = 1
+	case testing.Short():
 		k = 200
 	}
 	p := symbols.NewParser()
@@ -199,9 +222,11 @@ func FuzzCode(f *testing.F) {
 	f.Add([]byte("package a\nfunc f() {\n\tif x {\n"), uint16(3))
 	f.Add([]byte("package a\n// c\nconst (\n\ta = 1 // x\n\tb\n)\nfunc (r *T) m() { return }; var z = `\n\n`\n"), uint16(5))
 	f.Add([]byte("\xff\xfepackage \x00 a\nfunc \xc3("), uint16(1))
+	// The fuzz function runs serially within a worker process: one parser
+	// serves every input.
+	p := symbols.NewParser()
+	defer p.Close()
 	f.Fuzz(func(t *testing.T, src []byte, maxTokens uint16) {
-		p := symbols.NewParser()
-		defer p.Close()
 		file, err := p.Parse(context.Background(), symbols.ForPath("a.go"), src)
 		if err != nil {
 			t.Skipf("parse: %v", err)

@@ -39,10 +39,14 @@ const binarySniff = 8000
 //   - JSON and everything else by windows of WindowLines lines that repeat
 //     OverlapLines lines.
 //
-// Units above MaxTokens are split into parts labelled "label (part i/n)" with
-// Parent set: YAML keys at their second-level entries, TOML tables at their
-// pairs, SQL statements at lines outside strings and comments, anything
-// further on lines and, for a single enormous line, inside the line.
+// Units above MaxTokens are split into parts of about equal size labelled
+// "label (part i/n)", with Parent set to the label and Context to the heading,
+// key, table header or statement head: Markdown sections at paragraphs (a
+// fenced code block is never cut), YAML keys at their second-level entries,
+// TOML tables at their pairs, SQL statements at lines that start outside
+// strings and comments (lines of a dollar-quoted body included), and
+// anything further at lines and, for a single enormous line, inside the line
+// after a space, comma or semicolon.
 //
 // The format comes from language ("markdown", "yaml", "toml", "sql", "json"
 // and common aliases) or, when language names none of them, from the path's

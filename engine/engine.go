@@ -63,6 +63,10 @@ type Engine struct {
 	gen    atomic.Uint64
 
 	stats statsState
+
+	// emb owns embeddings; bulkIndexing is set while Index writes files.
+	emb          *embedder
+	bulkIndexing atomic.Bool
 }
 
 // Open opens (or creates) the index of the workspace at root and brings the
@@ -111,6 +115,7 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.dirty.Store(true)
+	e.startEmbeddings(ctx)
 	return e, nil
 }
 
@@ -156,6 +161,9 @@ func (e *Engine) Close() error {
 		e.cur = nil
 	}
 	e.snapMu.Unlock()
+	if e.emb != nil {
+		e.emb.stop()
+	}
 	flushErr := e.flushText()
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()

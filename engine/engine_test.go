@@ -331,3 +331,33 @@ func TestIdentifierAt(t *testing.T) {
 		}
 	}
 }
+
+func TestNewIndexerVersionReindexes(t *testing.T) {
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Pretend geo/shapes.go was indexed by an older chunker or extractor.
+	p := e.parser()
+	content, _ := os.ReadFile(filepath.Join(root, "geo/shapes.go"))
+	data, err := e.build(ctx, p, "geo/shapes.go", content, false)
+	e.releaseParser(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(filepath.Join(root, "geo/shapes.go"))
+	data.File.Size, data.File.ModTime, data.File.Indexer = fi.Size(), fi.ModTime().UnixNano(), "chunk0.extract0"
+	if err := e.writeFile(data, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Index(ctx, nil)
+	if err != nil || res.Indexed != 1 || res.Unchanged != 2 {
+		t.Fatalf("after an indexer change: %+v %v", res, err)
+	}
+	if res, _ := e.Index(ctx, nil); res.Indexed != 0 {
+		t.Fatalf("re-indexed again: %+v", res)
+	}
+}

@@ -40,6 +40,14 @@ type IndexResult struct {
 	Duration  time.Duration `json:"durationNs"`
 }
 
+// indexerVersion names the code that derives a file's data. Bump
+// extractVersion when symbol or graph extraction changes what it produces
+// for the same input; chunking.Version covers the chunker. Files indexed by
+// another version are re-indexed on the next scan (no wipe needed).
+const extractVersion = 1
+
+var indexerVersion = fmt.Sprintf("chunk%d.extract%d", chunking.Version, extractVersion)
+
 // textBatchDocs is the number of text-index operations per bleve batch during
 // bulk indexing: large batches amortise bleve's segment creation.
 const textBatchDocs = 4000
@@ -83,7 +91,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	for _, fi := range files {
 		seen[fi.Rel] = true
 		rec, err := snap.File(fi.Rel)
-		if err == nil && rec.Size == fi.Size && rec.ModTime == fi.ModTime && !rec.Overlay {
+		if err == nil && rec.Size == fi.Size && rec.ModTime == fi.ModTime && !rec.Overlay && rec.Indexer == indexerVersion {
 			res.Unchanged++
 			continue
 		}
@@ -111,6 +119,14 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		}
 		res.Deleted++
 	}
+
+	// While files are written in bulk the embedder leaves them alone (edits
+	// excepted) so indexing gets the CPU; it catches up afterwards.
+	e.bulkIndexing.Store(true)
+	defer func() {
+		e.bulkIndexing.Store(false)
+		e.emb.poke()
+	}()
 
 	// Parse in workers, write from this goroutine in arrival order.
 	total := len(todo)
@@ -246,7 +262,7 @@ func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi worksp
 	snap := e.db.Snapshot()
 	old, err := snap.File(fi.Rel)
 	snap.Release()
-	if err == nil && old.Hash == hash && !old.Overlay {
+	if err == nil && old.Hash == hash && !old.Overlay && old.Indexer == indexerVersion {
 		return r
 	}
 	r.data, r.err = e.build(ctx, p, fi.Rel, content, false)
@@ -270,6 +286,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		Overlay:   overlay,
 		IndexedAt: time.Now().UnixNano(),
 		Lines:     bytes.Count(content, []byte{'\n'}) + 1,
+		Indexer:   indexerVersion,
 	}}
 	opts := chunking.DefaultOptions()
 	var chunks []chunking.Chunk
@@ -298,7 +315,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		data.Chunks[i] = store.ChunkRecord{
 			ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
 			Chunk:   c,
-			Recipe:  store.NewRecipe(chunking.Version, c.Text),
+			Recipe:  store.NewRecipe(chunking.Version, embedText(c)),
 			Summary: summary(c, byName),
 		}
 	}
@@ -376,6 +393,11 @@ func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
 		return err
 	}
 	e.changed()
+	ids := make([]store.ChunkID, len(data.Chunks))
+	for i, c := range data.Chunks {
+		ids[i] = c.ID
+	}
+	e.emb.fileChanged(data.File.Path, replaced, ids, overlay)
 	return e.tw.put(data, replaced, seq)
 }
 
@@ -387,6 +409,7 @@ func (e *Engine) deleteFile(rel string) error {
 		return err
 	}
 	e.changed()
+	e.emb.fileChanged(rel, removed, nil, false)
 	return e.tw.remove(removed, seq)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/vectors"
 )
 
 // SearchRequest is a ranked-retrieval query.
@@ -65,6 +66,7 @@ var (
 		"bm25":   1.0, // BM25 over chunk text, doc comments, names, path
 		"symbol": 0.5, // definitions named by the query
 		"file":   0.5, // BM25 hits regrouped by file evidence
+		"vector": 0.5, // nearest chunks by embedding (when embeddings are on)
 	}
 	// fileTopChunks: how many of a file's best chunks add up to its score.
 	fileTopChunks = 3
@@ -119,6 +121,13 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
 		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
 	}
+	vec, err := qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
+	if err != nil {
+		return res, err
+	}
+	if vec != nil {
+		legs = append(legs, search.Leg{Name: "vector", Weight: legWeights["vector"], Keys: vec})
+	}
 	fused := search.RRF(search.RRFK, legs...)
 	maxScore := 0.0 // a chunk ranked first by every leg
 	for _, l := range legs {
@@ -158,6 +167,101 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		})
 	}
 	s.e.stats.recordQuery(time.Since(start))
+	return res, nil
+}
+
+// vectorLeg ranks chunks by the cosine similarity of their embedding to
+// text's, or returns nil when no vectors can be used (embeddings off,
+// unavailable or not loaded yet). Hits the snapshot does not hold or that
+// the language/kind filters exclude are dropped.
+func (qc *queryCtx) vectorLeg(ctx context.Context, text string, kind vectors.InputKind, depth int, langs, kinds []string) ([]string, error) {
+	view, model := qc.s.e.emb.view()
+	if view == nil {
+		return nil, nil
+	}
+	vs, err := model.Embed(ctx, []string{text}, kind)
+	if err != nil || len(vs) == 0 || vs[0] == nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		qc.s.e.log.Warn("query embedding failed; vector leg skipped", "err", err)
+		return nil, nil
+	}
+	var keys []string
+	for _, h := range view.Search(vs[0], depth, nil) {
+		key := store.ChunkID(h.ID).String()
+		c, ok := qc.chunk(key)
+		if !ok || (len(langs) > 0 && !contains(langs, c.Language)) || (len(kinds) > 0 && !contains(kinds, c.Kind)) {
+			continue
+		}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
+// SimilarRequest asks for code that looks like a snippet.
+type SimilarRequest struct {
+	Text      string
+	K         int
+	Languages []string
+	Paths     []string // globs, as in SearchRequest
+	// Exclude drops hits overlapping this place (the snippet's own location).
+	ExcludePath              string
+	ExcludeStart, ExcludeEnd int // 1-based lines
+}
+
+// ErrNoEmbeddings: the request needs vectors and there are none.
+var ErrNoEmbeddings = errors.New("embeddings are not available")
+
+// Similar finds the chunks whose embeddings are nearest to a code snippet's
+// (vector leg only). It fails with ErrNoEmbeddings, saying why, when
+// embeddings are off or unavailable.
+func (s *Snapshot) Similar(ctx context.Context, req SimilarRequest) (SearchResult, error) {
+	res := SearchResult{Query: req.Text, Hits: []Hit{}}
+	if strings.TrimSpace(req.Text) == "" {
+		return res, fmt.Errorf("similar: %w", ErrEmptyQuery)
+	}
+	if err := validGlobs(req.Paths); err != nil {
+		return res, err
+	}
+	if view, _ := s.e.emb.view(); view == nil {
+		st := s.e.emb.stats()
+		why := st.State
+		if st.Reason != "" {
+			why += ": " + st.Reason
+		}
+		return res, fmt.Errorf("similar: %w (%s)", ErrNoEmbeddings, why)
+	}
+	k := req.K
+	if k <= 0 {
+		k = 10
+	}
+	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(req.Text)}
+	keys, err := qc.vectorLeg(ctx, req.Text, vectors.Document, max(10*k, 100), req.Languages, nil)
+	if err != nil {
+		return res, err
+	}
+	n := float64(len(keys))
+	for i, key := range keys {
+		if len(res.Hits) >= k {
+			break
+		}
+		meta, _ := qc.chunk(key)
+		if !matchPaths(req.Paths, meta.Path) ||
+			(meta.Path == req.ExcludePath && meta.StartLine <= req.ExcludeEnd && req.ExcludeStart <= meta.EndLine) {
+			continue
+		}
+		c, err := s.st.Chunk(meta.ID)
+		if err != nil {
+			return res, err
+		}
+		res.Hits = append(res.Hits, Hit{
+			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
+			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
+			Score: round3(1 - float64(i)/n), Sources: []string{"vector"},
+			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
+		})
+	}
 	return res, nil
 }
 

@@ -23,9 +23,10 @@ type Stats struct {
 	DBSizeBytes int64          `json:"dbSizeBytes"`
 	LastIndex   string         `json:"lastIndex,omitempty"` // RFC 3339, empty if never completed
 	// Indexing reports a running or the last bootstrap: files done of total.
-	Indexing IndexingState `json:"indexing"`
-	Queries  QueryStats    `json:"queries"`
-	Recent   []string      `json:"recent,omitempty"` // recent activity, newest last
+	Indexing   IndexingState  `json:"indexing"`
+	Embeddings EmbeddingStats `json:"embeddings"`
+	Queries    QueryStats     `json:"queries"`
+	Recent     []string       `json:"recent,omitempty"` // recent activity, newest last
 }
 
 // IndexingState tells how complete the index is.
@@ -116,6 +117,7 @@ func (s *Snapshot) Stats() (Stats, error) {
 	st.Recent = append([]string(nil), s.e.stats.recent...)
 	s.e.stats.mu.Unlock()
 	st.Queries.P50Ms, st.Queries.P95Ms = percentileMs(lat, 0.50), percentileMs(lat, 0.95)
+	st.Embeddings = s.e.emb.stats()
 	return st, nil
 }
 

@@ -78,7 +78,7 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 	snap := e.db.Snapshot()
 	old, err := snap.File(rel)
 	snap.Release()
-	if err == nil && old.Hash == store.ContentHash(content) && old.Overlay == overlay {
+	if err == nil && old.Hash == store.ContentHash(content) && old.Overlay == overlay && old.Indexer == indexerVersion {
 		if !overlay && (old.ModTime != mtime || old.Size != int64(len(content))) {
 			return e.db.TouchFile(rel, int64(len(content)), mtime)
 		}

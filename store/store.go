@@ -78,6 +78,9 @@ type FileRecord struct {
 	Callees []string `json:"callees,omitempty"`
 	// Note records a non-fatal problem, e.g. "no grammar" or "parse error".
 	Note string `json:"note,omitempty"`
+	// Indexer identifies the code that derived the file's data (chunker and
+	// extractor versions); a file indexed by another version is re-indexed.
+	Indexer string `json:"indexer,omitempty"`
 }
 
 // ChunkID identifies a chunk by its content and place: see NewChunkID.

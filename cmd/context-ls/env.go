@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
@@ -22,8 +23,9 @@ type cliEnv struct {
 	stdout, stderr io.Writer
 	cmd            command
 
-	root, db string
-	jsonOut  bool
+	root, db         string
+	model, modelPath string
+	jsonOut          bool
 }
 
 // flags returns a FlagSet with the common flags (--root, --db, and --json
@@ -33,6 +35,8 @@ func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs.SetOutput(env.stderr)
 	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
 	fs.StringVar(&env.db, "db", "", "index location `DIR` (default: user cache dir, keyed by root)")
+	fs.StringVar(&env.model, "model", "", "embedding model `NAME` (overrides the config; see: context-ls model list)")
+	fs.StringVar(&env.modelPath, "model-path", "", "local model `DIR` holding model.onnx and tokenizer.json")
 	if withJSON {
 		fs.BoolVar(&env.jsonOut, "json", false, "print JSON")
 	}
@@ -74,6 +78,12 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	}
 	for _, d := range diags {
 		fmt.Fprintf(env.stderr, "context-ls: %s\n", d)
+	}
+	if env.model != "" {
+		cfg.Model = env.model
+	}
+	if env.modelPath != "" {
+		cfg.ModelPath = env.modelPath
 	}
 	if strings.EqualFold(os.Getenv("CONTEXT_LS_EMBEDDINGS"), "off") {
 		cfg.Embeddings = false
@@ -140,4 +150,47 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// selection is a span of lines of a workspace file, from --file/--lines.
+type selection struct {
+	rel        string
+	start, end int // 1-based, inclusive
+	text       string
+}
+
+// selection resolves --file PATH (relative to the root, or absolute; never
+// outside the workspace) and --lines A-B (default: the whole file).
+func (env *cliEnv) selection(e *engine.Engine, file, lines string) (selection, error) {
+	rel, err := e.Workspace().Resolve(file)
+	if err != nil {
+		return selection{}, err
+	}
+	content, err := e.Workspace().ReadFile(rel)
+	if err != nil {
+		return selection{}, err
+	}
+	all := strings.SplitAfter(string(content), "\n")
+	if len(all) > 0 && all[len(all)-1] == "" {
+		all = all[:len(all)-1]
+	}
+	sel := selection{rel: rel, start: 1, end: len(all)}
+	if lines != "" {
+		a, b, ok := strings.Cut(lines, "-")
+		if !ok {
+			b = a
+		}
+		var err1, err2 error
+		sel.start, err1 = strconv.Atoi(strings.TrimSpace(a))
+		sel.end, err2 = strconv.Atoi(strings.TrimSpace(b))
+		if err1 != nil || err2 != nil || sel.start < 1 || sel.end < sel.start {
+			return selection{}, usagef("--lines %q: want A-B with 1 <= A <= B", lines)
+		}
+		if sel.start > len(all) {
+			return selection{}, fmt.Errorf("--lines %q: %s has %d lines", lines, rel, len(all))
+		}
+		sel.end = min(sel.end, len(all))
+	}
+	sel.text = strings.Join(all[sel.start-1:sel.end], "")
+	return sel, nil
 }

@@ -53,11 +53,27 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The index includes vectors when embeddings are on: wait for them
+	// (interrupting is safe: computed vectors are cached, the next run
+	// resumes).
+	if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	st, err := snap.Stats()
+	snap.Release()
+	if err != nil {
+		return err
+	}
 	if env.jsonOut {
-		return env.printJSON(res)
+		return env.printJSON(struct {
+			engine.IndexResult
+			Embeddings engine.EmbeddingStats `json:"embeddings"`
+		}{res, st.Embeddings})
 	}
 	env.printf("%d files: %d indexed, %d unchanged, %d deleted, %d failed; %d symbols, %d chunks in %s\n",
 		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks, res.Duration.Round(time.Millisecond))
+	env.printf("embeddings: %s\n", describeEmbeddings(st.Embeddings))
 	return nil
 }
 
@@ -203,6 +219,7 @@ func runStats(ctx context.Context, env *cliEnv, args []string) error {
 		last = "never completed"
 	}
 	env.printf("indexed:   %s\n", last)
+	env.printf("vectors:   %s\n", describeEmbeddings(st.Embeddings))
 	var langs []string
 	for l, n := range st.Languages {
 		langs = append(langs, l+"="+strconv.Itoa(n))
@@ -260,4 +277,27 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+func describeEmbeddings(st engine.EmbeddingStats) string {
+	switch st.State {
+	case engine.EmbedOff:
+		return "off"
+	case engine.EmbedUnavailable:
+		return "unavailable: " + st.Reason
+	}
+	s := fmt.Sprintf("%s, %d vectors (%s)", st.State, st.Vectors, st.Model)
+	if st.Pending > 0 {
+		s += fmt.Sprintf(", %d files queued", st.Pending)
+	}
+	return s
+}
+
+// embedProgress draws embedding progress on a terminal.
+func (env *cliEnv) embedProgress() func(engine.EmbeddingStats) {
+	return func(st engine.EmbeddingStats) {
+		if !env.jsonOut && isTerminal(env.stderr) {
+			fmt.Fprintf(env.stderr, "embedding: %d vectors, %d files queued\n", st.Vectors, st.Pending)
+		}
+	}
 }

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/vectors"
+)
+
+func init() {
+	register(command{name: "model", usage: "list | verify [NAME] [--model-path DIR] | pull NAME [--model-path DIR]",
+		summary: "embedding models: list the registry, verify or download a model", run: runModel})
+	register(command{name: "similar", usage: "[--root DIR] [--k N] [--lang L,..] [--path GLOB] [--json] (SNIPPET | --file PATH --lines A-B)",
+		summary: "code that looks like a snippet (embeddings)", run: runSimilar})
+}
+
+func runModel(ctx context.Context, env *cliEnv, args []string) error {
+	if len(args) == 0 {
+		return usagef("missing subcommand (list, verify or pull)")
+	}
+	sub, args := args[0], args[1:]
+	fs := env.flags(true)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "list":
+		type entry struct {
+			Name        string `json:"name"`
+			Dim         int    `json:"dim"`
+			MaxSeq      int    `json:"maxSeq"`
+			Pooling     string `json:"pooling"`
+			Dir         string `json:"dir"`
+			Installed   bool   `json:"installed"`
+			Downloads   bool   `json:"downloadable"`
+			Description string `json:"description"`
+		}
+		var out []entry
+		for _, m := range vectors.Models() {
+			_, d, err := engine.ResolveModel(m.Name, "")
+			if err != nil {
+				return err
+			}
+			st, _ := vectors.Verify(m, d)
+			installed := len(st) > 0
+			for _, f := range st {
+				installed = installed && f.Present
+			}
+			dl := len(m.Files) > 0
+			for _, f := range m.Files {
+				dl = dl && f.URL != ""
+			}
+			out = append(out, entry{m.Name, m.Dim, m.MaxSeq, string(m.Pooling), d, installed, dl, m.Description})
+		}
+		if env.jsonOut {
+			return env.printJSON(map[string]any{"models": out, "default": engine.DefaultModel})
+		}
+		for _, m := range out {
+			state := "not installed"
+			if m.Installed {
+				state = "installed"
+			}
+			def := ""
+			if m.Name == engine.DefaultModel {
+				def = " (default)"
+			}
+			env.printf("%-24s %4d dims  %-13s %s%s\n    %s\n", m.Name, m.Dim, state, m.Description, def, m.Dir)
+		}
+		return nil
+	case "verify":
+		name := engine.DefaultModel
+		if len(rest) > 0 {
+			name = rest[0]
+		}
+		spec, d, err := engine.ResolveModel(name, env.modelPath)
+		if err != nil {
+			return err
+		}
+		st, err := vectors.Verify(spec, d)
+		if env.jsonOut {
+			if jerr := env.printJSON(map[string]any{"model": name, "dir": d, "files": st}); jerr != nil {
+				return jerr
+			}
+		} else {
+			for _, f := range st {
+				verdict := "ok"
+				switch {
+				case !f.Present:
+					verdict = "missing"
+				case !f.OK:
+					verdict = "checksum mismatch"
+				case !f.Pinned:
+					verdict = "ok (no pinned checksum)"
+				}
+				env.printf("%-16s %s  %s\n", f.Name, verdict, f.Path)
+			}
+		}
+		return err
+	case "pull":
+		if len(rest) != 1 {
+			return usagef("pull needs exactly one model NAME (see: context-ls model list)")
+		}
+		spec, d, err := engine.ResolveModel(rest[0], env.modelPath)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		last := time.Time{}
+		err = vectors.Pull(ctx, spec, d, func(file string, done, total int64) {
+			if time.Since(last) < time.Second && done != total {
+				return
+			}
+			last = time.Now()
+			fmt.Fprintf(env.stderr, "%s: %d/%d MB\n", file, done>>20, total>>20)
+		})
+		if err != nil {
+			return err
+		}
+		env.printf("%s installed in %s\n", spec.Name, d)
+		return nil
+	}
+	return usagef("unknown subcommand %q (list, verify or pull)", sub)
+}
+
+func runSimilar(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(true)
+	k := fs.Int("k", 10, "number of hits")
+	var langs, paths multiFlag
+	fs.Var(&langs, "lang", "only these languages (comma-separated)")
+	fs.Var(&paths, "path", "only paths matching this `GLOB` (repeatable; !GLOB excludes)")
+	file := fs.String("file", "", "take the snippet from this workspace `PATH` ...")
+	lines := fs.String("lines", "", "... at these 1-based lines `A-B`")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	snippet := strings.Join(rest, " ")
+	if (*file == "") == (snippet == "") {
+		return usagef("give a SNIPPET or --file PATH --lines A-B")
+	}
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := env.ensureIndexed(ctx, e); err != nil {
+		return err
+	}
+	req := engine.SimilarRequest{Text: snippet, K: *k, Languages: langs, Paths: paths}
+	if *file != "" {
+		sel, err := env.selection(e, *file, *lines)
+		if err != nil {
+			return err
+		}
+		req.Text, req.ExcludePath, req.ExcludeStart, req.ExcludeEnd = sel.text, sel.rel, sel.start, sel.end
+	}
+	if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	res, err := snap.Similar(ctx, req)
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(res)
+	}
+	for i, h := range res.Hits {
+		env.printf("%2d. %s:%d-%d  %s (%s)  %.3f\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score)
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/context-ls/context-ls/lsp/lsptest"
+)
+
+// progressValue decodes a $/progress notification.
+type progressValue struct {
+	Token json.RawMessage `json:"token"`
+	Value struct {
+		Kind       string  `json:"kind"`
+		Title      string  `json:"title"`
+		Message    string  `json:"message"`
+		Percentage *uint32 `json:"percentage"`
+	} `json:"value"`
+}
+
+func progressMessages(t *testing.T, c *lsptest.Client) (creates []json.RawMessage, values []progressValue) {
+	t.Helper()
+	for _, m := range c.Messages() {
+		switch m.Method {
+		case "window/workDoneProgress/create":
+			var p struct {
+				Token json.RawMessage `json:"token"`
+			}
+			must(t, m.Decode(&p))
+			creates = append(creates, p.Token)
+		case "$/progress":
+			var v progressValue
+			must(t, m.Decode(&v))
+			values = append(values, v)
+		}
+	}
+	return creates, values
+}
+
+func TestIndexProgress(t *testing.T) {
+	resume := make(chan ProgressFunc, 1)
+	f := Features{OpenFolder: func(ctx context.Context, root string, s Settings, progress ProgressFunc) (FolderHandle, error) {
+		for i := 0; i <= 40; i++ {
+			progress(i, 120)
+		}
+		resume <- progress // indexing continues in the background
+		return "handle", nil
+	}}
+	h := startServer(t, Options{Features: f})
+	h.initialize(clientCaps{progress: true}, nil)
+	progress := <-resume
+	_, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool {
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"40/120 files"`)
+	})
+	must(t, err)
+	h.status()
+	// OpenFolder returned with work left: the progress is still open.
+	_, values := progressMessages(t, h.c)
+	for _, v := range values {
+		if v.Value.Kind == "end" {
+			t.Fatalf("progress ended while work remained: %+v", v)
+		}
+	}
+	for i := 41; i <= 120; i++ {
+		progress(i, 120)
+	}
+	var end lsptest.Message
+	end, err = h.c.Await(testCtx(t), func(m lsptest.Message) bool {
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"end"`)
+	})
+	must(t, err)
+	creates, values := progressMessages(t, h.c)
+	if len(creates) != 1 {
+		t.Fatalf("%d create requests", len(creates))
+	}
+	if len(values) < 3 {
+		t.Fatalf("progress values %+v", values)
+	}
+	first, last := values[0], values[len(values)-1]
+	if first.Value.Kind != "begin" || !strings.HasPrefix(first.Value.Title, "Indexing") || first.Value.Percentage == nil || *first.Value.Percentage != 0 {
+		t.Errorf("first value %+v", first.Value)
+	}
+	if last.Value.Kind != "end" || last.Value.Message != "120/120 files" {
+		t.Errorf("last value %+v (%s)", last.Value, end.Params)
+	}
+	prev := uint32(0)
+	for _, v := range values {
+		if string(v.Token) != string(creates[0]) {
+			t.Errorf("token %s, want the created %s", v.Token, creates[0])
+		}
+		if v.Value.Kind == "report" {
+			if v.Value.Percentage == nil || *v.Value.Percentage < prev || *v.Value.Percentage > 100 {
+				t.Errorf("report %+v after %d%%", v.Value, prev)
+			} else {
+				prev = *v.Value.Percentage
+			}
+			if !strings.HasSuffix(v.Value.Message, "/120 files") {
+				t.Errorf("report message %q", v.Value.Message)
+			}
+		}
+	}
+	if len(values) > 60 {
+		t.Errorf("%d progress values for 121 reports sent in bursts: not throttled", len(values))
+	}
+}
+
+func TestProgressUnsupportedOrRefused(t *testing.T) {
+	open := func(ctx context.Context, root string, s Settings, progress ProgressFunc) (FolderHandle, error) {
+		progress(1, 2)
+		progress(2, 2)
+		return "h", nil
+	}
+	t.Run("client without workDoneProgress", func(t *testing.T) {
+		h := startServer(t, Options{Features: Features{OpenFolder: open}})
+		h.initialize(clientCaps{}, nil)
+		h.status()
+		if c, v := progressMessages(t, h.c); len(c)+len(v) != 0 {
+			t.Errorf("progress sent: %v %v", c, v)
+		}
+	})
+	t.Run("client refuses the token", func(t *testing.T) {
+		h := startServer(t, Options{Features: Features{OpenFolder: open}})
+		created := make(chan struct{})
+		h.c.Handle("window/workDoneProgress/create", func(json.RawMessage) (any, error) {
+			defer close(created)
+			return nil, &lsptest.RPCError{Code: -32603, Message: "no"}
+		})
+		h.initialize(clientCaps{progress: true}, nil)
+		<-created
+		h.status()
+		if _, v := progressMessages(t, h.c); len(v) != 0 {
+			t.Errorf("progress sent after a refused create: %v", v)
+		}
+	})
+}
+
+func TestCommandProgressOnClientToken(t *testing.T) {
+	type args struct{}
+	cmd := NewCommand("test.progress", "test: report progress", func(ctx context.Context, env *CommandEnv, _ args) (string, error) {
+		report := env.Progress("Working", "steps")
+		report(1, 2)
+		report(2, 2)
+		return "done", nil
+	})
+	h := startServer(t, Options{commands: append(commandTable(), cmd)})
+	h.initialize(clientCaps{progress: true}, nil)
+	var out string
+	must(t, h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.progress", "workDoneToken": "client-tok-1"}, &out))
+	_, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool {
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"end"`)
+	})
+	must(t, err)
+	creates, values := progressMessages(t, h.c)
+	if len(creates) != 0 {
+		t.Errorf("created a token although the client sent one")
+	}
+	if len(values) < 2 || values[0].Value.Kind != "begin" || values[0].Value.Title != "Working" {
+		t.Fatalf("values %+v", values)
+	}
+	for _, v := range values {
+		if string(v.Token) != `"client-tok-1"` {
+			t.Errorf("token %s", v.Token)
+		}
+	}
+}
+
+// recordingSink records notifications with their times.
+type recordingSink struct {
+	mu    sync.Mutex
+	kinds []string
+	times []time.Time
+}
+
+func (r *recordingSink) call(context.Context, string, any) (json.RawMessage, error) {
+	return json.RawMessage("null"), nil
+}
+
+func (r *recordingSink) notify(method string, params any) error {
+	kind := ""
+	switch v := params.(progressParams).Value.(type) {
+	case progressBegin:
+		kind = v.Kind
+	case progressReport:
+		kind = v.Kind + " " + v.Message
+	case progressEnd:
+		kind = v.Kind + " " + v.Message
+	}
+	r.mu.Lock()
+	r.kinds = append(r.kinds, kind)
+	r.times = append(r.times, time.Now())
+	r.mu.Unlock()
+	return nil
+}
+
+func TestProgressThrottle(t *testing.T) {
+	sink := &recordingSink{}
+	p := startProgress(context.Background(), sink, json.RawMessage(`"t"`), true, "Busy", "files", time.Second)
+	start := time.Now()
+	n := 0
+	for time.Since(start) < 350*time.Millisecond {
+		n++
+		p.report(n, 1<<30)
+	}
+	elapsed := time.Since(start)
+	p.end("stopped")
+	p.wait(testCtx(t))
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	reports := 0
+	for _, k := range sink.kinds {
+		if strings.HasPrefix(k, "report") {
+			reports++
+		}
+	}
+	if sink.kinds[0] != "begin" || sink.kinds[len(sink.kinds)-1] != "end stopped" {
+		t.Errorf("sequence %q", sink.kinds)
+	}
+	// At most one report per interval (plus the first), however fast the
+	// caller reports.
+	if limit := int(elapsed/progressInterval) + 2; reports > limit {
+		t.Errorf("%d reports in %v (%d calls), limit %d", reports, elapsed, n, limit)
+	}
+	if reports == 0 {
+		t.Error("no report sent")
+	}
+	// Reports after end are ignored.
+	p.report(1, 1)
+	if k := sink.kinds[len(sink.kinds)-1]; k != "end stopped" {
+		t.Errorf("report after end: %q", k)
+	}
+	var nilProgress *progress
+	nilProgress.report(1, 2) // a nil reporter is a no-op
+	nilProgress.end("x")
+	nilProgress.settle()
+}

@@ -1,0 +1,84 @@
+package vectors
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// repoRoot is the checkout root: the nearest parent of the test's working
+// directory holding go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// sharedModel returns ../shared/models/<name> beside the checkout, skipping
+// the test when it is absent (CI has it; a bare clone may not).
+func sharedModel(t testing.TB, name string) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "..", "shared", "models", name)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared model %s not found at %s (it ships beside the checkout)", name, dir)
+	}
+	return dir
+}
+
+// needRuntime skips the test when no ONNX Runtime library is installed.
+func needRuntime(t testing.TB) {
+	t.Helper()
+	if _, err := FindRuntime(""); err != nil {
+		t.Skipf("ONNX Runtime not installed (run scripts/fetch-ort.sh): %v", err)
+	}
+}
+
+// fixtureDir returns the generated minilm-arch-random-fixture directory
+// ($CONTEXT_LS_FIXTURE_DIR or .cache/models/minilm-arch-random-fixture in
+// the checkout), skipping the test when it has not been generated.
+func fixtureDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("CONTEXT_LS_FIXTURE_DIR")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ModelFileName)); err != nil {
+		t.Skipf("fixture model not generated at %s (run /usr/bin/python3 scripts/gen-minilm-fixture.py %s)", dir, dir)
+	}
+	return dir
+}
+
+func fixtureSpec() ModelSpec {
+	for _, s := range FixtureModels() {
+		if s.Name == "minilm-arch-random-fixture" {
+			return s
+		}
+	}
+	panic("fixture spec missing")
+}
+
+// runGoEnv returns `go env NAME`.
+func runGoEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func runtimeGosched() { runtime.Gosched() }
