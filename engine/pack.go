@@ -71,22 +71,25 @@ const (
 	packIdentifiers    = 40  // identifiers of a selection resolved to definitions
 	packDocHits        = 4   // documentation sections
 	packCoChanged      = 3   // co-changed files
+	packSimilar        = 4   // similar chunks (embeddings)
 	packCoCommits      = 300 // history depth for co-change
 	scoreDefinition    = 0.75
 	scoreDefinitionLo  = 0.55 // a definition found by name only, elsewhere
 	scoreDoc           = 0.5
 	scoreCoChange      = 0.4
+	scoreSimilar       = 0.5
 	coChangeTimeout    = 2 * time.Second
 	rulesDir           = ".context-ls/rules"
 )
 
 // Pack gathers candidates from every source for the request — search hits
-// for the query; for a selection, the definitions of the identifiers it
-// uses, documentation sections mentioning its symbols and files changed
-// with it in git; pinned items and always-included files — and builds a
-// budgeted pack of them (see package packs). Sources that are not
-// available (similar code without embeddings) are skipped and named in the
-// pack's notes.
+// for the query (and an outline of the top file); for a selection, the
+// definitions of the identifiers it uses, code similar to it (embeddings),
+// documentation sections mentioning its symbols and files changed with it
+// in git; pinned items and always-included files — and builds a budgeted
+// pack of them (see package packs). Sources that are not available (similar
+// code without embeddings, co-changes when git fails) are skipped and named
+// in the pack's notes.
 func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error) {
 	began := time.Now()
 	if strings.TrimSpace(req.Query) == "" && req.Selection == nil {
@@ -438,7 +441,28 @@ func (g *gatherer) selection(ctx context.Context, sel Selection) error {
 	if err := g.coChanged(ctx, rel, selected); err != nil {
 		return err
 	}
-	g.notes = append(g.notes, "similar code skipped: this index has no embeddings")
+	return g.similar(ctx, sel, selText)
+}
+
+// similar adds the code nearest to the selection by embedding; without
+// embeddings the source is skipped and named in the notes.
+func (g *gatherer) similar(ctx context.Context, sel Selection, selText string) error {
+	res, err := g.s.Similar(ctx, SimilarRequest{Text: selText, K: packSimilar,
+		ExcludePath: sel.Path, ExcludeStart: sel.StartLine, ExcludeEnd: sel.EndLine})
+	if errors.Is(err, ErrNoEmbeddings) || errors.Is(err, ErrEmptyQuery) {
+		g.notes = append(g.notes, "similar code skipped: "+err.Error())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i, h := range res.Hits {
+		g.add(packs.Candidate{
+			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
+			Language: h.Language, Text: h.Text, Score: scoreSimilar * (1 - 0.15*float64(i)),
+			Source: packs.SourceSimilar, Reason: "similar to selection",
+		})
+	}
 	return nil
 }
 
@@ -495,7 +519,8 @@ func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, s
 	type use struct{ ident, qual string }
 	seen := map[use]bool{}
 	var uses []use
-	for _, m := range identRE.FindAllStringSubmatch(selText, -1) {
+	lang := g.language(rel)
+	for _, m := range identRE.FindAllStringSubmatch(codeOnly(selText, lang), -1) {
 		u := use{ident: m[2], qual: m[1]}
 		if len(u.ident) < 2 || commonWords[u.ident] || own[u.ident] || seen[u] {
 			continue
@@ -522,6 +547,9 @@ func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, s
 			continue
 		}
 		d := defs[0]
+		if lang != "" && d.Language != lang {
+			continue // a name that only exists in another language
+		}
 		span := d.FullSpan()
 		a, b := span.Start.Line+1, span.End.Line+1
 		if d.Path == rel && a <= sel.EndLine && sel.StartLine <= b {
@@ -551,6 +579,28 @@ func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, s
 	return nil
 }
 
+// stringOrComment matches string literals and comments closely enough for
+// finding identifiers: quoted strings with escapes, raw strings, and line
+// comments of the common markers.
+var stringOrComment = regexp.MustCompile("\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`]*`|/\\*[\\s\\S]*?\\*/")
+
+// codeOnly blanks out string literals and comments, so the words of a
+// message or a comment are not taken for identifiers.
+func codeOnly(text, lang string) string {
+	text = stringOrComment.ReplaceAllString(text, " ")
+	marker := packs.LineComment(lang)
+	if marker == "" {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if j := strings.Index(l, marker); j >= 0 {
+			lines[i] = l[:j]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // docs adds documentation sections that mention the selected symbols.
 func (g *gatherer) docs(ctx context.Context, selected []string) error {
 	if len(selected) == 0 {
@@ -566,6 +616,9 @@ func (g *gatherer) docs(ctx context.Context, selected []string) error {
 		if h.Kind != "markdown_section" {
 			continue // Search's symbol leg does not apply the kind filter
 		}
+		if !mentionsAny(h.Text, selected) {
+			continue // matched the words of a name, not the name
+		}
 		i++
 		g.add(packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
@@ -574,6 +627,28 @@ func (g *gatherer) docs(ctx context.Context, selected []string) error {
 		})
 	}
 	return nil
+}
+
+// mentionsAny reports whether text names one of the symbols as a word.
+func mentionsAny(text string, names []string) bool {
+	for _, n := range names {
+		for i := 0; ; {
+			j := strings.Index(text[i:], n)
+			if j < 0 {
+				break
+			}
+			a, b := i+j, i+j+len(n)
+			if (a == 0 || !isIdentByte(text[a-1])) && (b == len(text) || !isIdentByte(text[b])) {
+				return true
+			}
+			i = b
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // coChanged adds, for the files most often changed together with rel, the
