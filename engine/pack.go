@@ -67,7 +67,7 @@ const (
 	packOutlines       = 1   // top files outlined
 	packOutlineEntries = 6   // definitions in an outline
 	outlineScore       = 0.6 // an outline's score relative to its file's best hit
-	queryScoreExponent = 3   // query hit score: (score/top)^3
+	queryRankDecay     = 10  // query hit score: score/top · e^(-rank/10)
 	packIdentifiers    = 40  // identifiers of a selection resolved to definitions
 	packDocHits        = 4   // documentation sections
 	packCoChanged      = 3   // co-changed files
@@ -184,13 +184,12 @@ func (g *gatherer) add(c packs.Candidate) {
 	g.cands = append(g.cands, c)
 }
 
-// queryHits adds the search hits for q, and an outline of each of the top
-// files.
+// queryHits adds the search hits for q, and an outline of the top file.
 //
-// Fused search scores fall slowly with rank (RRF), so they overstate the
-// relevance of the long tail; a pack spends tokens, so hits are scored
-// (score/top)^queryScoreExponent, which keeps the first hits near 1 and
-// makes a hit ranked 15th worth a fraction of the first.
+// Fused search scores fall slowly with rank (reciprocal rank fusion), so
+// they overstate the relevance of the long tail, and a pack spends tokens:
+// a hit is scored score/top · e^(-rank/queryRankDecay), which keeps the
+// first hits near 1 and makes the 20th worth a tenth of the first.
 func (g *gatherer) queryHits(ctx context.Context, q string) error {
 	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits, PerFileCap: packPerFileCap})
 	if err != nil {
@@ -202,10 +201,10 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 	top := res.Hits[0].Score
 	var files []string
 	byFile := map[string][]Hit{}
-	for _, h := range res.Hits {
-		score := h.Score
+	for i, h := range res.Hits {
+		score := 0.0
 		if top > 0 {
-			score = math.Pow(h.Score/top, queryScoreExponent)
+			score = h.Score / top * math.Exp(-float64(i)/queryRankDecay)
 		}
 		g.add(packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
