@@ -301,6 +301,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		} else {
 			data.Symbols = f.Symbols
 			chunks = chunking.Code(rel, f, opts)
+			addGraph(data, f, rel)
 			f.Close()
 		}
 	} else {
