@@ -67,6 +67,10 @@ type Engine struct {
 	// emb owns embeddings; bulkIndexing is set while Index writes files.
 	emb          *embedder
 	bulkIndexing atomic.Bool
+
+	// sharing serves the index to other processes while this engine owns
+	// it (share.go); Close stops it first.
+	sharing atomic.Pointer[shareOwner]
 }
 
 // Open opens (or creates) the index of the workspace at root and brings the
@@ -153,8 +157,13 @@ func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
 // DBDir returns the index directory.
 func (e *Engine) DBDir() string { return e.dbDir }
 
-// Close releases the current snapshot and closes the indexes.
+// Close stops serving the index to other processes (their in-flight calls
+// finish first; see share.go), releases the current snapshot and closes
+// the indexes.
 func (e *Engine) Close() error {
+	if o := e.sharing.Swap(nil); o != nil {
+		o.stop(nil, shareMsg{})
+	}
 	e.snapMu.Lock()
 	if e.cur != nil {
 		e.cur.Release()
