@@ -255,11 +255,11 @@ type shareOwner struct {
 	closing   bool
 	closingTo int // the pid the index is handed to, when closing for a handover
 	active    int
-	idle    chan struct{} // closed when active drops to 0 during stop
-	seq     uint64
-	cancels map[uint64]context.CancelFunc
-	conns   map[*ownerConn]bool
-	svcs    map[string]Service
+	idle      chan struct{} // closed when active drops to 0 during stop
+	seq       uint64
+	cancels   map[uint64]context.CancelFunc
+	conns     map[*ownerConn]bool
+	svcs      map[string]Service
 
 	stopOnce sync.Once
 	acceptWG sync.WaitGroup
