@@ -2,9 +2,12 @@ package engine
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/context-ls/context-ls/packs"
 )
+
+// Accessors for servers built on the engine (the MCP tool service).
 
 // Scrubber returns the secret scrubber context packs use for this
 // workspace: the built-in rules of package packs plus the configured
@@ -17,4 +20,16 @@ func (e *Engine) Scrubber() (*packs.Scrubber, error) {
 		return nil, fmt.Errorf("scrub patterns of %s: %w", e.ws.Root(), err)
 	}
 	return sc, nil
+}
+
+// LastIndexed returns when a full scan of the workspace (Index, or a
+// whole-workspace Reindex) last completed, and false if none ever did:
+// until then queries answer from a partial index.
+func (e *Engine) LastIndexed() (time.Time, bool) {
+	v, err := e.db.Meta("lastIndex")
+	if err != nil {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	return t, err == nil
 }
