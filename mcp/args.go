@@ -324,7 +324,7 @@ func decodeField(f argField, raw json.RawMessage, fv reflect.Value) error {
 		for i, it := range items {
 			name := fmt.Sprintf("%s[%d]", f.name, i)
 			var s string
-			if err := json.Unmarshal(it, &s); err != nil {
+			if err := json.Unmarshal(it, &s); err != nil || jsonKind(it) == "null" {
 				return argErrorf(name, "must be a string, got %s", jsonKind(it))
 			}
 			if err := checkString(f, name, s); err != nil {

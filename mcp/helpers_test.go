@@ -161,7 +161,7 @@ func startMCP(t *testing.T, env []string, args ...string) *mcpClient {
 			cmd.Process.Kill()
 			<-c.done
 		}
-		if t.Failed() {
+		if t.Failed() || os.Getenv("MCP_TEST_LOGS") != "" {
 			t.Logf("mcp stderr (pid %d):\n%s", cmd.Process.Pid, c.stderr.String())
 		}
 	})
