@@ -68,6 +68,8 @@ func (s *shareTestService) Call(ctx context.Context, method string, params json.
 			shareCancelled.Add(1)
 			return nil, ctx.Err()
 		}
+	case "echo":
+		return params, nil
 	case "panic":
 		panic("deliberate")
 	}
@@ -364,5 +366,47 @@ func TestShareSocketPathFallback(t *testing.T) {
 	fi, err := os.Stat(filepath.Dir(got))
 	if err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("fallback directory: %v %v", fi, err)
+	}
+}
+
+// BenchmarkShareCall measures a service call made by the owner itself and
+// one forwarded by another process's handle over the socket (here in the
+// same process: the socket round trip and JSON framing are the same).
+func BenchmarkShareCall(b *testing.B) {
+	root := b.TempDir()
+	for rel, content := range fixture {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db := filepath.Join(b.TempDir(), "index")
+	registerShareTestService()
+	owner, err := OpenSharedIndex(context.Background(), root, shareOptions(db), ShareOptions{Yield: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer owner.Close()
+	client, err := OpenSharedIndex(context.Background(), root, shareOptions(db), ShareOptions{Yield: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer client.Close()
+	params := json.RawMessage(`{"query":"circle area","k":10}`)
+	for _, bc := range []struct {
+		name string
+		s    *SharedIndex
+	}{{"owner", owner}, {"forwarded", client}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := bc.s.Call(ctx, shareTestServiceName, "echo", params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

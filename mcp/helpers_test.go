@@ -65,7 +65,9 @@ func binary(t *testing.T) string {
 }
 
 // fixture copies testdata/repo to a new workspace and returns its root.
-func fixture(t *testing.T) string {
+func fixture(t *testing.T) string { return fixtureTB(t) }
+
+func fixtureTB(t testing.TB) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "shop")
 	err := filepath.WalkDir(filepath.Join("testdata", "repo"), func(p string, d fs.DirEntry, err error) error {
@@ -160,6 +162,9 @@ func startMCP(t *testing.T, env []string, args ...string) *mcpClient {
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
 			<-c.done
+		}
+		if junk := c.stdoutJunk(); len(junk) > 0 {
+			t.Errorf("mcp (pid %d) wrote non-protocol lines to stdout: %q", cmd.Process.Pid, junk)
 		}
 		if t.Failed() || os.Getenv("MCP_TEST_LOGS") != "" {
 			t.Logf("mcp stderr (pid %d):\n%s", cmd.Process.Pid, c.stderr.String())

@@ -481,9 +481,6 @@ func TestTools(t *testing.T) {
 			c.toolError(tc.tool, tc.args, tc.wants...)
 		}
 	})
-	if junk := c.stdoutJunk(); len(junk) > 0 {
-		t.Errorf("stdout carried non-protocol lines: %q", junk)
-	}
 }
 
 // TestFindSimilar runs find_similar with the real sentence encoder beside
