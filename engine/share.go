@@ -38,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,15 +67,16 @@ const (
 	// lock before giving up.
 	DefaultShareWait = 30 * time.Second
 	helloTimeout     = 3 * time.Second
-	// drainTimeout bounds the wait for in-flight calls when an owner
-	// closes; calls still running then are cancelled.
-	drainTimeout = 10 * time.Second
 	// handoverGrace is how long clients of an owner that handed the index
 	// over wait for the new owner's socket before trying the lock
 	// themselves (which would only make the new owner ask again).
 	handoverGrace = 5 * time.Second
 	maxSocketPath = 100 // sun_path holds 104 bytes on macOS, 108 on Linux
 )
+
+// drainTimeout bounds the wait for in-flight calls when an owner closes;
+// calls still running then are cancelled. A variable for tests.
+var drainTimeout = 10 * time.Second
 
 // Errors of index sharing; check them with errors.Is.
 var (
@@ -181,6 +183,7 @@ const (
 	codeNoSvc    = "service"  // unknown service
 	codeFailed   = "failed"   // the call ran and failed
 	codeBadInput = "badInput" // malformed request
+	codeGone     = "gone"     // the owner cut the call off while closing: it may have run in part
 )
 
 // errOwnerClosing: the call did not run because the owner is closing.
@@ -197,6 +200,8 @@ func (e *shareError) err() error {
 		return fmt.Errorf("%w: %s", ErrHandoverRefused, e.Message)
 	case codeNoSvc:
 		return fmt.Errorf("%w: %s", ErrUnknownService, e.Message)
+	case codeGone:
+		return fmt.Errorf("%w: %s", ErrOwnerGone, strings.TrimPrefix(e.Message, ErrOwnerGone.Error()+": "))
 	}
 	return errors.New(e.Message)
 }
@@ -260,6 +265,9 @@ type shareOwner struct {
 	cancels   map[uint64]context.CancelFunc
 	conns     map[*ownerConn]bool
 	svcs      map[string]Service
+
+	// cut is set when stop cancels calls that outlived drainTimeout.
+	cut atomic.Bool
 
 	stopOnce sync.Once
 	acceptWG sync.WaitGroup
@@ -374,12 +382,23 @@ func (o *shareOwner) accept() {
 // call runs one call with the named service, counted as in flight so that
 // stop waits for it.
 func (o *shareOwner) call(ctx context.Context, service, method string, params json.RawMessage) (json.RawMessage, error) {
-	svc, ctx, end, err := o.begin(ctx, service)
+	svc, cctx, end, err := o.begin(ctx, service)
 	if err != nil {
 		return nil, err
 	}
 	defer end()
-	return safeCall(ctx, svc, method, params)
+	res, err := safeCall(cctx, svc, method, params)
+	return res, o.cutOff(ctx, err)
+}
+
+// cutOff reports a call that stop cancelled (its caller did not) as
+// ErrOwnerGone: it may have run in part, and the caller decides whether
+// to run it again on the next owner.
+func (o *shareOwner) cutOff(parent context.Context, err error) error {
+	if err != nil && o.cut.Load() && parent.Err() == nil {
+		return fmt.Errorf("%w: the owner stopped serving the index during the call (%v)", ErrOwnerGone, err)
+	}
+	return err
 }
 
 // begin counts a call in flight and returns its service and a context
@@ -465,6 +484,7 @@ func (o *shareOwner) stop(keep *ownerConn, ev shareMsg) {
 			case <-idle:
 			case <-time.After(drainTimeout):
 				o.log.Warn("index sharing: cancelling calls still running at close")
+				o.cut.Store(true)
 				o.mu.Lock()
 				for _, cancel := range o.cancels {
 					cancel()
@@ -536,6 +556,8 @@ func (oc *ownerConn) reply(id uint64, res json.RawMessage, err error) {
 		m.Error = &shareError{Code: codeNoSvc, Message: err.Error()}
 	case errors.Is(err, ErrHandoverRefused):
 		m.Error = &shareError{Code: codeRefused, Message: err.Error()}
+	case errors.Is(err, ErrOwnerGone):
+		m.Error = &shareError{Code: codeGone, Message: err.Error()}
 	default:
 		m.Error = &shareError{Code: codeFailed, Message: err.Error()}
 	}
@@ -621,10 +643,7 @@ func (oc *ownerConn) startCall(m shareMsg) {
 		// waits until it is written.
 		defer end()
 		res, err := safeCall(cctx, svc, m.Method, m.Params)
-		if cctx.Err() != nil && err != nil {
-			err = fmt.Errorf("cancelled: %w", err)
-		}
-		oc.reply(m.ID, res, err)
+		oc.reply(m.ID, res, oc.o.cutOff(ctx, err))
 	}()
 }
 
@@ -1153,7 +1172,11 @@ func (s *SharedIndex) acquire(ctx context.Context) (route, error) {
 			if s.cli.handoverTo.Load() != 0 {
 				grace = handoverGrace
 			}
-			s.cli.close()
+			// Calls still in flight on the old connection get their
+			// replies: a closing owner answers them before it hangs up.
+			// Close it only if the owner never does.
+			old := s.cli
+			time.AfterFunc(2*drainTimeout+helloTimeout, old.close)
 			s.state, s.cli = stSettling, nil
 			tried = true
 			s.startSettle(grace)

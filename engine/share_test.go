@@ -23,6 +23,7 @@ import (
 // panics.
 type shareTestService struct {
 	e      *Engine
+	id     string // names the engine: one service per engine
 	closed *atomic.Int32
 }
 
@@ -30,13 +31,16 @@ var (
 	shareServiceOnce sync.Once
 	shareCancelled   atomic.Int32 // calls of "wait" that saw their context end
 	shareClosed      atomic.Int32 // services closed
+	shareEngines     atomic.Int32 // services made
 )
 
 const shareTestServiceName = "share-test"
 
 func registerShareTestService() {
 	shareServiceOnce.Do(func() {
-		RegisterService(shareTestServiceName, func(e *Engine) Service { return &shareTestService{e: e, closed: &shareClosed} })
+		RegisterService(shareTestServiceName, func(e *Engine) Service {
+			return &shareTestService{e: e, id: fmt.Sprintf("engine-%d@%p", shareEngines.Add(1), e), closed: &shareClosed}
+		})
 	})
 }
 
@@ -55,7 +59,7 @@ func (s *shareTestService) Call(ctx context.Context, method string, params json.
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(whoami{Engine: fmt.Sprintf("%p", s.e), PID: os.Getpid(), Files: st.Files})
+		return json.Marshal(whoami{Engine: s.id, PID: os.Getpid(), Files: st.Files})
 	case "wait":
 		var ms int
 		if err := json.Unmarshal(params, &ms); err != nil {
@@ -63,7 +67,7 @@ func (s *shareTestService) Call(ctx context.Context, method string, params json.
 		}
 		select {
 		case <-time.After(time.Duration(ms) * time.Millisecond):
-			return json.Marshal(fmt.Sprintf("%p", s.e))
+			return json.Marshal(s.id)
 		case <-ctx.Done():
 			shareCancelled.Add(1)
 			return nil, ctx.Err()
@@ -114,6 +118,25 @@ func callWhoami(t *testing.T, s *SharedIndex) whoami {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// callWhoamiOn asks an engine opened with OpenShared which service
+// answers for it, through a client handle.
+func callWhoamiOn(t *testing.T, e *Engine) string {
+	t.Helper()
+	o := e.sharing.Load()
+	if o == nil {
+		t.Fatal("the engine does not serve its index")
+	}
+	res, err := o.call(context.Background(), shareTestServiceName, "whoami", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w whoami
+	if err := json.Unmarshal(res, &w); err != nil {
+		t.Fatal(err)
+	}
+	return w.Engine
 }
 
 func shareRoot(t *testing.T) (root, db string) {
@@ -201,6 +224,21 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 	}()
 	time.Sleep(50 * time.Millisecond)
 
+	// Meanwhile the client makes another call: it goes to the new owner
+	// and must not cut the in-flight call off.
+	during := make(chan whoami, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		res, err := b.Call(context.Background(), shareTestServiceName, "whoami", nil)
+		var w whoami
+		if err == nil {
+			err = json.Unmarshal(res, &w)
+		}
+		if err != nil {
+			w.Engine = "error: " + err.Error()
+		}
+		during <- w
+	}()
 	ed, err := OpenShared(context.Background(), root, shareOptions(db))
 	if err != nil {
 		t.Fatalf("editor open: %v", err)
@@ -217,7 +255,10 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 	if owned.Load() != 1 || released.Load() != 1 {
 		t.Errorf("OnOwn ran %d times, ended %d times; want 1 and 1", owned.Load(), released.Load())
 	}
-	want := fmt.Sprintf("%p", ed)
+	want := callWhoamiOn(t, ed)
+	if w := <-during; w.Engine != want {
+		t.Errorf("call made during the handover ran on %s, want the editor's engine %s", w.Engine, want)
+	}
 	for name, s := range map[string]*SharedIndex{"old owner": a, "client": b} {
 		if w := callWhoami(t, s); w.Engine != want {
 			t.Errorf("%s: call ran on %s, want the editor's engine %s", name, w.Engine, want)
@@ -239,7 +280,7 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	wa, wb := callWhoami(t, a), callWhoami(t, b)
-	if wa.Engine != wb.Engine || wa.Engine == want {
+	if wa.Engine != wb.Engine || wa.Engine == want || !strings.HasPrefix(wa.Engine, "engine-") {
 		t.Errorf("after the editor left: %s and %s (editor was %s)", wa.Engine, wb.Engine, want)
 	}
 	owners := 0
@@ -250,6 +291,47 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 	}
 	if owners != 1 {
 		t.Errorf("%d owners after the editor left, want 1", owners)
+	}
+}
+
+// TestShareCutOffAtClose: a call that outlives the drain when its owner
+// closes is cancelled and reported as ErrOwnerGone (it may have run in
+// part), to the client and to the owner's own caller alike.
+func TestShareCutOffAtClose(t *testing.T) {
+	defer func(d time.Duration) { drainTimeout = d }(drainTimeout)
+	drainTimeout = 200 * time.Millisecond
+	root, db := shareRoot(t)
+	a := joinTest(t, root, db, ShareOptions{Yield: true})
+	b := joinTest(t, root, db, ShareOptions{Yield: true})
+	errs := make(chan error, 2)
+	for _, s := range []*SharedIndex{a, b} {
+		go func() {
+			_, err := s.Call(context.Background(), shareTestServiceName, "wait", json.RawMessage("60000"))
+			errs <- err
+		}()
+	}
+	time.Sleep(100 * time.Millisecond)
+	closed := make(chan error, 1)
+	go func() { closed <- a.Close() }()
+	for range 2 {
+		select {
+		case err := <-errs:
+			if !errors.Is(err, ErrOwnerGone) && !errors.Is(err, ErrShareClosed) {
+				t.Errorf("call cut off at close: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a call outlived its owner's close")
+		}
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if st := b.Status(); st.State != "client" && st.State != "owner" {
+		t.Errorf("after the cut-off: %+v", st)
+	}
+	callWhoami(t, b)
+	if st := b.Status(); st.State != "owner" {
+		t.Errorf("after its owner closed, the client: %+v", st)
 	}
 }
 
