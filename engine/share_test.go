@@ -492,3 +492,44 @@ func BenchmarkShareCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHandover measures OpenShared taking an index over from an
+// agent that owns it: the agent finishes, closes its engine and answers,
+// and the editor opens the index. Between iterations the editor leaves and
+// the agent owns the index again (not timed).
+func BenchmarkHandover(b *testing.B) {
+	root := b.TempDir()
+	for rel, content := range fixture {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db := filepath.Join(b.TempDir(), "index")
+	registerShareTestService()
+	agent, err := OpenSharedIndex(context.Background(), root, shareOptions(db), ShareOptions{Yield: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer agent.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		ed, err := OpenShared(ctx, root, shareOptions(db))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := ed.Close(); err != nil {
+			b.Fatal(err)
+		}
+		for agent.Status().State != "owner" {
+			if _, err := agent.Call(ctx, shareTestServiceName, "echo", json.RawMessage("1")); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+	}
+}

@@ -112,16 +112,8 @@ func (j *rebuildJob) status() JobStatus {
 // process; ctx ends with the service (process exit or handover).
 func (j *rebuildJob) run(ctx context.Context, e *engine.Engine, rels []string) {
 	mu := scanLock(e)
-	locked := make(chan struct{})
-	go func() {
-		mu.Lock()
-		close(locked)
-	}()
-	select {
-	case <-locked:
-	case <-ctx.Done():
-		go func() { <-locked; mu.Unlock() }()
-		j.finish(engine.IndexResult{}, ctx.Err())
+	if err := lockCtx(ctx, mu); err != nil {
+		j.finish(engine.IndexResult{}, err)
 		return
 	}
 	defer mu.Unlock()

@@ -239,6 +239,30 @@ func scanLock(e *engine.Engine) *sync.Mutex {
 	return mu.(*sync.Mutex)
 }
 
+// lockCtx locks mu unless ctx ends first (a handover must not wait behind
+// a rebuild for the lock); the lock is then released as soon as it is
+// obtained.
+func lockCtx(ctx context.Context, mu *sync.Mutex) error {
+	if mu.TryLock() {
+		return nil
+	}
+	locked := make(chan struct{})
+	go func() {
+		mu.Lock()
+		close(locked)
+	}()
+	select {
+	case <-locked:
+		return nil
+	case <-ctx.Done():
+		go func() {
+			<-locked
+			mu.Unlock()
+		}()
+		return ctx.Err()
+	}
+}
+
 // fileState is what a snapshot holds about one path.
 type fileState struct {
 	indexed, overlay bool
@@ -330,7 +354,9 @@ func refreshPaths(ctx context.Context, e *engine.Engine, rels []string, skip str
 	}
 	if scan {
 		mu := scanLock(e)
-		mu.Lock()
+		if err := lockCtx(ctx, mu); err != nil {
+			return res, err
+		}
 		ir, err := e.Index(ctx, nil)
 		mu.Unlock()
 		if err != nil {
