@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -608,4 +609,52 @@ func TestBackendSimilar(t *testing.T) {
 			t.Errorf("the snippet itself is among its neighbours: %s", hitSymbols(res))
 		}
 	}
+}
+
+// TestBackendGolden records document symbols of every fixture file and the
+// definition and hover answers at marked places, in testdata/backend.golden
+// (rewritten with -update).
+func TestBackendGolden(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	var out strings.Builder
+	root := PathToURI(s.root)
+	clean := func(v string) string { return strings.ReplaceAll(v, root, "$ROOT") }
+	var dump func(prefix string, syms []docSymbol)
+	dump = func(prefix string, syms []docSymbol) {
+		for _, d := range syms {
+			fmt.Fprintf(&out, "%s%s kind=%d %d:%d-%d:%d name@%d:%d %q\n", prefix, d.Name, d.Kind,
+				d.Range.Start.Line, d.Range.Start.Character, d.Range.End.Line, d.Range.End.Character,
+				d.SelectionRange.Start.Line, d.SelectionRange.Start.Character, d.Detail)
+			dump(prefix+"  ", d.Children)
+		}
+	}
+	for _, rel := range []string{"cmd/app/main.go", "docs/guide.md", "geo/rect.go", "geo/shapes.go", "util/retry.py"} {
+		fmt.Fprintf(&out, "== documentSymbol %s\n", rel)
+		dump("", s.documentSymbols(rel))
+	}
+	places := []struct {
+		rel, needle string
+		n, offset   int
+	}{
+		{"cmd/app/main.go", "NewCircle", 0, 4},
+		{"cmd/app/main.go", "TotalArea", 0, 0},
+		{"cmd/app/main.go", "Rect{", 0, 1},
+		{"geo/rect.go", "Shape)", 0, 0},
+		{"util/retry.py", "Backoff()", 0, 3},
+		{"util/retry.py", "delay(i)", 0, 0},
+		{"util/retry.py", "time.sleep", 0, 0},
+	}
+	for _, p := range places {
+		text := s.fileText(p.rel)
+		pos := position(t, text, p.needle, p.n, p.offset)
+		fmt.Fprintf(&out, "== definition %s %q (%d:%d)\n", p.rel, p.needle, pos.Line, pos.Character)
+		for _, l := range s.definition(p.rel, pos) {
+			fmt.Fprintf(&out, "%s %d:%d-%d:%d\n", clean(string(l.URI)), l.Range.Start.Line, l.Range.Start.Character, l.Range.End.Line, l.Range.End.Character)
+		}
+		fmt.Fprintf(&out, "== hover %s %q\n", p.rel, p.needle)
+		if h := s.hover(p.rel, pos); h != nil {
+			out.WriteString(clean(h.Contents.Value) + "\n")
+		}
+	}
+	golden(t, "backend.golden", []byte(out.String()))
 }
