@@ -72,8 +72,7 @@ func NewBackend(opts BackendOptions) *Backend {
 	return &Backend{opts: opts, log: log}
 }
 
-// Features returns the hooks that connect the backend to Serve. Call
-// hierarchy hooks stay nil until the engine has a call graph.
+// Features returns the hooks that connect the backend to Serve.
 func (b *Backend) Features() Features {
 	return Features{
 		OpenFolder:       b.openFolder,
@@ -89,6 +88,10 @@ func (b *Backend) Features() Features {
 		Hover:            b.hover,
 		DocumentSymbols:  b.documentSymbols,
 		WorkspaceSymbols: b.workspaceSymbols,
+
+		PrepareCallHierarchy: b.prepareCallHierarchy,
+		IncomingCalls:        b.incomingCalls,
+		OutgoingCalls:        b.outgoingCalls,
 	}
 }
 

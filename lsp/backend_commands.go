@@ -477,49 +477,9 @@ func (f *backendFolder) planReindex(ctx context.Context, env *CommandEnv, rels [
 	return ReindexFolder{URI: PathToURI(f.root), Reindex: items(plan.Reindex), Remove: items(plan.Remove)}, nil
 }
 
-// Commands whose engine part is not in this build: their arguments are
-// checked, then they answer an error naming what is missing.
-
-// CallsArgs are the arguments of contextLs.callers and contextLs.callees.
-type CallsArgs struct {
-	PlaceArgs
-	Depth int `json:"depth,omitempty" doc:"levels of the call graph to follow (default 1)"`
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// CallsResult is the result of contextLs.callers and contextLs.callees.
-type CallsResult struct {
-	Symbol string      `json:"symbol" doc:"the function or method asked about"`
-	Items  []CallEntry `json:"items" doc:"callers (or callees), nearest first"`
-}
-
-// CallEntry is one caller or callee.
-type CallEntry struct {
-	Location  LocationResult   `json:"location" doc:"the definition of the caller or callee"`
-	Name      string           `json:"name" doc:"its qualified name"`
-	Kind      string           `json:"kind" doc:"function, method, …"`
-	Depth     int              `json:"depth" doc:"1 for direct calls"`
-	CallSites []LocationResult `json:"callSites" doc:"where the calls are"`
-}
-
-// TestsArgs are the arguments of contextLs.tests.
-type TestsArgs struct {
-	PlaceArgs
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// TestsResult is the result of contextLs.tests.
-type TestsResult struct {
-	Symbol string      `json:"symbol" doc:"the definition asked about"`
-	Tests  []TestEntry `json:"tests" doc:"tests that exercise it, most direct first"`
-}
-
-// TestEntry is one test.
-type TestEntry struct {
-	Location LocationResult `json:"location" doc:"the test's definition"`
-	Name     string         `json:"name" doc:"test name"`
-	Reason   string         `json:"reason" doc:"why it counts: calls it directly, through a helper, or names it"`
-}
+// Commands whose engine part is not in this build (context packs, pins):
+// their arguments are checked, then they answer an error naming what is
+// missing.
 
 // ContextPackArgs are the arguments of contextLs.contextPack.
 type ContextPackArgs struct {
@@ -591,27 +551,6 @@ func checkPlace(env *CommandEnv, p PlaceArgs, required bool) error {
 	return err
 }
 
-func runCallers(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callers", "the code graph is not in this build")
-}
-
-func runCallees(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callees", "the code graph is not in this build")
-}
-
-func runTests(_ context.Context, env *CommandEnv, a TestsArgs) (TestsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return TestsResult{}, err
-	}
-	return TestsResult{}, notInBuild("tests", "the code graph (test detection) is not in this build")
-}
-
 func runContextPack(_ context.Context, env *CommandEnv, a ContextPackArgs) (ContextPackResult, error) {
 	if strings.TrimSpace(a.Query) == "" && a.TextDocument == nil && a.URI == "" && a.Symbol == "" {
 		return ContextPackResult{}, invalidParams("arguments[0].query: required without a place")
@@ -626,7 +565,7 @@ func runRelated(_ context.Context, env *CommandEnv, a RelatedArgs) (RelatedResul
 	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
 		return RelatedResult{}, err
 	}
-	return RelatedResult{}, notInBuild("relatedContext", "context packs and the code graph are not in this build")
+	return RelatedResult{}, notInBuild("relatedContext", "context packs are not in this build")
 }
 
 func runPin(_ context.Context, env *CommandEnv, a PinArgs) (PinsResult, error) {

@@ -177,7 +177,8 @@ func (b *Backend) definition(ctx context.Context, h FolderHandle, at Place) ([]L
 const relatedCount = 3
 
 // hover implements Features.Hover: the best definition's signature and doc
-// comment, then a short Related section.
+// comment, then a short Related section: callers and tests from the code
+// graph, and related definitions from search.
 func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverResult, error) {
 	r, err := b.resolveAt(ctx, h, at)
 	if err != nil || len(r.defs) == 0 {
@@ -200,8 +201,8 @@ func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverRe
 		fmt.Fprintf(&md, " (%d more definitions of %s)", len(r.defs)-1, si.Name)
 	}
 	md.WriteString("\n\n**Related**\n\n")
-	md.WriteString("- callers: call graph not available in this build\n")
-	md.WriteString("- tests: call graph not available in this build\n")
+	md.WriteString(graphCount(ctx, top, graphCallers))
+	md.WriteString(graphCount(ctx, top, graphTests))
 	related, err := relatedDefinitions(ctx, top)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,7 +185,7 @@ func TestBackendReindex(t *testing.T) {
 	for _, it := range plan.Folders[0].Remove {
 		remove = append(remove, it.Path)
 	}
-	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
+	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
 		t.Errorf("dry run %+v: reindex %v remove %v", plan, reindex, remove)
 	}
 	if res := s.search("Fixture guide", 5); len(res.Hits) == 0 || res.Hits[0].Path != "docs/guide.md" {
@@ -314,7 +315,7 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 	s.workspaceSymbols("Gen1")
 	s.awaitIndexed()
 	must(t, s.command("contextLs.stats", nil, &st))
-	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 305 {
+	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 306 {
 		t.Errorf("after bootstrap: %+v", fs)
 	}
 }
@@ -326,11 +327,8 @@ func TestBackendMissingParts(t *testing.T) {
 		args    map[string]any
 		want    string
 	}{
-		{"contextLs.callers", map[string]any{"symbol": "NewCircle"}, "callers: the code graph is not in this build"},
-		{"contextLs.callees", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 8, "character": 15}}, "callees: the code graph is not in this build"},
-		{"contextLs.tests", map[string]any{"symbol": "Area"}, "tests: the code graph (test detection) is not in this build"},
 		{"contextLs.contextPack", map[string]any{"query": "area of shapes"}, "contextPack: context packs are not in this build"},
-		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs and the code graph are not in this build"},
+		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs are not in this build"},
 		{"contextLs.pin", map[string]any{"symbol": "Area"}, "pin: pins belong to context packs"},
 		{"contextLs.unpin", map[string]any{"symbol": "Area"}, "unpin: pins belong to context packs"},
 	}
@@ -352,6 +350,7 @@ func TestBackendMissingParts(t *testing.T) {
 		want    string
 	}{
 		{"contextLs.callers", map[string]any{}, "textDocument: required (with position), or symbol"},
+		{"contextLs.tests", map[string]any{"symbol": "Area", "limit": 5000}, "limit: must be between 1 and 1000"},
 		{"contextLs.contextPack", map[string]any{}, "query: required without a place"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: required"},
 		{"contextLs.search", map[string]any{"query": "x", "k": 1000}, "k: must be between 1 and 100"},
@@ -657,4 +656,90 @@ func TestBackendGolden(t *testing.T) {
 		}
 	}
 	golden(t, "backend.golden", []byte(out.String()))
+}
+
+func TestBackendGraph(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	mainText := s.fileText("cmd/app/main.go")
+	names := func(g GraphTarget) []string {
+		var out []string
+		for _, it := range g.Items {
+			out = append(out, it.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		command string
+		args    map[string]any
+		target  string
+		items   []string
+		check   func(t *testing.T, g GraphTarget)
+	}{
+		{"callees of the function around a position", "contextLs.callees",
+			map[string]any{"textDocument": map[string]any{"uri": s.uri("cmd/app/main.go")}, "position": position(t, mainText, "fmt.Println", 0, 0)},
+			"main", []string{"TotalArea", "NewCircle"}, func(t *testing.T, g GraphTarget) {
+				if !slices.Contains(g.Unresolved, "fmt.Println") {
+					t.Errorf("unresolved %v", g.Unresolved)
+				}
+				// Call sites of callees lie in the target's file.
+				for _, it := range g.Items {
+					if len(it.CallSites) != 1 || it.CallSites[0].URI != s.uri("cmd/app/main.go") {
+						t.Errorf("call sites of %s: %+v", it.Name, it.CallSites)
+					}
+				}
+			}},
+		{"tests of a symbol", "contextLs.tests", map[string]any{"symbol": "geo.NewCircle"},
+			"NewCircle", []string{"TestCircleArea"}, func(t *testing.T, g GraphTarget) {
+				if it := g.Items[0]; it.Reason != "direct" || it.Kind != "test" || it.Location.URI != s.uri("geo/shapes_test.go") {
+					t.Errorf("test %+v", it)
+				}
+			}},
+		{"callers in Python through a receiver", "contextLs.callers", map[string]any{"symbol": "Backoff.delay"},
+			"Backoff.delay", []string{"retry_upload"}, nil},
+		{"a limit leaves items out", "contextLs.callers", map[string]any{"symbol": "NewCircle", "limit": 1},
+			"NewCircle", []string{"main"}, func(t *testing.T, g GraphTarget) {
+				if g.Omitted != 1 {
+					t.Errorf("omitted %d, want 1", g.Omitted)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var res GraphAnswer
+			must(t, s.command(tc.command, tc.args, &res))
+			if len(res.Targets) != 1 || res.Targets[0].Symbol != tc.target || !reflect.DeepEqual(names(res.Targets[0]), tc.items) {
+				t.Fatalf("got %+v, want %s with %v", res, tc.target, tc.items)
+			}
+			if tc.check != nil {
+				tc.check(t, res.Targets[0])
+			}
+		})
+	}
+	err := s.command("contextLs.callers", map[string]any{"symbol": "NoSuchFunction"}, nil)
+	if !strings.Contains(rpcMessage(err), `"NoSuchFunction": no such symbol`) {
+		t.Errorf("callers of a missing symbol: %v", err)
+	}
+	// Outgoing calls of a Python function through the call hierarchy.
+	py := s.fileText("util/retry.py")
+	var items []protocol.CallHierarchyItem
+	must(t, s.c.Call(testCtx(t), "textDocument/prepareCallHierarchy", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri("util/retry.py")}, "position": position(t, py, "retry_upload", 0, 0),
+	}, &items))
+	if len(items) != 1 || items[0].Name != "retry_upload" {
+		t.Fatalf("prepare: %+v", items)
+	}
+	var out []protocol.CallHierarchyOutgoingCall
+	must(t, s.c.Call(testCtx(t), "callHierarchy/outgoingCalls", map[string]any{"item": items[0]}, &out))
+	var callees []string
+	for _, o := range out {
+		callees = append(callees, o.To.Name)
+		if !containsRange(Range{Start: Point{int(o.To.Range.Start.Line), int(o.To.Range.Start.Character)}, End: Point{int(o.To.Range.End.Line), int(o.To.Range.End.Character)}},
+			Range{Start: Point{int(o.To.SelectionRange.Start.Line), int(o.To.SelectionRange.Start.Character)}, End: Point{int(o.To.SelectionRange.End.Line), int(o.To.SelectionRange.End.Character)}}) {
+			t.Errorf("%s: selection %+v outside range %+v", o.To.Name, o.To.SelectionRange, o.To.Range)
+		}
+	}
+	if !slices.Contains(callees, "delay") || !slices.Contains(callees, "Backoff") {
+		t.Errorf("outgoing calls of retry_upload: %v", callees)
+	}
 }
