@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -388,9 +389,18 @@ func (fe *folderEngine) goTracked(fn func(ctx context.Context)) bool {
 	fe.wg.Add(1)
 	go func() {
 		defer fe.wg.Done()
+		defer fe.f.b.recoverPanic("background work on " + fe.f.root)
 		fn(fe.ctx)
 	}()
 	return true
+}
+
+// recoverPanic, deferred at the top of a backend goroutine, logs a panic
+// with its stack instead of letting it end the server.
+func (b *Backend) recoverPanic(where string) {
+	if v := recover(); v != nil {
+		b.log.Error("panic recovered", "in", where, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	}
 }
 
 // stop cancels the engine's work, waits for it and closes the engine.

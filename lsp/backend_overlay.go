@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -203,7 +205,7 @@ func (q *overlayQueue) run() {
 		w, wait := q.next()
 		if w != nil {
 			start := time.Now()
-			overlaid, err := q.applyFn(w)
+			overlaid, err := q.safeApply(w)
 			q.f.b.log.Debug("editor buffer applied", "path", w.st.rel, "bytes", len(w.text), "overlay", overlaid, "took", time.Since(start).Round(time.Millisecond))
 			q.finish(w, overlaid, err)
 			continue
@@ -222,6 +224,18 @@ func (q *overlayQueue) run() {
 		case <-tc:
 		}
 	}
+}
+
+// safeApply applies one buffer state; a panic becomes an error (and is
+// logged with its stack), and the queue keeps serving.
+func (q *overlayQueue) safeApply(w *work) (overlaid bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			q.f.b.log.Error("panic recovered", "in", "indexing an editor buffer", "path", w.st.rel, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			overlaid, err = w.overlaid, fmt.Errorf("indexing %s panicked: %v", w.st.rel, v)
+		}
+	}()
+	return q.applyFn(w)
 }
 
 // finish records an application's outcome. A newer event leaves the
