@@ -29,6 +29,8 @@ type SearchRequest struct {
 	MinScore float64
 	// PerFileCap bounds hits per file (0: the workspace default).
 	PerFileCap int
+	// Lexical skips the vector leg (words and names only).
+	Lexical bool
 }
 
 // Hit is one search result: a located chunk.
@@ -121,9 +123,11 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
 		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
 	}
-	vec, err := qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
-	if err != nil {
-		return res, err
+	var vec []string
+	if !req.Lexical {
+		if vec, err = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds); err != nil {
+			return res, err
+		}
 	}
 	if vec != nil {
 		legs = append(legs, search.Leg{Name: "vector", Weight: legWeights["vector"], Keys: vec})

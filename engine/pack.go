@@ -1,0 +1,1021 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/context-ls/context-ls/packs"
+	"github.com/context-ls/context-ls/store"
+)
+
+// Errors of packs and pins; check them with errors.Is.
+var (
+	// ErrNothingToPack: a pack request has neither a query nor a selection.
+	ErrNothingToPack = errors.New("a pack needs a query or a selection")
+	// ErrBadSelection: the selection's line range is not in its file.
+	ErrBadSelection = errors.New("bad selection")
+	// ErrNotPinned: Unpin of something that is not pinned.
+	ErrNotPinned = errors.New("not pinned")
+)
+
+// Selection is a range of lines of a workspace file, as an editor selects
+// it.
+type Selection struct {
+	// Path is workspace-relative and slash-separated.
+	Path string `json:"path"`
+	// StartLine and EndLine are 1-based and inclusive.
+	StartLine int `json:"startLine"`
+	EndLine   int `json:"endLine"`
+	// Content is the file's current text when the caller has it (an editor
+	// buffer); nil means the indexed version of the file.
+	Content []byte `json:"-"`
+}
+
+// PackRequest asks for a context pack: the most relevant code for a query
+// and/or a selection within a token budget.
+type PackRequest struct {
+	Query     string
+	Selection *Selection
+	// Budget in tokens; 0 means the workspace's BudgetTokens.
+	Budget int
+	// Format is markdown, xml, json or plain; "" means the workspace's.
+	Format string
+	// Task (analysis, implementation, review, testing, documentation,
+	// bugfix) selects how the budget is split across sources.
+	Task string
+}
+
+// Candidate pool sizes and scores of the sources, set with go run ./bench
+// pack on the development queries. Query hits are scored from their search
+// score (see queryHits); the other sources by how directly they bear on the
+// selection.
+const (
+	packQueryHits      = 40  // search hits considered for a query
+	packPerFileCap     = 8   // of which at most this many from one file
+	packOutlines       = 1   // top files outlined
+	packOutlineEntries = 6   // definitions in an outline
+	outlineScore       = 0.6 // an outline's score relative to its file's best hit
+	queryRankDecay     = 10  // query hit score: score/top · e^(-rank/10)
+	packIdentifiers    = 40  // identifiers of a selection resolved to definitions
+	packDocHits        = 4   // documentation sections
+	packCoChanged      = 3   // co-changed files
+	packSimilar        = 4   // similar chunks (embeddings)
+	packGraphTargets   = 3   // selected definitions whose graph is followed
+	packGraphItems     = 6   // callers and callees per definition
+	packGraphTests     = 4   // tests per definition
+	packCoCommits      = 300 // history depth for co-change
+	scoreDefinition    = 0.75
+	scoreDefinitionLo  = 0.55 // a definition found by name only, elsewhere
+	scoreDoc           = 0.5
+	scoreCoChange      = 0.4
+	scoreSimilar       = 0.5
+	coChangeTimeout    = 2 * time.Second
+	rulesDir           = ".context-ls/rules"
+)
+
+// Pack gathers candidates from every source for the request — search hits
+// for the query (and an outline of the top file); for a selection, the
+// definitions of the identifiers it uses, the callers, callees and tests of
+// the definitions it touches (graph), code similar to it (embeddings),
+// documentation sections mentioning its symbols and files changed with it
+// in git; pinned items and always-included files — and builds a budgeted
+// pack of them (see package packs). Sources that are not available (similar
+// code without embeddings, co-changes when git fails) are skipped and named
+// in the pack's notes.
+func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error) {
+	began := time.Now()
+	if strings.TrimSpace(req.Query) == "" && req.Selection == nil {
+		return packs.Pack{}, ErrNothingToPack
+	}
+	cfg := s.e.cfg
+	preq := packs.Request{
+		Budget: req.Budget, Format: req.Format, Task: req.Task,
+		IncludeScore: cfg.Pack.IncludeScore, TopN: cfg.Pack.TopN, MMRLambda: cfg.Pack.MMRLambda,
+		ScrubPatterns: cfg.Scrub.Patterns,
+	}
+	if preq.Budget == 0 {
+		preq.Budget = cfg.BudgetTokens
+	}
+	if preq.Format == "" {
+		preq.Format = cfg.Pack.Format
+	}
+	g := &gatherer{s: s, files: map[string][]string{}}
+	// The selection first: query hits that overlap it are left out too.
+	if req.Selection != nil {
+		if err := g.selection(ctx, *req.Selection); err != nil {
+			return packs.Pack{}, err
+		}
+	}
+	if q := strings.TrimSpace(req.Query); q != "" {
+		if err := g.queryHits(ctx, q); err != nil {
+			return packs.Pack{}, err
+		}
+	}
+	if err := g.fixed(); err != nil {
+		return packs.Pack{}, err
+	}
+	p, err := packs.BuildContext(ctx, preq, g.cands)
+	if err != nil {
+		return packs.Pack{}, err
+	}
+	p.Notes = append(g.notes, p.Notes...)
+	p.LatencyMs = float64(time.Since(began).Microseconds()) / 1000
+	return p, nil
+}
+
+// RelatedResult is the context related to a selection, unbudgeted.
+type RelatedResult struct {
+	Selection Selection `json:"selection"`
+	// Items are best first, their text scrubbed of secrets.
+	Items []packs.Item `json:"items"`
+	// Notes name the sources that were skipped.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Related returns what bears on a selection — the definitions it uses, the
+// callers, callees and tests of the definitions it touches, similar code,
+// documentation that mentions its symbols, files changed with it — best
+// first, with reasons and locations, without a budget.
+func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, error) {
+	g := &gatherer{s: s, files: map[string][]string{}}
+	if err := g.selection(ctx, sel); err != nil {
+		return RelatedResult{}, err
+	}
+	sc, err := packs.NewScrubber(s.e.cfg.Scrub.Patterns)
+	if err != nil {
+		return RelatedResult{}, fmt.Errorf("scrub patterns: %w", err)
+	}
+	sort.SliceStable(g.cands, func(i, j int) bool { return g.cands[i].Score > g.cands[j].Score })
+	res := RelatedResult{Selection: g.sel, Items: []packs.Item{}, Notes: g.notes}
+	for _, c := range g.cands {
+		text := sc.Scrub(c.Text)
+		res.Items = append(res.Items, packs.Item{
+			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind,
+			IncludeMode: packs.ModeAgent, Reason: c.Reason, Score: round3(c.Score),
+			Tokens: packs.CountTokens(text), Text: text, Language: c.Language, Source: c.Source,
+		})
+	}
+	return res, nil
+}
+
+// gatherer collects candidates for one pack.
+type gatherer struct {
+	s     *Snapshot
+	cands []packs.Candidate
+	notes []string
+	sel   Selection
+	// files caches file contents split into lines (with their "\n").
+	files map[string][]string
+}
+
+// add records a candidate, unless it overlaps the selection: the selection
+// is what the pack is about, and the reader already has it.
+func (g *gatherer) add(c packs.Candidate) {
+	if g.sel.Path != "" && c.Path == g.sel.Path && c.StartLine <= g.sel.EndLine && g.sel.StartLine <= c.EndLine {
+		return
+	}
+	g.cands = append(g.cands, c)
+}
+
+// queryHits adds the search hits for q, and an outline of the top file.
+//
+// Fused search scores fall slowly with rank (reciprocal rank fusion), so
+// they overstate the relevance of the long tail, and a pack spends tokens:
+// a hit is scored score/top · e^(-rank/queryRankDecay), which keeps the
+// first hits near 1 and makes the 20th worth a tenth of the first.
+func (g *gatherer) queryHits(ctx context.Context, q string) error {
+	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits, PerFileCap: packPerFileCap})
+	if err != nil {
+		return err
+	}
+	if len(res.Hits) == 0 {
+		return nil
+	}
+	top := res.Hits[0].Score
+	var files []string
+	byFile := map[string][]Hit{}
+	for i, h := range res.Hits {
+		score := 0.0
+		if top > 0 {
+			score = h.Score / top * math.Exp(-float64(i)/queryRankDecay)
+		}
+		g.add(packs.Candidate{
+			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
+			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
+			Source: packs.SourceQuery, Reason: "query match",
+		})
+		if _, ok := byFile[h.Path]; !ok {
+			files = append(files, h.Path)
+		}
+		h.Score = score
+		byFile[h.Path] = append(byFile[h.Path], h)
+	}
+	terms := termSet(q)
+	for i, f := range files {
+		if i >= packOutlines {
+			break
+		}
+		if err := g.outline(f, byFile[f], terms); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outline adds a query-focused outline of a top file: the doc comment's
+// first sentence and the signature of up to packOutlineEntries of its
+// exported definitions that share words with the query and are not inside
+// a hit already offered. It shows the file's relevant API at a glance —
+// often the definition a hit only calls.
+func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error {
+	syms, err := g.s.DocumentSymbols(rel)
+	if errors.Is(err, ErrNotIndexed) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		si      SymbolInfo
+		overlap int
+	}
+	var entries []entry
+	for _, si := range syms {
+		if !si.Exported || si.Signature == "" || si.Kind == "field" {
+			continue
+		}
+		line := si.Span.Start.Line + 1
+		inHit := false
+		for _, h := range hits {
+			if h.StartLine <= line && line <= h.EndLine {
+				inHit = true
+				break
+			}
+		}
+		if inHit {
+			continue
+		}
+		n := 0
+		for t := range termSet(si.Name + " " + firstSentence(si.Doc)) {
+			if qterms[t] {
+				n++
+			}
+		}
+		if n > 0 {
+			entries = append(entries, entry{si, n})
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].overlap > entries[j].overlap })
+	if len(entries) > packOutlineEntries {
+		entries = entries[:packOutlineEntries]
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].si.Span.StartByte < entries[j].si.Span.StartByte })
+	comment := packs.LineComment(entries[0].si.Language)
+	var b strings.Builder
+	start, end := 0, 0
+	for i, e := range entries {
+		if doc := firstSentence(e.si.Doc); doc != "" && comment != "" {
+			b.WriteString(comment + " " + doc + "\n")
+		}
+		b.WriteString(e.si.Signature + "\n")
+		a, z := e.si.Span.Start.Line+1, e.si.Span.End.Line+1
+		if i == 0 || a < start {
+			start = a
+		}
+		end = max(end, z)
+	}
+	g.add(packs.Candidate{
+		Path: rel, StartLine: start, EndLine: end, Kind: "outline", Language: entries[0].si.Language,
+		Text: b.String(), Score: hits[0].Score * outlineScore, Source: packs.SourceQuery,
+		Reason: "outline of a top file", Excerpt: true,
+	})
+	return nil
+}
+
+// firstSentence returns the first sentence of a doc comment on one line.
+func firstSentence(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for i := 0; i < len(doc); i++ {
+		if doc[i] == '.' && (i+1 == len(doc) || doc[i+1] == ' ') {
+			return doc[:i+1]
+		}
+	}
+	if len(doc) > 200 {
+		cut := strings.LastIndexByte(doc[:200], ' ')
+		if cut <= 0 {
+			cut = 200
+		}
+		return strings.ToValidUTF8(doc[:cut], "") + " …"
+	}
+	return doc
+}
+
+// lines returns the current lines of a workspace file (each with its
+// "\n"): the caller's content for the selection, the file on disk when the
+// index holds the disk version, and the indexed chunks of an editor
+// overlay.
+func (g *gatherer) lines(rel string) ([]string, error) {
+	if l, ok := g.files[rel]; ok {
+		return l, nil
+	}
+	var content []byte
+	rec, err := g.s.st.File(rel)
+	switch {
+	case err == nil && rec.Overlay:
+		content, err = g.s.overlayText(rec)
+	default:
+		content, err = g.s.e.ws.ReadFile(rel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := strings.SplitAfter(strings.ToValidUTF8(string(content), "\uFFFD"), "\n")
+	if len(l) > 0 && l[len(l)-1] == "" {
+		l = l[:len(l)-1]
+	}
+	g.files[rel] = l
+	return l, nil
+}
+
+// overlayText rebuilds an overlay's content from its indexed chunks; lines
+// no chunk covers (blank lines between definitions) come back empty.
+func (s *Snapshot) overlayText(rec store.FileRecord) ([]byte, error) {
+	var lines []string
+	for _, id := range rec.Chunks {
+		c, err := s.st.Chunk(id)
+		if err != nil {
+			return nil, fmt.Errorf("overlay %s: %w", rec.Path, err)
+		}
+		for i, l := range strings.SplitAfter(c.Text, "\n") {
+			n := c.StartLine - 1 + i
+			if l == "" || n < 0 {
+				continue
+			}
+			for len(lines) <= n {
+				lines = append(lines, "\n")
+			}
+			if !strings.HasSuffix(l, "\n") {
+				l += "\n"
+			}
+			lines[n] = l
+		}
+	}
+	return []byte(strings.Join(lines, "")), nil
+}
+
+// text returns lines a..b (1-based, inclusive, clamped) of rel.
+func (g *gatherer) text(rel string, a, b int) (string, int, int, error) {
+	l, err := g.lines(rel)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	if a < 1 {
+		a = 1
+	}
+	if b > len(l) {
+		b = len(l)
+	}
+	if a > b {
+		return "", a, b, nil
+	}
+	return strings.Join(l[a-1:b], ""), a, b, nil
+}
+
+// language returns the indexed language of rel, or "".
+func (g *gatherer) language(rel string) string {
+	if rec, err := g.s.st.File(rel); err == nil {
+		return rec.Language
+	}
+	return ""
+}
+
+// selection adds the candidates a selection brings: definitions of the
+// identifiers it uses, docs mentioning its symbols, co-changed files.
+func (g *gatherer) selection(ctx context.Context, sel Selection) error {
+	rel, err := g.s.e.ws.Resolve(sel.Path)
+	if err != nil {
+		return fmt.Errorf("selection: %w", err)
+	}
+	sel.Path = rel
+	if sel.Content != nil {
+		l := strings.SplitAfter(strings.ToValidUTF8(string(sel.Content), "\uFFFD"), "\n")
+		if len(l) > 0 && l[len(l)-1] == "" {
+			l = l[:len(l)-1]
+		}
+		g.files[rel] = l
+	}
+	lines, err := g.lines(rel)
+	if err != nil {
+		return fmt.Errorf("selection: %w", err)
+	}
+	if sel.StartLine < 1 || sel.EndLine < sel.StartLine || sel.StartLine > len(lines) {
+		return fmt.Errorf("%s:%d-%d (file has %d lines): %w", rel, sel.StartLine, sel.EndLine, len(lines), ErrBadSelection)
+	}
+	sel.EndLine = min(sel.EndLine, len(lines))
+	g.sel = sel
+	selText := strings.Join(lines[sel.StartLine-1:sel.EndLine], "")
+
+	// The symbols the selection defines or sits in name it for docs and
+	// co-changes; what it uses beyond them needs definitions.
+	selDefs, err := g.selectedSymbols(rel, sel)
+	if err != nil {
+		return err
+	}
+	var selected []string
+	for _, si := range selDefs {
+		selected = append(selected, si.Name)
+	}
+	if err := g.definitions(ctx, rel, sel, selText, selected); err != nil {
+		return err
+	}
+	if err := g.graph(ctx, selDefs); err != nil {
+		return err
+	}
+	if err := g.docs(ctx, selected); err != nil {
+		return err
+	}
+	if err := g.coChanged(ctx, rel, selected); err != nil {
+		return err
+	}
+	return g.similar(ctx, sel, selText)
+}
+
+// similar adds the code nearest to the selection by embedding; without
+// embeddings the source is skipped and named in the notes.
+func (g *gatherer) similar(ctx context.Context, sel Selection, selText string) error {
+	res, err := g.s.Similar(ctx, SimilarRequest{Text: selText, K: packSimilar,
+		ExcludePath: sel.Path, ExcludeStart: sel.StartLine, ExcludeEnd: sel.EndLine})
+	if errors.Is(err, ErrNoEmbeddings) || errors.Is(err, ErrEmptyQuery) {
+		g.notes = append(g.notes, "similar code skipped: "+err.Error())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i, h := range res.Hits {
+		g.add(packs.Candidate{
+			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
+			Language: h.Language, Text: h.Text, Score: scoreSimilar * (1 - 0.15*float64(i)),
+			Source: packs.SourceSimilar, Reason: "similar to selection",
+		})
+	}
+	return nil
+}
+
+// selectedSymbols returns the definitions overlapping the selection, in
+// source order (an enclosing definition before those it contains).
+func (g *gatherer) selectedSymbols(rel string, sel Selection) ([]SymbolInfo, error) {
+	syms, err := g.s.DocumentSymbols(rel)
+	if errors.Is(err, ErrNotIndexed) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []SymbolInfo
+	for _, si := range syms {
+		a, b := si.Span.Start.Line+1, si.Span.End.Line+1
+		if a <= sel.EndLine && sel.StartLine <= b {
+			out = append(out, si)
+		}
+	}
+	return out, nil
+}
+
+// graph adds the callers, callees and tests of the innermost definitions
+// the selection touches (those not containing another selected one).
+func (g *gatherer) graph(ctx context.Context, defs []SymbolInfo) error {
+	var targets []SymbolInfo
+	for i, d := range defs {
+		inner := true
+		for j, e := range defs {
+			if i != j && d.Span.StartByte <= e.Span.StartByte && e.Span.EndByte <= d.Span.EndByte && e.Span != d.Span {
+				inner = false // d contains e: e is more precise
+				break
+			}
+		}
+		if inner && (d.Kind == "function" || d.Kind == "method" || d.Kind == "constructor") {
+			targets = append(targets, d)
+		}
+	}
+	if len(targets) > packGraphTargets {
+		targets = targets[:packGraphTargets]
+	}
+	for _, d := range targets {
+		t := Target{Path: d.Path, Line: d.NameSpan.Start.Line + 1, Col: d.NameSpan.Start.Column + 1}
+		name := d.Qualified()
+		for _, q := range []struct {
+			source string
+			run    func(context.Context, Target) ([]GraphResult, error)
+			limit  int
+			reason func(GraphItem) string
+		}{
+			{packs.SourceCaller, g.s.Callers, packGraphItems, func(GraphItem) string { return "caller of " + name }},
+			{packs.SourceCallee, g.s.Callees, packGraphItems, func(GraphItem) string { return "called by " + name }},
+			{packs.SourceTest, g.s.Tests, packGraphTests, func(it GraphItem) string { return "test of " + name + " (" + it.Reason + ")" }},
+		} {
+			results, err := q.run(ctx, t)
+			if errors.Is(err, ErrNoSymbol) || errors.Is(err, ErrNotIndexed) {
+				continue // the index does not hold this version of the file
+			}
+			if err != nil {
+				return fmt.Errorf("%s of %s: %w", q.source, name, err)
+			}
+			n := 0
+			for _, res := range results {
+				for _, it := range res.Items {
+					if n >= q.limit {
+						break
+					}
+					text, a, b, err := g.text(it.Path, it.StartLine, it.EndLine)
+					if err != nil || text == "" {
+						continue
+					}
+					g.add(packs.Candidate{
+						Path: it.Path, StartLine: a, EndLine: b, Symbol: it.Symbol, Kind: it.Kind,
+						Language: it.Language, Text: text, Score: graphScore(q.source, it.Confidence, it.Reason) * (1 - 0.05*float64(n)),
+						Source: q.source, Reason: q.reason(it),
+					})
+					n++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// graphScore scores a caller, callee or test by how sure the graph is of
+// the edge: exact resolutions and direct tests first, name-only matches
+// and naming-convention tests last.
+func graphScore(source, confidence, reason string) float64 {
+	base := map[string]float64{packs.SourceCaller: 0.7, packs.SourceCallee: 0.65, packs.SourceTest: 0.65}[source]
+	switch {
+	case source == packs.SourceTest && reason == "two-hops":
+		base -= 0.1
+	case source == packs.SourceTest && reason == "naming":
+		base -= 0.15
+	}
+	switch confidence {
+	case "likely":
+		base -= 0.1
+	case "name-only":
+		base -= 0.25
+	}
+	return base
+}
+
+// identRE matches identifiers with an optional qualifier ("pkg.Name",
+// "self.name", "Type::name").
+var identRE = regexp.MustCompile(`(?:([A-Za-z_][A-Za-z0-9_]*)(?:\.|::|->))?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// commonWords are keywords and builtins of the indexed languages: they
+// never name a workspace definition worth a pack slot.
+var commonWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		break case chan const continue default defer else fallthrough for func go goto if import interface map
+		package range return select struct switch type var nil true false iota append cap close complex copy delete
+		imag len make new panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
+		uint32 uint64 uintptr byte rune float32 float64 bool error any comparable
+		and as assert async await class def del elif except finally from global in is lambda nonlocal not or pass
+		raise try while with yield None True False self cls str list dict set tuple object super isinstance
+		function let this new typeof instanceof undefined null void export extends implements public private
+		protected static readonly enum namespace require module exports console`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// definitions adds the definitions of the identifiers the selection uses,
+// resolved from the selection's file outwards; identifiers the selection
+// defines itself are skipped.
+func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, selText string, selected []string) error {
+	own := map[string]bool{}
+	for _, n := range selected {
+		own[n] = true
+	}
+	type use struct{ ident, qual string }
+	seen := map[use]bool{}
+	var uses []use
+	lang := g.language(rel)
+	for _, m := range identRE.FindAllStringSubmatch(codeOnly(selText, lang), -1) {
+		u := use{ident: m[2], qual: m[1]}
+		if len(u.ident) < 2 || commonWords[u.ident] || own[u.ident] || seen[u] {
+			continue
+		}
+		if u.qual == "self" || u.qual == "this" || u.qual == "cls" {
+			u.qual = ""
+		}
+		seen[u] = true
+		uses = append(uses, u)
+		if len(uses) >= packIdentifiers {
+			break
+		}
+	}
+	done := map[string]bool{} // path:line of definitions already added
+	for i, u := range uses {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		defs, err := g.s.resolveName(ctx, rel, u.ident, u.qual)
+		if err != nil {
+			return err
+		}
+		if len(defs) == 0 {
+			continue
+		}
+		d := defs[0]
+		if lang != "" && d.Language != lang {
+			continue // a name that only exists in another language
+		}
+		span := d.FullSpan()
+		a, b := span.Start.Line+1, span.End.Line+1
+		if d.Path == rel && a <= sel.EndLine && sel.StartLine <= b {
+			continue // defined inside the selection
+		}
+		key := fmt.Sprintf("%s:%d", d.Path, a)
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		text, a, b, err := g.text(d.Path, a, b)
+		if err != nil || text == "" {
+			continue // the file went away since it was indexed
+		}
+		score := scoreDefinition
+		if d.Path != rel && path.Dir(d.Path) != path.Dir(rel) && u.qual == "" {
+			score = scoreDefinitionLo
+		}
+		// Earlier uses in the selection come first on ties.
+		score -= 0.001 * float64(i)
+		g.add(packs.Candidate{
+			Path: d.Path, StartLine: a, EndLine: b, Symbol: d.Qualified(), Kind: string(d.Kind),
+			Language: d.Language, Text: text, Score: score, Source: packs.SourceDefinition,
+			Reason: "definition of " + u.ident,
+		})
+	}
+	return nil
+}
+
+// stringOrComment matches string literals and comments closely enough for
+// finding identifiers: quoted strings with escapes, raw strings, and line
+// comments of the common markers.
+var stringOrComment = regexp.MustCompile("\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`]*`|/\\*[\\s\\S]*?\\*/")
+
+// codeOnly blanks out string literals and comments, so the words of a
+// message or a comment are not taken for identifiers.
+func codeOnly(text, lang string) string {
+	text = stringOrComment.ReplaceAllString(text, " ")
+	marker := packs.LineComment(lang)
+	if marker == "" {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if j := strings.Index(l, marker); j >= 0 {
+			lines[i] = l[:j]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// docs adds documentation sections that mention the selected symbols.
+func (g *gatherer) docs(ctx context.Context, selected []string) error {
+	if len(selected) == 0 {
+		return nil
+	}
+	q := strings.Join(selected, " ")
+	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packDocHits, Kinds: []string{"markdown_section"}})
+	if err != nil && !errors.Is(err, ErrEmptyQuery) {
+		return err
+	}
+	i := 0
+	for _, h := range res.Hits {
+		if h.Kind != "markdown_section" {
+			continue // Search's symbol leg does not apply the kind filter
+		}
+		if !mentionsAny(h.Text, selected) {
+			continue // matched the words of a name, not the name
+		}
+		i++
+		g.add(packs.Candidate{
+			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
+			Language: h.Language, Text: h.Text, Score: scoreDoc * h.Score * (1 - 0.1*float64(i-1)),
+			Source: packs.SourceDoc, Reason: "mentions " + selected[len(selected)-1],
+		})
+	}
+	return nil
+}
+
+// mentionsAny reports whether text names one of the symbols as a word.
+func mentionsAny(text string, names []string) bool {
+	for _, n := range names {
+		for i := 0; ; {
+			j := strings.Index(text[i:], n)
+			if j < 0 {
+				break
+			}
+			a, b := i+j, i+j+len(n)
+			if (a == 0 || !isIdentByte(text[a-1])) && (b == len(text) || !isIdentByte(text[b])) {
+				return true
+			}
+			i = b
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// coChanged adds, for the files most often changed together with rel, the
+// chunk that best matches the selected symbols (else the file's first).
+func (g *gatherer) coChanged(ctx context.Context, rel string, selected []string) error {
+	cctx, cancel := context.WithTimeout(ctx, coChangeTimeout)
+	defer cancel()
+	files, err := packs.CoChanged(cctx, g.s.Root(), rel, packCoCommits)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		g.notes = append(g.notes, "co-changed files skipped: "+err.Error())
+		return nil
+	}
+	n := 0
+	for _, f := range files {
+		if n >= packCoChanged {
+			break
+		}
+		rec, err := g.s.st.File(f)
+		if err != nil || len(rec.Chunks) == 0 {
+			continue // deleted, ignored or not indexable
+		}
+		var c packs.Candidate
+		if len(selected) > 0 {
+			res, err := g.s.Search(ctx, SearchRequest{Query: strings.Join(selected, " "), K: 1, Paths: []string{"/" + escapeGlob(f)}})
+			if err == nil && len(res.Hits) > 0 {
+				h := res.Hits[0]
+				c = packs.Candidate{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol,
+					Kind: h.Kind, Language: h.Language, Text: h.Text}
+			}
+		}
+		if c.Text == "" {
+			ch, err := g.s.st.Chunk(rec.Chunks[0])
+			if err != nil {
+				continue
+			}
+			c = packs.Candidate{Path: ch.Path, StartLine: ch.StartLine, EndLine: ch.EndLine, Symbol: ch.Label,
+				Kind: ch.Kind, Language: ch.Language, Text: ch.Text}
+		}
+		c.Score = scoreCoChange * (1 - 0.1*float64(n))
+		c.Source = packs.SourceCochange
+		c.Reason = "co-changed with " + rel
+		g.add(c)
+		n++
+	}
+	return nil
+}
+
+// escapeGlob makes a path match itself as a glob (with a leading "/",
+// which anchors it at the root).
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]\!`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fixed adds the pinned items and the always-included files, whether or
+// not they overlap the selection.
+func (g *gatherer) fixed() error {
+	pins, err := g.s.e.Pins()
+	if err != nil {
+		return err
+	}
+	for _, p := range pins {
+		a, b := p.StartLine, p.EndLine
+		if a == 0 {
+			a, b = 1, int(^uint(0)>>1)
+		}
+		text, a, b, err := g.text(p.Path, a, b)
+		if err != nil {
+			g.notes = append(g.notes, fmt.Sprintf("pin %s skipped: %v", p, err))
+			continue
+		}
+		if text == "" {
+			continue
+		}
+		g.cands = append(g.cands, packs.Candidate{Path: p.Path, StartLine: a, EndLine: b, Kind: "pinned", Language: g.language(p.Path),
+			Text: text, Score: 1, Source: packs.SourcePinned, Reason: "pinned", IncludeMode: packs.ModeManual})
+	}
+	always, err := g.s.alwaysPaths()
+	if err != nil {
+		return err
+	}
+	for _, rel := range always {
+		text, a, b, err := g.text(rel, 1, int(^uint(0)>>1))
+		if err != nil {
+			g.notes = append(g.notes, fmt.Sprintf("always-included %s skipped: %v", rel, err))
+			continue
+		}
+		if text == "" {
+			continue
+		}
+		reason := "always included"
+		if strings.HasPrefix(rel, rulesDir+"/") {
+			reason = "rule"
+		}
+		g.cands = append(g.cands, packs.Candidate{Path: rel, StartLine: a, EndLine: b, Kind: "file", Language: g.language(rel),
+			Text: text, Score: 1, Source: packs.SourceAlways, Reason: reason, IncludeMode: packs.ModeAlways})
+	}
+	return nil
+}
+
+// alwaysPaths lists the files under .context-ls/rules/ (sorted) and then
+// the workspace's Pack.Always paths.
+func (s *Snapshot) alwaysPaths() ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	entries, err := os.ReadDir(filepath.Join(s.Root(), filepath.FromSlash(rulesDir)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			rel := rulesDir + "/" + e.Name()
+			seen[rel] = true
+			out = append(out, rel)
+		}
+	}
+	for _, p := range s.e.cfg.Pack.Always {
+		rel, err := s.e.ws.Resolve(p)
+		if err != nil || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
+// Pin is a pinned file or line range; pins go into every pack of the
+// workspace as manual items.
+type Pin struct {
+	// Path is workspace-relative and slash-separated.
+	Path string `json:"path"`
+	// StartLine and EndLine are 1-based and inclusive; both 0 pin the
+	// whole file.
+	StartLine int `json:"startLine,omitempty"`
+	EndLine   int `json:"endLine,omitempty"`
+}
+
+// String is "path" or "path:a-b".
+func (p Pin) String() string {
+	if p.StartLine == 0 {
+		return p.Path
+	}
+	return fmt.Sprintf("%s:%d-%d", p.Path, p.StartLine, p.EndLine)
+}
+
+// pinsFile is the pin list's file in the index directory.
+const pinsFile = "pins.json"
+
+// pinsMu serialises pin updates of every engine of the process.
+var pinsMu sync.Mutex
+
+type pinList struct {
+	Version int   `json:"version"`
+	Pins    []Pin `json:"pins"`
+}
+
+// Pins returns the workspace's pins in the order they were pinned.
+func (e *Engine) Pins() ([]Pin, error) {
+	pinsMu.Lock()
+	defer pinsMu.Unlock()
+	return e.readPins()
+}
+
+// Pin adds a pin (the path is canonicalised; pinning twice is a no-op).
+func (e *Engine) Pin(p Pin) error {
+	p, err := e.checkPin(p)
+	if err != nil {
+		return err
+	}
+	pinsMu.Lock()
+	defer pinsMu.Unlock()
+	pins, err := e.readPins()
+	if err != nil {
+		return err
+	}
+	for _, q := range pins {
+		if q == p {
+			return nil
+		}
+	}
+	return e.writePins(append(pins, p))
+}
+
+// Unpin removes a pin; it fails with ErrNotPinned when there is none.
+func (e *Engine) Unpin(p Pin) error {
+	p, err := e.checkPin(p)
+	if err != nil {
+		return err
+	}
+	pinsMu.Lock()
+	defer pinsMu.Unlock()
+	pins, err := e.readPins()
+	if err != nil {
+		return err
+	}
+	for i, q := range pins {
+		if q == p {
+			return e.writePins(append(pins[:i:i], pins[i+1:]...))
+		}
+	}
+	return fmt.Errorf("%s: %w", p, ErrNotPinned)
+}
+
+func (e *Engine) checkPin(p Pin) (Pin, error) {
+	rel, err := e.ws.Resolve(p.Path)
+	if err != nil {
+		return p, fmt.Errorf("pin: %w", err)
+	}
+	if rel == "." {
+		return p, fmt.Errorf("pin: %q is the workspace root, not a file: %w", p.Path, ErrBadSelection)
+	}
+	p.Path = rel
+	if (p.StartLine == 0) != (p.EndLine == 0) || p.StartLine < 0 || p.EndLine < p.StartLine {
+		return p, fmt.Errorf("pin %s: line range %d-%d: %w", rel, p.StartLine, p.EndLine, ErrBadSelection)
+	}
+	return p, nil
+}
+
+func (e *Engine) readPins() ([]Pin, error) {
+	data, err := os.ReadFile(filepath.Join(e.dbDir, pinsFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read pins: %w", err)
+	}
+	var l pinList
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("read pins: %s: %w", filepath.Join(e.dbDir, pinsFile), err)
+	}
+	if l.Version != 1 {
+		return nil, fmt.Errorf("read pins: %s: unknown version %d", filepath.Join(e.dbDir, pinsFile), l.Version)
+	}
+	return l.Pins, nil
+}
+
+// writePins replaces the pin file atomically: a temporary file in the same
+// directory, synced, then renamed over the old one.
+func (e *Engine) writePins(pins []Pin) error {
+	if pins == nil {
+		pins = []Pin{}
+	}
+	data, err := json.MarshalIndent(pinList{Version: 1, Pins: pins}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write pins: %w", err)
+	}
+	f, err := os.CreateTemp(e.dbDir, pinsFile+".*")
+	if err != nil {
+		return fmt.Errorf("write pins: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(append(data, '\n'))
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, filepath.Join(e.dbDir, pinsFile))
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write pins: %w", werr)
+	}
+	return nil
+}

@@ -1,0 +1,350 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/context-ls/context-ls/packs"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+var packFixture = map[string]string{
+	"ledger/ledger.go": `package ledger
+
+import "errors"
+
+// ErrOverdraft is returned when a transfer would overdraw an account.
+var ErrOverdraft = errors.New("ledger: overdraft")
+
+// Account holds a balance in cents.
+type Account struct {
+	ID      string
+	Balance int64
+}
+
+// Transfer moves amount between two accounts and refuses to overdraw.
+func Transfer(from, to *Account, amount int64) error {
+	if from.Balance < amount {
+		return ErrOverdraft
+	}
+	from.Balance -= amount
+	to.Balance += amount
+	return nil
+}
+`,
+	"ledger/report.go": `package ledger
+
+import "fmt"
+
+// Settle empties one account into another.
+func Settle(from, to *Account) error {
+	if err := Transfer(from, to, from.Balance); err != nil {
+		return fmt.Errorf("settle %s: %w", from.ID, err)
+	}
+	return nil
+}
+`,
+	"ledger/ledger_test.go": `package ledger
+
+import "testing"
+
+func TestTransfer(t *testing.T) {
+	a, b := &Account{Balance: 5}, &Account{}
+	if err := Transfer(a, b, 3); err != nil || b.Balance != 3 {
+		t.Fatal(err)
+	}
+}
+`,
+	"docs/ledger.md":             "# Ledger\n\n## Settling accounts\n\nSettle moves the whole balance with one Transfer.\n",
+	"config/app.env":             "LEDGER_DB=postgres://ledger:s3cret-Pa55@db:5432/ledger\n",
+	".context-ls/rules/style.md": "Money is int64 cents.\n",
+}
+
+// packEngine indexes files in a new workspace; the caller closes the
+// engine (Close is not idempotent).
+func packEngine(t *testing.T, files map[string]string) (*Engine, string) {
+	t.Helper()
+	root := writeTree(t, files)
+	e := openTest(t, root, filepath.Join(t.TempDir(), "db"))
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	return e, root
+}
+
+func buildPack(t *testing.T, e *Engine, req PackRequest) packs.Pack {
+	t.Helper()
+	s := e.Snapshot()
+	defer s.Release()
+	p, err := s.Pack(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := packs.CountTokens(p.Text); n != p.Tokens || (req.Budget > 0 && n > req.Budget) {
+		t.Fatalf("pack text has %d tokens, reports %d, budget %d", n, p.Tokens, req.Budget)
+	}
+	return p
+}
+
+func findItem(p packs.Pack, path, reason string) *packs.Item {
+	for i := range p.Items {
+		if p.Items[i].Path == path && strings.Contains(p.Items[i].Reason, reason) {
+			return &p.Items[i]
+		}
+	}
+	return nil
+}
+
+func TestPackQuery(t *testing.T) {
+	e, _ := packEngine(t, packFixture)
+	defer e.Close()
+	p := buildPack(t, e, PackRequest{Query: "transfer money between accounts without overdraft", Budget: 600})
+	if findItem(p, "ledger/ledger.go", "query match") == nil {
+		t.Errorf("no query match from ledger.go in:\n%s", p.Text)
+	}
+	rule := findItem(p, ".context-ls/rules/style.md", "rule")
+	if rule == nil || rule.IncludeMode != packs.ModeAlways || p.Items[0].Path != rule.Path {
+		t.Errorf("the rules file must come first as an always item:\n%s", p.Text)
+	}
+	if p.Format != packs.FormatMarkdown || p.LatencyMs <= 0 {
+		t.Errorf("format %q, latency %v", p.Format, p.LatencyMs)
+	}
+}
+
+func TestPackSelection(t *testing.T) {
+	e, root := packEngine(t, packFixture)
+	defer e.Close()
+	// Settle's body (lines 6-11 of report.go).
+	sel := &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}
+	p := buildPack(t, e, PackRequest{Selection: sel, Budget: 800, Format: packs.FormatXML})
+	def := findItem(p, "ledger/ledger.go", "definition of Transfer")
+	if def == nil || !strings.Contains(def.Text, "func Transfer(") {
+		t.Fatalf("no definition of Transfer in:\n%s", p.Text)
+	}
+	if findItem(p, "docs/ledger.md", "mentions Settle") == nil {
+		t.Errorf("no doc section mentioning Settle in:\n%s", p.Text)
+	}
+	if findItem(p, "ledger/report.go", "") != nil {
+		t.Errorf("the selection's own definition came back as context:\n%s", p.Text)
+	}
+	// Similar code comes from embeddings: either there are similar items
+	// or the notes say why not.
+	similar := false
+	for _, it := range p.Items {
+		similar = similar || it.Reason == "similar to selection"
+	}
+	if !similar && !strings.Contains(strings.Join(p.Notes, "\n"), "similar code skipped") {
+		t.Errorf("notes %q: want similar items or the skipped source named", p.Notes)
+	}
+	// An absolute path in the workspace is the same selection.
+	abs := *sel
+	abs.Path = filepath.Join(root, "ledger", "report.go")
+	s := e.Snapshot()
+	defer s.Release()
+	rel, err := s.Related(context.Background(), abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Selection.Path != "ledger/report.go" || len(rel.Items) < 2 || rel.Items[0].Reason != "definition of Account" ||
+		rel.Items[1].Reason != "definition of Transfer" {
+		t.Errorf("related: want the definitions of Account then Transfer (in order of use) first, got %+v", rel.Items)
+	}
+	for i := 1; i < len(rel.Items); i++ {
+		if rel.Items[i].Score > rel.Items[i-1].Score {
+			t.Errorf("related items not best first: %v after %v", rel.Items[i].Score, rel.Items[i-1].Score)
+		}
+	}
+	// The editor's unsaved buffer is what the selection means.
+	edited := strings.Replace(packFixture["ledger/report.go"], "Transfer(from, to, from.Balance)", "Transfer(from, to, Fee(from))", 1) +
+		"\n// Fee is what settling costs.\nfunc Fee(a *Account) int64 { return 1 }\n"
+	sel.Content = []byte(edited)
+	if err := e.UpdateOverlay(context.Background(), "ledger/report.go", []byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	p = buildPack(t, e, PackRequest{Selection: sel, Budget: 800})
+	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
+		t.Errorf("no definition of Fee from the edited buffer in:\n%s", p.Text)
+	}
+	sel.Content = nil // the overlay is read back from the index
+	p = buildPack(t, e, PackRequest{Selection: sel, Budget: 800})
+	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
+		t.Errorf("no definition of Fee from the indexed overlay in:\n%s", p.Text)
+	}
+}
+
+func TestPackGraph(t *testing.T) {
+	e, _ := packEngine(t, packFixture)
+	defer e.Close()
+	s := e.Snapshot()
+	defer s.Release()
+	// Transfer's body: its caller Settle and its test come along.
+	rel, err := s.Related(context.Background(), Selection{Path: "ledger/ledger.go", StartLine: 16, EndLine: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"ledger/report.go":      "caller of Transfer",
+		"ledger/ledger_test.go": "test of Transfer",
+	}
+	for path, reason := range want {
+		found := false
+		for _, it := range rel.Items {
+			if it.Path == path && strings.HasPrefix(it.Reason, reason) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %q from %s in %+v", reason, path, rel.Items)
+		}
+	}
+	// Settle's body: Transfer is both used (definition) and called (callee);
+	// the pack shows it once.
+	p := buildPack(t, e, PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}, Budget: 2000})
+	n := 0
+	for _, it := range p.Items {
+		if it.Path == "ledger/ledger.go" && strings.Contains(it.Text, "func Transfer(") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("Transfer appears %d times in:\n%s", n, p.Text)
+	}
+}
+
+func TestPackCoChanged(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	e, root := packEngine(t, packFixture)
+	defer e.Close()
+	for _, args := range [][]string{
+		{"init", "-q"}, {"add", "ledger/ledger.go", "ledger/report.go"}, {"commit", "-q", "-m", "ledger"},
+		{"add", "-A"}, {"commit", "-q", "-m", "rest"},
+	} {
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	rel, err := s.Related(context.Background(), Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range rel.Items {
+		if it.Path == "ledger/ledger.go" && it.Reason == "co-changed with ledger/report.go" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("ledger.go not reported as co-changed: %+v", rel.Items)
+	}
+}
+
+func TestPins(t *testing.T) {
+	e, root := packEngine(t, packFixture)
+	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Pin(Pin{Path: filepath.Join(root, "ledger", "ledger.go"), StartLine: 5, EndLine: 6}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
+		t.Fatal(err) // pinning twice is a no-op
+	}
+	pins, err := e.Pins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Pin{{Path: "config/app.env"}, {Path: "ledger/ledger.go", StartLine: 5, EndLine: 6}}
+	if len(pins) != 2 || pins[0] != want[0] || pins[1] != want[1] {
+		t.Fatalf("pins %v, want %v", pins, want)
+	}
+	p := buildPack(t, e, PackRequest{Query: "settle", Budget: 1000})
+	pinned := findItem(p, "config/app.env", "pinned")
+	if pinned == nil || pinned.IncludeMode != packs.ModeManual {
+		t.Fatalf("no pinned item in:\n%s", p.Text)
+	}
+	if strings.Contains(p.Text, "s3cret-Pa55") || !strings.Contains(pinned.Text, packs.Redacted) {
+		t.Errorf("the pinned secret was not scrubbed:\n%s", pinned.Text)
+	}
+	if it := findItem(p, "ledger/ledger.go", "pinned"); it == nil || it.StartLine != 5 || it.EndLine != 6 {
+		t.Errorf("pinned range missing or moved: %+v", it)
+	}
+
+	// Pins persist with the index and survive a reopen.
+	db := e.DBDir()
+	e.Close()
+	e2 := openTest(t, root, db)
+	defer e2.Close()
+	pins, err = e2.Pins()
+	if err != nil || len(pins) != 2 {
+		t.Fatalf("after reopen: %v, %v", pins, err)
+	}
+	if err := e2.Unpin(Pin{Path: "config/app.env"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e2.Unpin(Pin{Path: "config/app.env"}); !errors.Is(err, ErrNotPinned) {
+		t.Errorf("second unpin: %v, want ErrNotPinned", err)
+	}
+	entries, _ := os.ReadDir(db)
+	for _, ent := range entries {
+		if strings.HasPrefix(ent.Name(), pinsFile+".") {
+			t.Errorf("temporary pin file left behind: %s", ent.Name())
+		}
+	}
+	for _, c := range []struct {
+		pin  Pin
+		want error
+	}{
+		{Pin{Path: "ledger/ledger.go", StartLine: 3}, ErrBadSelection},
+		{Pin{Path: "ledger/ledger.go", StartLine: 4, EndLine: 2}, ErrBadSelection},
+		{Pin{Path: "."}, ErrBadSelection},
+		{Pin{Path: "../outside.go"}, workspace.ErrOutsideWorkspace},
+	} {
+		if err := e2.Pin(c.pin); !errors.Is(err, c.want) {
+			t.Errorf("Pin(%+v): %v, want %v", c.pin, err, c.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(db, pinsFile), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e2.Pins(); err == nil {
+		t.Error("a corrupt pin file must be an error, not an empty list")
+	}
+}
+
+func TestPackErrors(t *testing.T) {
+	e, _ := packEngine(t, packFixture)
+	defer e.Close()
+	s := e.Snapshot()
+	defer s.Release()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		req  PackRequest
+		want error
+	}{
+		{"nothing", PackRequest{}, ErrNothingToPack},
+		{"blank query", PackRequest{Query: "  "}, ErrNothingToPack},
+		{"lines past the end", PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 500, EndLine: 501}}, ErrBadSelection},
+		{"reversed lines", PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 5, EndLine: 2}}, ErrBadSelection},
+		{"outside", PackRequest{Selection: &Selection{Path: "../x.go", StartLine: 1, EndLine: 1}}, workspace.ErrOutsideWorkspace},
+		{"format", PackRequest{Query: "settle", Format: "html"}, packs.ErrFormat},
+		{"task", PackRequest{Query: "settle", Task: "dance"}, packs.ErrTask},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := s.Pack(ctx, c.req); !errors.Is(err, c.want) {
+				t.Errorf("got %v, want %v", err, c.want)
+			}
+		})
+	}
+}

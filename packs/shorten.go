@@ -1,0 +1,384 @@
+package packs
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// maxStructuralBytes bounds the snippets shortened structurally; bigger
+// ones are generated or data and are cut by lines.
+const maxStructuralBytes = 256 << 10
+
+// parseTimeout bounds one parse of a snippet: tree-sitter's error recovery
+// can be slow on text that is not code at all, and a pack must stay fast.
+const parseTimeout = 100 * time.Millisecond
+
+// braceComment maps the languages whose function bodies are brace blocks
+// to their line comment marker; Python is handled on its own.
+var braceComment = map[string]string{
+	"go": "//", "javascript": "//", "typescript": "//", "tsx": "//", "java": "//", "c": "//",
+	"cpp": "//", "csharp": "//", "rust": "//", "kotlin": "//", "swift": "//", "scala": "//",
+	"php": "//", "groovy": "//",
+}
+
+// LineComment returns the line comment marker of a language ("//", "#",
+// "--"), or "" for prose and unknown languages.
+func LineComment(lang string) string {
+	if c, ok := braceComment[lang]; ok {
+		return c
+	}
+	switch lang {
+	case "python", "ruby", "bash", "yaml", "toml", "elixir", "dockerfile", "hcl":
+		return "#"
+	case "lua", "sql":
+		return "--"
+	}
+	return ""
+}
+
+// shortener makes over-long snippets fit: first structurally (function
+// bodies elided, signatures and doc comments kept), then by whole lines.
+// It owns a tree-sitter parser, made on first use, and is not safe for
+// concurrent use.
+type shortener struct {
+	ctx context.Context
+	p   *symbols.Parser
+}
+
+func (s *shortener) close() {
+	if s.p != nil {
+		s.p.Close()
+		s.p = nil
+	}
+}
+
+// shorten returns text reduced to at most target tokens and whether it
+// could. Bodies are elided first; when that is not enough (or the language
+// has no structure to use) trailing whole lines are cut and replaced by a
+// marked "…" line. A line is never cut in half, so a snippet whose first
+// line alone exceeds target cannot be shortened.
+func (s *shortener) shorten(lang, text string, target int) (string, bool) {
+	if target <= 0 {
+		return "", false
+	}
+	if CountTokens(text) <= target {
+		return text, true
+	}
+	if out, ok := s.elideBodies(lang, text, target); ok {
+		if CountTokens(out) <= target {
+			return out, true
+		}
+		text = out
+	}
+	return truncateLines(lang, text, target)
+}
+
+// region is a run of whole lines [first, last] (0-based) to replace by one
+// marker line.
+type region struct {
+	first, last int
+	marker      string
+	gain        int // tokens saved, roughly
+	// safe: the elided lines are exactly the inside of a block ("{" ends
+	// the line before, "}" starts the line after; or a Python suite from
+	// its first statement), so the result parses without checking.
+	safe bool
+}
+
+// elideBodies replaces function bodies, largest first, until text fits
+// target or no body is left. It reports false when the text does not parse
+// cleanly or nothing could be elided; the result always parses without
+// errors.
+func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
+	l := symbols.ByName(lang)
+	_, brace := braceComment[lang]
+	if !l.HasGrammar() || (!brace && lang != "python") || len(text) > maxStructuralBytes {
+		return "", false
+	}
+	lines := strings.SplitAfter(text, "\n")
+	root, ok := s.parse(l, text)
+	if !ok {
+		return "", false
+	}
+	var regions []region
+	collectBodies(root.node, lang, lines, &regions)
+	root.close()
+	if len(regions) == 0 {
+		return "", false
+	}
+	sort.SliceStable(regions, func(i, j int) bool { return regions[i].gain > regions[j].gain })
+
+	// Take regions largest first until the estimate fits, then check the
+	// result parses; if it does not, add regions one at a time instead,
+	// keeping only those that leave the code parseable.
+	total := CountTokens(text)
+	var chosen []region
+	est := total
+	for _, r := range regions {
+		if est <= target {
+			break
+		}
+		chosen = append(chosen, r)
+		est -= r.gain
+	}
+	out := applyRegions(lines, chosen)
+	if allSafe(chosen) || s.parsesClean(l, out) {
+		return out, true
+	}
+	var kept []region
+	for _, r := range regions {
+		try := append(append([]region(nil), kept...), r)
+		cand := applyRegions(lines, try)
+		if !s.parsesClean(l, cand) {
+			continue
+		}
+		kept = try
+		out = cand
+		if CountTokens(out) <= target {
+			break
+		}
+	}
+	if len(kept) == 0 {
+		return "", false
+	}
+	return out, true
+}
+
+func allSafe(rs []region) bool {
+	for _, r := range rs {
+		if !r.safe {
+			return false
+		}
+	}
+	return true
+}
+
+// collectBodies appends an elision region for every outermost function
+// body under n.
+func collectBodies(n *sitter.Node, lang string, lines []string, out *[]region) {
+	count := int(n.NamedChildCount())
+	for i := 0; i < count; i++ {
+		c := n.NamedChild(i)
+		if isFunctionNode(c.Type()) {
+			if body := c.ChildByFieldName("body"); body != nil {
+				if r, ok := bodyRegion(c, body, lang, lines); ok {
+					*out = append(*out, r)
+				}
+				continue
+			}
+		}
+		collectBodies(c, lang, lines, out)
+	}
+}
+
+// isFunctionNode reports whether a node type is a function, method,
+// constructor or function literal across the supported grammars.
+func isFunctionNode(t string) bool {
+	switch t {
+	case "function_declaration", "method_declaration", "func_literal", "function_definition",
+		"method_definition", "function_expression", "function", "generator_function_declaration",
+		"generator_function", "arrow_function", "constructor_declaration", "function_item",
+		"local_function_statement", "method", "singleton_method":
+		return true
+	}
+	return false
+}
+
+// bodyRegion returns the lines of body to elide and their marker.
+func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, bool) {
+	startRow := int(body.StartPoint().Row)
+	endRow := int(body.EndPoint().Row)
+	if body.EndPoint().Column == 0 && endRow > startRow {
+		endRow-- // a block ending at the start of the next line
+	}
+	if endRow >= len(lines) {
+		endRow = len(lines) - 1
+	}
+	var first, last int
+	var marker string
+	var safe bool
+	if lang == "python" {
+		if startRow <= int(fn.StartPoint().Row) {
+			return region{}, false // "def f(): return x" on one line
+		}
+		first, last = startRow, endRow
+		if doc := pythonDocstring(body); doc != nil {
+			first = int(doc.EndPoint().Row) + 1
+		}
+		indent := leadingSpace(lines[startRow])
+		n := last - first + 1
+		marker = fmt.Sprintf("%s...  # … %d lines elided\n", indent, n)
+		safe = true
+	} else {
+		bt := body.Type()
+		if !strings.HasSuffix(bt, "block") && bt != "statement_block" && bt != "compound_statement" &&
+			bt != "constructor_body" && bt != "function_body" {
+			return region{}, false // an expression body: "x => x + 1"
+		}
+		first, last = startRow+1, endRow-1
+		indent := ""
+		for i := first; i <= last; i++ {
+			if strings.TrimSpace(lines[i]) != "" {
+				indent = leadingSpace(lines[i])
+				break
+			}
+		}
+		if indent == "" {
+			indent = leadingSpace(lines[startRow]) + "\t"
+		}
+		n := last - first + 1
+		marker = fmt.Sprintf("%s%s … %d lines elided\n", indent, braceComment[lang], n)
+		safe = strings.HasSuffix(strings.TrimSpace(lines[startRow]), "{") &&
+			strings.HasPrefix(strings.TrimSpace(lines[endRow]), "}")
+	}
+	if last-first+1 < 2 {
+		return region{}, false
+	}
+	gain := CountTokens(strings.Join(lines[first:last+1], "")) - CountTokens(marker)
+	if gain <= 0 {
+		return region{}, false
+	}
+	return region{first: first, last: last, marker: marker, gain: gain, safe: safe}, true
+}
+
+// pythonDocstring returns the docstring statement opening a body, or nil.
+func pythonDocstring(body *sitter.Node) *sitter.Node {
+	count := int(body.NamedChildCount())
+	for i := 0; i < count; i++ {
+		st := body.NamedChild(i)
+		if st.Type() == "comment" {
+			continue
+		}
+		if st.Type() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Type() == "string" {
+			return st
+		}
+		return nil
+	}
+	return nil
+}
+
+func leadingSpace(line string) string {
+	return line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+}
+
+// applyRegions rebuilds the text from lines with each region replaced by
+// its marker. Regions never overlap.
+func applyRegions(lines []string, rs []region) string {
+	sorted := append([]region(nil), rs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].first < sorted[j].first })
+	var b strings.Builder
+	next := 0
+	for _, r := range sorted {
+		for i := next; i < r.first; i++ {
+			b.WriteString(lines[i])
+		}
+		b.WriteString(r.marker)
+		next = r.last + 1
+	}
+	for i := next; i < len(lines); i++ {
+		b.WriteString(lines[i])
+	}
+	return b.String()
+}
+
+// parsed is a syntax tree borrowed from a symbols.File.
+type parsed struct {
+	f    *symbols.File
+	node *sitter.Node
+}
+
+func (p parsed) close() { p.f.Close() }
+
+// parse parses text and returns its root if it has no syntax errors.
+func (s *shortener) parse(l *symbols.Language, text string) (parsed, bool) {
+	if s.p == nil {
+		s.p = symbols.NewParser()
+		s.p.SetTimeout(parseTimeout)
+	}
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f, err := s.p.Parse(ctx, l, []byte(text))
+	if err != nil {
+		return parsed{}, false
+	}
+	root := f.Tree.RootNode()
+	if root.HasError() {
+		f.Close()
+		return parsed{}, false
+	}
+	return parsed{f: f, node: root}, true
+}
+
+func (s *shortener) parsesClean(l *symbols.Language, text string) bool {
+	p, ok := s.parse(l, text)
+	if ok {
+		p.close()
+	}
+	return ok
+}
+
+// truncateLines keeps the leading whole lines of text that fit target
+// tokens together with a final marker line saying how many were cut.
+func truncateLines(lang, text string, target int) (string, bool) {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	comment := LineComment(lang)
+	markerFor := func(n int) string {
+		m := fmt.Sprintf("… %d more lines cut\n", n)
+		if comment != "" {
+			m = comment + " " + m
+		}
+		return m
+	}
+	used := 0
+	kept := 0
+	for kept < len(lines) {
+		t := CountTokens(lines[kept])
+		if used+t+CountTokens(markerFor(len(lines)-kept-1)) > target {
+			break
+		}
+		used += t
+		kept++
+	}
+	if kept == 0 {
+		return "", false
+	}
+	if kept == len(lines) {
+		return text, true
+	}
+	var b strings.Builder
+	for _, l := range lines[:kept] {
+		b.WriteString(l)
+	}
+	if !strings.HasSuffix(lines[kept-1], "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(markerFor(len(lines) - kept))
+	out := b.String()
+	// Per-line counts can round below the count of the whole; drop lines
+	// until the whole fits.
+	for CountTokens(out) > target && kept > 1 {
+		kept--
+		b.Reset()
+		for _, l := range lines[:kept] {
+			b.WriteString(l)
+		}
+		b.WriteString(markerFor(len(lines) - kept))
+		out = b.String()
+	}
+	if CountTokens(out) > target {
+		return "", false
+	}
+	return out, true
+}
