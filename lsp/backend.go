@@ -128,6 +128,8 @@ type backendFolder struct {
 	jobMu sync.Mutex
 	job   *reindexJob // the running reindex, if any
 
+	packCounters
+
 	closed atomic.Bool
 }
 

@@ -320,24 +320,8 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 	}
 }
 
-func TestBackendMissingParts(t *testing.T) {
+func TestBackendArgumentErrors(t *testing.T) {
 	_, s, _ := startBackend(t, nil)
-	tests := []struct {
-		command string
-		args    map[string]any
-		want    string
-	}{
-		{"contextLs.contextPack", map[string]any{"query": "area of shapes"}, "contextPack: context packs are not in this build"},
-		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs are not in this build"},
-		{"contextLs.pin", map[string]any{"symbol": "Area"}, "pin: pins belong to context packs"},
-		{"contextLs.unpin", map[string]any{"symbol": "Area"}, "unpin: pins belong to context packs"},
-	}
-	for _, tc := range tests {
-		err := s.command(tc.command, tc.args, nil)
-		if rpcCode(err) != int64(CodeMethodNotFound) || !strings.Contains(rpcMessage(err), tc.want) {
-			t.Errorf("%s: %v, want MethodNotFound naming %q", tc.command, err, tc.want)
-		}
-	}
 	// similar needs embeddings, and says why there are none.
 	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
 	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
@@ -352,6 +336,12 @@ func TestBackendMissingParts(t *testing.T) {
 		{"contextLs.callers", map[string]any{}, "textDocument: required (with position), or symbol"},
 		{"contextLs.tests", map[string]any{"symbol": "Area", "limit": 5000}, "limit: must be between 1 and 1000"},
 		{"contextLs.contextPack", map[string]any{}, "query: required without a place"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "task": "golf"}, "task: \"golf\" is not one of"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "format": "yaml"}, "format: \"yaml\" is not"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "folder": "file:///not/open"}, "folder: file:///not/open is not an open workspace folder"},
+		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 200"},
+		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
+		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: required"},
 		{"contextLs.search", map[string]any{"query": "x", "k": 1000}, "k: must be between 1 and 100"},
 		{"contextLs.search", map[string]any{"query": "x", "paths": []string{"[bad"}}, "paths"},
@@ -741,5 +731,75 @@ func TestBackendGraph(t *testing.T) {
 	}
 	if !slices.Contains(callees, "delay") || !slices.Contains(callees, "Backoff") {
 		t.Errorf("outgoing calls of retry_upload: %v", callees)
+	}
+}
+
+func TestBackendPacks(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	shapes := s.fileText("geo/shapes.go")
+
+	// A query pack stays within its budget; every item is located.
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 400}, &pack))
+	if pack.Tokens > 400 || pack.Budget != 400 || len(pack.Items) == 0 || !strings.Contains(pack.Text, "func (c Circle) Area() float64") {
+		t.Fatalf("pack %+v", pack)
+	}
+	for _, it := range pack.Items {
+		if it.Location.URI != s.uri(it.Path) || it.Location.Range.End.Line < it.Location.Range.Start.Line {
+			t.Errorf("item %+v", it)
+		}
+	}
+
+	// Related context of a definition at a position: its caller and its
+	// test, with reasons and text.
+	var rel RelatedResult
+	must(t, s.command("contextLs.relatedContext", map[string]any{"uri": s.uri("geo/shapes.go"), "position": position(t, shapes, "NewCircle", 1, 0)}, &rel))
+	if rel.Symbol != "NewCircle" || rel.Selection.URI != s.uri("geo/shapes.go") || rel.Selection.Range.Start.Line != 11 {
+		t.Errorf("related selection %+v %q", rel.Selection, rel.Symbol)
+	}
+	kinds := map[string]PackItem{}
+	for _, it := range rel.Items {
+		kinds[it.Symbol] = it
+	}
+	if it, ok := kinds["main"]; !ok || !strings.Contains(it.Reason, "caller") || !strings.Contains(it.Text, "geo.NewCircle(2)") {
+		t.Errorf("related items lack the caller main: %+v", rel.Items)
+	}
+	if it, ok := kinds["TestCircleArea"]; !ok || !strings.Contains(it.Reason, "test") {
+		t.Errorf("related items lack the test: %+v", rel.Items)
+	}
+	var one RelatedResult
+	must(t, s.command("contextLs.relatedContext", map[string]any{"symbol": "NewCircle", "k": 1}, &one))
+	if len(one.Items) != 1 || one.Items[0].Symbol != rel.Items[0].Symbol {
+		t.Errorf("k=1: %+v", one.Items)
+	}
+
+	// Pins: a definition by symbol and a whole document; packs include
+	// them; unpin removes them.
+	var pins PinsResult
+	must(t, s.command("contextLs.pin", map[string]any{"symbol": "Backoff"}, &pins))
+	must(t, s.command("contextLs.pin", map[string]any{"uri": s.uri("docs/guide.md")}, &pins))
+	if len(pins.Pins) != 2 || pins.Pins[0].Path != "util/retry.py" || pins.Pins[0].Lines != "6-14" || pins.Pins[1].Lines != "" || pins.Pins[1].Tokens == 0 {
+		t.Fatalf("pins %+v", pins)
+	}
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 2000}, &pack))
+	pinned := 0
+	for _, it := range pack.Items {
+		if it.IncludeMode == "manual" {
+			pinned++
+		}
+	}
+	if pinned != 2 {
+		t.Errorf("pack holds %d pinned items: %+v", pinned, pack.Items)
+	}
+	must(t, s.command("contextLs.unpin", map[string]any{"symbol": "Backoff"}, &pins))
+	if len(pins.Pins) != 1 || pins.Pins[0].Path != "docs/guide.md" {
+		t.Errorf("after unpin %+v", pins)
+	}
+
+	// Stats average the packs built.
+	var st StatsResult
+	must(t, s.command("contextLs.stats", nil, &st))
+	if v := st.Folders[0].PackTokens.Value; v == nil || *v <= 0 || *v > 2000 {
+		t.Errorf("average pack tokens %+v", st.Folders[0].PackTokens)
 	}
 }

@@ -278,10 +278,11 @@ func TestServerBinary(t *testing.T) {
 		t.Errorf("outgoing calls of main: %v", callees)
 	}
 
-	// A command whose engine part is missing names it.
-	err = s.command("contextLs.contextPack", map[string]any{"query": "area"}, nil)
-	if err == nil || !strings.Contains(rpcMessage(err), "contextPack: context packs are not in this build") {
-		t.Errorf("contextPack: %v", err)
+	// A context pack for a query, within its budget.
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "retry a failed upload with backoff", "budgetTokens": 300}, &pack))
+	if pack.Tokens > 300 || len(pack.Items) == 0 || pack.Items[0].Location.URI == "" || !strings.Contains(pack.Text, "retry_upload") {
+		t.Errorf("context pack %+v", pack)
 	}
 
 	// shutdown, exit: code 0 and a clean end of stdout.
