@@ -23,7 +23,7 @@ import (
 
 // DefaultDebounce is the quiet time after an edit before an open buffer is
 // re-indexed, when BackendOptions.Debounce is zero.
-const DefaultDebounce = 50 * time.Millisecond
+const DefaultDebounce = 30 * time.Millisecond
 
 // BackendOptions configure NewBackend.
 type BackendOptions struct {
