@@ -64,6 +64,9 @@ type Engine struct {
 
 	stats statsState
 
+	closeOnce sync.Once
+	closeErr  error
+
 	// emb owns embeddings; bulkIndexing is set while Index writes files.
 	emb          *embedder
 	bulkIndexing atomic.Bool
@@ -153,8 +156,14 @@ func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
 // DBDir returns the index directory.
 func (e *Engine) DBDir() string { return e.dbDir }
 
-// Close releases the current snapshot and closes the indexes.
+// Close releases the current snapshot and closes the indexes. Closing twice
+// is harmless.
 func (e *Engine) Close() error {
+	e.closeOnce.Do(func() { e.closeErr = e.close() })
+	return e.closeErr
+}
+
+func (e *Engine) close() error {
 	e.snapMu.Lock()
 	if e.cur != nil {
 		e.cur.Release()

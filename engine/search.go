@@ -155,8 +155,10 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		if !ok {
 			continue // indexed text of a version this snapshot does not hold
 		}
-		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) {
-			continue
+		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) ||
+			(len(req.Languages) > 0 && !contains(req.Languages, meta.Language)) ||
+			(len(req.Kinds) > 0 && !contains(req.Kinds, meta.Kind)) {
+			continue // the legs filter early where they can; every hit is checked here
 		}
 		c, err := s.st.Chunk(meta.ID)
 		if err != nil {

@@ -112,6 +112,30 @@ func (env *cliEnv) ensureIndexed(ctx context.Context, e *engine.Engine) error {
 	return err
 }
 
+// withIndex opens the engine for --root/--db, brings the index up to date
+// and calls fn with a snapshot; everything is released afterwards.
+func (env *cliEnv) withIndex(ctx context.Context, fn func(e *engine.Engine, snap *engine.Snapshot) error) error {
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := env.ensureIndexed(ctx, e); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	return fn(e, snap)
+}
+
+// noArgs refuses positional arguments.
+func noArgs(rest []string) error {
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	return nil
+}
+
 func (env *cliEnv) printJSON(v any) error {
 	enc := json.NewEncoder(env.stdout)
 	enc.SetIndent("", "  ")

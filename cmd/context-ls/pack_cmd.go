@@ -53,30 +53,22 @@ func runPack(ctx context.Context, env *cliEnv, args []string) error {
 	if query == "" && sel == nil {
 		return usagef("missing QUERY or --file")
 	}
-	e, err := env.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	p, err := snap.Pack(ctx, engine.PackRequest{Query: query, Selection: sel, Budget: *budget, Format: *format, Task: *task})
-	if err != nil {
-		return err
-	}
-	if p.Format == packs.FormatJSON {
-		return env.printJSON(p)
-	}
-	fmt.Fprint(env.stdout, p.Text)
-	fmt.Fprintf(env.stderr, "pack: %d/%d tokens, %d items, %d dropped for budget, %.0f ms\n",
-		p.Tokens, p.Budget, len(p.Items), p.Dropped, p.LatencyMs)
-	for _, n := range p.Notes {
-		fmt.Fprintf(env.stderr, "note: %s\n", n)
-	}
-	return nil
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		p, err := snap.Pack(ctx, engine.PackRequest{Query: query, Selection: sel, Budget: *budget, Format: *format, Task: *task})
+		if err != nil {
+			return err
+		}
+		if p.Format == packs.FormatJSON {
+			return env.printJSON(p)
+		}
+		fmt.Fprint(env.stdout, p.Text)
+		fmt.Fprintf(env.stderr, "pack: %d/%d tokens, %d items, %d dropped for budget, %.0f ms\n",
+			p.Tokens, p.Budget, len(p.Items), p.Dropped, p.LatencyMs)
+		for _, n := range p.Notes {
+			fmt.Fprintf(env.stderr, "note: %s\n", n)
+		}
+		return nil
+	})
 }
 
 // parseLines parses "A-B" or "A" (1-based); "" selects the whole file.
