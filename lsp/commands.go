@@ -50,14 +50,50 @@ func NewCommand[A, R any](name, title string, run func(ctx context.Context, env 
 	}
 }
 
-// commandTable is the server's command table. Only commands that need
-// nothing beyond this package are here; engine-backed commands are added
-// with their Features hooks.
+// commandTable is the server's command table. Engine-backed commands
+// need folders opened by a [Backend]; with another backend they answer
+// an error saying so.
 func commandTable() []Command {
 	return []Command{
 		NewCommand("contextLs.status",
 			"Report the server's state: workspace folders, open documents, settings in effect and who watches files.",
 			runStatus),
+		NewCommand("contextLs.search",
+			"Ranked, located search over every workspace folder (BM25, symbol names and file evidence fused); each hit carries its snippet and exact location.",
+			runSearch),
+		NewCommand("contextLs.definition",
+			"Definitions of the identifier at a position inside a snippet returned by another command, answered like textDocument/definition.",
+			runSnippetDefinition),
+		NewCommand("contextLs.stats",
+			"Per folder: index size and completeness, languages, embeddings state, search latency, cache hit rate, pack size and recent activity; plus recent reindex jobs.",
+			runStats),
+		NewCommand("contextLs.reindex",
+			"Parse and write again every selected file (all folders by default) in a background job reported with $/progress; refuses without confirm: true; dryRun lists the files instead.",
+			runReindex),
+		NewCommand("contextLs.callers",
+			"Definitions that call the definition at a place (or a call site's callee, or every definition of a symbol name), best first, with the call sites and how each call was resolved.",
+			runCallers),
+		NewCommand("contextLs.callees",
+			"Definitions the definition at a place (or named by symbol) calls, best first, with the call sites and the calls that match nothing in the workspace.",
+			runCallees),
+		NewCommand("contextLs.tests",
+			"Tests that exercise the definition at a place or named by symbol: calling it directly, within two hops, or by naming convention.",
+			runTests),
+		NewCommand("contextLs.contextPack",
+			"A token-budgeted context pack for a query and/or a place (selection, definition at a position, symbol, or a whole document): the most relevant snippets from search, definitions, the code graph, similar code, docs, co-changes and pins, rendered, each with its location.",
+			runContextPack),
+		NewCommand("contextLs.relatedContext",
+			"What bears on a place, best first, without a budget: the definitions it uses, its callers, callees and tests, similar code, docs and co-changed files, with locations, reasons and text.",
+			runRelated),
+		NewCommand("contextLs.pin",
+			"Pin a selection's lines, a definition or a whole document so that every context pack of its folder includes it; answers the folder's pins.",
+			runPin),
+		NewCommand("contextLs.unpin",
+			"Remove a pin (named as contextLs.pin names it); answers the folder's pins.",
+			runUnpin),
+		NewCommand("contextLs.similar",
+			"Snippets whose embeddings are nearest to a text, a selection, the definition at a position or a symbol's definition; fails saying why when embeddings are off or unavailable.",
+			runSimilar),
 	}
 }
 
