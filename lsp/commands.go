@@ -50,14 +50,50 @@ func NewCommand[A, R any](name, title string, run func(ctx context.Context, env 
 	}
 }
 
-// commandTable is the server's command table. Only commands that need
-// nothing beyond this package are here; engine-backed commands are added
-// with their Features hooks.
+// commandTable is the server's command table. Engine-backed commands
+// need folders opened by a [Backend]; with another backend they answer
+// an error saying so.
 func commandTable() []Command {
 	return []Command{
 		NewCommand("contextLs.status",
 			"Report the server's state: workspace folders, open documents, settings in effect and who watches files.",
 			runStatus),
+		NewCommand("contextLs.search",
+			"Ranked, located search over every workspace folder (BM25, symbol names and file evidence fused); each hit carries its snippet and exact location.",
+			runSearch),
+		NewCommand("contextLs.definition",
+			"Definitions of the identifier at a position inside a snippet returned by another command, answered like textDocument/definition.",
+			runSnippetDefinition),
+		NewCommand("contextLs.stats",
+			"Per folder: index size and completeness, languages, embeddings state, search latency, cache hit rate, pack size and recent activity; plus recent reindex jobs.",
+			runStats),
+		NewCommand("contextLs.reindex",
+			"Parse and write again every selected file (all folders by default) in a background job reported with $/progress; refuses without confirm: true; dryRun lists the files instead.",
+			runReindex),
+		NewCommand("contextLs.callers",
+			"Functions and methods that call the definition at a place or named by symbol, with their call sites.",
+			runCallers),
+		NewCommand("contextLs.callees",
+			"Functions and methods the definition at a place (or named by symbol) calls, with the call sites.",
+			runCallees),
+		NewCommand("contextLs.tests",
+			"Tests that exercise the definition at a place or named by symbol.",
+			runTests),
+		NewCommand("contextLs.contextPack",
+			"A token-budgeted context pack for a query or a place: the most relevant snippets, rendered, with their locations.",
+			runContextPack),
+		NewCommand("contextLs.relatedContext",
+			"Related definitions, callers, callees and tests of the definition at a place, best first.",
+			runRelated),
+		NewCommand("contextLs.pin",
+			"Pin a selection or a symbol so that every context pack includes it.",
+			runPin),
+		NewCommand("contextLs.unpin",
+			"Remove a pin.",
+			runUnpin),
+		NewCommand("contextLs.similar",
+			"Snippets semantically similar to a selection or a text (embeddings).",
+			runSimilar),
 	}
 }
 

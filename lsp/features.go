@@ -64,6 +64,9 @@ type SymbolInfo struct {
 	// Container is the enclosing type or namespace, if any.
 	Container string
 	Location  Location
+	// Score ranks the match (higher is better); results of several
+	// folders are merged by it. Equal scores keep the backend's order.
+	Score float64
 }
 
 // CallItem is one node of a call hierarchy.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"go.lsp.dev/protocol"
 )
@@ -227,8 +228,8 @@ type workspaceSymbolParams struct {
 	Query string `json:"query"`
 }
 
-// workspaceSymbol queries every open folder and concatenates the results
-// in folder order. A folder that fails is logged and skipped unless every
+// workspaceSymbol queries every open folder and merges the results by
+// score (stable: equal scores keep folder order). A folder that fails is logged and skipped unless every
 // folder fails.
 func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	hook := s.opts.Features.WorkspaceSymbols
@@ -240,7 +241,7 @@ func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) (
 		return nil, fmt.Errorf("no workspace folder is open: %w", ErrFolderUnavailable)
 	}
 	l := s.newLocator()
-	out := []protocol.SymbolInformation{}
+	var all []SymbolInfo
 	var errs []error
 	for _, f := range folders {
 		syms, err := hook(ctx, f.handle, p.Query)
@@ -251,18 +252,22 @@ func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) (
 			errs = append(errs, fmt.Errorf("%s: %w", f.root, err))
 			continue
 		}
-		for _, si := range syms {
-			out = append(out, protocol.SymbolInformation{
-				Name: si.Name, Kind: protocolSymbolKind(si.Kind), ContainerName: si.Container,
-				Location: l.location(si.Location),
-			})
-		}
+		all = append(all, syms...)
 	}
 	if len(errs) == len(folders) {
 		return nil, errors.Join(errs...)
 	}
 	for _, err := range errs {
 		s.log.warn("workspace/symbol: a folder failed", "error", err)
+	}
+	// Folders merge by score; equal scores keep folder order.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
+	out := make([]protocol.SymbolInformation, 0, len(all))
+	for _, si := range all {
+		out = append(out, protocol.SymbolInformation{
+			Name: si.Name, Kind: protocolSymbolKind(si.Kind), ContainerName: si.Container,
+			Location: l.location(si.Location),
+		})
 	}
 	return out, nil
 }

@@ -24,7 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CONTEXT_LS_TEST_SERVE") == "1" {
 		os.Exit(Serve(context.Background(), Stdio(), Options{Name: "context-ls-process", Version: "1"}))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBinary()
+	os.Exit(code)
 }
 
 // safety bounds a wait that should end promptly; it is a hang guard, not a

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"log/slog"
+
+	"github.com/context-ls/context-ls/lsp"
+)
+
+func init() {
+	register(command{name: "serve", usage: "[--db DIR]",
+		summary: "language server on stdin/stdout (the default command)", run: runServe})
+}
+
+// runServe runs one LSP session on the process's stdin and stdout. Logs go
+// to stderr (and, filtered by the logLevel setting, to the client); stdout
+// carries the protocol only. CONTEXT_LS_EMBEDDINGS=off turns embeddings off
+// whatever the client's settings say.
+func runServe(ctx context.Context, env *cliEnv, args []string) error {
+	fs := env.flags(false)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	if env.root != "." {
+		return usagef("--root does not apply to serve: the client names the workspace folders")
+	}
+	// Libraries that log through the standard logger must not touch stdout.
+	log.SetOutput(env.stderr)
+	level := new(slog.LevelVar)
+	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	backend := lsp.NewBackend(lsp.BackendOptions{Logger: logger.With("part", "backend"), LevelVar: level, DBPath: env.db})
+	code := lsp.Serve(ctx, lsp.Stdio(), lsp.Options{Name: "context-ls", Version: version, Features: backend.Features()})
+	if code != 0 {
+		return fmt.Errorf("the session ended without shutdown (exit code %d)", code)
+	}
+	return nil
+}

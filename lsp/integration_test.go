@@ -1,0 +1,263 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/context-ls/context-ls/lsp/lsptest"
+)
+
+// TestServerBinary drives the real context-ls binary over pipes through a
+// whole session on the fixture workspace: bootstrap progress, standard
+// requests, unsaved edits seen by queries, save, close, an external
+// change, reindex, stats, shutdown and exit.
+func TestServerBinary(t *testing.T) {
+	bin := serverBinary(t)
+	root := filepath.Join(t.TempDir(), "ws")
+	copyFixture(t, root)
+	db := t.TempDir()
+
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	c, err := lsptest.Start(cmd)
+	must(t, err)
+	t.Cleanup(func() {
+		_ = c.Close()
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_, _ = c.Wait()
+		}
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	s := newSession(t, c, root)
+
+	// initialize: capabilities follow the backend.
+	caps := s.initialize(map[string]any{"dbPath": db, "logLevel": "debug"})
+	for _, k := range []string{"definitionProvider", "hoverProvider", "documentSymbolProvider", "workspaceSymbolProvider"} {
+		if caps[k] != true {
+			t.Errorf("capability %s = %v", k, caps[k])
+		}
+	}
+	if _, ok := caps["callHierarchyProvider"]; ok {
+		t.Errorf("call hierarchy advertised without a call graph")
+	}
+	exec, _ := caps["executeCommandProvider"].(map[string]any)
+	cmds, _ := exec["commands"].([]any)
+	for _, want := range []string{"contextLs.search", "contextLs.stats", "contextLs.reindex", "contextLs.definition", "contextLs.callers"} {
+		if !slices.Contains(cmds, any(want)) {
+			t.Errorf("command %s not advertised: %v", want, cmds)
+		}
+	}
+
+	// Bootstrap progress runs to its end.
+	endMsg, reports := s.awaitIndexed()
+	if !strings.HasSuffix(endMsg, " files") {
+		t.Errorf("progress end message %q", endMsg)
+	}
+	if len(reports) == 0 {
+		t.Errorf("no progress report before the end")
+	}
+
+	// definition: from a call after an emoji (UTF-16 columns) to the
+	// definition in another package.
+	mainText := s.fileText("cmd/app/main.go")
+	defs := s.definition("cmd/app/main.go", position(t, mainText, "NewCircle", 0, 3))
+	shapes := s.fileText("geo/shapes.go")
+	wantDef := protocol.Range{Start: position(t, shapes, "NewCircle", 1, 0), End: position(t, shapes, "NewCircle", 1, len("NewCircle"))}
+	if len(defs) != 1 || string(defs[0].URI) != s.uri("geo/shapes.go") || defs[0].Range != wantDef {
+		t.Errorf("definition of geo.NewCircle: %+v, want %s %+v", defs, s.uri("geo/shapes.go"), wantDef)
+	}
+
+	// hover: signature, doc comment, related section.
+	hov := s.hover("cmd/app/main.go", position(t, mainText, "NewCircle", 0, 0))
+	if hov == nil {
+		t.Fatal("no hover on NewCircle")
+	}
+	for _, want := range []string{"func NewCircle(r float64) Circle", "NewCircle returns a circle of radius r.", "**Related**", "callers: call graph not available", "geo/shapes.go:12"} {
+		if !strings.Contains(hov.Contents.Value, want) {
+			t.Errorf("hover lacks %q:\n%s", want, hov.Contents.Value)
+		}
+	}
+	if hov.Range == nil || *hov.Range != (protocol.Range{Start: position(t, mainText, "NewCircle", 0, 0), End: position(t, mainText, "NewCircle", 0, 9)}) {
+		t.Errorf("hover range %+v", hov.Range)
+	}
+
+	// workspace/symbol: fuzzy.
+	if syms := s.workspaceSymbols("totar"); len(syms) == 0 || syms[0].Name != "TotalArea" || string(syms[0].Location.URI) != s.uri("geo/rect.go") {
+		t.Errorf("workspace/symbol totar: %s", symbolNames(syms))
+	}
+
+	// documentSymbol: hierarchical for a Python class.
+	ds := s.documentSymbols("util/retry.py")
+	var backoff *docSymbol
+	for i := range ds {
+		if ds[i].Name == "Backoff" {
+			backoff = &ds[i]
+		}
+	}
+	if backoff == nil || len(backoff.Children) != 2 || backoff.Children[1].Name != "delay" {
+		t.Errorf("document symbols of retry.py: %+v", ds)
+	}
+
+	// An unsaved edit is visible to search and workspace/symbol.
+	s.didOpen("geo/shapes.go", "go")
+	s.insert("geo/shapes.go", "\n// Diameter returns twice the radius.\nfunc (c Circle) Diameter() float64 {\n\treturn 2 * c.R\n}\n")
+	var diameter SearchHit
+	poll(t, "search sees the unsaved Diameter", func() (bool, string) {
+		res := s.search("Diameter", 5)
+		h, ok := hasHit(res, "Circle.Diameter")
+		diameter = h
+		return ok, hitSymbols(res)
+	})
+	buf := s.buffer("geo/shapes.go")
+	if !strings.HasPrefix(diameter.Text, "// Diameter returns twice the radius.\nfunc (c Circle) Diameter() float64 {") {
+		t.Errorf("Diameter snippet %q", diameter.Text)
+	}
+	wantLoc := protocol.Range{Start: position(t, buf, "// Diameter", 0, 0), End: position(t, buf, "return 2 * c.R\n}", 0, len("return 2 * c.R\n}"))}
+	gotLoc := protocol.Range{
+		Start: protocol.Position{Line: diameter.Location.Range.Start.Line, Character: diameter.Location.Range.Start.Character},
+		End:   protocol.Position{Line: diameter.Location.Range.End.Line, Character: diameter.Location.Range.End.Character},
+	}
+	if diameter.Location.URI != s.uri("geo/shapes.go") || gotLoc != wantLoc {
+		t.Errorf("Diameter location %+v, want %+v", diameter.Location, wantLoc)
+	}
+	if syms := s.workspaceSymbols("Diameter"); len(syms) == 0 || syms[0].Name != "Diameter" {
+		t.Errorf("workspace/symbol Diameter: %s", symbolNames(syms))
+	}
+
+	// contextLs.definition from inside a snippet: the receiver type
+	// "Circle" on the snippet's second line resolves to the type.
+	snippetPos := position(t, diameter.Text, "Circle", 0, 2)
+	if snippetPos.Line != 1 {
+		t.Fatalf("the snippet's receiver is on line %d", snippetPos.Line)
+	}
+	var fromSnippet []LocationResult
+	must(t, s.command("contextLs.definition", map[string]any{"location": diameter.Location, "position": snippetPos}, &fromSnippet))
+	typeCircle := position(t, buf, "Circle struct", 0, 0)
+	want := LocationResult{URI: s.uri("geo/shapes.go"), Range: RangeArg{
+		Start: PositionArg{Line: typeCircle.Line, Character: typeCircle.Character},
+		End:   PositionArg{Line: typeCircle.Line, Character: typeCircle.Character + uint32(len("Circle"))},
+	}}
+	if len(fromSnippet) != 1 || fromSnippet[0] != want {
+		t.Errorf("definition from the snippet: %+v, want %+v", fromSnippet, want)
+	}
+
+	// Save, then close: the function stays (it is on disk now).
+	s.save("geo/shapes.go")
+	s.didClose("geo/shapes.go")
+	poll(t, "Diameter found after save and close", func() (bool, string) {
+		res := s.search("Diameter", 5)
+		_, ok := hasHit(res, "Circle.Diameter")
+		return ok, hitSymbols(res)
+	})
+
+	// Close without saving: the unsaved function disappears again.
+	s.didOpen("util/retry.py", "python")
+	s.insert("util/retry.py", "\n\ndef unsaved_helper():\n    \"\"\"Only in the editor.\"\"\"\n    return 42\n")
+	poll(t, "unsaved_helper visible while open", func() (bool, string) {
+		syms := s.workspaceSymbols("unsaved_helper")
+		return len(syms) > 0 && syms[0].Name == "unsaved_helper", symbolNames(syms)
+	})
+	s.didClose("util/retry.py")
+	poll(t, "unsaved_helper gone after close", func() (bool, string) {
+		syms := s.workspaceSymbols("unsaved_helper")
+		return len(syms) == 0 || syms[0].Name != "unsaved_helper", symbolNames(syms)
+	})
+
+	// A file created outside the editor, reported by the client's watcher.
+	writeFile(t, root, "geo/square.go", "package geo\n\n// NewSquare returns a square rectangle.\nfunc NewSquare(side float64) Rect { return Rect{side, side} }\n")
+	must(t, c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": s.uri("geo/square.go"), "type": 1}}}))
+	poll(t, "NewSquare indexed after the watched-file event", func() (bool, string) {
+		syms := s.workspaceSymbols("NewSquare")
+		return len(syms) > 0 && syms[0].Name == "NewSquare", symbolNames(syms)
+	})
+
+	// reindex: refused without confirm; with it, a job with progress.
+	err = s.command("contextLs.reindex", map[string]any{}, nil)
+	if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(rpcMessage(err), "confirm") {
+		t.Errorf("reindex without confirm: %v", err)
+	}
+	var job ReindexResult
+	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true}, "reindex-token", &job))
+	if !strings.HasPrefix(job.JobID, "reindex-") || len(job.Folders) != 1 || job.Folders[0].URI != PathToURI(root) {
+		t.Errorf("reindex result %+v", job)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	end, err := c.Await(ctx, progressOn(json.RawMessage(`"reindex-token"`), "end"))
+	must(t, err)
+	var ep struct {
+		Value workDoneValue `json:"value"`
+	}
+	must(t, end.Decode(&ep))
+	if !strings.Contains(ep.Value.Message, job.JobID+" done") {
+		t.Errorf("reindex progress end %q", ep.Value.Message)
+	}
+
+	// stats: counts, languages, completeness, states of missing parts.
+	var st StatsResult
+	must(t, s.command("contextLs.stats", nil, &st))
+	if len(st.Folders) != 1 {
+		t.Fatalf("stats folders %+v", st.Folders)
+	}
+	fs := st.Folders[0]
+	if fs.Files < 6 || fs.Symbols < 10 || fs.Chunks < 6 || fs.IndexBytes <= 0 {
+		t.Errorf("stats counts %+v", fs)
+	}
+	for _, lang := range []string{"go", "python", "markdown"} {
+		if fs.Languages[lang] == 0 {
+			t.Errorf("stats languages %v lack %s", fs.Languages, lang)
+		}
+	}
+	if fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Indexing.LastIndex == "" {
+		t.Errorf("stats indexing %+v", fs.Indexing)
+	}
+	if fs.Embeddings != "off" {
+		t.Errorf("embeddings %q with CONTEXT_LS_EMBEDDINGS=off", fs.Embeddings)
+	}
+	if fs.Queries.Count == 0 || fs.Queries.P95Ms < fs.Queries.P50Ms {
+		t.Errorf("stats queries %+v", fs.Queries)
+	}
+	if fs.CacheHit.Value != nil || fs.CacheHit.Unavailable == "" || fs.PackTokens.Unavailable == "" {
+		t.Errorf("stats cache/pack figures %+v %+v", fs.CacheHit, fs.PackTokens)
+	}
+	if len(st.Jobs) != 1 || st.Jobs[0].ID != job.JobID || st.Jobs[0].State != "done" || st.Jobs[0].Indexed < 6 {
+		t.Errorf("stats jobs %+v", st.Jobs)
+	}
+
+	// A command whose engine part is missing names it.
+	err = s.command("contextLs.callers", map[string]any{"symbol": "NewCircle"}, nil)
+	if err == nil || !strings.Contains(rpcMessage(err), "callers: the code graph is not in this build") {
+		t.Errorf("callers: %v", err)
+	}
+
+	// shutdown, exit: code 0 and a clean end of stdout.
+	must(t, c.Call(testCtx(t), "shutdown", nil, nil))
+	must(t, c.Notify("exit", nil))
+	code, err := c.Wait()
+	must(t, err)
+	if code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, io.EOF) {
+		t.Errorf("server output ended with %v, want EOF", err)
+	}
+	if strings.Contains(stderr.String(), "panic") {
+		t.Errorf("stderr mentions a panic:\n%s", stderr.String())
+	}
+}
