@@ -55,7 +55,11 @@ export interface CommandDeps {
   refreshStatus(): void;
 }
 
-/** Identifiers of the extension's commands (package.json contributes.commands). */
+/**
+ * Identifiers of the extension's commands (package.json contributes.commands).
+ * None may equal a server command: the language client registers those
+ * under their own names.
+ */
 export const ExtensionCommands = {
   copyContextForSelection: 'contextLs.copyContextForSelection',
   copyContextForQuery: 'contextLs.copyContextForQuery',
@@ -63,8 +67,8 @@ export const ExtensionCommands = {
   findCallers: 'contextLs.findCallers',
   findTests: 'contextLs.findTests',
   searchCodebase: 'contextLs.searchCodebase',
-  pin: 'contextLs.pin',
-  unpin: 'contextLs.unpin',
+  pin: 'contextLs.pinSelection',
+  unpin: 'contextLs.unpinSelection',
   reindexWorkspace: 'contextLs.reindexWorkspace',
   showStats: 'contextLs.showStats',
   restartServer: 'contextLs.restartServer',

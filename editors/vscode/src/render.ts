@@ -121,9 +121,15 @@ export function kindIcon(kind: string): string {
   }
 }
 
-/** A search hit as a QuickPick entry: symbol, path:line, first snippet line. */
+/** The last element of a slash-separated path. */
+function baseName(p: string): string {
+  const parts = p.split(/[\\/]/);
+  return parts[parts.length - 1];
+}
+
+/** A search hit as a QuickPick entry: symbol (or file name), path:line, first snippet line. */
 export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
-  const name = hit.symbol !== '' ? hit.symbol : displayPath(hit.location.uri, folders);
+  const name = hit.symbol !== '' ? hit.symbol : baseName(displayPath(hit.location.uri, folders));
   return {
     label: `${kindIcon(hit.kind)} ${name}`,
     description: placeLabel(hit.location, folders),
@@ -134,7 +140,7 @@ export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
 
 /** A pack or related item as a QuickPick entry. */
 export function packItemEntry(item: PackItem, folders: FolderRef[]): LocationEntry {
-  const name = item.symbol !== '' ? item.symbol : displayPath(item.location.uri, folders);
+  const name = item.symbol !== '' ? item.symbol : baseName(displayPath(item.location.uri, folders));
   return {
     label: name,
     description: placeLabel(item.location, folders),
@@ -236,6 +242,11 @@ function measure(m: { value?: number; unavailable?: string } | undefined, fmt: (
   return `unavailable (${m.unavailable ?? 'no reason given'})`;
 }
 
+/** Text safe inside a Markdown table cell. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
 function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
   const name = folders.find((x) => x.uri === f.uri)?.name ?? uriToPath(f.uri);
   const langs = Object.entries(f.languages ?? {})
@@ -249,18 +260,18 @@ function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
     '',
     `| | |`,
     `|---|---|`,
-    `| folder | \`${uriToPath(f.uri)}\` |`,
-    `| index | \`${f.index}\` (${bytes(f.indexBytes)}) |`,
+    `| folder | ${cell(uriToPath(f.uri))} |`,
+    `| index | ${cell(f.index)} (${bytes(f.indexBytes)}) |`,
     `| files | ${num(f.files)} |`,
     `| definitions | ${num(f.symbols)} |`,
     `| chunks | ${num(f.chunks)} |`,
     `| lines | ${num(f.lines)} |`,
     `| languages | ${langs === '' ? 'none' : langs} |`,
-    `| indexing | ${ix?.state ?? 'unknown'}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${ix?.lastIndex ? `, last full index ${ix.lastIndex}` : ''} |`,
-    `| embeddings | ${f.embeddings} |`,
+    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${ix?.lastIndex ? `, last full index ${ix.lastIndex}` : ''} |`,
+    `| embeddings | ${cell(f.embeddings)} |`,
     `| searches | ${num(f.queries?.count ?? 0)} (p50 ${(f.queries?.p50Ms ?? 0).toFixed(1)} ms, p95 ${(f.queries?.p95Ms ?? 0).toFixed(1)} ms) |`,
-    `| embedding cache hit rate | ${measure(f.cacheHitRate, (v) => `${(v * 100).toFixed(1)} %`)} |`,
-    `| average pack | ${measure(f.avgPackTokens, (v) => `${num(v)} tokens`)} |`,
+    `| embedding cache hit rate | ${cell(measure(f.cacheHitRate, (v) => `${(v * 100).toFixed(1)} %`))} |`,
+    `| average pack | ${cell(measure(f.avgPackTokens, (v) => `${num(v)} tokens`))} |`,
     `| open buffers | ${num(f.openBuffers)} |`,
   ];
   if ((f.recent ?? []).length > 0) {
@@ -286,7 +297,7 @@ export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string 
     out.push('## Reindex jobs', '', '| job | state | done | indexed | removed | failed | started | finished |', '|---|---|---|---|---|---|---|---|');
     for (const j of stats.jobs) {
       out.push(
-        `| ${j.id} | ${j.state} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
+        `| ${cell(j.id)} | ${cell(j.state)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
       );
     }
     out.push('');

@@ -227,7 +227,7 @@ function answer(fn: string, args: any[]): Promise<string | undefined> {
 }
 
 /** A minimal text editor for tests. */
-export function fakeEditor(uri: Uri, anchor: Position, active: Position): any {
+export function fakeEditor(uri: any, anchor: any, active: any): any {
   return {
     document: { uri, languageId: 'go' },
     selection: new Selection(anchor, active),
@@ -305,3 +305,16 @@ export const languages = {
     return Promise.resolve(doc);
   },
 };
+
+// Classes vscode-languageclient extends at load time; the extension never
+// instantiates them in unit tests.
+export class CallHierarchyItem {}
+export class CodeLens {}
+export class CompletionItem {}
+export class DocumentLink {}
+export class InlayHint {}
+export class SymbolInformation {}
+export class TypeHierarchyItem {}
+export class CancellationError extends Error {}
+export class CodeAction {}
+export class Diagnostic {}
