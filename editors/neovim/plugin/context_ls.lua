@@ -56,3 +56,7 @@ end, { desc = 'context-ls: index statistics' })
 command('ContextReindex', function(o)
   cl().reindex(o.bang)
 end, { bang = true, desc = 'context-ls: re-index the workspace (! skips the question)' })
+
+command('ContextRestart', function()
+  cl().restart()
+end, { desc = 'context-ls: restart the server of this workspace' })

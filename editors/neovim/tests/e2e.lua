@@ -341,6 +341,14 @@ local function scenario()
   end, 20)
   check('server warnings reach vim.notify', warned, vim.inspect(notes))
   check('statusline is empty when idle', cl.statusline() == '', cl.statusline())
+
+  -- :ContextRestart replaces the client; commands work on the new one
+  local old_id = client.id
+  vim.cmd('ContextRestart')
+  local fresh = cl.client(0)
+  check('ContextRestart: a new client', fresh ~= nil and fresh.id ~= old_id and util.is_stopped(client), fresh and fresh.id)
+  last = run('ContextSearch retry_upload')
+  check('ContextRestart: the new server answers', last ~= nil and last.err == nil and #qf().items > 0, last and vim.inspect(last.err))
 end
 
 vim.api.nvim_create_autocmd('VimEnter', {

@@ -294,7 +294,7 @@ end)
 test('plugin file defines every command', function()
   vim.cmd('runtime plugin/context_ls.lua')
   for _, c in ipairs({ 'ContextCopy', 'ContextQuery', 'ContextRelated', 'ContextCallers', 'ContextTests', 'ContextSearch',
-    'ContextPin', 'ContextUnpin', 'ContextStats', 'ContextReindex' }) do
+    'ContextPin', 'ContextUnpin', 'ContextStats', 'ContextReindex', 'ContextRestart' }) do
     eq(vim.fn.exists(':' .. c), 2, c)
   end
 end)

@@ -28,6 +28,8 @@ M.options = nil
 M.last = { seq = 0 }
 
 local clients_by_root = {}
+-- roots whose server exited with an error: not restarted until :ContextRestart
+local crashed = {}
 local warned_missing = false
 
 local function notify(msg, level)
@@ -99,8 +101,10 @@ function M.client_config(root, binary)
         end
       end
       if code ~= 0 and signal ~= 15 then
+        crashed[root] = code
         vim.schedule(function()
-          notify(string.format('context-ls: the server exited with code %d (see :LspLog)', code), vim.log.levels.WARN)
+          notify(string.format('context-ls: the server for %s exited with code %d (see :LspLog); :ContextRestart starts it again',
+            root, code), vim.log.levels.WARN)
         end)
       end
     end,
@@ -134,6 +138,9 @@ function M.attach(bufnr)
   local root = rootmod.find(name, opts.root_markers)
   if not root then
     return nil, 'no workspace root (none of ' .. table.concat(opts.root_markers, ', ') .. ') above ' .. name
+  end
+  if crashed[root] then
+    return nil, string.format('the server for %s exited with code %d; :ContextRestart starts it again', root, crashed[root])
   end
   local binary = M.server_binary(opts.cmd)
   if not binary then
@@ -436,6 +443,41 @@ function M.reindex(force)
       start()
     end
   end)
+end
+
+-- restart stops the server of the current buffer's root (if it runs) and
+-- starts it again, also after it crashed.
+function M.restart()
+  local opts = M.ensure()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local root = rootmod.find(name ~= '' and name or vim.fn.getcwd(), opts.root_markers)
+  if not root then
+    notify('context-ls: no workspace root above ' .. (name ~= '' and name or vim.fn.getcwd()), vim.log.levels.ERROR)
+    return
+  end
+  crashed[root] = nil
+  warned_missing = false
+  local id = clients_by_root[root]
+  local old = id and vim.lsp.get_client_by_id(id)
+  clients_by_root[root] = nil
+  local buffers = { bufnr }
+  if old then
+    buffers = vim.tbl_keys(old.attached_buffers or {})
+    util.stop(old)
+    vim.wait(5000, function()
+      return util.is_stopped(old)
+    end, 20)
+  end
+  local started, why
+  for _, b in ipairs(buffers) do
+    started, why = M.attach(b)
+  end
+  if started then
+    notify('context-ls: server restarted for ' .. root)
+  else
+    notify('context-ls: restart failed: ' .. tostring(why), vim.log.levels.ERROR)
+  end
 end
 
 -- update_settings changes server settings (merged over the current ones)

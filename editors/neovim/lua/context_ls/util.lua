@@ -121,6 +121,14 @@ function M.cancel_request(client, id)
   return client.cancel_request(id)
 end
 
+-- stop asks a client to shut down.
+function M.stop(client)
+  if has('nvim-0.11') then
+    return client:stop()
+  end
+  return client.stop()
+end
+
 -- is_stopped reports whether a client has stopped.
 function M.is_stopped(client)
   if has('nvim-0.11') then
