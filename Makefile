@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-graph deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
 
 all: build
 
@@ -28,13 +28,18 @@ test-editors:
 	fi
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search
+bench: deps build bench-index bench-search bench-graph
 
 bench-index:
 	$(GO) run ./bench index
 
 bench-search:
 	$(GO) run ./bench search
+
+# Callers vs gopls on pebble, tests vs gopls and query latency on the Go
+# standard library (index kept in $(CACHE)), graph share of indexing time.
+bench-graph:
+	$(GO) run ./scripts/bench-graph --work $(CACHE)/bench-graph --db $(CACHE)/bench-graph/stdlib-index
 
 ## deps: everything a fresh machine needs for build, test and bench.
 deps: deps-system deps-go deps-ort deps-fixture deps-editors

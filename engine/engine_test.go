@@ -361,3 +361,32 @@ func TestNewIndexerVersionReindexes(t *testing.T) {
 		t.Fatalf("re-indexed again: %+v", res)
 	}
 }
+
+func TestDefinitionUsesImportsAndTypes(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":       "module example.com/m\n",
+		"a/a.go":       "package a\n\n// Close releases a.\nfunc Close() {}\n",
+		"b/b.go":       "package b\n\n// Close releases b.\nfunc Close() {}\n",
+		"main/main.go": "package main\n\nimport alias \"example.com/m/b\"\n\nfunc main() {\n\talias.Close()\n}\n",
+	})
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	content, _ := os.ReadFile(filepath.Join(root, "main/main.go"))
+	off := strings.Index(string(content), "Close()")
+	s := e.Snapshot()
+	defer s.Release()
+	defs, err := s.Definition(ctx, "main/main.go", content, off+1)
+	if err != nil || len(defs) == 0 || defs[0].Path != "b/b.go" {
+		t.Fatalf("definition through an aliased import: %+v %v", defs, err)
+	}
+	// An unsaved buffer that differs from the index falls back to names.
+	edited := append([]byte("// edited\n"), content...)
+	defs, err = s.Definition(ctx, "main/main.go", edited, off+1+len("// edited\n"))
+	if err != nil || len(defs) != 2 {
+		t.Fatalf("name fallback: %+v %v", defs, err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/chunking"
+	"github.com/context-ls/context-ls/graph"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
@@ -41,12 +42,13 @@ type IndexResult struct {
 }
 
 // indexerVersion names the code that derives a file's data. Bump
-// extractVersion when symbol or graph extraction changes what it produces
-// for the same input; chunking.Version covers the chunker. Files indexed by
-// another version are re-indexed on the next scan (no wipe needed).
+// extractVersion when symbol extraction changes what it produces for the
+// same input; chunking.Version covers the chunker and graph.FormatVersion
+// the graph. Files indexed by another version are re-indexed on the next
+// scan (no wipe needed).
 const extractVersion = 1
 
-var indexerVersion = fmt.Sprintf("chunk%d.extract%d", chunking.Version, extractVersion)
+var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d", chunking.Version, extractVersion, graph.FormatVersion)
 
 // textBatchDocs is the number of text-index operations per bleve batch during
 // bulk indexing: large batches amortise bleve's segment creation.
@@ -301,6 +303,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		} else {
 			data.Symbols = f.Symbols
 			chunks = chunking.Code(rel, f, opts)
+			addGraph(data, f, rel)
 			f.Close()
 		}
 	} else {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -317,13 +318,26 @@ func IdentifierAt(content []byte, off int) (ident, qualifier string, start int) 
 }
 
 // Definition resolves the identifier at byte offset off of rel (whose
-// current content is content) to its definitions, best first: the same file
-// (innermost scope first), then the package named by the qualifier or the
-// file's own package, then the workspace by name.
+// current content is content) to its definitions, best first. A call site
+// the graph recorded in this very version of the file is resolved with its
+// imports and receiver types; otherwise by name: the same file, then the
+// package named by the qualifier or the file's own package, then the
+// workspace.
 func (s *Snapshot) Definition(ctx context.Context, rel string, content []byte, off int) ([]SymbolInfo, error) {
 	ident, qual, _ := IdentifierAt(content, off)
 	if ident == "" {
 		return nil, nil
+	}
+	if rec, err := s.st.File(rel); err == nil && rec.Hash == store.ContentHash(content) {
+		line := bytes.Count(content[:off], []byte{'\n'})
+		col := off - (bytes.LastIndexByte(content[:off], '\n') + 1)
+		defs, found, err := s.ResolveCall(ctx, rel, line, col)
+		if err != nil {
+			return nil, err
+		}
+		if found && len(defs) > 0 {
+			return defs, nil
+		}
 	}
 	return s.resolveName(ctx, rel, ident, qual)
 }

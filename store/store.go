@@ -3,7 +3,7 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 4). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 5). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
@@ -43,7 +43,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Sentinel errors.
 var (
@@ -252,20 +252,27 @@ func (db *DB) isEmpty() bool {
 	return !it.First()
 }
 
-// wipe deletes every key. Deleting a whole keyspace with a range tombstone is
-// atomic: a crash leaves either the old data or nothing.
+// wipe deletes every key except the embedding cache: vectors depend only on
+// the model and the embedded text (their key says both), never on the
+// schema, so a rebuild does not embed anything again. Range tombstones in
+// one batch make it atomic: a crash leaves the old data or the wiped index.
 func (db *DB) wipe(fs vfs.FS, opts Options) error {
 	if opts.ReadOnly {
 		return fmt.Errorf("index needs rebuilding but was opened read-only")
 	}
 	b := db.db.NewBatch()
-	if err := b.DeleteRange([]byte{0}, []byte{0xff, 0xff, 0xff, 0xff}, nil); err != nil {
+	vlo, vhi := prefixRange([]byte("v/"))
+	end := []byte{0xff, 0xff, 0xff, 0xff}
+	if err := b.DeleteRange([]byte{0}, vlo, nil); err != nil {
+		return err
+	}
+	if err := b.DeleteRange(vhi, end, nil); err != nil {
 		return err
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("wipe index: %w", err)
 	}
-	if err := db.db.Compact([]byte{0}, []byte{0xff, 0xff, 0xff, 0xff}, true); err != nil {
+	if err := db.db.Compact([]byte{0}, end, true); err != nil {
 		return fmt.Errorf("compact wiped index: %w", err)
 	}
 	db.Rebuilt = true

@@ -145,6 +145,10 @@ func TestSchemaMismatchRebuilds(t *testing.T) {
 	if _, _, err := db.PutFile(fileData("x.go", []string{"A"}, "t")); err != nil {
 		t.Fatal(err)
 	}
+	recipe := NewRecipe(1, "some text")
+	if err := db.PutVector("model@1", recipe, []byte("vec")); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.SetMeta("schema", "0"); err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +165,10 @@ func TestSchemaMismatchRebuilds(t *testing.T) {
 	}
 	if v, _ := db.Meta("schema"); v != strconv.Itoa(SchemaVersion) {
 		t.Fatalf("schema = %q", v)
+	}
+	// The embedding cache survives: vectors do not depend on the schema.
+	if v, err := snap.Vector("model@1", recipe); err != nil || string(v) != "vec" {
+		t.Fatalf("embedding cache lost in rebuild: %q %v", v, err)
 	}
 }
 

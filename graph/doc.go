@@ -1,0 +1,45 @@
+// Package graph extracts and queries the code graph of a workspace: call
+// sites, imports, struct and class member types, cheap type references and
+// test definitions, for every language the symbols package parses (Go,
+// Python, JavaScript, TypeScript/TSX, Java, Kotlin, C#, Rust, C, C++, Ruby,
+// PHP, Bash).
+//
+// # Extraction
+//
+// Extract works on one parsed file with one tree-sitter query per language
+// and resolves what the file alone can tell: the enclosing definition of
+// each call (the caller), aliased imported names, and the qualifier of the
+// call — an import, self/this, a local variable or parameter with a
+// declared or inferred type (x := T{}, x = new T(), x: T, a, b := f()), a
+// field chain (x.a.b), an element of a container (xs[i], range), a method
+// or function result (x.m().n()), or an identifier the file does not bind.
+// The result, a FileGraph, is stored with the file (Encode; DecodeHeader
+// reads only what resolution needs) together with one self-contained
+// reverse entry per call site (ReverseEntries), keyed by the lower-cased
+// callee name: the callers index. Calls made from tests are keyed apart
+// (TestCalleeKey) so two-hop test lookups stay cheap.
+//
+// # Resolution
+//
+// Resolution happens at query time against an Index (the engine implements
+// it over one store snapshot), so no edge outlives the definition it points
+// at. A Resolver decides whether a call site refers to a definition and with
+// which Confidence — exact, likely or name-only — from imports and
+// package/module identity, receiver, variable, field and result types,
+// embedded fields and base types, interface satisfaction (method names and,
+// for Go, signatures), aliases and same-package visibility. Name-only
+// matches of common names rank last and are capped (Options.MaxNameOnly).
+//
+// # Queries
+//
+// Resolver.Callers, Resolver.Callees, Resolver.Tests (a direct call, two
+// hops through non-test code, or the naming convention: each hit says
+// which) and Resolver.ResolveAt (go to definition from a call site). All
+// positions are 0-based lines with byte columns, as in package symbols.
+//
+// # Versions
+//
+// FormatVersion covers the encodings. When it changes, or when extraction
+// produces different data for the same input, indexes built before must be
+// rebuilt: bump store.SchemaVersion (or the engine's extractor version).
+package graph

@@ -1,0 +1,1162 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Limits that keep one pathological file from bloating the index.
+const (
+	// MaxCallsPerFile caps the call sites kept for one file; generated
+	// files can hold hundreds of thousands.
+	MaxCallsPerFile = 50000
+	// maxTextBytes caps Call.Text.
+	maxTextBytes = 80
+	// maxFields caps a qualifier's field chain.
+	maxFields = 6
+)
+
+// langSpec is the per-language part of extraction.
+type langSpec struct {
+	// query captures, per pattern, one outer node whose capture name says
+	// what it is, plus inner captures:
+	//   @call / @new / @ref  with @name (callee identifier) and optional @qual
+	//   @param (the function) with @name and optional @type
+	//   @import, @local, @field, @type, @package, @export, @typeref
+	//   @test with @name and @test.name (JS blocks)
+	query string
+	// family groups languages whose definitions call each other
+	// ("js" for JavaScript and TypeScript, "c" for C and C++).
+	family string
+	// module returns the path-derived module identity (before Package is
+	// known); nil means the file path.
+	module func(path string) string
+	// packageModule makes the declared package the module identity
+	// (Java, Kotlin, C#, PHP).
+	packageModule bool
+	// handlers process the outer captures other than calls.
+	handlers map[string]func(x *extractor, outer *sitter.Node, caps []capNode)
+	// chain describes qualifier expressions for the generic walker.
+	chain chainSpec
+	// chainHook, when set, analyses qualifier nodes the tables cannot
+	// describe (grammars without field names); ok false falls back to the
+	// tables.
+	chainHook func(x *extractor, n *sitter.Node, depth int) (chain, bool)
+	// recvHook, when set, may resolve a call's receiver before the generic
+	// rules (Rust module paths); it returns true when it did.
+	recvHook func(x *extractor, c *Call, ch chain) bool
+	// types describes type expressions for rawTypeOf.
+	types typeSpec
+	// finish runs after all matches (tests, default exports …).
+	finish func(x *extractor)
+	// implicitThis reports languages where a bare call inside a class may
+	// call a method of that class (Java, C#, Kotlin, C++, Ruby).
+	implicitThis bool
+	// hoisted reports languages whose local bindings are visible in the
+	// whole function (Python, and JS function declarations).
+	hoisted bool
+	// builtins lists names whose bare calls are never recorded (len,
+	// print …): they are not workspace definitions and would only bloat
+	// the reverse index.
+	builtins map[string]bool
+	// builtinsAlways applies builtins to qualified calls too (Ruby, where
+	// x.puts and Foo.new are never workspace definitions by those names).
+	builtinsAlways bool
+
+	once    sync.Once
+	q       *sitter.Query
+	capName []string
+	qerr    error
+}
+
+// chainSpec tells the qualifier walker how member accesses, calls and
+// constructors look in a grammar.
+type chainSpec struct {
+	// member maps a member-access node type to its object and property
+	// field names.
+	member map[string][2]string
+	// call maps a call node type to its function field name.
+	call map[string]string
+	// newExpr maps a constructor node type to the field holding the type.
+	newExpr map[string]string
+	// ident lists identifier node types that can be a root.
+	ident map[string]bool
+	// self lists node types or identifier texts meaning self/this.
+	self map[string]bool
+	// super lists node types or identifier texts meaning super.
+	super map[string]bool
+	// wrap lists node types to look through (parentheses, &x, x!, await).
+	wrap map[string]bool
+	// typed maps expression node types that carry a type to that field
+	// (Go composite literals, type assertions, casts).
+	typed map[string]string
+	// index maps indexing node types to the field holding the indexed
+	// expression (x[i] selects an element).
+	index map[string]string
+}
+
+// typeSpec tells rawTypeOf how type expressions look.
+type typeSpec struct {
+	// names lists node types that are a plain type name.
+	names map[string]bool
+	// qualified maps qualified type node types to (qualifier, name) fields.
+	qualified map[string][2]string
+	// wrap lists wrappers whose first named child is the interesting type
+	// (pointers, references, generics, optionals, annotations).
+	wrap map[string]bool
+	// generic maps generic node types to the field holding the base type.
+	generic map[string]string
+	// elem maps container types to the field holding the element type
+	// ([]T, map[K]T).
+	elem map[string]string
+}
+
+// capNode is one capture of a match.
+type capNode struct {
+	name string
+	node *sitter.Node
+}
+
+func (s *langSpec) compile(lang *sitter.Language) error {
+	s.once.Do(func() {
+		q, err := sitter.NewQuery([]byte(s.query), lang)
+		if err != nil {
+			s.qerr = fmt.Errorf("graph: compile query: %w", err)
+			return
+		}
+		s.q = q
+		s.capName = make([]string, q.CaptureCount())
+		for i := range s.capName {
+			s.capName[i] = q.CaptureNameForId(uint32(i))
+		}
+	})
+	return s.qerr
+}
+
+// specs maps symbols language names to their graph spec.
+var specs = map[string]*langSpec{}
+
+func registerSpec(spec *langSpec, langs ...string) {
+	for _, l := range langs {
+		specs[l] = spec
+	}
+}
+
+// ModuleOf returns the module identity (FileGraph.Module) of a file of
+// language lang at path whose declared package is pkg.
+func ModuleOf(lang, path, pkg string) string {
+	spec := specs[lang]
+	switch {
+	case spec == nil:
+		return path
+	case spec.packageModule && pkg != "":
+		return pkg
+	case spec.module != nil:
+		return spec.module(path)
+	}
+	return path
+}
+
+// Supported reports whether Extract finds call sites in language lang.
+func Supported(lang string) bool { return specs[lang] != nil }
+
+// rawType is a type as written in the file, before its qualifier is
+// resolved against the imports.
+type rawType struct {
+	name string
+	qual string // package alias / module prefix as written
+	call bool   // result of calling name
+	res  int    // which result of the call
+	elem bool   // a container of name
+}
+
+func (t rawType) known() bool { return t.name != "" }
+
+// local is a name bound inside a function: a parameter, variable or
+// nested function.
+type local struct {
+	at         uint32 // offset where the binding takes effect
+	scopeStart uint32
+	scopeEnd   uint32
+	typ        rawType
+	hoisted    bool // visible in its whole scope
+	def        bool // a nested named definition (a symbol), not a value
+	// via, when set, is the expression the name stands for (x := d.opts,
+	// for _, x := range d.items): calls on x are resolved through it, as
+	// seen from viaAt.
+	via   *chain
+	viaAt uint32
+}
+
+// rootKind is what a qualifier chain starts with.
+type rootKind uint8
+
+const (
+	rootNone rootKind = iota
+	rootIdent
+	rootSelf
+	rootSuper
+	rootType
+	rootUnknown
+)
+
+// chain is a qualifier expression: a root and the fields selected after it.
+type chain struct {
+	root   rootKind
+	ident  string  // rootIdent
+	typ    rawType // rootType
+	fields []string
+}
+
+type pendingCall struct {
+	name     string
+	site     symbols.Span
+	ch       chain
+	text     string
+	new, ref bool
+}
+
+type pendingField struct {
+	owner, name string
+	typ         rawType
+	embedded    bool
+}
+
+type pendingType struct {
+	name, container string
+	bases           []rawType
+	iface, alias    bool
+}
+
+type pendingRef struct {
+	at   uint32
+	name string
+	qual string
+}
+
+// extractor is the state of one Extract call.
+type extractor struct {
+	spec   *langSpec
+	lang   string
+	path   string
+	src    []byte
+	tree   *sitter.Tree
+	syms   []symbols.Symbol
+	g      *FileGraph
+	locals map[string][]local
+	calls  []pendingCall
+	fields []pendingField
+	types  []pendingType
+	refs   []pendingRef
+	// names maps a locally bound import name to its import and name.
+	aliases map[string]importBinding
+	// truncated is set when MaxCallsPerFile cut the call list.
+	truncated bool
+	// linePos and lineNo cache lineOf's last answer.
+	linePos, lineNo int
+}
+
+// importBinding is what an imported name refers to.
+type importBinding struct {
+	module string
+	name   string // original name for a from-import, "" for a module
+	def    bool   // JS default import
+}
+
+// Extract builds the graph of a parsed file. path is the slash-separated
+// path relative to the workspace root; it decides module identity and test
+// conventions. Languages without graph support, and files whose tree is
+// gone, yield a graph with only the file identity.
+func Extract(f *symbols.File, path string) *FileGraph {
+	g := &FileGraph{Path: path}
+	if f == nil || f.Lang == nil {
+		return g
+	}
+	g.Lang = f.Lang.Name
+	spec := specs[g.Lang]
+	g.Module = ModuleOf(g.Lang, path, "")
+	if spec == nil || f.Tree == nil || !f.Lang.HasGrammar() {
+		return g
+	}
+	if err := spec.compile(f.Lang.Grammar()); err != nil {
+		return g
+	}
+	x := &extractor{
+		spec: spec, lang: g.Lang, path: path, src: f.Source, tree: f.Tree, syms: f.Symbols, g: g,
+		locals: map[string][]local{}, aliases: map[string]importBinding{},
+	}
+	x.run()
+	return g
+}
+
+func (x *extractor) run() {
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(x.spec.q, x.tree.RootNode())
+	var caps []capNode
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		caps = caps[:0]
+		for _, c := range m.Captures {
+			caps = append(caps, capNode{x.spec.capName[c.Index], c.Node})
+		}
+		if len(caps) == 0 {
+			continue
+		}
+		outer := caps[0]
+		for _, c := range caps {
+			if !strings.Contains(c.name, ".") && c.name != "name" && c.name != "qual" {
+				outer = c
+				break
+			}
+		}
+		switch outer.name {
+		case "call", "new", "ref":
+			x.addCall(outer, caps)
+		case "param":
+			x.addParam(outer.node, caps)
+		default:
+			if h := x.spec.handlers[outer.name]; h != nil {
+				h(x, outer.node, caps)
+			}
+		}
+	}
+	x.g.Module = ModuleOf(x.lang, x.path, x.g.Package)
+	x.buildAliases()
+	if x.spec.finish != nil {
+		x.spec.finish(x)
+	}
+	x.resolveCalls()
+	x.resolveMembers()
+}
+
+// capture returns the first capture called name, or nil.
+func capture(caps []capNode, name string) *sitter.Node {
+	for _, c := range caps {
+		if c.name == name {
+			return c.node
+		}
+	}
+	return nil
+}
+
+// text returns the source text of n, valid UTF-8.
+func (x *extractor) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	if s < 0 || e > len(x.src) || s > e {
+		return ""
+	}
+	return clean(string(x.src[s:e]))
+}
+
+// clean makes s valid UTF-8.
+func clean(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// cut shortens s to at most n bytes on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func spanOf(n *sitter.Node) symbols.Span {
+	return symbols.Span{
+		StartByte: int(n.StartByte()), EndByte: int(n.EndByte()),
+		Start: symbols.Point{Line: int(n.StartPoint().Row), Column: int(n.StartPoint().Column)},
+		End:   symbols.Point{Line: int(n.EndPoint().Row), Column: int(n.EndPoint().Column)},
+	}
+}
+
+// addCall records a call site from a @call/@new/@ref match.
+func (x *extractor) addCall(outer capNode, caps []capNode) {
+	nameNode := capture(caps, "name")
+	if nameNode == nil {
+		return
+	}
+	if len(x.calls) >= MaxCallsPerFile {
+		x.truncated = true
+		return
+	}
+	name := x.text(nameNode)
+	name = strings.TrimPrefix(name, "$") // PHP function names never carry $
+	if name == "" || strings.ContainsAny(name, "\x00\n") {
+		return
+	}
+	pc := pendingCall{name: name, site: spanOf(nameNode), new: outer.name == "new", ref: outer.name == "ref"}
+	if m := capture(caps, "method"); m != nil && x.text(m) != "new" {
+		return // Ruby: only Foo.new is a constructor call
+	}
+	q := capture(caps, "qual")
+	if (q == nil || x.spec.builtinsAlways) && x.spec.builtins[name] {
+		return
+	}
+	if q != nil {
+		pc.text = cut(strings.Join(strings.Fields(x.text(q)), ""), maxTextBytes)
+		pc.ch = x.chainOf(q, 0)
+		if pc.ch.root == rootNone {
+			pc.ch.root = rootUnknown
+		}
+	}
+	x.calls = append(x.calls, pc)
+}
+
+// addParam binds a parameter captured as @name (with an optional @type)
+// inside the function-like node captured as @param.
+func (x *extractor) addParam(fn *sitter.Node, caps []capNode) {
+	name := capture(caps, "name")
+	if name == nil {
+		return
+	}
+	var rt rawType
+	if t := capture(caps, "type"); t != nil {
+		rt = x.rawTypeOf(t)
+	}
+	x.bind(x.text(name), fn.StartByte(), fn.StartByte(), fn.EndByte(), rt)
+}
+
+// chainOf analyses a qualifier expression into a root and a field path.
+func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
+	cs := &x.spec.chain
+	if n == nil || depth > 12 {
+		return chain{root: rootUnknown}
+	}
+	if x.spec.chainHook != nil {
+		if c, ok := x.spec.chainHook(x, n, depth); ok {
+			return c
+		}
+	}
+	t := n.Type()
+	switch {
+	case cs.self[t]:
+		return chain{root: rootSelf}
+	case cs.super[t]:
+		return chain{root: rootSuper}
+	case cs.ident[t]:
+		s := x.text(n)
+		switch {
+		case cs.self[s]:
+			return chain{root: rootSelf}
+		case cs.super[s]:
+			return chain{root: rootSuper}
+		}
+		return chain{root: rootIdent, ident: s}
+	case cs.wrap[t]:
+		if c := firstNamedChild(n); c != nil {
+			return x.chainOf(c, depth+1)
+		}
+	}
+	if f, ok := cs.member[t]; ok {
+		obj := n.ChildByFieldName(f[0])
+		prop := n.ChildByFieldName(f[1])
+		if obj == nil || prop == nil {
+			return chain{root: rootUnknown}
+		}
+		c := x.chainOf(obj, depth+1)
+		if c.root == rootUnknown {
+			return c
+		}
+		if len(c.fields) >= maxFields {
+			return chain{root: rootUnknown}
+		}
+		c.fields = append(c.fields, x.text(prop))
+		return c
+	}
+	if f, ok := cs.index[t]; ok {
+		c := x.chainOf(n.ChildByFieldName(f), depth+1)
+		if c.root == rootUnknown || len(c.fields) >= maxFields {
+			return chain{root: rootUnknown}
+		}
+		c.fields = append(c.fields, ElemStep)
+		return c
+	}
+	if f, ok := cs.newExpr[t]; ok {
+		if tn := n.ChildByFieldName(f); tn != nil {
+			if rt := x.rawTypeOf(tn); rt.known() {
+				return chain{root: rootType, typ: rt}
+			}
+		}
+		return chain{root: rootUnknown}
+	}
+	if f, ok := cs.typed[t]; ok {
+		if tn := n.ChildByFieldName(f); tn != nil {
+			if rt := x.rawTypeOf(tn); rt.known() {
+				return chain{root: rootType, typ: rt}
+			}
+		}
+		return chain{root: rootUnknown}
+	}
+	if f, ok := cs.call[t]; ok {
+		fn := n.ChildByFieldName(f)
+		if fn == nil {
+			return chain{root: rootUnknown}
+		}
+		if cs.super[x.text(fn)] {
+			return chain{root: rootSuper} // Python super().m()
+		}
+		if g, ok := x.spec.types.generic[fn.Type()]; ok {
+			if b := fn.ChildByFieldName(g); b != nil {
+				fn = b // F[T](), pkg.F[T]()
+			}
+		}
+		if g, ok := cs.index[fn.Type()]; ok {
+			if b := fn.ChildByFieldName(g); b != nil {
+				fn = b
+			}
+		}
+		if m, ok := cs.member[fn.Type()]; ok {
+			// obj.m(): the result of obj's method m (or of function m of
+			// module obj).
+			return x.callChain(fn.ChildByFieldName(m[0]), fn.ChildByFieldName(m[1]), depth)
+		}
+		if rt := x.callResult(fn); rt.known() {
+			return chain{root: rootType, typ: rt}
+		}
+	}
+	return chain{root: rootUnknown}
+}
+
+// callChain is the chain of calling member prop of obj.
+func (x *extractor) callChain(obj, prop *sitter.Node, depth int) chain {
+	if obj == nil || prop == nil {
+		return chain{root: rootUnknown}
+	}
+	c := x.chainOf(obj, depth+1)
+	if c.root == rootUnknown || len(c.fields) >= maxFields {
+		return chain{root: rootUnknown}
+	}
+	c.fields = append(c.fields, CallStep(x.text(prop), 0))
+	return c
+}
+
+// withResult makes a call chain take the k-th result of its last call
+// (a, b := x.m()); ok is false when the chain does not end in a call.
+func withResult(c chain, k int) (chain, bool) {
+	if k == 0 {
+		return c, true
+	}
+	if n := len(c.fields); n > 0 {
+		if m, _, ok := ParseCallStep(c.fields[n-1]); ok {
+			c.fields = append(append([]string(nil), c.fields[:n-1]...), CallStep(m, k))
+			return c, true
+		}
+		return c, false
+	}
+	if c.root == rootType && c.typ.call {
+		c.typ.res = k
+		return c, true
+	}
+	return c, false
+}
+
+// callResult returns the type of calling fn when fn is a plain or
+// module-qualified function name (New(), pkg.New(), mod.make()).
+func (x *extractor) callResult(fn *sitter.Node) rawType {
+	cs := &x.spec.chain
+	t := fn.Type()
+	if cs.ident[t] || x.spec.types.names[t] {
+		return rawType{name: x.text(fn), call: true}
+	}
+	if f, ok := cs.member[t]; ok {
+		obj := fn.ChildByFieldName(f[0])
+		prop := fn.ChildByFieldName(f[1])
+		if obj != nil && prop != nil && cs.ident[obj.Type()] {
+			return rawType{name: x.text(prop), qual: x.text(obj), call: true}
+		}
+	}
+	if f, ok := x.spec.types.generic[t]; ok {
+		if b := fn.ChildByFieldName(f); b != nil {
+			return x.callResult(b)
+		}
+	}
+	return rawType{}
+}
+
+// rawTypeOf reads a type expression: the base name and its qualifier.
+func (x *extractor) rawTypeOf(n *sitter.Node) rawType {
+	ts := &x.spec.types
+	for i := 0; n != nil && i < 8; i++ {
+		t := n.Type()
+		switch {
+		case ts.names[t]:
+			return rawType{name: x.text(n)}
+		case ts.wrap[t]:
+			n = firstNamedChild(n)
+			continue
+		}
+		if f, ok := ts.qualified[t]; ok {
+			q, nm := n.ChildByFieldName(f[0]), n.ChildByFieldName(f[1])
+			if nm == nil {
+				return rawType{}
+			}
+			rt := x.rawTypeOf(nm)
+			if q != nil {
+				rt.qual = x.text(q)
+			}
+			return rt
+		}
+		if f, ok := ts.generic[t]; ok {
+			n = n.ChildByFieldName(f)
+			continue
+		}
+		if f, ok := ts.elem[t]; ok {
+			rt := x.rawTypeOf(n.ChildByFieldName(f))
+			if !rt.known() || rt.elem {
+				return rawType{} // nested containers are not tracked
+			}
+			rt.elem = true
+			return rt
+		}
+		return rawType{}
+	}
+	return rawType{}
+}
+
+func firstNamedChild(n *sitter.Node) *sitter.Node {
+	count := int(n.NamedChildCount())
+	for i := 0; i < count; i++ {
+		c := n.NamedChild(i)
+		if c.Type() != "comment" {
+			return c
+		}
+	}
+	return nil
+}
+
+// namedChildren returns n's named children that are not comments.
+func namedChildren(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	count := int(n.NamedChildCount())
+	out := make([]*sitter.Node, 0, count)
+	for i := 0; i < count; i++ {
+		c := n.NamedChild(i)
+		if c.Type() != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// childrenByField returns n's named children with the given field name.
+func childrenByField(n *sitter.Node, field string) []*sitter.Node {
+	var out []*sitter.Node
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		if n.FieldNameForChild(i) == field {
+			if c := n.Child(i); c.IsNamed() {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// bind records a local binding of name visible from at within [scopeStart,
+// scopeEnd).
+func (x *extractor) bind(name string, at, scopeStart, scopeEnd uint32, typ rawType) {
+	x.noteType(typ, at)
+	if name == "" || name == "_" {
+		return
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, typ: typ, hoisted: x.spec.hoisted})
+}
+
+// bindDef binds the name of a definition nested in a function for the
+// rest of that function: it shadows imports and outer names.
+func (x *extractor) bindDef(name string, at uint32) {
+	s, e := x.functionScope(int(at))
+	if s == 0 && e == len(x.src) {
+		return // top level: resolved as a definition of the file
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: uint32(s), scopeEnd: uint32(e), hoisted: x.spec.hoisted, def: true})
+}
+
+// bindVia binds name to the expression v (a field chain, an index, or
+// with elem an element of it) for the rest of [scopeStart, scopeEnd).
+func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sitter.Node, elem bool) bool {
+	if name == "" || name == "_" || v == nil {
+		return false
+	}
+	ch := x.chainOf(v, 0)
+	if ch.root == rootUnknown || ch.root == rootNone || (ch.root == rootIdent && len(ch.fields) == 0 && !elem) {
+		return false // unknown, or a plain alias of another name
+	}
+	if elem {
+		ch.fields = append(ch.fields, ElemStep)
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	return true
+}
+
+// bindResult binds name to the k-th result of call expression v.
+func (x *extractor) bindResult(name string, at, scopeStart, scopeEnd uint32, v *sitter.Node, k int) bool {
+	if name == "" || name == "_" {
+		return false
+	}
+	ch, ok := withResult(x.chainOf(v, 0), k)
+	if !ok || ch.root == rootUnknown || ch.root == rootNone {
+		return false
+	}
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	return true
+}
+
+// bindInFunction binds name for the rest of the innermost function-like symbol
+// containing off (the whole file at top level).
+func (x *extractor) bindInFunction(name string, at uint32, typ rawType) {
+	s, e := x.functionScope(int(at))
+	x.bind(name, at, uint32(s), uint32(e), typ)
+}
+
+// functionScope returns the byte range of the innermost function-like
+// symbol containing off, or of the whole file.
+func (x *extractor) functionScope(off int) (int, int) {
+	i := x.enclosing(off, true)
+	if i < 0 || !isFunctionKind(x.syms[i].Kind) {
+		return 0, len(x.src)
+	}
+	return x.syms[i].Span.StartByte, x.syms[i].Span.EndByte
+}
+
+// lookup returns the innermost binding of name visible at off.
+func (x *extractor) lookup(name string, off uint32) (local, bool) {
+	ls := x.locals[name]
+	best, found := local{}, false
+	for _, l := range ls {
+		if off < l.scopeStart || off >= l.scopeEnd {
+			continue
+		}
+		if l.at > off && !l.hoisted {
+			continue
+		}
+		if !found {
+			best, found = l, true
+			continue
+		}
+		// Prefer the innermost scope, then the latest binding before off.
+		inner := l.scopeStart > best.scopeStart || (l.scopeStart == best.scopeStart && l.scopeEnd < best.scopeEnd)
+		same := l.scopeStart == best.scopeStart && l.scopeEnd == best.scopeEnd
+		switch {
+		case inner && !same:
+			best = l
+		case same:
+			lBefore, bBefore := l.at <= off, best.at <= off
+			if (lBefore && !bBefore) || (lBefore == bBefore && lBefore && l.at > best.at) || (!lBefore && !bBefore && l.at < best.at) {
+				best = l
+			}
+		}
+	}
+	return best, found
+}
+
+func isFunctionKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindFunction, symbols.KindMethod, symbols.KindConstructor:
+		return true
+	}
+	return false
+}
+
+// enclosing returns the index of the innermost symbol containing off;
+// with funcOnly, the innermost function-like one if any (else the
+// innermost of any kind); -1 if none.
+func (x *extractor) enclosing(off int, funcOnly bool) int {
+	syms := x.syms
+	i := sort.Search(len(syms), func(i int) bool { return syms[i].Span.StartByte > off }) - 1
+	inner := -1
+	for guard := 0; i >= 0 && guard < 64; guard++ {
+		if syms[i].Span.Contains(off) {
+			inner = i
+			break
+		}
+		if p := syms[i].Parent; p >= 0 && p < i {
+			i = p
+		} else {
+			i--
+		}
+	}
+	if inner < 0 || !funcOnly {
+		return inner
+	}
+	for j, guard := inner, 0; j >= 0 && guard < 64; guard++ {
+		if isFunctionKind(syms[j].Kind) && syms[j].Span.Contains(off) {
+			return j
+		}
+		p := syms[j].Parent
+		if p < 0 || p >= j {
+			break
+		}
+		j = p
+	}
+	return inner
+}
+
+// selfType returns the type enclosing symbol i: its container's last
+// component for methods, the class itself for a class.
+func (x *extractor) selfType(i int) string {
+	for guard := 0; i >= 0 && guard < 64; guard++ {
+		s := x.syms[i]
+		switch s.Kind {
+		case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait, symbols.KindEnum:
+			return s.Name
+		case symbols.KindMethod, symbols.KindConstructor, symbols.KindField:
+			if s.Container != "" {
+				return lastComponent(s.Container)
+			}
+		}
+		p := s.Parent
+		if p < 0 || p >= i {
+			break
+		}
+		i = p
+	}
+	return ""
+}
+
+func lastComponent(s string) string {
+	if i := strings.LastIndexAny(s, ".:\\"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// buildAliases maps every name the imports bind to what it refers to.
+func (x *extractor) buildAliases() {
+	for _, im := range x.g.Imports {
+		for _, n := range im.Names {
+			if n.Name == "*" {
+				continue
+			}
+			x.aliases[n.Local()] = importBinding{module: im.Module, name: n.Name, def: n.Name == "default"}
+		}
+		if len(im.Names) > 0 && im.Alias == "" {
+			continue
+		}
+		local := im.Alias
+		if local == "" {
+			local = defaultBinding(x.lang, im.Path)
+		}
+		if local != "" && local != "_" && local != "." {
+			if _, taken := x.aliases[local]; !taken {
+				x.aliases[local] = importBinding{module: im.Module}
+			}
+		}
+	}
+}
+
+// defaultBinding is the name an import without alias binds.
+func defaultBinding(lang, p string) string {
+	switch lang {
+	case "go":
+		return goPackageName(p)
+	case "python":
+		if i := strings.IndexByte(p, '.'); i >= 0 {
+			return p[:i] // import a.b binds a
+		}
+		return p
+	case "rust":
+		return lastComponent(strings.ReplaceAll(p, "::", ":"))
+	case "java", "kotlin", "csharp":
+		return lastComponent(p)
+	case "php":
+		return lastComponent(p)
+	}
+	return ""
+}
+
+// resolveType turns a raw type into a TypeExpr using the file's imports.
+func (x *extractor) resolveType(rt rawType) TypeExpr {
+	if !rt.known() {
+		return TypeExpr{}
+	}
+	te := TypeExpr{Name: rt.name, Call: rt.call, Elem: rt.elem, Result: rt.res}
+	if rt.qual != "" {
+		if b, ok := x.aliases[rt.qual]; ok && b.name == "" {
+			te.Module = b.module
+		} else if ok && !b.def {
+			// from pkg import mod; mod.T: the name is a submodule.
+			te.Module = b.module + "." + b.name
+		} else if b, ok := x.aliasChain(rt.qual); ok {
+			te.Module = b
+		} else {
+			te.Module = rt.qual
+		}
+		return te
+	}
+	if b, ok := x.aliases[rt.name]; ok && b.name != "" {
+		te.Module = b.module
+		if !b.def {
+			te.Name = b.name
+		}
+	} else if ok && x.spec.family == "js" {
+		te.Module = b.module // const Foo = require("./foo"): the module's export
+	}
+	return te
+}
+
+// aliasChain resolves a dotted qualifier "a.b" whose first part is an
+// imported module (Python import a.b).
+func (x *extractor) aliasChain(q string) (string, bool) {
+	i := strings.IndexAny(q, ".:")
+	if i <= 0 {
+		return "", false
+	}
+	b, ok := x.aliases[q[:i]]
+	if !ok || b.name != "" {
+		return "", false
+	}
+	rest := strings.TrimLeft(q[i:], ".:")
+	for _, im := range x.g.Imports {
+		if im.Module == b.module+"."+rest || im.Path == q {
+			return im.Module, true
+		}
+	}
+	return b.module + "." + rest, true
+}
+
+// resolveCalls turns pending calls into Calls: callers, self types,
+// receivers resolved against locals and imports.
+func (x *extractor) resolveCalls() {
+	if len(x.calls) > 0 {
+		x.g.Calls = make([]Call, 0, len(x.calls))
+	}
+	for _, pc := range x.calls {
+		off := pc.site.StartByte
+		c := Call{Caller: x.enclosing(off, true), Test: x.testAt(off), Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site}
+		if c.Caller >= 0 {
+			c.Self = x.selfType(c.Caller)
+		}
+		x.resolveRecv(&c, pc)
+		if c.Ref && (c.Recv.Kind == RecvLocal || c.Recv.Kind == RecvExpr) {
+			continue // a local value, or a member of unknown type: noise
+		}
+		x.g.Calls = append(x.g.Calls, c)
+	}
+}
+
+// testAt returns the innermost JS test block containing off, or -1.
+func (x *extractor) testAt(off int) int {
+	best := -1
+	for i, t := range x.g.Tests {
+		if t.Ord >= 0 || !t.Span.Contains(off) {
+			continue
+		}
+		if best < 0 || t.Span.StartByte >= x.g.Tests[best].Span.StartByte {
+			best = i
+		}
+	}
+	return best
+}
+
+func (x *extractor) resolveRecv(c *Call, pc pendingCall) {
+	x.resolveRecvAt(c, pc, uint32(pc.site.StartByte), 0)
+}
+
+// resolveRecvAt resolves pc's qualifier as seen from offset at; depth
+// bounds substitutions of locals by their bound expressions.
+func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int) {
+	ch := pc.ch
+	switch ch.root {
+	case rootNone:
+		if l, ok := x.lookup(pc.name, at); ok {
+			if !l.def {
+				c.Recv.Kind = RecvLocal
+			}
+			return // a nested definition shadows imports: resolved by scope
+		}
+		if b, ok := x.aliases[pc.name]; ok {
+			c.Recv.Module = b.module
+			switch {
+			case b.def:
+				c.DefaultImport = true
+			case b.name != "":
+				c.Name = b.name
+			default:
+				// Calling a module itself (Python import of a callable
+				// module is rare; JS const x = require(..); x()).
+				c.DefaultImport = x.spec.family == "js"
+			}
+		}
+		c.Recv.Kind = RecvNone
+		return
+	case rootSelf:
+		c.Recv = Recv{Kind: RecvSelf, Type: TypeExpr{Name: c.Self}, Fields: ch.fields}
+		return
+	case rootSuper:
+		c.Recv = Recv{Kind: RecvSuper, Type: TypeExpr{Name: c.Self}, Fields: ch.fields}
+		return
+	case rootType:
+		c.Recv = Recv{Kind: RecvVar, Type: x.resolveType(ch.typ), Fields: ch.fields}
+		return
+	case rootUnknown:
+		c.Recv.Kind = RecvExpr
+		return
+	}
+	// rootIdent
+	if x.spec.recvHook != nil && x.spec.recvHook(x, c, ch) {
+		return
+	}
+	if l, ok := x.lookup(ch.ident, at); ok && !l.def {
+		if l.via != nil && depth < 4 {
+			// x := d.opts; x.f() is d.opts.f(): resolve the expression where
+			// x was bound.
+			sub := *l.via
+			sub.fields = append(append([]string(nil), sub.fields...), ch.fields...)
+			if len(sub.fields) <= maxFields+1 {
+				x.resolveRecvAt(c, pendingCall{name: pc.name, site: pc.site, ch: sub}, l.viaAt, depth+1)
+				return
+			}
+		}
+		if l.typ.known() {
+			c.Recv = Recv{Kind: RecvVar, Type: x.resolveType(l.typ), Fields: ch.fields}
+		} else {
+			c.Recv.Kind = RecvExpr
+		}
+		return
+	}
+	if b, ok := x.aliases[ch.ident]; ok {
+		if b.name != "" {
+			// An imported class or object: Foo.bar() after from m import Foo.
+			c.Recv = Recv{Kind: RecvVar, Type: TypeExpr{Name: b.name, Module: b.module}, Fields: ch.fields}
+			if b.def {
+				c.Recv.Type.Name = ch.ident
+			}
+			return
+		}
+		mod := b.module
+		fields := ch.fields
+		// import a.b; a.b.c() → module a.b, function c.
+		for len(fields) > 0 {
+			next := mod + "." + fields[0]
+			if !x.hasImportModule(next) {
+				break
+			}
+			mod, fields = next, fields[1:]
+		}
+		if len(fields) == 0 {
+			c.Recv = Recv{Kind: RecvImport, Module: mod}
+			return
+		}
+		if fn, k, ok := ParseCallStep(fields[0]); ok {
+			// pkg.New().Do(): the result of function New of pkg.
+			c.Recv = Recv{Kind: RecvVar, Type: TypeExpr{Name: fn, Module: mod, Call: true, Result: k}, Fields: fields[1:]}
+			return
+		}
+		// pkg.Var.Method(): a package-level variable of another package.
+		c.Recv = Recv{Kind: RecvFree, Module: mod, Root: fields[0], Fields: fields[1:]}
+		return
+	}
+	c.Recv = Recv{Kind: RecvFree, Root: ch.ident, Fields: ch.fields}
+}
+
+func (x *extractor) hasImportModule(m string) bool {
+	for _, im := range x.g.Imports {
+		if im.Module == m {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveMembers resolves field and base types and type references.
+func (x *extractor) resolveMembers() {
+	for _, f := range x.fields {
+		x.g.Fields = append(x.g.Fields, Field{Owner: clean(f.owner), Name: clean(f.name), Type: x.resolveType(f.typ), Embedded: f.embedded})
+	}
+	for _, t := range x.types {
+		td := TypeDecl{Name: clean(t.name), Container: clean(t.container), Interface: t.iface, Alias: t.alias}
+		for _, b := range t.bases {
+			if te := x.resolveType(b); te.Known() {
+				td.Bases = append(td.Bases, te)
+			}
+		}
+		x.g.Types = append(x.g.Types, td)
+	}
+	seen := map[[2]string]bool{}
+	for _, r := range x.refs {
+		caller := x.enclosing(int(r.at), true)
+		key := [2]string{fmt.Sprint(caller), r.qual + "." + r.name}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		te := x.resolveType(rawType{name: r.name, qual: r.qual})
+		x.g.TypeRefs = append(x.g.TypeRefs, TypeRef{Caller: caller, Name: te.Name, Module: te.Module, Line: x.lineOf(int(r.at))})
+	}
+}
+
+// noteType records a declared type (of a parameter, variable or member)
+// as a type reference of the enclosing definition. Only types the
+// extractor reads anyway are recorded: that keeps them cheap.
+func (x *extractor) noteType(rt rawType, at uint32) {
+	if !rt.known() || rt.call || len(x.refs) >= MaxCallsPerFile || (rt.qual == "" && x.spec.builtins[rt.name]) {
+		return
+	}
+	x.refs = append(x.refs, pendingRef{at: at, name: rt.name, qual: rt.qual})
+}
+
+// lineOf returns the 0-based line of byte offset off, counting newlines
+// from the last known position (offsets arrive mostly in order).
+func (x *extractor) lineOf(off int) int {
+	if off > len(x.src) {
+		off = len(x.src)
+	}
+	if off < x.linePos {
+		x.linePos, x.lineNo = 0, 0
+	}
+	x.lineNo += bytes.Count(x.src[x.linePos:off], []byte{'\n'})
+	x.linePos = off
+	return x.lineNo
+}
+
+// ownerAt returns the name of the type symbol enclosing off ("" if none).
+func (x *extractor) ownerAt(off int) string {
+	i := x.enclosing(off, false)
+	if i < 0 {
+		return ""
+	}
+	return x.selfType(i)
+}
+
+// addTest records symbol i as a test.
+func (x *extractor) addTest(i int, kind TestKind) {
+	s := x.syms[i]
+	name := s.Name
+	if s.Container != "" {
+		name = s.Container + "." + s.Name
+	}
+	x.g.Tests = append(x.g.Tests, Test{Ord: i, Name: name, Kind: kind, Span: s.Span})
+}
+
+// setOf makes a set of the space-separated words of s.
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

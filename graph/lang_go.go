@@ -1,0 +1,418 @@
+package graph
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+var goSpec = &langSpec{
+	query: `
+(package_clause (package_identifier) @package.name) @package
+(import_spec) @import
+(call_expression function: (identifier) @name) @call
+(call_expression function: (selector_expression operand: (_) @qual field: (field_identifier) @name)) @call
+(call_expression function: (index_expression operand: (identifier) @name)) @call
+(call_expression function: (index_expression operand: (selector_expression operand: (_) @qual field: (field_identifier) @name))) @call
+(type_conversion_expression type: (generic_type type: (type_identifier) @name)) @call
+(type_conversion_expression type: (generic_type type: (qualified_type package: (_) @qual name: (_) @name))) @call
+(argument_list (identifier) @name) @ref
+(argument_list (index_expression operand: (identifier) @name)) @ref
+(argument_list (selector_expression operand: (_) @qual field: (field_identifier) @name)) @ref
+(keyed_element (literal_element) (literal_element (identifier) @name)) @ref
+(keyed_element (literal_element) (literal_element (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
+(assignment_statement right: (expression_list (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
+(short_var_declaration) @local
+(var_spec) @local
+(function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(range_clause) @local
+(type_switch_statement alias: (expression_list) @local.names) @local
+(field_declaration) @field
+(type_spec name: (type_identifier) @type.name type: (interface_type) @type.iface) @type
+(type_alias name: (type_identifier) @type.name type: (_) @type.alias) @type
+`,
+	family:   "go",
+	module:   goModule,
+	builtins: setOf("append cap clear close complex copy delete imag len make max min new panic print println real recover bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable nil true false iota"),
+	chain: chainSpec{
+		member: map[string][2]string{"selector_expression": {"operand", "field"}},
+		call:   map[string]string{"call_expression": "function"},
+		ident:  map[string]bool{"identifier": true},
+		wrap:   map[string]bool{"parenthesized_expression": true, "unary_expression": true},
+		typed:  map[string]string{"composite_literal": "type", "type_assertion_expression": "type"},
+		index:  map[string]string{"index_expression": "operand"},
+	},
+	types: typeSpec{
+		names:     map[string]bool{"type_identifier": true},
+		qualified: map[string][2]string{"qualified_type": {"package", "name"}},
+		wrap:      map[string]bool{"pointer_type": true, "parenthesized_type": true},
+		generic:   map[string]string{"generic_type": "type"},
+		elem:      map[string]string{"slice_type": "element", "array_type": "element", "map_type": "value", "channel_type": "value"},
+	},
+	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
+		"package": func(x *extractor, _ *sitter.Node, caps []capNode) {
+			if x.g.Package == "" {
+				x.g.Package = x.text(capture(caps, "package.name"))
+			}
+		},
+		"import": goImport,
+		"local":  goLocal,
+		"field":  goField,
+		"type":   goType,
+	},
+	finish: goFinish,
+}
+
+func init() { registerSpec(goSpec, "go") }
+
+// goModule is the package directory.
+func goModule(p string) string { return path.Dir(p) }
+
+var goMajor = regexp.MustCompile(`^v[0-9]+$`)
+
+// goPackageName guesses the package name of an import path: its last
+// element without a major-version element, ".vN" suffix or "go-" prefix.
+func goPackageName(p string) string {
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	if goMajor.MatchString(last) && len(parts) > 1 {
+		last = parts[len(parts)-2]
+	}
+	if i := strings.Index(last, ".v"); i > 0 {
+		last = last[:i]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	last = strings.TrimSuffix(last, "-go")
+	last = strings.TrimSuffix(last, ".go")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+func goImport(x *extractor, n *sitter.Node, _ []capNode) {
+	p := n.ChildByFieldName("path")
+	if p == nil {
+		return
+	}
+	ip, err := strconv.Unquote(x.text(p))
+	if err != nil || ip == "" {
+		return
+	}
+	im := Import{Path: ip, Module: ip, Line: int(n.StartPoint().Row)}
+	if a := n.ChildByFieldName("name"); a != nil {
+		im.Alias = x.text(a)
+	}
+	x.g.Imports = append(x.g.Imports, im)
+}
+
+// goLocal binds the names of a declaration inside a function; a var at
+// package level becomes a package-level Field instead.
+func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
+	switch n.Type() {
+	case "short_var_declaration":
+		left := namedChildren(n.ChildByFieldName("left"))
+		right := namedChildren(n.ChildByFieldName("right"))
+		x.goBindList(n, left, right, nil)
+	case "var_spec":
+		names := childrenByField(n, "name")
+		var typ *sitter.Node
+		if t := n.ChildByFieldName("type"); t != nil {
+			typ = t
+		}
+		values := namedChildren(n.ChildByFieldName("value"))
+		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+			for k, nm := range names {
+				rt := x.goDeclType(typ, values, k, len(names))
+				x.fields = append(x.fields, pendingField{name: x.text(nm), typ: rt})
+			}
+			return
+		}
+		x.goBindList(n, names, values, typ)
+	case "range_clause":
+		scope := n.Parent()
+		if scope == nil {
+			return
+		}
+		right := n.ChildByFieldName("right")
+		for i, nm := range namedChildren(n.ChildByFieldName("left")) {
+			if nm.Type() != "identifier" {
+				continue
+			}
+			// for k, v := range xs: v is an element of xs.
+			if i == 1 && x.goBindElem(x.text(nm), n.EndByte(), scope, right) {
+				continue
+			}
+			x.bind(x.text(nm), n.EndByte(), scope.StartByte(), scope.EndByte(), rawType{})
+		}
+	case "type_switch_statement":
+		for _, nm := range namedChildren(capture(caps, "local.names")) {
+			x.bind(x.text(nm), n.StartByte(), n.StartByte(), n.EndByte(), rawType{})
+		}
+	}
+}
+
+// goBindList binds left[i] to the type of right[i] (or the declared type)
+// for the rest of the enclosing block.
+func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, typ *sitter.Node) {
+	scope := decl.Parent()
+	if decl.Type() == "var_spec" && scope != nil {
+		scope = scope.Parent() // var_spec → var_declaration → block
+		if scope != nil && scope.Type() == "var_spec_list" {
+			scope = scope.Parent()
+		}
+	}
+	if scope == nil {
+		return
+	}
+	for i, nm := range left {
+		if nm.Type() != "identifier" {
+			continue
+		}
+		rt := x.goDeclType(typ, right, i, len(left))
+		if typ == nil && len(right) == len(left) && x.goViaValue(right[i]) {
+			// x := d.opts, x := d.open(): calls on x resolve through the
+			// expression.
+			if x.bindVia(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[i], false) {
+				continue
+			}
+		}
+		if typ == nil && len(right) == 1 && len(left) > 1 && right[0].Type() == "call_expression" {
+			// a, b, err := x.m(): the i-th result.
+			if x.bindResult(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[0], i) {
+				continue
+			}
+		}
+		x.bind(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), rt)
+	}
+}
+
+// goViaValue reports initializers resolved through their expression: field
+// chains, indexing and method calls.
+func (x *extractor) goViaValue(v *sitter.Node) bool {
+	switch v.Type() {
+	case "selector_expression", "index_expression":
+		return true
+	case "call_expression":
+		fn := v.ChildByFieldName("function")
+		return fn != nil && fn.Type() == "selector_expression"
+	}
+	return false
+}
+
+// goBindElem binds name to an element of the ranged expression.
+func (x *extractor) goBindElem(name string, at uint32, scope, ranged *sitter.Node) bool {
+	if ranged == nil {
+		return false
+	}
+	if ranged.Type() == "identifier" {
+		if l, ok := x.lookup(x.text(ranged), ranged.StartByte()); ok && l.via == nil {
+			if l.typ.elem {
+				t := l.typ
+				t.elem = false
+				x.bind(name, at, scope.StartByte(), scope.EndByte(), t)
+				return true
+			}
+			return false
+		}
+	}
+	return x.bindVia(name, at, scope.StartByte(), scope.EndByte(), ranged, true)
+}
+
+// goDeclType is the type of the i-th of n declared names.
+func (x *extractor) goDeclType(typ *sitter.Node, values []*sitter.Node, i, n int) rawType {
+	if typ != nil {
+		return x.rawTypeOf(typ)
+	}
+	switch {
+	case len(values) == n && i < len(values):
+		return x.goValueType(values[i])
+	case len(values) == 1 && i == 0:
+		// a, err := f(): the first result's type.
+		return x.goValueType(values[0])
+	}
+	return rawType{}
+}
+
+// goValueType infers the type of an initializer expression.
+func (x *extractor) goValueType(v *sitter.Node) rawType {
+	for depth := 0; v != nil && depth < 6; depth++ {
+		switch v.Type() {
+		case "composite_literal", "type_assertion_expression", "type_conversion_expression":
+			t := v.ChildByFieldName("type")
+			if t != nil && t.Type() == "generic_type" && v.Type() == "type_conversion_expression" {
+				return x.callResult(t) // F[T](x) is a generic call
+			}
+			return x.rawTypeOf(t)
+		case "unary_expression", "parenthesized_expression":
+			v = v.ChildByFieldName("operand")
+			if v == nil {
+				return rawType{}
+			}
+			continue
+		case "call_expression":
+			fn := v.ChildByFieldName("function")
+			if fn == nil {
+				return rawType{}
+			}
+			if fn.Type() == "identifier" && x.text(fn) == "new" {
+				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) == 1 {
+					return x.rawTypeOf(args[0])
+				}
+				return rawType{}
+			}
+			if fn.Type() == "index_expression" {
+				fn = fn.ChildByFieldName("operand")
+				if fn == nil {
+					return rawType{}
+				}
+			}
+			return x.callResult(fn)
+		case "identifier":
+			if l, ok := x.lookup(x.text(v), v.StartByte()); ok {
+				return l.typ
+			}
+			return rawType{}
+		}
+		return rawType{}
+	}
+	return rawType{}
+}
+
+// goField records struct field types (embedded fields as bases).
+func goField(x *extractor, n *sitter.Node, _ []capNode) {
+	list := n.Parent()
+	if list == nil || list.Type() != "field_declaration_list" {
+		return
+	}
+	st := list.Parent()
+	if st == nil || st.Type() != "struct_type" {
+		return
+	}
+	spec := st.Parent()
+	if spec == nil || spec.Type() != "type_spec" {
+		return // anonymous struct
+	}
+	owner := x.text(spec.ChildByFieldName("name"))
+	t := n.ChildByFieldName("type")
+	if t == nil || owner == "" {
+		return
+	}
+	rt := x.rawTypeOf(t)
+	names := childrenByField(n, "name")
+	if len(names) == 0 {
+		if rt.known() {
+			x.fields = append(x.fields, pendingField{owner: owner, name: rt.name, typ: rt, embedded: true})
+			x.addBase(owner, rt, false)
+		}
+		return
+	}
+	for _, nm := range names {
+		x.fields = append(x.fields, pendingField{owner: owner, name: x.text(nm), typ: rt})
+	}
+}
+
+// addBase adds a base type to the pending declaration of owner.
+func (x *extractor) addBase(owner string, base rawType, iface bool) {
+	for i := range x.types {
+		if x.types[i].name == owner {
+			x.types[i].bases = append(x.types[i].bases, base)
+			return
+		}
+	}
+	x.types = append(x.types, pendingType{name: owner, container: x.containerAt(owner), bases: []rawType{base}, iface: iface})
+}
+
+// containerAt returns the Container of the type symbol named name.
+func (x *extractor) containerAt(name string) string {
+	for _, s := range x.syms {
+		if s.Name == name {
+			switch s.Kind {
+			case symbols.KindStruct, symbols.KindClass, symbols.KindInterface, symbols.KindType, symbols.KindTrait, symbols.KindEnum:
+				return s.Container
+			}
+		}
+	}
+	return ""
+}
+
+// goType records interfaces and their embedded interfaces.
+func goType(x *extractor, n *sitter.Node, caps []capNode) {
+	name := x.text(capture(caps, "type.name"))
+	if a := capture(caps, "type.alias"); a != nil && name != "" {
+		if rt := x.rawTypeOf(a); rt.known() && !rt.elem {
+			x.types = append(x.types, pendingType{name: name, container: x.containerAt(name), bases: []rawType{rt}, alias: true})
+		}
+		return
+	}
+	it := capture(caps, "type.iface")
+	if name == "" || it == nil {
+		return
+	}
+	pt := pendingType{name: name, container: x.containerAt(name), iface: true}
+	for _, c := range namedChildren(it) {
+		if c.Type() == "type_elem" {
+			if rt := x.rawTypeOf(firstNamedChild(c)); rt.known() {
+				pt.bases = append(pt.bases, rt)
+			}
+		}
+	}
+	for i := range x.types {
+		if x.types[i].name == name {
+			x.types[i].iface = true
+			x.types[i].bases = append(x.types[i].bases, pt.bases...)
+			return
+		}
+	}
+	x.types = append(x.types, pt)
+}
+
+// goFinish recognises tests: TestXxx, BenchmarkXxx, FuzzXxx and ExampleXxx
+// functions (and Test methods of suites) in _test.go files.
+func goFinish(x *extractor) {
+	if !strings.HasSuffix(x.path, "_test.go") {
+		return
+	}
+	for i, s := range x.syms {
+		if s.Kind != symbols.KindFunction && s.Kind != symbols.KindMethod {
+			continue
+		}
+		if s.Kind == symbols.KindMethod && !strings.HasPrefix(s.Name, "Test") {
+			continue
+		}
+		switch {
+		case goTestName(s.Name, "Test"):
+			x.addTest(i, TestGo)
+		case goTestName(s.Name, "Benchmark"):
+			x.addTest(i, TestGoBench)
+		case goTestName(s.Name, "Fuzz"):
+			x.addTest(i, TestGoFuzz)
+		case goTestName(s.Name, "Example") && s.Kind == symbols.KindFunction:
+			x.addTest(i, TestGoExample)
+		}
+	}
+}
+
+// goTestName applies the go test rule: the prefix followed by nothing or
+// by a character that is not a lower-case letter.
+func goTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	rest := name[len(prefix):]
+	if rest == "" {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsLower(r)
+}

@@ -1,0 +1,657 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// isMember reports definitions reached through a receiver: methods,
+// constructors and fields.
+func isMember(d Def) bool {
+	switch d.Kind {
+	case symbols.KindMethod, symbols.KindConstructor, symbols.KindField:
+		return d.Container != ""
+	}
+	return false
+}
+
+// isNested reports functions defined inside another function (not in a
+// namespace or module).
+func (r *Resolver) isNested(d Def) bool {
+	if d.Container == "" || isMember(d) || isTypeKind(d.Kind) || d.Parent < 0 {
+		return false
+	}
+	p, err := r.symbol(d.Path, d.Parent)
+	return err == nil && isFunctionKind(p.Kind)
+}
+
+// match decides whether call site s refers to definition d and how sure
+// that is. reason says what decided it.
+func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
+	c := &s.Call
+	if family(s.Lang) != family(d.Lang) {
+		return 0, "", false, nil
+	}
+	if c.Name != d.Name && !c.DefaultImport {
+		return 0, "", false, nil
+	}
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return 0, "", false, err
+	}
+	switch c.Recv.Kind {
+	case RecvLocal:
+		return 0, "", false, nil
+	case RecvNone:
+		return r.matchBare(s, d, dg)
+	case RecvImport:
+		if isMember(d) {
+			if r.memberOfModule(c.Recv.Module, d, dg) {
+				return Exact, "qualified by imported " + c.Recv.Module, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if r.isNested(d) {
+			return 0, "", false, nil
+		}
+		if r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "qualified by import " + c.Recv.Module, true, nil
+		}
+		return 0, "", false, nil
+	case RecvSuper:
+		if !isMember(d) {
+			return 0, "", false, nil
+		}
+		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
+		ok, err := r.inherits(self, d, dg, 0)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "super call from " + c.Self, true, nil
+	case RecvExpr:
+		return r.matchUnknown(s, d)
+	}
+	// RecvSelf, RecvVar, RecvFree
+	t, conf, ok, err := r.recvType(s)
+	if err == nil && ok && isMember(d) {
+		// Many sites share a receiver type: decide (type, d) once.
+		type result struct {
+			conf   Confidence
+			reason string
+			ok     bool
+		}
+		key := fmt.Sprintf("typed\x00%s\x00%s\x00%d\x00%v", t.key(), d.Path, d.Ord, c.Recv.Kind == RecvSelf)
+		res, err := memoized(r, key, func() (result, error) {
+			conf, reason, ok, err := r.matchTyped(s, d, dg, t, Exact)
+			return result{conf, reason, ok}, err
+		})
+		if err != nil || !res.ok {
+			return 0, "", false, err
+		}
+		return min(res.conf, conf), res.reason, true, nil
+	}
+	if err != nil {
+		return 0, "", false, err
+	}
+	if !ok {
+		if !isMember(d) && c.Recv.Kind == RecvVar && c.Recv.Type.Module != "" && len(c.Recv.Fields) == 0 && !c.Recv.Type.Call {
+			// from pkg import mod; mod.func(): the "type" is a submodule.
+			if r.moduleMatch(c.Recv.Type.Module+"."+c.Recv.Type.Name, d, dg) {
+				return Exact, "qualified by module " + c.Recv.Type.Module + "." + c.Recv.Type.Name, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if c.Recv.Kind == RecvSelf && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
+			return Exact, "self call in " + c.Self, true, nil
+		}
+		if c.Recv.Kind == RecvFree && !isMember(d) && len(c.Recv.Fields) == 0 && d.Container != "" && lastComponent(d.Container) == c.Recv.Root {
+			return Likely, "qualified by namespace " + c.Recv.Root, true, nil
+		}
+		return r.matchUnknown(s, d)
+	}
+	if !isMember(d) {
+		if isTypeKind(d.Kind) || d.Kind == symbols.KindFunction {
+			// A static nested type, or a module used like a type.
+			if c.Recv.Kind != RecvSelf && t.module != "" && r.moduleMatch(t.module+"."+t.name, d, dg) {
+				return Exact, "qualified by module " + t.module + "." + t.name, true, nil
+			}
+		}
+		return 0, "", false, nil
+	}
+	return r.matchTyped(s, d, dg, t, conf)
+}
+
+// matchTyped decides a call on a receiver of known type t to member d.
+func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
+	c := &s.Call
+	what := "receiver type " + t.name
+	if c.Recv.Kind == RecvSelf {
+		what = "self call in " + t.name
+	}
+	if r.typeMatches(t, d, dg) {
+		return conf, what, true, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if len(decls) == 0 {
+		return 0, "", false, nil // a type outside the workspace, not d's
+	}
+	for _, td := range decls {
+		if td.def.Name == typeName(d) && td.g.Module == dg.Module {
+			return conf, what + " (an alias of " + td.def.Name + ")", true, nil
+		}
+	}
+	if ok, err := r.inherits(t, d, dg, 0); err != nil || ok {
+		if family(d.Lang) == "go" {
+			return conf, what + " embeds " + typeName(d), ok, err
+		}
+		return Likely, what + " inherits from " + typeName(d), ok, err
+	}
+	for _, td := range decls {
+		if !r.isInterface(td) {
+			continue
+		}
+		ok, err := r.implements(td, d, dg)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if ok {
+			return Likely, "through interface " + t.name, true, nil
+		}
+	}
+	return 0, "", false, nil
+}
+
+// matchBare decides a bare call foo().
+func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	c := &s.Call
+	switch {
+	case c.DefaultImport:
+		if dg.DefaultExport == d.Name && r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "default import of " + c.Recv.Module, true, nil
+		}
+		return 0, "", false, nil
+	case c.Recv.Module != "":
+		if isMember(d) {
+			// Java static import, C# using static: the module is a class.
+			if r.memberOfModule(c.Recv.Module, d, dg) {
+				return Exact, "statically imported from " + c.Recv.Module, true, nil
+			}
+			return 0, "", false, nil
+		}
+		if r.isNested(d) {
+			return 0, "", false, nil
+		}
+		if r.moduleMatch(c.Recv.Module, d, dg) {
+			return Exact, "imported from " + c.Recv.Module, true, nil
+		}
+		ok, err := r.reexports(c.Recv.Module, c.Name, d, dg, s.Lang)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "re-exported by " + c.Recv.Module, true, nil
+	}
+	if isMember(d) {
+		spec := specs[s.Lang]
+		if spec == nil || !spec.implicitThis || c.Self == "" {
+			return 0, "", false, nil
+		}
+		if typeName(d) == c.Self && sameModule(s, d, dg) {
+			return Exact, "method of enclosing " + c.Self, true, nil
+		}
+		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
+		ok, err := r.inherits(self, d, dg, 0)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return Likely, "inherited by " + c.Self, true, nil
+	}
+	if r.isNested(d) {
+		if d.Path != s.Path {
+			return 0, "", false, nil
+		}
+		if d.Parent < 0 {
+			return 0, "", false, nil
+		}
+		parent, err := r.symbol(d.Path, d.Parent)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if parent.Span.Contains(c.Site.StartByte) {
+			return Exact, "nested in " + parent.Name, true, nil
+		}
+		return 0, "", false, nil
+	}
+	if d.Path == s.Path {
+		return Exact, "same file", true, nil
+	}
+	// A definition of the name in the calling file itself wins.
+	if own, err := r.definesTopLevel(s.Path, c.Name); err != nil || own {
+		return 0, "", false, err
+	}
+	fam := family(d.Lang)
+	if sameModule(s, d, dg) {
+		switch fam {
+		case "c", "ruby", "bash", "php":
+			return r.matchGlobal(s, d, dg)
+		}
+		return Exact, "same package", true, nil
+	}
+	switch fam {
+	case "go":
+		// import . "pkg": its exported names are used unqualified.
+		cg, err := r.graph(s.Path)
+		if err != nil || cg == nil {
+			return 0, "", false, err
+		}
+		for _, im := range cg.Imports {
+			if im.Alias == "." && r.moduleMatch(im.Module, d, dg) {
+				return Exact, "dot import of " + im.Module, true, nil
+			}
+		}
+	case "python", "js":
+		cg, err := r.graph(s.Path)
+		if err != nil || cg == nil {
+			return 0, "", false, err
+		}
+		for _, im := range cg.Imports {
+			for _, n := range im.Names {
+				if n.Name == "*" && r.moduleMatch(im.Module, d, dg) {
+					return Likely, "star import of " + im.Module, true, nil
+				}
+			}
+		}
+	case "php":
+		return r.matchGlobal(s, d, dg)
+	}
+	return 0, "", false, nil
+}
+
+// memberOfModule reports whether module reference mod names the type that
+// declares member d (a class imported as a module: Java static imports, C#
+// using aliases, PHP use of a class).
+func (r *Resolver) memberOfModule(mod string, d Def, dg *FileGraph) bool {
+	i := strings.LastIndexAny(mod, ".:\\")
+	if i <= 0 || mod[i+1:] != typeName(d) {
+		return false
+	}
+	pkg := strings.TrimRight(mod[:i], ".:\\")
+	return pkg == dg.Package || pkg == dg.Module || r.moduleMatch(pkg, d, dg)
+}
+
+// definesTopLevel reports whether file p defines a top-level (not member,
+// not nested) symbol called name.
+func (r *Resolver) definesTopLevel(p, name string) (bool, error) {
+	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
+	if err != nil {
+		return false, err
+	}
+	for _, d := range defs {
+		if d.Container == "" && (isFunctionKind(d.Kind) || isTypeKind(d.Kind)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// matchGlobal decides bare calls in languages with one global function
+// namespace (C, Ruby, Bash, PHP functions).
+func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	cg, err := r.graph(s.Path)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if cg != nil {
+		for _, im := range cg.Imports {
+			if r.moduleMatch(im.Module, d, dg) {
+				return Likely, "declared in included " + im.Path, true, nil
+			}
+		}
+	}
+	n, err := r.countDefs(d, func(o Def) bool { return !isMember(o) && !r.isNested(o) })
+	if err != nil {
+		return 0, "", false, err
+	}
+	if n == 1 {
+		return Likely, "the only definition of " + d.Name, true, nil
+	}
+	return NameOnly, "name only", true, nil
+}
+
+// matchUnknown decides a call whose receiver type is unknown: only methods
+// qualify; a method name with one definition in the workspace is likely,
+// others are name-only.
+func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error) {
+	if !isMember(d) {
+		return 0, "", false, nil
+	}
+	n, err := r.countDefs(d, isMember)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if n == 1 {
+		return Likely, "the only method named " + d.Name, true, nil
+	}
+	return NameOnly, "name only: receiver type unknown", true, nil
+}
+
+// countDefs counts definitions in d's language family named like d that
+// pass keep, stopping at 2 (callers only distinguish one from several).
+func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
+	refs, err := r.defRefs(d.Name)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	fam := family(d.Lang)
+	for _, ref := range refs {
+		if family(ref.Lang) != fam {
+			continue
+		}
+		sym, err := r.symbol(ref.Path, ref.Ord)
+		if err != nil {
+			return 0, err
+		}
+		if sym.Name == d.Name && keep(Def{Path: ref.Path, Ord: ref.Ord, Lang: ref.Lang, Symbol: sym}) {
+			n++
+			if n >= 2 {
+				break
+			}
+		}
+	}
+	return n, nil
+}
+
+// reexports reports whether module mod (a Python package or JS index)
+// imports name from d's module, so importing it from mod reaches d.
+func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, lang string) (bool, error) {
+	fam := family(lang)
+	if fam != "python" && fam != "js" {
+		return false, nil
+	}
+	for _, p := range moduleFiles(fam, mod) {
+		g, err := r.graph(p)
+		if err != nil {
+			return false, err
+		}
+		if g == nil {
+			continue
+		}
+		for _, im := range g.Imports {
+			for _, n := range im.Names {
+				if (n.Local() == name || n.Name == "*") && r.moduleMatch(im.Module, d, dg) {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// moduleFiles lists the files that may hold module mod.
+func moduleFiles(fam, mod string) []string {
+	switch fam {
+	case "python":
+		p := strings.ReplaceAll(mod, ".", "/")
+		return []string{p + "/__init__.py", p + ".py", "src/" + p + "/__init__.py", "src/" + p + ".py"}
+	case "js":
+		var out []string
+		for _, ext := range jsExtensions {
+			out = append(out, mod+ext)
+		}
+		for _, ext := range jsExtensions {
+			out = append(out, mod+"/index"+ext)
+		}
+		return out
+	}
+	return nil
+}
+
+// inherits reports whether type t embeds or derives from the type that
+// declares d (up to four levels).
+func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, error) {
+	if depth > 3 {
+		return false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if r.typeMatches(b, d, dg) {
+				return true, nil
+			}
+			if ok, err := r.inherits(b, d, dg, depth+1); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+func (r *Resolver) isInterface(td typeDecl) bool {
+	if td.def.Kind == symbols.KindInterface || td.def.Kind == symbols.KindTrait {
+		return true
+	}
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name && t.Interface {
+			return true
+		}
+	}
+	return false
+}
+
+// implements reports whether the type declaring d has every method the
+// interface td declares (by name, counting embedded interfaces and methods
+// promoted from embedded fields), with compatible signatures where both
+// are known.
+func (r *Resolver) implements(td typeDecl, d Def, dg *FileGraph) (bool, error) {
+	methods, err := r.interfaceMethods(td, 0)
+	if err != nil || len(methods) == 0 {
+		return false, err
+	}
+	sig, ok := methods[d.Name]
+	if !ok {
+		return false, nil
+	}
+	if !sameSignature(d.Lang, sig, d.Signature, d.Name) {
+		return false, nil
+	}
+	owner := typeRef{name: typeName(d), module: dg.Module, lang: d.Lang, from: d.Path}
+	for m, msig := range methods {
+		if m == d.Name {
+			continue
+		}
+		ok, err := r.hasMethod(owner, m, msig, 0)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// hasMethod reports whether type t declares (or promotes from an embedded
+// field) a method named m with a signature compatible with sig.
+func (r *Resolver) hasMethod(t typeRef, m, sig string, depth int) (bool, error) {
+	return memoized(r, fmt.Sprintf("has\x00%s\x00%s\x00%s\x00%d", t.key(), m, sig, depth), func() (bool, error) {
+		return r.hasMethodUncached(t, m, sig, depth)
+	})
+}
+
+func (r *Resolver) hasMethodUncached(t typeRef, m, sig string, depth int) (bool, error) {
+	if depth > 3 {
+		return false, nil
+	}
+	defs, err := r.definitionsWhere(m, r.inModule(t.module, family(t.lang)))
+	if err != nil {
+		return false, err
+	}
+	for _, o := range defs {
+		if typeName(o) != t.name || !isMember(o) || family(o.Lang) != family(t.lang) {
+			continue
+		}
+		og, err := r.graph(o.Path)
+		if err != nil {
+			return false, err
+		}
+		if og != nil && (t.module == "" || og.Module == t.module || r.moduleMatch(t.module, o, og)) && sameSignature(o.Lang, sig, o.Signature, m) {
+			return true, nil
+		}
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if ok, err := r.hasMethod(b, m, sig, depth+1); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// interfaceMethods maps the method names of an interface declaration
+// (with embedded interfaces) to their signatures.
+func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, error) {
+	syms, err := r.symbolsOf(td.def.Path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range syms {
+		if s.Kind == symbols.KindMethod && lastComponent(s.Container) == td.def.Name && td.def.Span.Contains(s.Span.StartByte) {
+			out[s.Name] = s.Signature
+		}
+	}
+	if depth > 3 {
+		return out, nil
+	}
+	for _, b := range r.basesOf(td) {
+		decls, err := r.findTypes(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, bd := range decls {
+			more, err := r.interfaceMethods(bd, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for k, v := range more {
+				if _, dup := out[k]; !dup {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// sameSignature compares an interface method's signature with a
+// method's, for Go: parameter and result types with package qualifiers
+// and names removed. Other languages, and signatures that do not parse,
+// compare equal.
+func sameSignature(lang, a, b, name string) bool {
+	if family(lang) != "go" {
+		return true
+	}
+	pa, ra, ok1 := goSigTypes(a, name)
+	pb, rb, ok2 := goSigTypes(b, name)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return pa == pb && ra == rb
+}
+
+// goSigTypes reduces "func (r *T) Name(a, b int, c pkg.X) (T, error)" to
+// its parameter types "int,int,X" and result types "T,error".
+func goSigTypes(sig, name string) (params, results string, ok bool) {
+	i := strings.Index(sig, name+"(")
+	if i < 0 {
+		return "", "", false
+	}
+	rest := sig[i+len(name):]
+	after := skipBalanced(rest, '(', ')')
+	if after == "" && !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	inner := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
+	params = strings.Join(goTypeList(inner), ",")
+	res := strings.TrimSpace(after)
+	if strings.HasPrefix(res, "(") {
+		res = strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+	}
+	results = strings.Join(goTypeList(res), ",")
+	return params, results, true
+}
+
+// goTypeList splits a Go parameter list into its types, one per
+// parameter, without names or package qualifiers.
+func goTypeList(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		parts = append(parts, t)
+	}
+	named := false
+	for _, p := range parts {
+		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
+			named = true
+		}
+	}
+	out := make([]string, len(parts))
+	next := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		if named {
+			if f := strings.Fields(p); len(f) >= 2 {
+				next = strings.TrimSpace(p[len(f[0]):])
+			}
+			p = next
+		}
+		out[i] = unqualify(strings.ReplaceAll(p, " ", ""))
+	}
+	return out
+}
+
+// unqualify drops package qualifiers from a type: "*pkg.T" → "*T",
+// "map[pkg.K]pkg.V" → "map[K]V".
+func unqualify(t string) string {
+	var b strings.Builder
+	word := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '.' && i > word && !strings.HasPrefix(t[i:], "...") {
+			// drop the identifier before the dot
+			s := b.String()
+			b.Reset()
+			b.WriteString(s[:len(s)-(i-word)])
+			word = i + 1
+			continue
+		}
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80) {
+			word = i + 1
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,734 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Edge is one caller or callee of a definition, with the call sites.
+type Edge struct {
+	// Def is the other end: the calling definition (Callers) or the called
+	// one (Callees). For a call made at file level Def.Ord is -1 and only
+	// Path and Lang are set.
+	Def Def
+	// Test is set when the caller is a test; a Jest/Mocha block that is
+	// not a symbol has Def.Ord -1 and its name and span here.
+	Test *Test
+	// Sites are the call-site ranges (the callee name) in the calling
+	// file, in source order.
+	Sites      []symbols.Span
+	Confidence Confidence
+	// Reason says what decided the edge ("qualified by import strings",
+	// "receiver type DB", "name only: receiver type unknown" …).
+	Reason string
+}
+
+// Result is the answer to Callers or Callees.
+type Result struct {
+	Edges []Edge
+	// Omitted counts name-only edges (and edges beyond MaxResults) left
+	// out to keep common names from flooding the answer.
+	Omitted int
+	// Unresolved lists callees of Callees that match no workspace
+	// definition, as written ("fmt.Println"), deduplicated.
+	Unresolved []string
+}
+
+// ErrNotFound is returned when a query's definition is not in the index.
+var ErrNotFound = errors.New("graph: definition not found")
+
+// edgeKey groups call sites by their calling definition (or test block).
+type edgeKey struct {
+	path string
+	ord  int
+	test string
+}
+
+type collector struct {
+	edges map[edgeKey]*Edge
+	order []edgeKey
+}
+
+func newCollector() *collector { return &collector{edges: map[edgeKey]*Edge{}} }
+
+func (c *collector) add(k edgeKey, def Def, test *Test, site symbols.Span, conf Confidence, reason string) {
+	e, ok := c.edges[k]
+	if !ok {
+		e = &Edge{Def: def, Test: test, Confidence: conf, Reason: reason}
+		c.edges[k] = e
+		c.order = append(c.order, k)
+	} else if conf > e.Confidence {
+		e.Confidence, e.Reason = conf, reason
+	}
+	for _, s := range e.Sites {
+		if s.StartByte == site.StartByte {
+			return
+		}
+	}
+	e.Sites = append(e.Sites, site)
+}
+
+// result sorts edges (confidence, then path and line), caps name-only
+// edges and the total.
+func (c *collector) result(opts Options) Result {
+	var res Result
+	edges := make([]Edge, 0, len(c.order))
+	for _, k := range c.order {
+		e := c.edges[k]
+		sort.Slice(e.Sites, func(i, j int) bool { return e.Sites[i].StartByte < e.Sites[j].StartByte })
+		edges = append(edges, *e)
+	}
+	sort.SliceStable(edges, func(i, j int) bool {
+		a, b := edges[i], edges[j]
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		if a.Def.Path != b.Def.Path {
+			return a.Def.Path < b.Def.Path
+		}
+		return firstLine(a) < firstLine(b)
+	})
+	nameOnly := 0
+	for _, e := range edges {
+		if e.Confidence == NameOnly {
+			nameOnly++
+			if nameOnly > opts.MaxNameOnly {
+				res.Omitted++
+				continue
+			}
+		}
+		if len(res.Edges) >= opts.MaxResults {
+			res.Omitted++
+			continue
+		}
+		res.Edges = append(res.Edges, e)
+	}
+	return res
+}
+
+func firstLine(e Edge) int {
+	if len(e.Sites) > 0 {
+		return e.Sites[0].Start.Line
+	}
+	return e.Def.Span.Start.Line
+}
+
+// Lookup returns the definition at ord of path.
+func (r *Resolver) Lookup(p string, ord int) (Def, error) {
+	g, err := r.graph(p)
+	if err != nil {
+		return Def{}, err
+	}
+	lang := ""
+	if g != nil {
+		lang = g.Lang
+	}
+	return r.lookup(p, ord, lang)
+}
+
+// lookup returns the definition at ord of path, of a known language.
+func (r *Resolver) lookup(p string, ord int, lang string) (Def, error) {
+	if ord < 0 {
+		return Def{}, fmt.Errorf("%s#%d: %w", p, ord, ErrNotFound)
+	}
+	sym, err := r.symbol(p, ord)
+	if err != nil {
+		return Def{}, fmt.Errorf("%s#%d: %w", p, ord, ErrNotFound)
+	}
+	return Def{Path: p, Ord: ord, Lang: lang, Symbol: sym}, nil
+}
+
+// target maps a definition to the one whose call sites reach it: a
+// constructor is called through its class name.
+func (r *Resolver) target(d Def) (Def, error) {
+	if d.Kind != symbols.KindConstructor || d.Parent < 0 {
+		return d, nil
+	}
+	cls, err := r.lookup(d.Path, d.Parent, d.Lang)
+	if errors.Is(err, ErrNotFound) {
+		return d, nil
+	}
+	if err != nil {
+		return Def{}, err
+	}
+	if isTypeKind(cls.Kind) {
+		return cls, nil
+	}
+	return d, nil
+}
+
+// siteKeys lists the reverse keys under which calls of d are stored.
+func (r *Resolver) siteKeys(d Def) ([]string, error) {
+	keys := []string{CalleeKey(d.Name), TestCalleeKey(d.Name)}
+	g, err := r.graph(d.Path)
+	if err != nil {
+		return nil, err
+	}
+	if g != nil && g.DefaultExport != "" && g.DefaultExport == d.Name {
+		keys = append(keys, DefaultExportKey)
+	}
+	return keys, nil
+}
+
+// callerOf turns a site into its caller: the definition's location (its
+// symbol is loaded later, only for edges that are kept) and the test.
+func (r *Resolver) callerOf(s *Site) (edgeKey, Def, *Test) {
+	k := edgeKey{path: s.Path, ord: s.Call.Caller}
+	if s.CallerTest != nil && s.CallerTest.Ord < 0 {
+		k.test = s.CallerTest.Name + "@" + fmt.Sprint(s.CallerTest.Span.StartByte)
+		k.ord = -1
+		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, s.CallerTest
+	}
+	if s.Call.Caller < 0 {
+		return k, Def{Path: s.Path, Ord: -1, Lang: s.Lang}, s.CallerTest
+	}
+	return k, Def{Path: s.Path, Ord: s.Call.Caller, Lang: s.Lang}, s.CallerTest
+}
+
+// fill loads the symbol of a definition located by callerOf. A caller
+// whose symbol is missing (only a corrupt index does that: a file's
+// symbols and sites are written in one batch) becomes a file-level caller.
+func (r *Resolver) fill(d *Def) error {
+	if d.Ord < 0 || d.Name != "" {
+		return nil
+	}
+	full, err := r.lookup(d.Path, d.Ord, d.Lang)
+	if errors.Is(err, ErrNotFound) {
+		d.Ord = -1
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	*d = full
+	return nil
+}
+
+// fillEdges loads the callers' symbols of the edges kept in a result.
+func (r *Resolver) fillEdges(res *Result) error {
+	for i := range res.Edges {
+		if err := r.fill(&res.Edges[i].Def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// siteFilter returns a cheap test for reverse entries that cannot call d:
+// another exact name, another language family, or (for a method of a
+// language without implicit this) a bare or module-qualified call.
+func siteFilter(d Def) func(v []byte, defaultKey bool) bool {
+	fam := family(d.Lang)
+	bareCannot := isMember(d)
+	if s := specs[d.Lang]; s != nil && s.implicitThis {
+		bareCannot = false
+	}
+	switch fam {
+	case "java", "kotlin", "csharp", "php", "c":
+		bareCannot = false // static imports, using aliases, Type::method
+	}
+	return func(v []byte, defaultKey bool) bool {
+		name, kind, lang, err := PeekSite(v)
+		if err != nil {
+			return false // let DecodeSite report it
+		}
+		if !defaultKey && string(name) != d.Name {
+			return true
+		}
+		if family(string(lang)) != fam {
+			return true
+		}
+		return bareCannot && (kind == RecvNone || kind == RecvLocal || kind == RecvImport)
+	}
+}
+
+// Callers returns the definitions that call d (or reference it as a
+// function value), best first. ctx bounds the work.
+func (r *Resolver) Callers(ctx context.Context, d Def) (Result, error) {
+	t, err := r.target(d)
+	if err != nil {
+		return Result{}, err
+	}
+	keys, err := r.siteKeys(t)
+	if err != nil {
+		return Result{}, err
+	}
+	col := newCollector()
+	skip := siteFilter(t)
+	for _, key := range keys {
+		var ferr error
+		err := r.ix.Sites(key, func(p string, v []byte) bool {
+			if ferr = ctx.Err(); ferr != nil {
+				return false
+			}
+			if skip(v, key == DefaultExportKey) {
+				return true
+			}
+			s, err := DecodeSite(p, v)
+			if err != nil {
+				return true // a corrupt entry: skip it, the rest still answer
+			}
+			conf, reason, ok, err := r.match(&s, t)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			if !ok {
+				return true
+			}
+			k, caller, test := r.callerOf(&s)
+			col.add(k, caller, test, s.Call.Site, conf, reason)
+			return true
+		})
+		if err == nil {
+			err = ferr
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("callers of %s: %w", d.Name, err)
+		}
+	}
+	res := col.result(r.opts)
+	if err := r.fillEdges(&res); err != nil {
+		return Result{}, fmt.Errorf("callers of %s: %w", d.Name, err)
+	}
+	return res, nil
+}
+
+// Callees returns the definitions d calls, best first, and the callees
+// that match nothing in the workspace.
+func (r *Resolver) Callees(ctx context.Context, d Def) (Result, error) {
+	g, err := r.graphFull(d.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	if g == nil {
+		return Result{}, nil
+	}
+	col := newCollector()
+	unresolved := map[string]bool{}
+	var unresolvedList []string
+	for i := range g.Calls {
+		c := g.Calls[i]
+		if c.Caller != d.Ord {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{}, fmt.Errorf("callees of %s: %w", d.Name, err)
+		}
+		s := Site{Path: d.Path, Lang: g.Lang, Package: g.Package, Module: g.Module, Call: c}
+		matches, err := r.resolveSite(&s)
+		if err != nil {
+			return Result{}, fmt.Errorf("callees of %s: %w", d.Name, err)
+		}
+		for _, m := range matches {
+			col.add(edgeKey{path: m.Def.Path, ord: m.Def.Ord}, m.Def, nil, c.Site, m.Confidence, m.Reason)
+		}
+		if len(matches) == 0 && !c.Ref && c.Recv.Kind != RecvLocal {
+			name := c.Name
+			if c.Text != "" {
+				name = c.Text + "." + c.Name
+			}
+			if !unresolved[name] {
+				unresolved[name] = true
+				unresolvedList = append(unresolvedList, name)
+			}
+		}
+	}
+	res := col.result(r.opts)
+	res.Unresolved = unresolvedList
+	return res, nil
+}
+
+// Match is one definition a call site resolves to.
+type Match struct {
+	Def        Def
+	Confidence Confidence
+	Reason     string
+}
+
+// resolveSite returns the definitions a call site may reach.
+func (r *Resolver) resolveSite(s *Site) ([]Match, error) {
+	c := &s.Call
+	var cands []Def
+	if c.DefaultImport {
+		for _, p := range moduleFiles(family(s.Lang), c.Recv.Module) {
+			g, err := r.graph(p)
+			if err != nil {
+				return nil, err
+			}
+			if g == nil || g.DefaultExport == "" {
+				continue
+			}
+			defs, err := r.definitions(g.DefaultExport)
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range defs {
+				if d.Path == p {
+					cands = append(cands, d)
+				}
+			}
+			break
+		}
+	} else {
+		defs, err := r.definitions(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		cands = defs
+	}
+	var out []Match
+	for _, d := range cands {
+		conf, reason, ok, err := r.match(s, d)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, Match{Def: d, Confidence: conf, Reason: reason})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
+	// A bare name that resolves exactly hides weaker guesses.
+	if len(out) > 1 && out[0].Confidence == Exact {
+		k := 1
+		for k < len(out) && out[k].Confidence == Exact {
+			k++
+		}
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// ResolveAt resolves the call site whose callee name covers the 0-based
+// line and byte column in file p (the name's end counts, so a cursor just
+// after it still resolves). found is false when no recorded call site is
+// there.
+func (r *Resolver) ResolveAt(p string, line, col int) (matches []Match, found bool, err error) {
+	g, err := r.graphFull(p)
+	if err != nil || g == nil {
+		return nil, false, err
+	}
+	for i := range g.Calls {
+		c := g.Calls[i]
+		st, en := c.Site.Start, c.Site.End
+		if line < st.Line || line > en.Line || (line == st.Line && col < st.Column) || (line == en.Line && col > en.Column) {
+			continue
+		}
+		s := Site{Path: p, Lang: g.Lang, Package: g.Package, Module: g.Module, Call: c}
+		m, err := r.resolveSite(&s)
+		return m, true, err
+	}
+	return nil, false, nil
+}
+
+// TestReason says why a test is reported for a definition.
+type TestReason string
+
+const (
+	// TestDirect: the test calls the definition.
+	TestDirect TestReason = "direct"
+	// TestTwoHops: the test calls a non-test definition that calls it.
+	TestTwoHops TestReason = "two-hops"
+	// TestNaming: the test's file and name follow the naming convention
+	// for the definition's file and name.
+	TestNaming TestReason = "naming"
+)
+
+// TestHit is a test that exercises a definition.
+type TestHit struct {
+	Path string
+	Test Test
+	// Def is the test's symbol (Ord -1 for a Jest block).
+	Def    Def
+	Reason TestReason
+	// Via is the intermediate definition of a two-hop hit.
+	Via        *Def
+	Confidence Confidence
+	// Detail explains the hit in words.
+	Detail string
+	// Sites are the call sites in the test's file (direct and two-hop).
+	Sites []symbols.Span
+}
+
+// Tests returns the tests that exercise d: those calling it directly,
+// those calling a non-test definition that calls it, and those named
+// after it in the conventional test file of its file. Direct hits come
+// first, then two-hop, then naming; within each, by confidence and path.
+func (r *Resolver) Tests(ctx context.Context, d Def) ([]TestHit, error) {
+	callers, err := r.Callers(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	hits := map[string]*TestHit{}
+	var order []string
+	add := func(h TestHit) {
+		k := h.Path + "\x00" + h.Test.Name + "\x00" + fmt.Sprint(h.Test.Span.StartByte)
+		if old, ok := hits[k]; ok {
+			if rank(h) > rank(*old) {
+				*old = h
+			}
+			return
+		}
+		hits[k] = &h
+		order = append(order, k)
+	}
+	var inter []Edge
+	for _, e := range callers.Edges {
+		if e.Test != nil {
+			add(TestHit{Path: e.Def.Path, Test: *e.Test, Def: e.Def, Reason: TestDirect, Confidence: e.Confidence,
+				Detail: "calls " + d.Name + " (" + e.Reason + ")", Sites: e.Sites})
+			continue
+		}
+		if e.Confidence >= Likely && e.Def.Ord >= 0 && len(inter) < r.opts.MaxIntermediates {
+			inter = append(inter, e)
+		}
+	}
+	for _, mid := range inter {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("tests of %s: %w", d.Name, err)
+		}
+		if err := r.testCallers(ctx, mid, d, add); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.namingTests(d, add); err != nil {
+		return nil, err
+	}
+	out := make([]TestHit, 0, len(order))
+	for _, k := range order {
+		out = append(out, *hits[k])
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if ra, rb := reasonRank(a.Reason), reasonRank(b.Reason); ra != rb {
+			return ra < rb
+		}
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Test.Span.StartByte < b.Test.Span.StartByte
+	})
+	if len(out) > r.opts.MaxResults {
+		out = out[:r.opts.MaxResults]
+	}
+	return out, nil
+}
+
+func reasonRank(r TestReason) int {
+	switch r {
+	case TestDirect:
+		return 0
+	case TestTwoHops:
+		return 1
+	}
+	return 2
+}
+
+func rank(h TestHit) int { return (3-reasonRank(h.Reason))*10 + int(h.Confidence) }
+
+// testCallers adds the tests that call intermediate mid (a caller of d).
+func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(TestHit)) error {
+	m := mid.Def
+	skip := siteFilter(m)
+	var ferr error
+	err := r.ix.Sites(TestCalleeKey(m.Name), func(p string, v []byte) bool {
+		if ferr = ctx.Err(); ferr != nil {
+			return false
+		}
+		if skip(v, false) {
+			return true
+		}
+		s, err := DecodeSite(p, v)
+		if err != nil || s.CallerTest == nil {
+			return true
+		}
+		conf, _, ok, err := r.match(&s, m)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if !ok || conf < Likely {
+			return true
+		}
+		_, caller, test := r.callerOf(&s)
+		if err := r.fill(&caller); err != nil {
+			ferr = err
+			return false
+		}
+		if conf > mid.Confidence {
+			conf = mid.Confidence
+		}
+		via := m
+		add(TestHit{Path: s.Path, Test: *test, Def: caller, Reason: TestTwoHops, Via: &via, Confidence: conf,
+			Detail: "calls " + m.QualifiedName() + ", which calls " + d.Name, Sites: []symbols.Span{s.Call.Site}})
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
+	}
+	return nil
+}
+
+// namingTests adds tests in the conventional test files of d's file whose
+// names mention d.
+func (r *Resolver) namingTests(d Def, add func(TestHit)) error {
+	for _, tp := range ConventionalTestFiles(d.Path) {
+		g, err := r.graph(tp)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			continue
+		}
+		for _, t := range g.Tests {
+			if !TestNameMentions(t.Name, d.Name, d.Container) {
+				continue
+			}
+			td := Def{Path: tp, Ord: t.Ord, Lang: g.Lang}
+			if t.Ord >= 0 {
+				if sd, err := r.lookup(tp, t.Ord, g.Lang); err == nil {
+					td = sd
+				}
+			}
+			add(TestHit{Path: tp, Test: t, Def: td, Reason: TestNaming, Confidence: Likely,
+				Detail: path.Base(tp) + " ↔ " + path.Base(d.Path) + ", test named after " + d.Name})
+		}
+	}
+	return nil
+}
+
+// ConventionalTestFiles lists where the tests of the file at p live by
+// each language's naming convention (foo_test.go, test_foo.py,
+// foo.test.ts, FooTest.java …). The files need not exist.
+func ConventionalTestFiles(p string) []string {
+	dir, base := path.Dir(p), path.Base(p)
+	ext := path.Ext(base)
+	name := strings.TrimSuffix(base, ext)
+	join := func(parts ...string) string { return path.Clean(path.Join(parts...)) }
+	switch ext {
+	case ".go":
+		if strings.HasSuffix(name, "_test") {
+			return nil
+		}
+		return []string{join(dir, name+"_test.go")}
+	case ".py":
+		if strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test") {
+			return nil
+		}
+		out := []string{join(dir, "test_"+name+".py"), join(dir, name+"_test.py"), join(dir, "tests", "test_"+name+".py")}
+		// tests/ at the root or beside the package, mirroring the tree.
+		parts := strings.Split(dir, "/")
+		for i := 0; i <= len(parts); i++ {
+			head := strings.Join(parts[:i], "/")
+			for _, td := range []string{"tests", "test"} {
+				out = append(out, join(head, td, "test_"+name+".py"))
+				if i < len(parts) {
+					out = append(out, join(head, td, strings.Join(parts[i:], "/"), "test_"+name+".py"))
+				}
+			}
+		}
+		return dedupe(out)
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
+		if strings.Contains(name, ".test") || strings.Contains(name, ".spec") {
+			return nil
+		}
+		var out []string
+		for _, e := range []string{ext, ".ts", ".js", ".tsx", ".jsx"} {
+			for _, kind := range []string{".test", ".spec"} {
+				out = append(out, join(dir, name+kind+e), join(dir, "__tests__", name+kind+e))
+			}
+			out = append(out, join(dir, "__tests__", name+e))
+		}
+		return dedupe(out)
+	case ".java", ".kt", ".cs":
+		out := []string{join(dir, name+"Test"+ext), join(dir, name+"Tests"+ext)}
+		if i := strings.Index(dir, "src/main/"); i >= 0 {
+			td := dir[:i] + "src/test/" + dir[i+len("src/main/"):]
+			out = append(out, join(td, name+"Test"+ext), join(td, name+"Tests"+ext))
+		}
+		return dedupe(out)
+	case ".rs":
+		return []string{join(dir, "tests", name+".rs"), join(dir, "..", "tests", name+".rs"), join(dir, name+"_test.rs")}
+	case ".rb":
+		return []string{join(dir, name+"_test.rb"), join(dir, name+"_spec.rb"), join("test", name+"_test.rb"), join("spec", name+"_spec.rb")}
+	case ".php":
+		return []string{join(dir, name+"Test.php"), join("tests", name+"Test.php")}
+	}
+	return nil
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestNameMentions reports whether a test name refers to a definition by
+// the usual conventions: TestFoo, TestFoo_bar, TestType_Method, test_foo,
+// testFoo, FooTest, "Foo > does x".
+func TestNameMentions(testName, name, container string) bool {
+	if name == "" {
+		return false
+	}
+	norm := func(s string) string {
+		return strings.ToLower(strings.ReplaceAll(s, "_", ""))
+	}
+	tn := testName
+	if i := strings.LastIndexByte(tn, '.'); i >= 0 {
+		tn = tn[i+1:] // Class.test_method
+	}
+	for _, p := range []string{"Test", "test_", "test", "Benchmark", "Fuzz", "Example", "Should", "should_"} {
+		if strings.HasPrefix(tn, p) {
+			tn = strings.TrimPrefix(tn[len(p):], "_")
+			break
+		}
+	}
+	n := norm(name)
+	cands := []string{tn}
+	if container != "" {
+		cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(tn, lastComponent(container)), "_"))
+	}
+	for _, c := range cands {
+		nc := norm(c)
+		if !strings.HasPrefix(nc, n) {
+			continue
+		}
+		// The name must end at a word boundary in the original spelling.
+		rest := strings.TrimPrefix(strings.ToLower(c), strings.ToLower(name))
+		if rest == strings.ToLower(c) {
+			rest = c[min(len(c), len(name)):] // underscores differ: accept
+		}
+		if rest == "" {
+			return true
+		}
+		orig := c[len(c)-len(rest):]
+		r, _ := utf8.DecodeRuneInString(orig)
+		if r == '_' || r == ' ' || unicode.IsUpper(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	// "Foo > does x" (describe blocks) and "FooTest".
+	lower := strings.ToLower(testName)
+	ln := strings.ToLower(name)
+	return strings.HasPrefix(lower, ln+" ") || strings.HasPrefix(lower, ln+" >") || strings.HasPrefix(norm(testName), n+"test")
+}

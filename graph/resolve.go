@@ -1,0 +1,1123 @@
+package graph
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Def is a definition in the index: a file's symbol and its language.
+type Def struct {
+	Path string
+	// Ord is the symbol's index in its file; -1 for a file-level caller.
+	Ord  int
+	Lang string
+	symbols.Symbol
+}
+
+// DefRef locates a definition without loading it.
+type DefRef struct {
+	Path string
+	Ord  int
+	Lang string
+}
+
+// Index is what resolution reads. The engine implements it over one store
+// snapshot; every answer must come from that snapshot so nothing stale
+// survives an edit.
+type Index interface {
+	// DefinitionRefs locates the definitions whose name equals name,
+	// ignoring case.
+	DefinitionRefs(name string) ([]DefRef, error)
+	// Symbol returns the ord-th definition of a file.
+	Symbol(path string, ord int) (symbols.Symbol, error)
+	// Symbols returns the definitions of a file in order; nil when the file
+	// is not indexed.
+	Symbols(path string) ([]symbols.Symbol, error)
+	// GraphData returns the encoded graph of a file (Encode); nil when the
+	// file is not indexed or has no graph.
+	GraphData(path string) ([]byte, error)
+	// Sites calls fn with every reverse entry stored under key (see
+	// CalleeKey) until fn returns false.
+	Sites(key string, fn func(path string, value []byte) bool) error
+	// GoModulePath returns the module path of the go.mod governing the
+	// workspace directory dir ("" when unknown).
+	GoModulePath(dir string) string
+}
+
+// Options tune queries.
+type Options struct {
+	// MaxNameOnly caps name-only results of one query (default 20).
+	MaxNameOnly int
+	// MaxResults caps the results of one query (default 500).
+	MaxResults int
+	// MaxIntermediates caps the callers explored for two-hop tests
+	// (default 64, best resolved first).
+	MaxIntermediates int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxNameOnly <= 0 {
+		o.MaxNameOnly = 20
+	}
+	if o.MaxResults <= 0 {
+		o.MaxResults = 500
+	}
+	if o.MaxIntermediates <= 0 {
+		o.MaxIntermediates = 64
+	}
+	return o
+}
+
+// Resolver answers graph queries over an Index. It caches what it reads
+// (decoded graphs, symbols, definitions by name) and memoizes type
+// resolution, so it must not outlive the snapshot its Index reads: make one
+// per snapshot or query. It is safe for concurrent use.
+type Resolver struct {
+	ix   Index
+	opts Options
+
+	mu      sync.Mutex
+	graphs  map[string]*FileGraph // headers
+	fulls   map[string]*FileGraph
+	syms    map[string][]symbols.Symbol
+	sym     map[symKey]symbols.Symbol
+	refs    map[string][]DefRef
+	named   map[string][]Def
+	modPath map[string]string
+	memo    map[string]any
+}
+
+type symKey struct {
+	path string
+	ord  int
+}
+
+// NewResolver returns a Resolver reading ix.
+func NewResolver(ix Index, opts Options) *Resolver {
+	return &Resolver{
+		ix: ix, opts: opts.withDefaults(),
+		graphs: map[string]*FileGraph{}, fulls: map[string]*FileGraph{}, syms: map[string][]symbols.Symbol{}, sym: map[symKey]symbols.Symbol{},
+		refs: map[string][]DefRef{}, named: map[string][]Def{}, modPath: map[string]string{}, memo: map[string]any{},
+	}
+}
+
+// CacheSize returns the number of entries the resolver caches (decoded
+// graphs, symbols, name lookups, memoized facts), for callers that keep a
+// resolver for a whole snapshot and want to bound its memory.
+func (r *Resolver) CacheSize() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.graphs) + len(r.fulls) + len(r.syms) + len(r.sym) + len(r.refs) + len(r.named) + len(r.memo)
+}
+
+// memoized returns the cached value of key, computing it with fn once.
+func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
+	r.mu.Lock()
+	v, ok := r.memo[key]
+	r.mu.Unlock()
+	if ok {
+		return v.(T), nil
+	}
+	t, err := fn()
+	if err != nil {
+		return t, err
+	}
+	r.mu.Lock()
+	r.memo[key] = t
+	r.mu.Unlock()
+	return t, nil
+}
+
+// graph returns the header of a file's graph (no calls), or nil.
+func (r *Resolver) graph(p string) (*FileGraph, error) {
+	return r.loadGraph(p, r.graphs, DecodeHeader)
+}
+
+// graphFull returns a file's whole graph, or nil.
+func (r *Resolver) graphFull(p string) (*FileGraph, error) {
+	return r.loadGraph(p, r.fulls, Decode)
+}
+
+func (r *Resolver) loadGraph(p string, cache map[string]*FileGraph, decode func([]byte) (*FileGraph, error)) (*FileGraph, error) {
+	r.mu.Lock()
+	g, ok := cache[p]
+	r.mu.Unlock()
+	if ok {
+		return g, nil
+	}
+	b, err := r.ix.GraphData(p)
+	if err != nil {
+		return nil, fmt.Errorf("graph of %s: %w", p, err)
+	}
+	if len(b) > 0 {
+		if g, err = decode(b); err != nil {
+			return nil, fmt.Errorf("graph of %s: %w", p, err)
+		}
+	}
+	r.mu.Lock()
+	cache[p] = g
+	r.mu.Unlock()
+	return g, nil
+}
+
+func (r *Resolver) symbolsOf(p string) ([]symbols.Symbol, error) {
+	r.mu.Lock()
+	s, ok := r.syms[p]
+	r.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := r.ix.Symbols(p)
+	if err != nil {
+		return nil, fmt.Errorf("symbols of %s: %w", p, err)
+	}
+	r.mu.Lock()
+	r.syms[p] = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// symbol returns one definition of a file.
+func (r *Resolver) symbol(p string, ord int) (symbols.Symbol, error) {
+	k := symKey{p, ord}
+	r.mu.Lock()
+	s, ok := r.sym[k]
+	if !ok {
+		if all, loaded := r.syms[p]; loaded && ord >= 0 && ord < len(all) {
+			s, ok = all[ord], true
+		}
+	}
+	r.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := r.ix.Symbol(p, ord)
+	if err != nil {
+		return s, fmt.Errorf("symbol %s#%d: %w", p, ord, err)
+	}
+	r.mu.Lock()
+	r.sym[k] = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// defRefs returns the locations of definitions named name (any case).
+func (r *Resolver) defRefs(name string) ([]DefRef, error) {
+	r.mu.Lock()
+	refs, ok := r.refs[name]
+	r.mu.Unlock()
+	if ok {
+		return refs, nil
+	}
+	refs, err := r.ix.DefinitionRefs(name)
+	if err != nil {
+		return nil, fmt.Errorf("definitions of %s: %w", name, err)
+	}
+	r.mu.Lock()
+	r.refs[name] = refs
+	r.mu.Unlock()
+	return refs, nil
+}
+
+// definitionsWhere returns the definitions named exactly name whose
+// location passes keep (nil keeps all); only those are loaded.
+func (r *Resolver) definitionsWhere(name string, keep func(DefRef) bool) ([]Def, error) {
+	refs, err := r.defRefs(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Def
+	for _, ref := range refs {
+		if keep != nil && !keep(ref) {
+			continue
+		}
+		sym, err := r.symbol(ref.Path, ref.Ord)
+		if err != nil {
+			return nil, err
+		}
+		if sym.Name == name {
+			out = append(out, Def{Path: ref.Path, Ord: ref.Ord, Lang: ref.Lang, Symbol: sym})
+		}
+	}
+	return out, nil
+}
+
+// definitions returns the definitions named exactly name.
+func (r *Resolver) definitions(name string) ([]Def, error) {
+	r.mu.Lock()
+	d, ok := r.named[name]
+	r.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	out, err := r.definitionsWhere(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.named[name] = out
+	r.mu.Unlock()
+	return out, nil
+}
+
+// pathModule returns the module identity a file's path implies, and false
+// for languages whose module is a declared package (Java, Kotlin, C#, PHP).
+func pathModule(lang, p string) (string, bool) {
+	spec := specs[lang]
+	if spec == nil || spec.packageModule {
+		return "", false
+	}
+	return ModuleOf(lang, p, ""), true
+}
+
+// inModule returns a location filter keeping definitions that can live in
+// module mod (conservatively: it keeps what it cannot decide).
+func (r *Resolver) inModule(mod, fam string) func(DefRef) bool {
+	return func(ref DefRef) bool {
+		if family(ref.Lang) != fam {
+			return false
+		}
+		pm, ok := pathModule(ref.Lang, ref.Path)
+		if !ok || mod == "" {
+			return true
+		}
+		return r.moduleMatchPath(mod, ref.Lang, ref.Path, pm, "")
+	}
+}
+
+func (r *Resolver) goModulePath(dir string) string {
+	r.mu.Lock()
+	m, ok := r.modPath[dir]
+	r.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = r.ix.GoModulePath(dir)
+	r.mu.Lock()
+	r.modPath[dir] = m
+	r.mu.Unlock()
+	return m
+}
+
+// family returns the language family used to decide which definitions a
+// call can reach.
+func family(lang string) string {
+	if s := specs[lang]; s != nil && s.family != "" {
+		return s.family
+	}
+	return lang
+}
+
+func isTypeKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait, symbols.KindEnum, symbols.KindType:
+		return true
+	}
+	return false
+}
+
+// typeName is the type a method belongs to: the last component of its
+// container.
+func typeName(d Def) string { return lastComponent(d.Container) }
+
+// typeRef is a resolved type: a name and the module identity it lives in.
+type typeRef struct {
+	name   string
+	module string // module identity, a Go import path or directory, a dotted module …
+	lang   string
+	// from is the path of a file the name was read in; an empty module
+	// means that file's own module.
+	from string
+	// elem marks a container of the type (a slice, map or channel).
+	elem bool
+}
+
+// key identifies a type reference for memoization.
+func (t typeRef) key() string {
+	from := ""
+	if t.module == "" {
+		from = t.from // only then does the reading file matter
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%v\x00%s", t.name, t.module, family(t.lang), t.elem, from)
+}
+
+// moduleMatch reports whether module reference ref (as a file records it:
+// an import path, a dotted module, a resolved JS path, a package) names
+// the module of definition d, whose file graph is dg.
+func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
+	if ref == "" || dg == nil {
+		return false
+	}
+	return r.moduleMatchPath(ref, d.Lang, d.Path, dg.Module, dg.Package)
+}
+
+// moduleMatchPath is moduleMatch for a definition in file p of language
+// lang whose module identity is module and declared package pkg.
+func (r *Resolver) moduleMatchPath(ref, lang, p, module, pkg string) bool {
+	if ref == "" {
+		return false
+	}
+	if ref == module {
+		return true
+	}
+	switch family(lang) {
+	case "go":
+		dir := path.Dir(p)
+		if ref == dir {
+			return true
+		}
+		if dir != "." && path.Base(ref) != path.Base(dir) {
+			return false // an import path ends with the package directory
+		}
+		if mp := r.goModulePath(dir); mp != "" {
+			root := r.goModuleRoot(dir, mp)
+			rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
+			if root == "." {
+				rel = dir
+			}
+			if rel == "." || rel == "" {
+				return ref == mp
+			}
+			return ref == mp+"/"+rel
+		}
+		return strings.HasSuffix(ref, "/"+dir)
+	case "python":
+		return strings.HasSuffix(module, "."+ref) || strings.HasSuffix(ref, "."+module)
+	case "js":
+		return ref == module+"/index" || strings.HasSuffix(module, "/"+strings.TrimPrefix(ref, "@/"))
+	case "rust":
+		ref = strings.TrimPrefix(strings.TrimPrefix(ref, "crate::"), "self::")
+		return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
+	case "java", "kotlin", "csharp", "php":
+		return ref == pkg
+	case "c":
+		ref = strings.TrimPrefix(ref, "./")
+		if strings.HasSuffix(p, "/"+ref) || p == ref {
+			return true
+		}
+		return stem(p) == stem(ref) && stem(ref) != ""
+	default: // ruby, bash: require/source paths
+		ref = strings.TrimPrefix(ref, "./")
+		return strings.TrimSuffix(p, path.Ext(p)) == strings.TrimSuffix(ref, path.Ext(ref)) ||
+			strings.HasSuffix(strings.TrimSuffix(p, path.Ext(p)), "/"+strings.TrimSuffix(ref, path.Ext(ref)))
+	}
+}
+
+// goModuleRoot finds the workspace directory of the go.mod whose module
+// path is mp, walking up from dir while the parent has the same module.
+func (r *Resolver) goModuleRoot(dir, mp string) string {
+	cur := dir
+	for cur != "." && cur != "/" && cur != "" {
+		parent := path.Dir(cur)
+		if r.goModulePath(parent) != mp {
+			return cur
+		}
+		cur = parent
+	}
+	return "."
+}
+
+func stem(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(b, path.Ext(b))
+}
+
+// sameModule reports whether a call site and definition d share a package
+// or module, so bare names are visible without imports.
+func sameModule(s *Site, d Def, dg *FileGraph) bool {
+	switch family(d.Lang) {
+	case "go":
+		return path.Dir(s.Path) == path.Dir(d.Path) && s.Package == dg.Package
+	case "java", "kotlin", "csharp", "php":
+		return s.Package == dg.Package
+	case "c", "ruby", "bash":
+		return true // one global namespace
+	}
+	return s.Path == d.Path || (s.Module != "" && s.Module == dg.Module)
+}
+
+// globalNamespace reports languages whose type and function names are
+// global (not scoped by file or package).
+func globalNamespace(lang string) bool {
+	switch family(lang) {
+	case "c", "ruby", "bash":
+		return true
+	}
+	return false
+}
+
+// ownModule is the module identity a site's unqualified type names live
+// in ("" where names are global).
+func ownModule(s *Site) string {
+	if globalNamespace(s.Lang) {
+		return ""
+	}
+	return s.Module
+}
+
+// typeMatches reports whether type t names the type that declares method
+// d.
+func (r *Resolver) typeMatches(t typeRef, d Def, dg *FileGraph) bool {
+	if t.elem || t.name != typeName(d) {
+		return false
+	}
+	if t.module == "" {
+		return true // nothing better known: the name decides
+	}
+	if t.module == dg.Module {
+		return true
+	}
+	return r.moduleMatch(t.module, d, dg)
+}
+
+// typeDecl is a type definition with its file graph.
+type typeDecl struct {
+	def Def
+	g   *FileGraph
+}
+
+// findTypes returns the type definitions t can name, with aliases
+// replaced by what they alias.
+func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
+	return memoized(r, "types\x00"+t.key(), func() ([]typeDecl, error) { return r.findTypesDepth(t, 0) })
+}
+
+func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
+	if t.elem || isBuiltinType(t) {
+		return nil, nil
+	}
+	decls, err := r.findDecls(t)
+	if err != nil || depth > 3 {
+		return decls, err
+	}
+	var out []typeDecl
+	for _, td := range decls {
+		target, isAlias := aliasOf(td)
+		if !isAlias {
+			out = append(out, td)
+			continue
+		}
+		more, err := r.findTypesDepth(target, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// isBuiltinType reports a predeclared type of the language (Go error,
+// string, int …), which no workspace file declares.
+func isBuiltinType(t typeRef) bool {
+	spec := specs[t.lang]
+	return spec != nil && spec.builtins[t.name] && !strings.ContainsAny(t.module, "/.:") && family(t.lang) == "go"
+}
+
+// aliasOf returns the type an alias declaration stands for.
+func aliasOf(td typeDecl) (typeRef, bool) {
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name && t.Alias && len(t.Bases) == 1 {
+			return qualify(t.Bases[0], td.g), true
+		}
+	}
+	return typeRef{}, false
+}
+
+// findDecls returns the type definitions named like t in its module.
+func (r *Resolver) findDecls(t typeRef) ([]typeDecl, error) {
+	defs, err := r.definitionsWhere(t.name, r.inModule(t.module, family(t.lang)))
+	if err != nil {
+		return nil, err
+	}
+	var out []typeDecl
+	for _, d := range defs {
+		if !isTypeKind(d.Kind) || family(d.Lang) != family(t.lang) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		if dg == nil {
+			continue
+		}
+		if t.module != "" && t.module != dg.Module && !r.moduleMatch(t.module, d, dg) {
+			continue
+		}
+		out = append(out, typeDecl{d, dg})
+	}
+	if t.module == "" && len(out) > 1 && t.from != "" {
+		// Unqualified: prefer the declaring file's own module.
+		var own []typeDecl
+		fg, err := r.graph(t.from)
+		if err != nil {
+			return nil, err
+		}
+		for _, td := range out {
+			if fg != nil && td.g.Module == fg.Module {
+				own = append(own, td)
+			}
+		}
+		if len(own) > 0 {
+			out = own
+		}
+	}
+	return out, nil
+}
+
+// qualify turns a TypeExpr read in file g into a typeRef.
+func qualify(te TypeExpr, g *FileGraph) typeRef {
+	t := typeRef{name: te.Name, module: te.Module, lang: g.Lang, from: g.Path, elem: te.Elem}
+	if t.module == "" && !globalNamespace(g.Lang) {
+		t.module = g.Module
+	}
+	return t
+}
+
+// fieldType returns the type of member field of type t, looking through
+// embedded fields and base types.
+func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	res, err := memoized(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (result, error) {
+		ft, fc, ok, err := r.fieldTypeUncached(t, field, depth)
+		return result{ft, fc, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
+	if field == ElemStep {
+		if !t.elem {
+			return typeRef{}, 0, false, nil
+		}
+		t.elem = false
+		return t, Exact, true, nil
+	}
+	if depth > 3 || t.elem {
+		return typeRef{}, 0, false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil || len(decls) == 0 {
+		return typeRef{}, 0, false, err
+	}
+	for _, td := range decls {
+		for _, f := range td.g.Fields {
+			if f.Owner == t.name && f.Name == field && f.Type.Known() {
+				return r.memberType(f.Type, td.g)
+			}
+		}
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if ft, fc, ok, err := r.fieldType(b, field, depth+1); err != nil || ok {
+				return ft, fc, ok, err
+			}
+		}
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// memberType resolves a declared member or variable type read in file g.
+func (r *Resolver) memberType(te TypeExpr, g *FileGraph) (typeRef, Confidence, bool, error) {
+	if te.Call {
+		return r.callResult(te, &Site{Path: g.Path, Lang: g.Lang, Package: g.Package, Module: g.Module})
+	}
+	return qualify(te, g), Exact, true, nil
+}
+
+// basesOf returns the embedded and base types of a declaration.
+func (r *Resolver) basesOf(td typeDecl) []typeRef {
+	var out []typeRef
+	for _, t := range td.g.Types {
+		if t.Name == td.def.Name {
+			for _, b := range t.Bases {
+				out = append(out, qualify(b, td.g))
+			}
+		}
+	}
+	return out
+}
+
+// recvType resolves the type a call's receiver has, with the confidence
+// the chain allows. ok is false when the type is unknown.
+func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
+	c := &s.Call
+	conf := Exact
+	var t typeRef
+	var err error
+	switch c.Recv.Kind {
+	case RecvSelf:
+		if c.Recv.Type.Name == "" {
+			return typeRef{}, 0, false, nil
+		}
+		t = typeRef{name: c.Recv.Type.Name, module: ownModule(s), lang: s.Lang, from: s.Path}
+	case RecvVar:
+		te := c.Recv.Type
+		if te.Call {
+			var ok bool
+			t, conf, ok, err = r.callResult(te, s)
+			if err != nil || !ok {
+				return typeRef{}, 0, false, err
+			}
+		} else {
+			t = typeRef{name: te.Name, module: te.Module, lang: s.Lang, from: s.Path, elem: te.Elem}
+			if t.module == "" {
+				t.module = ownModule(s)
+			}
+		}
+	case RecvFree:
+		var ok bool
+		t, conf, ok, err = r.freeRoot(s)
+		if err != nil || !ok {
+			return typeRef{}, 0, false, err
+		}
+	default:
+		return typeRef{}, 0, false, nil
+	}
+	for _, f := range c.Recv.Fields {
+		var ft typeRef
+		var fc Confidence
+		var ok bool
+		if m, k, isCall := ParseCallStep(f); isCall {
+			ft, fc, ok, err = r.methodResult(t, m, k)
+		} else {
+			ft, fc, ok, err = r.fieldType(t, f, 0)
+		}
+		if err != nil || !ok {
+			return typeRef{}, 0, false, err
+		}
+		t, conf = ft, min(conf, fc)
+	}
+	return t, conf, true, nil
+}
+
+// freeRoot resolves an identifier the calling file does not bind: an
+// implicit field of the enclosing type, a package-level variable, or a
+// type name (a static or class-method call).
+func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	c := &s.Call
+	key := fmt.Sprintf("free\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
+	if family(s.Lang) != "go" {
+		key += "\x00" + s.Path // wildcard imports are per file
+	}
+	res, err := memoized(r, key, func() (result, error) {
+		t, conf, ok, err := r.freeRootUncached(s)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) freeRootUncached(s *Site) (typeRef, Confidence, bool, error) {
+	c := &s.Call
+	root := c.Recv.Root
+	if c.Recv.Module == "" && c.Self != "" && specs[s.Lang] != nil && specs[s.Lang].implicitThis {
+		self := typeRef{name: c.Self, module: ownModule(s), lang: s.Lang, from: s.Path}
+		if ft, fc, ok, err := r.fieldType(self, root, 0); err != nil || ok {
+			return ft, fc, ok, err
+		}
+	}
+	keep := r.inModule(c.Recv.Module, family(s.Lang))
+	if c.Recv.Module == "" && family(s.Lang) == "go" {
+		dir := path.Dir(s.Path)
+		keep = func(ref DefRef) bool { return family(ref.Lang) == "go" && path.Dir(ref.Path) == dir }
+	}
+	defs, err := r.definitionsWhere(root, keep)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	for _, d := range defs {
+		if family(d.Lang) != family(s.Lang) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		if dg == nil {
+			continue
+		}
+		visible := false
+		if c.Recv.Module != "" {
+			visible = r.moduleMatch(c.Recv.Module, d, dg)
+		} else {
+			visible = sameModule(s, d, dg)
+			if !visible {
+				visible, err = r.wildcardImported(s, d, dg)
+				if err != nil {
+					return typeRef{}, 0, false, err
+				}
+			}
+		}
+		if !visible {
+			continue
+		}
+		switch {
+		case d.Kind == symbols.KindVar || d.Kind == symbols.KindConst:
+			for _, f := range dg.Fields {
+				if f.Owner == "" && f.Name == root && f.Type.Known() {
+					return r.memberType(f.Type, dg)
+				}
+			}
+		case isTypeKind(d.Kind):
+			return typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path}, Exact, true, nil
+		}
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// wildcardImported reports whether the calling file imports every name of
+// d's module (using Namespace; import a.b.*; from m import *).
+func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error) {
+	cg, err := r.graph(s.Path)
+	if err != nil || cg == nil {
+		return false, err
+	}
+	for _, im := range cg.Imports {
+		for _, n := range im.Names {
+			if n.Name == "*" && (im.Module == dg.Package || r.moduleMatch(im.Module, d, dg)) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// callResult resolves the type of calling te.Name from site s: a class
+// instance, or the declared result of a function. It is exact when one
+// visible definition answers, likely when several do (the first wins).
+func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	key := fmt.Sprintf("call\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", te.Name, te.Module, te.Result, s.Lang, s.Module, s.Package, path.Dir(s.Path))
+	res, err := memoized(r, key, func() (result, error) {
+		t, conf, ok, err := r.callResultUncached(te, s)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) callResultUncached(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
+	keep := r.inModule(te.Module, family(s.Lang))
+	if te.Module == "" {
+		if pm, ok := pathModule(s.Lang, s.Path); ok {
+			fam := family(s.Lang)
+			keep = func(ref DefRef) bool {
+				m, ok := pathModule(ref.Lang, ref.Path)
+				return family(ref.Lang) == fam && (!ok || m == pm || globalNamespace(ref.Lang))
+			}
+		}
+	}
+	defs, err := r.definitionsWhere(te.Name, keep)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	var found []typeRef
+	for _, d := range defs {
+		if family(d.Lang) != family(s.Lang) || d.Container != "" && !isTypeKind(d.Kind) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		if dg == nil {
+			continue
+		}
+		if te.Module != "" {
+			if !r.moduleMatch(te.Module, d, dg) {
+				continue
+			}
+		} else if !sameModule(s, d, dg) {
+			continue
+		}
+		if isTypeKind(d.Kind) {
+			// An instantiation: the value is an instance of the class.
+			found = append(found, typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path})
+			continue
+		}
+		rt, ok := resultType(d.Lang, d.Signature, d.Name, te.Result)
+		if !ok {
+			continue
+		}
+		found = append(found, qualifyRaw(rt, d, dg))
+	}
+	switch len(found) {
+	case 0:
+		return typeRef{}, 0, false, nil
+	case 1:
+		return found[0], Exact, true, nil
+	}
+	return found[0], Likely, true, nil
+}
+
+// qualifyRaw resolves a type as written in definition d's file.
+func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
+	t := typeRef{name: rt.name, lang: d.Lang, from: d.Path, module: dg.Module, elem: rt.elem}
+	if globalNamespace(d.Lang) {
+		t.module = ""
+	}
+	if rt.qual != "" {
+		t.module = rt.qual
+		for _, im := range dg.Imports {
+			if im.Alias == rt.qual || (im.Alias == "" && defaultBinding(dg.Lang, im.Path) == rt.qual) {
+				t.module = im.Module
+				break
+			}
+		}
+		return t
+	}
+	for _, im := range dg.Imports {
+		for _, n := range im.Names {
+			if n.Local() == rt.name {
+				t.module, t.name = im.Module, n.Name
+			}
+		}
+	}
+	return t
+}
+
+// methodResult resolves the k-th result type of method m of type t
+// (declared, promoted from an embedded field, or of an interface).
+func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	res, err := memoized(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (result, error) {
+		t, conf, ok, err := r.methodResultUncached(t, m, k)
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
+func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	d, ok, err := r.findMethod(t, m, 0)
+	if err != nil || !ok {
+		return typeRef{}, 0, false, err
+	}
+	rt, ok := resultType(d.Lang, d.Signature, d.Name, k)
+	if !ok {
+		return typeRef{}, 0, false, nil
+	}
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return typeRef{}, 0, false, err
+	}
+	return qualifyRaw(rt, d, dg), Exact, true, nil
+}
+
+// findMethod finds method m of type t, looking through aliases, embedded
+// fields and base types.
+func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error) {
+	if depth > 3 || t.elem {
+		return Def{}, false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil || len(decls) == 0 {
+		return Def{}, false, err
+	}
+	defs, err := r.definitionsWhere(m, r.inDecls(decls))
+	if err != nil {
+		return Def{}, false, err
+	}
+	for _, td := range decls {
+		for _, o := range defs {
+			if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != family(td.def.Lang) {
+				continue
+			}
+			og, err := r.graph(o.Path)
+			if err != nil {
+				return Def{}, false, err
+			}
+			if og != nil && og.Module == td.g.Module {
+				return o, true, nil
+			}
+		}
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if d, ok, err := r.findMethod(b, m, depth+1); err != nil || ok {
+				return d, ok, err
+			}
+		}
+	}
+	return Def{}, false, nil
+}
+
+// inDecls keeps definitions in the modules of the given type declarations
+// (a method lives in its type's package).
+func (r *Resolver) inDecls(decls []typeDecl) func(DefRef) bool {
+	mods := map[string]bool{}
+	for _, td := range decls {
+		mods[td.g.Module] = true
+	}
+	return func(ref DefRef) bool {
+		pm, ok := pathModule(ref.Lang, ref.Path)
+		return !ok || mods[pm] || globalNamespace(ref.Lang)
+	}
+}
+
+// resultType reads the k-th declared result type of a function from its
+// signature.
+func resultType(lang, sig, name string, k int) (rawType, bool) {
+	var res string
+	switch family(lang) {
+	case "go":
+		i := strings.Index(sig, name)
+		if i < 0 {
+			return rawType{}, false
+		}
+		rest := sig[i+len(name):]
+		if strings.HasPrefix(rest, "[") {
+			rest = skipBalanced(rest, '[', ']')
+		}
+		if !strings.HasPrefix(rest, "(") {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(skipBalanced(rest, '(', ')'))
+		if strings.HasPrefix(res, "(") {
+			inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+			list := splitAll(inner)
+			if k >= len(list) {
+				return rawType{}, false
+			}
+			res = strings.TrimSpace(list[k])
+			if f := strings.Fields(res); len(f) == 2 {
+				res = f[1] // named result
+			}
+		} else if k > 0 {
+			return rawType{}, false
+		}
+	case "python", "rust":
+		if k > 0 {
+			return rawType{}, false
+		}
+		i := strings.LastIndex(sig, "->")
+		if i < 0 {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(sig[i+2:])
+		res = strings.Trim(res, `"' :`)
+	case "js", "kotlin":
+		if k > 0 {
+			return rawType{}, false
+		}
+		i := strings.LastIndex(sig, "):")
+		if i < 0 {
+			return rawType{}, false
+		}
+		res = strings.TrimSpace(sig[i+2:])
+	default: // Java, C#, C, C++: the return type precedes the name
+		if k > 0 {
+			return rawType{}, false
+		}
+		i := strings.Index(sig, name+"(")
+		if i <= 0 {
+			return rawType{}, false
+		}
+		f := strings.Fields(sig[:i])
+		if len(f) == 0 {
+			return rawType{}, false
+		}
+		res = f[len(f)-1]
+	}
+	return parseTypeText(res)
+}
+
+// parseTypeText reads "*pkg.T[X]", "Optional[T]", "Box<T>", "&mut T" into a
+// rawType.
+func parseTypeText(s string) (rawType, bool) {
+	s = strings.TrimSpace(s)
+	elem := false
+	switch {
+	case strings.HasPrefix(s, "[]"):
+		s, elem = s[2:], true
+	case strings.HasPrefix(s, "map["):
+		if rest := skipBalanced(s[3:], '[', ']'); rest != "" {
+			s, elem = rest, true
+		}
+	case strings.HasPrefix(s, "chan "):
+		s, elem = s[5:], true
+	}
+	rt, ok := parseTypeName(s)
+	rt.elem = elem
+	return rt, ok
+}
+
+// parseTypeName reads "*pkg.T[X]", "Optional[T]", "Box<T>", "&mut T".
+func parseTypeName(s string) (rawType, bool) {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"*", "&", "mut ", "const ", "Optional[", "?"} {
+		for strings.HasPrefix(s, p) {
+			s = strings.TrimSpace(s[len(p):])
+		}
+	}
+	if i := strings.IndexAny(s, "[<({ "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "*&?]")
+	if s == "" || strings.HasPrefix(s, "[") {
+		return rawType{}, false
+	}
+	sep := strings.LastIndexAny(s, ".:\\")
+	if sep < 0 {
+		return rawType{name: s}, isIdentifier(s)
+	}
+	name := s[sep+1:]
+	qual := strings.TrimRight(s[:sep], ".:\\")
+	return rawType{name: name, qual: qual}, isIdentifier(name)
+}
+
+// skipBalanced returns s after the balanced group that starts it.
+func skipBalanced(s string, open, close byte) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// splitAll splits s at its top-level commas.
+func splitAll(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}

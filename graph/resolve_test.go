@@ -1,0 +1,190 @@
+package graph
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// callers returns the described callers of spec in ix.
+func callers(t *testing.T, ix *memIndex, spec string) []string {
+	t.Helper()
+	r := NewResolver(ix, Options{})
+	res, err := r.Callers(context.Background(), ix.def(t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, e := range res.Edges {
+		out = append(out, describe(e))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCallersGo(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"constructor result type", "shop/cart.go:Cart.Add", []string{
+			"shop/cart.go:Cart.validate exact", "shop/cart_test.go:BenchmarkAdd exact", "shop/cart_test.go:TestAdd exact"}},
+		{"promoted through embedded field", "shop/cart.go:Store.Open", []string{"shop/cart.go:NewCart exact"}},
+		{"interface dispatch and method value", "shop/cart.go:Cart.Len", []string{"shop/cart.go:Cart.validate exact"}},
+		{"shadowing by a local closure", "shop/cart.go:helper", []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Checkout exact"}},
+		{"aliased import path", "shop/internal/money/money.go:Sum", []string{"shop/cart.go:Cart.Add exact"}},
+		{"field chain, range element, index of a result; a method's result is unknown", "shop/internal/money/money.go:Amount.Zero", []string{
+			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
+		{"field and package-level variable", "shop/cart.go:Logger.Printf", []string{
+			"shop/cart.go:Cart.Add exact", "shop/cart.go:Cart.validate exact"}},
+		{"same package bare call, dot import", "shop/cart.go:Checkout", []string{"shop/cart_test.go:TestCheckout exact", "shop/dot/dot_test.go:TestDot exact"}},
+		{"through an aliased interface, Close promoted; second result of a method", "shop/iter.go:listIter.Next", []string{
+			"shop/iter.go:drain likely", "shop/iter.go:use exact"}},
+		{"same method name, other signature", "shop/iter.go:otherIter.Next", []string{}},
+		{"embedded type alone is no implementation", "shop/iter.go:base.Close", []string{}},
+		{"the interface method itself; first result of a function", "shop/iter.go:Iterator.Next", []string{
+			"shop/iter.go:drain exact", "shop/iter.go:use exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallersPython(t *testing.T) {
+	ix := buildIndex(t, "testdata/python")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"instance, annotation and result annotation", "app/store/db.py:Database.get", []string{
+			"app/store/db.py:open_db exact", "tests/test_db.py:TestDatabase.test_get exact", "tests/test_db.py:test_open exact"}},
+		{"relative import, submodule import, shadowing nested def", "app/util.py:slugify", []string{
+			"app/store/db.py:Database.get exact", "tests/test_db.py:TestDatabase.helper exact"}},
+		{"class attribute annotation", "app/util.py:Clock.tick", []string{"app/store/db.py:Database._load exact"}},
+		{"inherited method", "app/store/db.py:Base.close", []string{
+			"app/store/db.py:Database.get likely", "tests/test_db.py:DatabaseCase.test_close likely"}},
+		{"module imported with from . import", "app/store/cache.py:fetch", []string{"app/store/db.py:Database._load exact"}},
+		{"same method name on different classes", "app/store/cache.py:LRU.get", []string{
+			"app/store/cache.py:fetch exact", "app/store/db.py:Database.get exact"}},
+		{"constructor", "app/store/db.py:Database.__init__", []string{
+			"app/store/db.py:open_db exact", "tests/test_db.py:DatabaseCase.test_close exact", "tests/test_db.py:database exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+func describeTests(hits []TestHit) []string {
+	out := []string{}
+	for _, h := range hits {
+		s := h.Path + ":" + h.Test.Name + " " + string(h.Reason)
+		if h.Via != nil {
+			s += " via " + h.Via.QualifiedName()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestTests(t *testing.T) {
+	goIx := buildIndex(t, "testdata/go")
+	pyIx := buildIndex(t, "testdata/python")
+	tests := []struct {
+		name   string
+		ix     *memIndex
+		target string
+		want   []string
+	}{
+		{"direct", goIx, "shop/cart.go:Cart.Add", []string{
+			"shop/cart_test.go:BenchmarkAdd direct", "shop/cart_test.go:TestAdd direct"}},
+		{"two hops through a constructor", goIx, "shop/cart.go:Store.Open", []string{
+			"shop/cart_test.go:BenchmarkAdd two-hops via NewCart", "shop/cart_test.go:ExampleNewCart two-hops via NewCart",
+			"shop/cart_test.go:TestAdd two-hops via NewCart"}},
+		{"two hops, shadowed call not counted", goIx, "shop/cart.go:helper", []string{
+			"shop/cart_test.go:TestCheckout two-hops via Checkout", "shop/dot/dot_test.go:TestDot two-hops via Checkout"}},
+		{"two hops and naming convention", goIx, "shop/cart.go:Cart.validate", []string{
+			"shop/cart_test.go:BenchmarkAdd two-hops via Cart.Add", "shop/cart_test.go:TestAdd two-hops via Cart.Add",
+			"shop/cart_test.go:TestValidate naming"}},
+		{"python direct", pyIx, "app/store/db.py:open_db", []string{"tests/test_db.py:test_open direct"}},
+		{"python two hops through a method", pyIx, "app/util.py:slugify", []string{
+			"tests/test_db.py:TestDatabase.test_get two-hops via Database.get", "tests/test_db.py:test_open two-hops via Database.get"}},
+		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
+			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
+			"tests/test_db.py:test_open two-hops via Database.get"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewResolver(tt.ix, Options{})
+			hits, err := r.Tests(context.Background(), tt.ix.def(t, tt.target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := describeTests(hits)
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallees(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	r := NewResolver(ix, Options{})
+	res, err := r.Callees(context.Background(), ix.def(t, "shop/cart.go:Cart.Add"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Edges {
+		got = append(got, describe(e))
+	}
+	sort.Strings(got)
+	want := []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Logger.Printf exact",
+		"shop/internal/money/money.go:Amount.Zero exact", "shop/internal/money/money.go:Sum exact"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("callees:\n got %q\nwant %q", got, want)
+	}
+	if wantU := []string{"errors.New", "str.ToUpper"}; !reflect.DeepEqual(res.Unresolved, wantU) {
+		t.Errorf("unresolved = %q, want %q", res.Unresolved, wantU)
+	}
+}
+
+func TestResolveAt(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	r := NewResolver(ix, Options{})
+	tests := []struct {
+		line, col int // 1-based line, 0-based byte column
+		want      []string
+		found     bool
+	}{
+		{57, 17, []string{"shop/internal/money/money.go:Sum exact"}, true}, // money.Sum in Cart.Add
+		{57, 20, []string{"shop/internal/money/money.go:Sum exact"}, true}, // just after the name
+		{67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
+		{90, 2, nil, true},  // a local closure shadows helper
+		{10, 0, nil, false}, // not a call site
+	}
+	for _, tt := range tests {
+		ms, found, err := r.ResolveAt("shop/cart.go", tt.line-1, tt.col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, describe(Edge{Def: m.Def, Confidence: m.Confidence}))
+		}
+		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.line, tt.col, got, found, tt.want, tt.found)
+		}
+	}
+}

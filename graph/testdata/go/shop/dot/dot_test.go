@@ -1,0 +1,9 @@
+package dot_test
+
+import (
+	"testing"
+
+	. "example.com/shop"
+)
+
+func TestDot(t *testing.T) { Checkout(nil) }

@@ -1,0 +1,9 @@
+package com.acme.shop;
+
+public class Base {
+    public void close() {}
+}
+
+interface Sized {
+    int size();
+}

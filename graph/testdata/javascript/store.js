@@ -1,0 +1,4 @@
+class Store {
+  put(v) {}
+}
+module.exports = Store;

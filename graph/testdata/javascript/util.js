@@ -1,0 +1,4 @@
+function slug(s) {
+  return s;
+}
+module.exports = { slug };

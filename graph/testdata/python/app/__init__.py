@@ -1,0 +1,1 @@
+from .store.db import Database as DB

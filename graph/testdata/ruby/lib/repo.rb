@@ -1,0 +1,7 @@
+class Repo
+  def save(key); end
+
+  def load(key)
+    key
+  end
+end

@@ -1,0 +1,7 @@
+require_relative "../lib/cart"
+
+describe Cart do
+  it "adds" do
+    Cart.new.add("x")
+  end
+end

@@ -1,0 +1,7 @@
+export function slug(s: string): string {
+  return s.toLowerCase();
+}
+
+export function save(key: string) {
+  return key;
+}
