@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-graph deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-graph bench-edit deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
 
 all: build
 
@@ -28,7 +28,7 @@ test-editors:
 	fi
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search bench-graph
+bench: deps build bench-index bench-search bench-graph bench-edit
 
 bench-index:
 	$(GO) run ./bench index
@@ -40,6 +40,11 @@ bench-search:
 # standard library (index kept in $(CACHE)), graph share of indexing time.
 bench-graph:
 	$(GO) run ./scripts/bench-graph --work $(CACHE)/bench-graph --db $(CACHE)/bench-graph/stdlib-index
+
+# Edit-to-fresh latency of the language server on the Go standard library,
+# its memory after bootstrap.
+bench-edit:
+	$(GO) run ./bench edit
 
 ## deps: everything a fresh machine needs for build, test and bench.
 deps: deps-system deps-go deps-ort deps-fixture deps-editors

@@ -4,6 +4,7 @@
 //
 //	go run ./bench index   cold and warm index of the Go and Python stdlibs
 //	go run ./bench search  search latency and quality on the golden queries
+//	go run ./bench edit    edit-to-fresh latency of the language server, its memory
 //
 // Timings come from this shared 2-core machine: treat them as indicative and
 // compare ratios printed side by side in the same run.

@@ -384,8 +384,15 @@ var ErrNotIndexable = errors.New("file type not indexed")
 
 // writeFile commits one file's batch and queues its text-index changes.
 // Disk versions of files that have an overlay are dropped: the editor's
-// buffer wins until it is closed.
+// buffer wins until it is closed. Chunks the previous version already had
+// (same id: same text at the same place) keep their text-index documents.
 func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
+	return e.writeFileWith(data, overlay, true)
+}
+
+// writeFileWith is writeFile; reuse false re-adds every chunk to the text
+// index (Reindex).
+func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	if !overlay && e.hasOverlay(data.File.Path) {
@@ -401,7 +408,7 @@ func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
 		ids[i] = c.ID
 	}
 	e.emb.fileChanged(data.File.Path, replaced, ids, overlay)
-	return e.tw.put(data, replaced, seq)
+	return e.tw.put(data, replaced, seq, reuse)
 }
 
 func (e *Engine) deleteFile(rel string) error {
@@ -487,17 +494,22 @@ func (w *textWriter) getErr() error {
 	return w.err
 }
 
-func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64) error {
+func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
 	keep := make(map[store.ChunkID]bool, len(data.Chunks))
 	for _, c := range data.Chunks {
 		keep[c.ID] = true
 	}
+	had := make(map[store.ChunkID]bool, len(replaced))
 	for _, id := range replaced {
+		had[id] = true
 		if !keep[id] {
 			w.b.Delete(id.String())
 		}
 	}
 	for i := range data.Chunks {
+		if reuse && had[data.Chunks[i].ID] {
+			continue // its document is already indexed: an edit elsewhere in the file
+		}
 		if err := w.b.Add(textDoc(&data.Chunks[i])); err != nil {
 			return err
 		}

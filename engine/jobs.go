@@ -205,7 +205,7 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 		case e.hasOverlay(r.path):
 			res.Unchanged++ // the editor's buffer wins
 		default:
-			if err := e.writeFile(r.data, false); err != nil {
+			if err := e.writeFileWith(r.data, false, false); err != nil {
 				return err
 			}
 			res.Indexed++

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -156,4 +158,82 @@ func TestSymbolScore(t *testing.T) {
 	if SymbolScore("", "x") != 0 || SymbolScore("zz", "abc") != 0 {
 		t.Error("non-matches score")
 	}
+}
+
+// TestEditKeepsUnchangedChunks: an edit re-adds only the chunks it changed
+// to the text index; the text index still holds exactly the file's chunks,
+// unchanged ones stay searchable, and changed ones are found by their new
+// text only.
+func TestEditKeepsUnchangedChunks(t *testing.T) {
+	ctx := context.Background()
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	const rel = "geo/shapes.go"
+	src := fixture[rel]
+	tail := "\n// Diameter returns twice the radius; zebracount.\nfunc (c Circle) Diameter() float64 {\n\td := 2 * c.R\n\treturn d\n}\n"
+	edits := []string{src + tail, src + strings.Replace(tail, "zebracount", "yakcount", 1)}
+	for i, text := range edits {
+		if err := e.UpdateOverlay(ctx, rel, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		checkTextDocs(t, e, rel)
+		if !hitIn(query(t, e, "round shape"), rel) {
+			t.Errorf("edit %d: an unchanged chunk is no longer found", i)
+		}
+	}
+	if !hitIn(query(t, e, "yakcount"), rel) {
+		t.Error("the changed chunk is not found by its new text")
+	}
+	if hitIn(query(t, e, "zebracount"), rel) {
+		t.Error("the changed chunk is still found by its old text")
+	}
+	// A forced reindex rewrites every document.
+	if err := e.ClearOverlay(ctx, rel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Reindex(ctx, []string{"geo"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkTextDocs(t, e, rel)
+	if hitIn(query(t, e, "yakcount"), rel) || !hitIn(query(t, e, "round shape"), rel) {
+		t.Error("after reindex the text index does not match the disk")
+	}
+}
+
+// checkTextDocs compares the text index's documents of rel with the
+// store's chunks.
+func checkTextDocs(t *testing.T, e *Engine, rel string) {
+	t.Helper()
+	docs, err := e.text.DocsOf(context.Background(), rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	rec, err := snap.st.File(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, id := range rec.Chunks {
+		want = append(want, id.String())
+	}
+	sort.Strings(docs)
+	sort.Strings(want)
+	if !reflect.DeepEqual(docs, want) {
+		t.Errorf("text documents of %s %v, store chunks %v", rel, docs, want)
+	}
+}
+
+func hitIn(hits []Hit, rel string) bool {
+	for _, h := range hits {
+		if h.Path == rel {
+			return true
+		}
+	}
+	return false
 }

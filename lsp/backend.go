@@ -53,9 +53,8 @@ type Backend struct {
 	opts BackendOptions
 	log  *slog.Logger
 
-	mu       sync.RWMutex
-	folders  []*backendFolder
-	settings Settings
+	mu      sync.RWMutex
+	folders []*backendFolder
 
 	jobSeq atomic.Int64
 	jobs   []*reindexJob // recent jobs, oldest first
@@ -70,11 +69,10 @@ func NewBackend(opts BackendOptions) *Backend {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Backend{opts: opts, log: log, settings: ApplyEnv(DefaultSettings())}
+	return &Backend{opts: opts, log: log}
 }
 
-// Features returns the hooks that connect the backend to Serve. Call
-// hierarchy hooks stay nil until the engine has a call graph.
+// Features returns the hooks that connect the backend to Serve.
 func (b *Backend) Features() Features {
 	return Features{
 		OpenFolder:       b.openFolder,
@@ -90,6 +88,10 @@ func (b *Backend) Features() Features {
 		Hover:            b.hover,
 		DocumentSymbols:  b.documentSymbols,
 		WorkspaceSymbols: b.workspaceSymbols,
+
+		PrepareCallHierarchy: b.prepareCallHierarchy,
+		IncomingCalls:        b.incomingCalls,
+		OutgoingCalls:        b.outgoingCalls,
 	}
 }
 
@@ -155,7 +157,6 @@ type folderEngine struct {
 
 	stateMu   sync.Mutex
 	bootstrap string // "running", "done", "failed: …" or "cancelled"
-	lastIndex time.Time
 }
 
 // handleOf returns the backend folder behind a handle.
@@ -201,9 +202,6 @@ func (fe *folderEngine) rel(path string) (string, error) {
 // bootstrap index starts in the background and the call returns.
 func (b *Backend) openFolder(_ context.Context, root string, s Settings, progress ProgressFunc) (FolderHandle, error) {
 	s = ApplyEnv(s)
-	b.mu.Lock()
-	b.settings = s
-	b.mu.Unlock()
 	b.setLevel(s.LogLevel)
 	f := &backendFolder{b: b, root: root, settings: s}
 	fe, err := b.openEngine(f, s)
@@ -406,19 +404,18 @@ func (fe *folderEngine) stop() error {
 }
 
 // settingsChanged implements Features.SettingsChanged: ignore patterns,
-// the size limit and the index location reopen each folder's engine (and
-// re-index what changed); other settings are stored.
+// the size limit, the index location and the embedding settings reopen
+// each folder's engine (which re-indexes what changed and reloads its
+// vectors); other settings are stored.
 func (b *Backend) settingsChanged(s Settings) {
 	s = ApplyEnv(s)
-	b.mu.Lock()
-	b.settings = s
-	b.mu.Unlock()
 	b.setLevel(s.LogLevel)
 	for _, f := range b.openFolders() {
 		f.mu.RLock()
 		old := f.settings
 		f.mu.RUnlock()
-		if slices.Equal(old.Ignore, s.Ignore) && old.MaxFileSize == s.MaxFileSize && old.DBPath == s.DBPath {
+		if slices.Equal(old.Ignore, s.Ignore) && old.MaxFileSize == s.MaxFileSize && old.DBPath == s.DBPath &&
+			old.Embeddings == s.Embeddings && old.ModelPath == s.ModelPath {
 			f.mu.Lock()
 			f.settings = s
 			f.mu.Unlock()
@@ -474,13 +471,10 @@ func (f *backendFolder) engineOf() (*folderEngine, func(), error) {
 	return fe, release, nil
 }
 
-// setBootstrap records the bootstrap state for stats.
+// setBootstrap records the state of the latest full index run for stats.
 func (fe *folderEngine) setBootstrap(state string) {
 	fe.stateMu.Lock()
 	fe.bootstrap = state
-	if state == "done" {
-		fe.lastIndex = time.Now()
-	}
 	fe.stateMu.Unlock()
 }
 

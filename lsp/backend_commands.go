@@ -108,22 +108,27 @@ func runSearch(ctx context.Context, env *CommandEnv, a SearchArgs) (SearchResult
 			all = append(all, folderHit{f, h})
 		}
 	}
+	return SearchResult{Query: a.Query, Hits: mergeHits(env, all, k)}, nil
+}
+
+// mergeHits ranks hits of several folders by score, keeps the best k and
+// locates them.
+func mergeHits(env *CommandEnv, all []folderHit, k int) []SearchHit {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].h.Score > all[j].h.Score })
 	if len(all) > k {
 		all = all[:k]
 	}
-	res := SearchResult{Query: a.Query, Hits: []SearchHit{}}
-	locs := hitLocations(all)
-	conv := env.Locations(locs)
+	out := []SearchHit{}
+	conv := env.Locations(hitLocations(all))
 	for i, fh := range all {
 		h := fh.h
-		res.Hits = append(res.Hits, SearchHit{
+		out = append(out, SearchHit{
 			Location: conv[i], Folder: PathToURI(fh.f.root), Path: h.Path,
 			Symbol: h.Symbol, Kind: h.Kind, Language: h.Language, Score: h.Score,
 			Sources: append([]string{}, h.Sources...), Text: h.Text,
 		})
 	}
-	return res, nil
+	return out
 }
 
 // search runs one engine search on the folder's current snapshot.
@@ -259,7 +264,8 @@ type FolderStats struct {
 	Languages  map[string]int `json:"languages" doc:"files per language"`
 	IndexBytes int64          `json:"indexBytes" doc:"size of the index on disk"`
 	Indexing   IndexingStats  `json:"indexing" doc:"how complete the index is"`
-	Embeddings string         `json:"embeddings" doc:"embeddings state: off, or unavailable: reason"`
+	Embeddings string         `json:"embeddings" doc:"embeddings state: off, unavailable: reason, loading, embedding or ready"`
+	Vectors    VectorStats    `json:"vectors" doc:"the semantic index"`
 	Queries    QueryLatency   `json:"queries" doc:"search latency since the folder opened"`
 	CacheHit   Measure        `json:"cacheHitRate" doc:"embedding cache hit rate"`
 	PackTokens Measure        `json:"avgPackTokens" doc:"average tokens per context pack"`
@@ -283,14 +289,19 @@ type QueryLatency struct {
 	P95Ms float64 `json:"p95Ms" doc:"95th percentile latency in milliseconds"`
 }
 
+// VectorStats describes a folder's semantic index.
+type VectorStats struct {
+	Model    string `json:"model,omitempty" doc:"embedding model id (name@sha)"`
+	Vectors  int    `json:"vectors" doc:"chunks with a vector"`
+	Pending  int    `json:"pending" doc:"files queued for embedding"`
+	Embedded int64  `json:"embedded" doc:"vectors computed since the folder opened (the rest came from the cache)"`
+}
+
 // Measure is a figure that a build may not have.
 type Measure struct {
 	Value       *float64 `json:"value,omitempty" doc:"the figure"`
 	Unavailable string   `json:"unavailable,omitempty" doc:"why there is no figure"`
 }
-
-// embeddingsUnavailable explains the embeddings state of this build.
-const embeddingsUnavailable = "unavailable: the engine in this build has no embedding index"
 
 func runStats(_ context.Context, env *CommandEnv, _ StatsArgs) (StatsResult, error) {
 	folders, err := engineFolders(env)
@@ -336,7 +347,10 @@ func (f *backendFolder) stats() (FolderStats, error) {
 			Complete: st.Indexing.Complete, LastIndex: st.LastIndex,
 		},
 		Queries:    QueryLatency{Count: st.Queries.Count, P50Ms: st.Queries.P50Ms, P95Ms: st.Queries.P95Ms},
-		CacheHit:   Measure{Unavailable: "there is no embedding cache in this build"},
+		Embeddings: embeddingsState(st.Embeddings),
+		Vectors: VectorStats{Model: st.Embeddings.Model, Vectors: st.Embeddings.Vectors,
+			Pending: st.Embeddings.Pending, Embedded: st.Embeddings.Embedded},
+		CacheHit:   cacheHitRate(st.Embeddings),
 		PackTokens: Measure{Unavailable: "there are no context packs in this build"},
 		Overlays:   f.docs.count(),
 		Recent:     append([]string{}, st.Recent...),
@@ -344,14 +358,35 @@ func (f *backendFolder) stats() (FolderStats, error) {
 	if out.Languages == nil {
 		out.Languages = map[string]int{}
 	}
-	f.mu.RLock()
-	embeddings := f.settings.Embeddings && fe.cfg.Embeddings
-	f.mu.RUnlock()
-	out.Embeddings = "off"
-	if embeddings {
-		out.Embeddings = embeddingsUnavailable
-	}
 	return out, nil
+}
+
+// embeddingsState renders the engine's embeddings state: "off",
+// "unavailable: reason", or the state with its reason if any.
+func embeddingsState(st engine.EmbeddingStats) string {
+	state := st.State
+	if state == "" {
+		state = engine.EmbedOff
+	}
+	if st.Reason != "" && state != engine.EmbedOff {
+		return state + ": " + st.Reason
+	}
+	return state
+}
+
+// cacheHitRate is the embedding cache's hit rate once vectors have been
+// looked up, else why there is none.
+func cacheHitRate(st engine.EmbeddingStats) Measure {
+	switch {
+	case st.State == engine.EmbedOff || st.State == "":
+		return Measure{Unavailable: "embeddings are off"}
+	case st.State == engine.EmbedUnavailable:
+		return Measure{Unavailable: "embeddings are unavailable"}
+	case st.Vectors == 0 && st.Embedded == 0:
+		return Measure{Unavailable: "no vector looked up yet"}
+	}
+	rate := st.CacheHitRate
+	return Measure{Value: &rate}
 }
 
 // ReindexArgs are the arguments of contextLs.reindex.
@@ -442,49 +477,9 @@ func (f *backendFolder) planReindex(ctx context.Context, env *CommandEnv, rels [
 	return ReindexFolder{URI: PathToURI(f.root), Reindex: items(plan.Reindex), Remove: items(plan.Remove)}, nil
 }
 
-// Commands whose engine part is not in this build: their arguments are
-// checked, then they answer an error naming what is missing.
-
-// CallsArgs are the arguments of contextLs.callers and contextLs.callees.
-type CallsArgs struct {
-	PlaceArgs
-	Depth int `json:"depth,omitempty" doc:"levels of the call graph to follow (default 1)"`
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// CallsResult is the result of contextLs.callers and contextLs.callees.
-type CallsResult struct {
-	Symbol string      `json:"symbol" doc:"the function or method asked about"`
-	Items  []CallEntry `json:"items" doc:"callers (or callees), nearest first"`
-}
-
-// CallEntry is one caller or callee.
-type CallEntry struct {
-	Location  LocationResult   `json:"location" doc:"the definition of the caller or callee"`
-	Name      string           `json:"name" doc:"its qualified name"`
-	Kind      string           `json:"kind" doc:"function, method, …"`
-	Depth     int              `json:"depth" doc:"1 for direct calls"`
-	CallSites []LocationResult `json:"callSites" doc:"where the calls are"`
-}
-
-// TestsArgs are the arguments of contextLs.tests.
-type TestsArgs struct {
-	PlaceArgs
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// TestsResult is the result of contextLs.tests.
-type TestsResult struct {
-	Symbol string      `json:"symbol" doc:"the definition asked about"`
-	Tests  []TestEntry `json:"tests" doc:"tests that exercise it, most direct first"`
-}
-
-// TestEntry is one test.
-type TestEntry struct {
-	Location LocationResult `json:"location" doc:"the test's definition"`
-	Name     string         `json:"name" doc:"test name"`
-	Reason   string         `json:"reason" doc:"why it counts: calls it directly, through a helper, or names it"`
-}
+// Commands whose engine part is not in this build (context packs, pins):
+// their arguments are checked, then they answer an error naming what is
+// missing.
 
 // ContextPackArgs are the arguments of contextLs.contextPack.
 type ContextPackArgs struct {
@@ -542,13 +537,6 @@ type PinEntry struct {
 	Tokens   int            `json:"tokens" doc:"tokens it adds to every pack"`
 }
 
-// SimilarArgs are the arguments of contextLs.similar.
-type SimilarArgs struct {
-	PlaceArgs
-	Text string `json:"text,omitempty" doc:"code or prose to find neighbours of, instead of a place"`
-	K    int    `json:"k,omitempty" doc:"number of hits (default 10)"`
-}
-
 // notInBuild is the error of a command whose engine part is missing.
 func notInBuild(command, missing string) error {
 	return fmt.Errorf("%s: %s: %w", command, missing, ErrNotSupported)
@@ -561,27 +549,6 @@ func checkPlace(env *CommandEnv, p PlaceArgs, required bool) error {
 	}
 	_, err := env.ResolvePlace(p)
 	return err
-}
-
-func runCallers(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callers", "the code graph is not in this build")
-}
-
-func runCallees(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callees", "the code graph is not in this build")
-}
-
-func runTests(_ context.Context, env *CommandEnv, a TestsArgs) (TestsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return TestsResult{}, err
-	}
-	return TestsResult{}, notInBuild("tests", "the code graph (test detection) is not in this build")
 }
 
 func runContextPack(_ context.Context, env *CommandEnv, a ContextPackArgs) (ContextPackResult, error) {
@@ -598,7 +565,7 @@ func runRelated(_ context.Context, env *CommandEnv, a RelatedArgs) (RelatedResul
 	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
 		return RelatedResult{}, err
 	}
-	return RelatedResult{}, notInBuild("relatedContext", "context packs and the code graph are not in this build")
+	return RelatedResult{}, notInBuild("relatedContext", "context packs are not in this build")
 }
 
 func runPin(_ context.Context, env *CommandEnv, a PinArgs) (PinsResult, error) {
@@ -615,13 +582,178 @@ func runUnpin(_ context.Context, env *CommandEnv, a PinArgs) (PinsResult, error)
 	return PinsResult{}, notInBuild("unpin", "pins belong to context packs, which are not in this build")
 }
 
-func runSimilar(_ context.Context, env *CommandEnv, a SimilarArgs) (SearchResult, error) {
+// SimilarArgs are the arguments of contextLs.similar: a text, or a place
+// (a selection, the definition at a position, or a symbol's definition).
+type SimilarArgs struct {
+	PlaceArgs
+	Text string `json:"text,omitempty" doc:"code or prose to find neighbours of, instead of a place"`
+	K    int    `json:"k,omitempty" doc:"number of hits (default 10)"`
+}
+
+// maxSimilarK bounds contextLs.similar's k.
+const maxSimilarK = 100
+
+func (a *SimilarArgs) validate() error {
+	if a.K < 0 || a.K > maxSimilarK {
+		return fmt.Errorf("k: must be between 1 and %d (0: the default 10)", maxSimilarK)
+	}
+	return nil
+}
+
+// similarSource is the snippet contextLs.similar looks for neighbours of,
+// and the place it comes from (left out of the answer).
+type similarSource struct {
+	text       string
+	f          *backendFolder
+	rel        string
+	start, end int // 1-based lines
+}
+
+func runSimilar(ctx context.Context, env *CommandEnv, a SimilarArgs) (SearchResult, error) {
+	folders, err := engineFolders(env)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	src := similarSource{text: a.Text}
 	if strings.TrimSpace(a.Text) == "" {
-		if err := checkPlace(env, a.PlaceArgs, true); err != nil {
+		if src, err = similarPlace(ctx, env, folders, a.PlaceArgs); err != nil {
 			return SearchResult{}, err
 		}
 	} else if err := checkPlace(env, a.PlaceArgs, false); err != nil {
 		return SearchResult{}, err
 	}
-	return SearchResult{}, notInBuild("similar", "embeddings (semantic search) are not in this build")
+	k := a.K
+	if k == 0 {
+		k = 10
+	}
+	var all []folderHit
+	var unavailable []error
+	for _, f := range folders {
+		req := engine.SimilarRequest{Text: src.text, K: k}
+		if f == src.f {
+			req.ExcludePath, req.ExcludeStart, req.ExcludeEnd = src.rel, src.start, src.end
+		}
+		hits, err := f.similar(ctx, req)
+		if errors.Is(err, engine.ErrNoEmbeddings) {
+			unavailable = append(unavailable, fmt.Errorf("%s: %w", f.root, err))
+			continue
+		}
+		if err != nil {
+			return SearchResult{}, err
+		}
+		for _, h := range hits {
+			all = append(all, folderHit{f, h})
+		}
+	}
+	if len(unavailable) == len(folders) {
+		return SearchResult{}, errors.Join(unavailable...)
+	}
+	return SearchResult{Query: src.text, Hits: mergeHits(env, all, k)}, nil
+}
+
+// similar runs one engine Similar on the folder's current snapshot.
+func (f *backendFolder) similar(ctx context.Context, req engine.SimilarRequest) ([]engine.Hit, error) {
+	fe, release, err := f.engineOf()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	snap := fe.eng.Snapshot()
+	defer snap.Release()
+	res, err := snap.Similar(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("similar in %s: %w", f.root, err)
+	}
+	return res.Hits, nil
+}
+
+// similarPlace takes the snippet from a place: the selection, else the
+// innermost definition at the position, else the definition named by
+// symbol.
+func similarPlace(ctx context.Context, env *CommandEnv, folders []*backendFolder, p PlaceArgs) (similarSource, error) {
+	place, err := env.ResolvePlace(p)
+	if err != nil {
+		return similarSource{}, err
+	}
+	if place.Path == "" {
+		return similarSymbol(folders, place.Symbol)
+	}
+	f, err := handleOf(place.Folder)
+	if err != nil {
+		return similarSource{}, err
+	}
+	fe, release, err := f.engineOf()
+	if err != nil {
+		return similarSource{}, err
+	}
+	defer release()
+	rel, err := fe.rel(place.Path)
+	if err != nil {
+		return similarSource{}, err
+	}
+	content, err := f.content(fe, rel)
+	if err != nil {
+		return similarSource{}, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	m := NewMapper(content)
+	r := Range{}
+	switch {
+	case place.Range != nil && *place.Range != (Range{Start: place.Range.Start, End: place.Range.Start}):
+		r = *place.Range
+	default:
+		var at Point
+		switch {
+		case place.Point != nil:
+			at = *place.Point
+		case place.Range != nil:
+			at = place.Range.Start
+		}
+		snap := fe.eng.Snapshot()
+		syms, err := snap.DocumentSymbols(rel)
+		snap.Release()
+		if err != nil && !errors.Is(err, engine.ErrNotIndexed) {
+			return similarSource{}, err
+		}
+		found := false
+		for _, si := range syms { // source order: the last match is the innermost
+			if sr := spanRange(si.Span); containsRange(sr, Range{Start: at, End: at}) {
+				r, found = sr, true
+			}
+		}
+		if !found {
+			return similarSource{}, invalidParams("arguments[0].position: no definition here; select a range or pass text")
+		}
+	}
+	text := string(content[m.PointOffset(r.Start):m.PointOffset(r.End)])
+	if strings.TrimSpace(text) == "" {
+		return similarSource{}, invalidParams("arguments[0].range: the selection is empty")
+	}
+	return similarSource{text: text, f: f, rel: rel, start: r.Start.Line + 1, end: r.End.Line + 1}, ctx.Err()
+}
+
+// similarSymbol takes the snippet from the best definition named symbol.
+func similarSymbol(folders []*backendFolder, symbol string) (similarSource, error) {
+	for _, f := range folders {
+		fe, release, err := f.engineOf()
+		if err != nil {
+			return similarSource{}, err
+		}
+		snap := fe.eng.Snapshot()
+		syms, err := snap.FindSymbols(symbol)
+		snap.Release()
+		if err != nil || len(syms) == 0 {
+			release()
+			continue
+		}
+		si := syms[0]
+		content, err := f.content(fe, si.Path)
+		release()
+		if err != nil {
+			return similarSource{}, fmt.Errorf("reading %s: %w", si.Path, err)
+		}
+		start, end := min(si.Span.StartByte, len(content)), min(si.Span.EndByte, len(content))
+		return similarSource{text: string(content[start:end]), f: f, rel: si.Path,
+			start: si.Span.Start.Line + 1, end: si.Span.End.Line + 1}, nil
+	}
+	return similarSource{}, invalidParams("arguments[0].symbol: no definition named %q", symbol)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/symbols"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -201,7 +202,9 @@ func (q *overlayQueue) run() {
 	for {
 		w, wait := q.next()
 		if w != nil {
+			start := time.Now()
 			overlaid, err := q.applyFn(w)
+			q.f.b.log.Debug("editor buffer applied", "path", w.st.rel, "bytes", len(w.text), "overlay", overlaid, "took", time.Since(start).Round(time.Millisecond))
 			q.finish(w, overlaid, err)
 			continue
 		}
@@ -259,14 +262,22 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		}
 		return false, nil
 	}
+	if symbols.ForContent(rel, w.text) == nil {
+		// Not a language the engine indexes: nothing to do per keystroke.
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		return false, nil
+	}
 	if sameAsDisk(fe, rel, w.text) {
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
 		snap := eng.Snapshot()
 		current := snap.HasContent(rel, w.text)
+		_, ierr := snap.File(rel)
 		snap.Release()
-		if !current {
+		if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
 			// The disk changed without an event reaching us.
 			return false, eng.Refresh(w.ctx, []string{rel})
 		}
@@ -281,7 +292,8 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	}
 	err := eng.UpdateOverlay(w.ctx, rel, w.text)
 	if errors.Is(err, engine.ErrNotIndexable) {
-		// Not a language the engine indexes: forget the overlay mark.
+		// A language the workspace's configuration leaves out: forget the
+		// overlay mark.
 		return false, eng.ClearOverlay(q.ctx, rel)
 	}
 	return true, err

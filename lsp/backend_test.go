@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/vectors"
 )
 
 // startBackend serves the fixture workspace in-process with a Backend and
@@ -25,6 +28,11 @@ func startBackend(t *testing.T, initOptions map[string]any) (*harness, *session,
 	h := startServer(t, Options{Features: b.Features()})
 	copyFixture(t, h.root)
 	s := newSession(t, h.c, h.root)
+	if initOptions == nil {
+		// Embeddings follow the machine (runtime, models): off unless a
+		// test asks for them.
+		initOptions = map[string]any{"embeddings": false}
+	}
 	s.initialize(initOptions)
 	s.awaitIndexed()
 	return h, s, b
@@ -89,7 +97,7 @@ func TestBackendMultiRoot(t *testing.T) {
 	copyFixture(t, one)
 	writeFile(t, two, "lib/area.py", "def total_area(shapes):\n    \"\"\"Sum of the areas.\"\"\"\n    return sum(s.area() for s in shapes)\n")
 	s := newSession(t, h.c, h.root)
-	s.initialize(nil, one, two)
+	s.initialize(map[string]any{"embeddings": false}, one, two)
 	s.awaitIndexed()
 	s.awaitIndexed()
 
@@ -177,7 +185,7 @@ func TestBackendReindex(t *testing.T) {
 	for _, it := range plan.Folders[0].Remove {
 		remove = append(remove, it.Path)
 	}
-	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
+	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
 		t.Errorf("dry run %+v: reindex %v remove %v", plan, reindex, remove)
 	}
 	if res := s.search("Fixture guide", 5); len(res.Hits) == 0 || res.Hits[0].Path != "docs/guide.md" {
@@ -227,8 +235,9 @@ func TestBackendServerWatcher(t *testing.T) {
 	s := newSession(t, h.c, h.root)
 	// No dynamic registration: the server watches files itself.
 	must(t, s.c.Call(testCtx(t), "initialize", map[string]any{
-		"capabilities":     clientCaps{progress: true}.json(),
-		"workspaceFolders": []map[string]string{{"uri": PathToURI(h.root), "name": "ws"}},
+		"capabilities":          clientCaps{progress: true}.json(),
+		"workspaceFolders":      []map[string]string{{"uri": PathToURI(h.root), "name": "ws"}},
+		"initializationOptions": map[string]any{"embeddings": false},
 	}, nil))
 	must(t, s.c.Notify("initialized", map[string]any{}))
 	s.awaitIndexed()
@@ -296,7 +305,7 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 		writeFile(t, h.root, filepath.Join("gen", "f"+n+".go"), "package gen\n\n// Gen"+n+" is generated.\nfunc Gen"+n+"() int { return "+n+" }\n")
 	}
 	s := newSession(t, h.c, h.root)
-	s.initialize(nil)
+	s.initialize(map[string]any{"embeddings": false})
 	// Queries answer while the bootstrap runs; stats says how far it is.
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
@@ -306,7 +315,7 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 	s.workspaceSymbols("Gen1")
 	s.awaitIndexed()
 	must(t, s.command("contextLs.stats", nil, &st))
-	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 305 {
+	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 306 {
 		t.Errorf("after bootstrap: %+v", fs)
 	}
 }
@@ -318,20 +327,21 @@ func TestBackendMissingParts(t *testing.T) {
 		args    map[string]any
 		want    string
 	}{
-		{"contextLs.callers", map[string]any{"symbol": "NewCircle"}, "callers: the code graph is not in this build"},
-		{"contextLs.callees", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 8, "character": 15}}, "callees: the code graph is not in this build"},
-		{"contextLs.tests", map[string]any{"symbol": "Area"}, "tests: the code graph (test detection) is not in this build"},
 		{"contextLs.contextPack", map[string]any{"query": "area of shapes"}, "contextPack: context packs are not in this build"},
-		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs and the code graph are not in this build"},
+		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs are not in this build"},
 		{"contextLs.pin", map[string]any{"symbol": "Area"}, "pin: pins belong to context packs"},
 		{"contextLs.unpin", map[string]any{"symbol": "Area"}, "unpin: pins belong to context packs"},
-		{"contextLs.similar", map[string]any{"text": "sum areas"}, "similar: embeddings (semantic search) are not in this build"},
 	}
 	for _, tc := range tests {
 		err := s.command(tc.command, tc.args, nil)
 		if rpcCode(err) != int64(CodeMethodNotFound) || !strings.Contains(rpcMessage(err), tc.want) {
 			t.Errorf("%s: %v, want MethodNotFound naming %q", tc.command, err, tc.want)
 		}
+	}
+	// similar needs embeddings, and says why there are none.
+	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
+	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
+		t.Errorf("similar without embeddings: %v", err)
 	}
 	// Argument errors come first.
 	bad := []struct {
@@ -340,6 +350,7 @@ func TestBackendMissingParts(t *testing.T) {
 		want    string
 	}{
 		{"contextLs.callers", map[string]any{}, "textDocument: required (with position), or symbol"},
+		{"contextLs.tests", map[string]any{"symbol": "Area", "limit": 5000}, "limit: must be between 1 and 1000"},
 		{"contextLs.contextPack", map[string]any{}, "query: required without a place"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: required"},
 		{"contextLs.search", map[string]any{"query": "x", "k": 1000}, "k: must be between 1 and 100"},
@@ -347,6 +358,9 @@ func TestBackendMissingParts(t *testing.T) {
 		{"contextLs.definition", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "location.uri: required"},
 		{"contextLs.definition", map[string]any{"location": map[string]any{"uri": s.uri("geo/rect.go"), "range": map[string]any{"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 3, "character": 0}}}, "position": map[string]any{"line": 2, "character": 0}}, "position.line: 2 is past the snippet's last line 1"},
 		{"contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"no/such/file.go"}}, "not found in any"},
+		{"contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
+		{"contextLs.similar", map[string]any{"symbol": "NoSuchThing"}, "no definition named"},
+		{"contextLs.similar", map[string]any{"text": "x", "k": -1}, "k: must be between"},
 	}
 	for _, tc := range bad {
 		err := s.command(tc.command, tc.args, nil)
@@ -544,5 +558,188 @@ func TestCommandsNeedTheBackend(t *testing.T) {
 	err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "contextLs.search", "arguments": []any{map[string]any{"query": "x"}}}, nil)
 	if !strings.Contains(rpcMessage(err), ErrNotEngineFolder.Error()) {
 		t.Errorf("search on a foreign backend: %v", err)
+	}
+}
+
+// useLite returns the real sentence encoder beside the checkout, skipping
+// the test when it or the ONNX Runtime library is absent (make deps).
+func useLite(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "models", "use-lite"))
+	must(t, err)
+	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
+		t.Skipf("the use-lite model is not at %s (it sits beside the checkout; make deps)", dir)
+	}
+	if _, err := vectors.FindRuntime(""); err != nil {
+		t.Skipf("ONNX Runtime not installed (make deps): %v", err)
+	}
+	return dir
+}
+
+func TestBackendSimilar(t *testing.T) {
+	model := useLite(t)
+	_, s, _ := startBackend(t, map[string]any{"embeddings": true, "modelPath": model})
+	var st StatsResult
+	poll(t, "embeddings ready", func() (bool, string) {
+		if err := s.command("contextLs.stats", nil, &st); err != nil {
+			return false, err.Error()
+		}
+		return st.Folders[0].Embeddings == "ready", st.Folders[0].Embeddings
+	})
+	fs := st.Folders[0]
+	if fs.Vectors.Vectors < fs.Chunks || !strings.HasPrefix(fs.Vectors.Model, "use-lite@") || fs.CacheHit.Value == nil {
+		t.Errorf("vector stats %+v, cache %+v, chunks %d", fs.Vectors, fs.CacheHit, fs.Chunks)
+	}
+
+	var res SearchResult
+	must(t, s.command("contextLs.similar", map[string]any{"text": "try the upload again after it fails, waiting longer each time", "k": 3}, &res))
+	if len(res.Hits) == 0 || res.Hits[0].Path != "util/retry.py" || res.Hits[0].Sources[0] != "vector" {
+		t.Errorf("similar to a retry text: %s", hitSymbols(res))
+	}
+	// From a place: the definition at the position is the snippet, and it
+	// is left out of its own neighbours.
+	rect := s.fileText("geo/rect.go")
+	must(t, s.command("contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": position(t, rect, "Area() float64 {", 0, 0)}, &res))
+	if len(res.Hits) == 0 {
+		t.Fatal("no neighbours of Rect.Area")
+	}
+	for _, h := range res.Hits {
+		if h.Symbol == "Rect.Area" {
+			t.Errorf("the snippet itself is among its neighbours: %s", hitSymbols(res))
+		}
+	}
+}
+
+// TestBackendGolden records document symbols of every fixture file and the
+// definition and hover answers at marked places, in testdata/backend.golden
+// (rewritten with -update).
+func TestBackendGolden(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	var out strings.Builder
+	root := PathToURI(s.root)
+	clean := func(v string) string { return strings.ReplaceAll(v, root, "$ROOT") }
+	var dump func(prefix string, syms []docSymbol)
+	dump = func(prefix string, syms []docSymbol) {
+		for _, d := range syms {
+			fmt.Fprintf(&out, "%s%s kind=%d %d:%d-%d:%d name@%d:%d %q\n", prefix, d.Name, d.Kind,
+				d.Range.Start.Line, d.Range.Start.Character, d.Range.End.Line, d.Range.End.Character,
+				d.SelectionRange.Start.Line, d.SelectionRange.Start.Character, d.Detail)
+			dump(prefix+"  ", d.Children)
+		}
+	}
+	for _, rel := range []string{"cmd/app/main.go", "docs/guide.md", "geo/rect.go", "geo/shapes.go", "util/retry.py"} {
+		fmt.Fprintf(&out, "== documentSymbol %s\n", rel)
+		dump("", s.documentSymbols(rel))
+	}
+	places := []struct {
+		rel, needle string
+		n, offset   int
+	}{
+		{"cmd/app/main.go", "NewCircle", 0, 4},
+		{"cmd/app/main.go", "TotalArea", 0, 0},
+		{"cmd/app/main.go", "Rect{", 0, 1},
+		{"geo/rect.go", "Shape)", 0, 0},
+		{"util/retry.py", "Backoff()", 0, 3},
+		{"util/retry.py", "delay(i)", 0, 0},
+		{"util/retry.py", "time.sleep", 0, 0},
+	}
+	for _, p := range places {
+		text := s.fileText(p.rel)
+		pos := position(t, text, p.needle, p.n, p.offset)
+		fmt.Fprintf(&out, "== definition %s %q (%d:%d)\n", p.rel, p.needle, pos.Line, pos.Character)
+		for _, l := range s.definition(p.rel, pos) {
+			fmt.Fprintf(&out, "%s %d:%d-%d:%d\n", clean(string(l.URI)), l.Range.Start.Line, l.Range.Start.Character, l.Range.End.Line, l.Range.End.Character)
+		}
+		fmt.Fprintf(&out, "== hover %s %q\n", p.rel, p.needle)
+		if h := s.hover(p.rel, pos); h != nil {
+			out.WriteString(clean(h.Contents.Value) + "\n")
+		}
+	}
+	golden(t, "backend.golden", []byte(out.String()))
+}
+
+func TestBackendGraph(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	mainText := s.fileText("cmd/app/main.go")
+	names := func(g GraphTarget) []string {
+		var out []string
+		for _, it := range g.Items {
+			out = append(out, it.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		command string
+		args    map[string]any
+		target  string
+		items   []string
+		check   func(t *testing.T, g GraphTarget)
+	}{
+		{"callees of the function around a position", "contextLs.callees",
+			map[string]any{"textDocument": map[string]any{"uri": s.uri("cmd/app/main.go")}, "position": position(t, mainText, "fmt.Println", 0, 0)},
+			"main", []string{"TotalArea", "NewCircle"}, func(t *testing.T, g GraphTarget) {
+				if !slices.Contains(g.Unresolved, "fmt.Println") {
+					t.Errorf("unresolved %v", g.Unresolved)
+				}
+				// Call sites of callees lie in the target's file.
+				for _, it := range g.Items {
+					if len(it.CallSites) != 1 || it.CallSites[0].URI != s.uri("cmd/app/main.go") {
+						t.Errorf("call sites of %s: %+v", it.Name, it.CallSites)
+					}
+				}
+			}},
+		{"tests of a symbol", "contextLs.tests", map[string]any{"symbol": "geo.NewCircle"},
+			"NewCircle", []string{"TestCircleArea"}, func(t *testing.T, g GraphTarget) {
+				if it := g.Items[0]; it.Reason != "direct" || it.Kind != "test" || it.Location.URI != s.uri("geo/shapes_test.go") {
+					t.Errorf("test %+v", it)
+				}
+			}},
+		{"callers in Python through a receiver", "contextLs.callers", map[string]any{"symbol": "Backoff.delay"},
+			"Backoff.delay", []string{"retry_upload"}, nil},
+		{"a limit leaves items out", "contextLs.callers", map[string]any{"symbol": "NewCircle", "limit": 1},
+			"NewCircle", []string{"main"}, func(t *testing.T, g GraphTarget) {
+				if g.Omitted != 1 {
+					t.Errorf("omitted %d, want 1", g.Omitted)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var res GraphAnswer
+			must(t, s.command(tc.command, tc.args, &res))
+			if len(res.Targets) != 1 || res.Targets[0].Symbol != tc.target || !reflect.DeepEqual(names(res.Targets[0]), tc.items) {
+				t.Fatalf("got %+v, want %s with %v", res, tc.target, tc.items)
+			}
+			if tc.check != nil {
+				tc.check(t, res.Targets[0])
+			}
+		})
+	}
+	err := s.command("contextLs.callers", map[string]any{"symbol": "NoSuchFunction"}, nil)
+	if !strings.Contains(rpcMessage(err), `"NoSuchFunction": no such symbol`) {
+		t.Errorf("callers of a missing symbol: %v", err)
+	}
+	// Outgoing calls of a Python function through the call hierarchy.
+	py := s.fileText("util/retry.py")
+	var items []protocol.CallHierarchyItem
+	must(t, s.c.Call(testCtx(t), "textDocument/prepareCallHierarchy", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri("util/retry.py")}, "position": position(t, py, "retry_upload", 0, 0),
+	}, &items))
+	if len(items) != 1 || items[0].Name != "retry_upload" {
+		t.Fatalf("prepare: %+v", items)
+	}
+	var out []protocol.CallHierarchyOutgoingCall
+	must(t, s.c.Call(testCtx(t), "callHierarchy/outgoingCalls", map[string]any{"item": items[0]}, &out))
+	var callees []string
+	for _, o := range out {
+		callees = append(callees, o.To.Name)
+		if !containsRange(Range{Start: Point{int(o.To.Range.Start.Line), int(o.To.Range.Start.Character)}, End: Point{int(o.To.Range.End.Line), int(o.To.Range.End.Character)}},
+			Range{Start: Point{int(o.To.SelectionRange.Start.Line), int(o.To.SelectionRange.Start.Character)}, End: Point{int(o.To.SelectionRange.End.Line), int(o.To.SelectionRange.End.Character)}}) {
+			t.Errorf("%s: selection %+v outside range %+v", o.To.Name, o.To.SelectionRange, o.To.Range)
+		}
+	}
+	if !slices.Contains(callees, "delay") || !slices.Contains(callees, "Backoff") {
+		t.Errorf("outgoing calls of retry_upload: %v", callees)
 	}
 }

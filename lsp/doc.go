@@ -28,4 +28,20 @@
 // cancels. Replies are serialized on the writer and written even when the
 // request's context is cancelled. The reader never waits on a handler or on
 // a response from the client.
+//
+// # Backend
+//
+// [NewBackend] is the engine-backed implementation of [Features] that
+// `context-ls serve` runs: one engine.Engine per workspace folder, opened
+// at once and indexed in the background with $/progress, queried from
+// immutable snapshots (so the partial index answers during the bootstrap).
+// Open documents whose text differs from disk are indexed as overlays
+// after a short debounce (an older version still being indexed is
+// cancelled); a save or an undo back to the disk content clears the
+// overlay, and so does closing the document. Watched-file events (from the
+// client, or from the server's own watcher when the client cannot watch)
+// refresh the changed files. Hovers, the call hierarchy and the
+// contextLs.callers, contextLs.callees and contextLs.tests commands answer
+// from the engine's code graph. The engine-backed commands of the command
+// table work on folders a Backend opened.
 package lsp
