@@ -256,9 +256,19 @@ local function scenario()
   location_command('ContextCallers', 'ContextCallers', function(l)
     local fs = table.concat(qf_files(l), ' ')
     check('ContextCallers: main.go call site listed', fs:find('cmd/shop/main.go:14', 1, true) ~= nil, fs)
+    local site
+    for _, it in ipairs(l.items) do
+      if vim.fn.bufname(it.bufnr):find('main%.go$') then
+        site = it
+      end
+    end
+    -- byte column of "Reserve" in '\tfmt.Println(s.Reserve("apple", 1))'
+    check('ContextCallers: call site column in bytes', site ~= nil and site.col == 16, site and site.col)
+    check('ContextCallers: title names the definition', l.title == 'context-ls callers: Stock.Reserve', l.title)
   end)
   location_command('ContextTests', 'ContextTests', function(l)
-    check('ContextTests: TestReserve listed', l.items[1] ~= nil and l.items[1].text:find('TestReserve', 1, true) ~= nil)
+    check('ContextTests: TestReserve listed', l.items[1] ~= nil and l.items[1].text:find('^TestReserve: ') ~= nil, l.items[1] and l.items[1].text)
+    check('ContextTests: at the test definition', l.items[1] ~= nil and l.items[1].lnum == 8, l.items[1] and l.items[1].lnum)
   end)
   location_command('ContextRelated', 'ContextRelated', function(l)
     check('ContextRelated: items have lines', l.items[1] == nil or l.items[1].lnum > 0)

@@ -226,6 +226,9 @@ test('render quickfix items (golden)', function()
       table.insert(out, string.format('%s:%d:%d-%s %s', it.filename, it.lnum, it.col, tostring(it.end_lnum), it.text))
     end
   end
+  eq(render.graph_symbols(r.callers), 'Stock.Reserve')
+  eq(render.graph_omitted(r.callers), 1)
+  eq(render.graph_symbols({ targets = {} }), '')
   dump('search', render.search_items(r.search, line_of))
   dump('callers', render.call_items(r.callers, line_of))
   dump('tests', render.test_items(r.tests, line_of))

@@ -9,19 +9,20 @@ import { ConfigReader, packFormat, searchResults } from './config';
 import { editorState, toLocation, workspaceFolders } from './convert';
 import { pickLocation } from './picker';
 import {
-  CallsResult,
   Commands,
   ContextPackResult,
+  GraphResult,
   PinsResult,
   ReindexResult,
   RelatedResult,
   SearchResult,
   StatsResult,
-  TestsResult,
 } from './protocol';
 import {
   callEntries,
   errorMessage,
+  graphOmitted,
+  graphSymbols,
   hitEntry,
   isCancelled,
   LocationEntry,
@@ -191,6 +192,12 @@ export async function showRelated(deps: CommandDeps): Promise<void> {
   await pickLocation({ title: `Related to ${res.symbol}`, placeholder: 'Filter; Enter jumps to the code', entries });
 }
 
+/** " (N left out: name-only matches or past the limit)" when the server omitted items. */
+function leftOut(res: GraphResult): string {
+  const n = graphOmitted(res);
+  return n > 0 ? ` (${n} left out: name-only matches or past the limit)` : '';
+}
+
 /** Shows locations in the peek view at the editor's cursor. */
 async function peek(entries: LocationEntry[], editor: vscode.TextEditor): Promise<void> {
   const locations = entries.map((e) => toLocation(e.location));
@@ -208,16 +215,16 @@ export async function findCallers(deps: CommandDeps): Promise<void> {
   if (st === undefined || editor === undefined) {
     return;
   }
-  let res: CallsResult;
+  let res: GraphResult;
   try {
-    res = await run<CallsResult>(client, 'finding callers', Commands.callers, placeArgs(st));
+    res = await run<GraphResult>(client, 'finding callers', Commands.callers, placeArgs(st));
   } catch (err) {
     showError('Find Callers', err);
     return;
   }
   const entries = callEntries(res, workspaceFolders());
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage(`context-ls: no callers of ${res.symbol || 'this definition'} found.`);
+    void vscode.window.showInformationMessage(`context-ls: no callers of ${graphSymbols(res) || 'this definition'} found${leftOut(res)}.`);
     return;
   }
   await peek(entries, editor);
@@ -234,16 +241,16 @@ export async function findTests(deps: CommandDeps): Promise<void> {
   if (st === undefined || editor === undefined) {
     return;
   }
-  let res: TestsResult;
+  let res: GraphResult;
   try {
-    res = await run<TestsResult>(client, 'finding tests', Commands.tests, placeArgs(st));
+    res = await run<GraphResult>(client, 'finding tests', Commands.tests, placeArgs(st));
   } catch (err) {
     showError('Find Tests', err);
     return;
   }
   const entries = testEntries(res, workspaceFolders());
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage(`context-ls: no tests of ${res.symbol || 'this definition'} found.`);
+    void vscode.window.showInformationMessage(`context-ls: no tests of ${graphSymbols(res) || 'this definition'} found${leftOut(res)}.`);
     return;
   }
   await peek(entries, editor);

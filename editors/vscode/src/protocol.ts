@@ -104,32 +104,36 @@ export interface RelatedResult {
   items: PackItem[];
 }
 
-/** One caller or callee. */
-export interface CallEntry {
+/** A caller, callee or test of a graph target. */
+export interface GraphItem {
+  /** Its whole definition. */
   location: Location;
   name: string;
   kind: string;
-  depth: number;
+  /** exact, likely or name-only. */
+  confidence: string;
+  /** What resolved the call; for tests: direct, two-hops or naming. */
+  reason: string;
+  detail?: string;
+  via?: string;
+  /** The calls (in its file for callers and tests, in the target's file for callees). */
   callSites: Location[];
 }
 
-/** Result of contextLs.callers and contextLs.callees. */
-export interface CallsResult {
-  symbol: string;
-  items: CallEntry[];
-}
-
-/** One test. */
-export interface TestEntry {
+/** One definition a graph command was asked about. */
+export interface GraphTarget {
   location: Location;
-  name: string;
-  reason: string;
+  symbol: string;
+  kind: string;
+  items: GraphItem[];
+  /** Items left out: name-only matches and those past the limit. */
+  omitted: number;
+  unresolved?: string[];
 }
 
-/** Result of contextLs.tests. */
-export interface TestsResult {
-  symbol: string;
-  tests: TestEntry[];
+/** Result of contextLs.callers, contextLs.callees and contextLs.tests. */
+export interface GraphResult {
+  targets: GraphTarget[];
 }
 
 /** One pin. */

@@ -4,8 +4,8 @@
 
 import { fileURLToPath } from 'url';
 import {
-  CallsResult,
   ContextPackResult,
+  GraphResult,
   FolderStats,
   Location,
   PackItem,
@@ -14,7 +14,6 @@ import {
   RelatedResult,
   SearchHit,
   StatsResult,
-  TestsResult,
 } from './protocol';
 
 /** A workspace folder as the renderer needs it. */
@@ -154,30 +153,54 @@ export function relatedEntries(res: RelatedResult, folders: FolderRef[]): Locati
   return (res.items ?? []).map((it) => packItemEntry(it, folders));
 }
 
+/** The definitions a graph result is about, joined for messages ("" when none). */
+export function graphSymbols(res: GraphResult): string {
+  return [...new Set((res.targets ?? []).map((t) => t.symbol).filter((s) => s !== ''))].join(', ');
+}
+
+/** Items a graph result left out (name-only matches and those past the limit). */
+export function graphOmitted(res: GraphResult): number {
+  return (res.targets ?? []).reduce((n, t) => n + (t.omitted ?? 0), 0);
+}
+
 /**
  * Callers (or callees) as entries: one per call site, named after the
- * calling definition; a caller with no call site is listed at its definition.
+ * calling definition with how the call was resolved; an item with no call
+ * site is listed at its definition.
  */
-export function callEntries(res: CallsResult, folders: FolderRef[]): LocationEntry[] {
+export function callEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
   const out: LocationEntry[] = [];
-  for (const it of res.items ?? []) {
-    const depth = it.depth > 1 ? ` · depth ${it.depth}` : '';
-    const sites = it.callSites !== undefined && it.callSites.length > 0 ? it.callSites : [it.location];
-    for (const site of sites) {
-      out.push({ label: it.name, description: placeLabel(site, folders), detail: `${it.kind}${depth}`, location: site });
+  for (const t of res.targets ?? []) {
+    for (const it of t.items ?? []) {
+      const sites = it.callSites !== undefined && it.callSites !== null && it.callSites.length > 0 ? it.callSites : [it.location];
+      for (const site of sites) {
+        out.push({
+          label: it.name,
+          description: placeLabel(site, folders),
+          detail: [it.kind, it.confidence, it.reason].filter((s) => s !== undefined && s !== '').join(' · '),
+          location: site,
+        });
+      }
     }
   }
   return out;
 }
 
-/** Tests as entries. */
-export function testEntries(res: TestsResult, folders: FolderRef[]): LocationEntry[] {
-  return (res.tests ?? []).map((t) => ({
-    label: t.name,
-    description: placeLabel(t.location, folders),
-    detail: t.reason,
-    location: t.location,
-  }));
+/** Tests as entries at their definitions, with why they count. */
+export function testEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
+  const out: LocationEntry[] = [];
+  for (const t of res.targets ?? []) {
+    for (const it of t.items ?? []) {
+      const why = it.detail !== undefined && it.detail !== '' ? it.detail : it.reason;
+      out.push({
+        label: it.name,
+        description: placeLabel(it.location, folders),
+        detail: [why, it.via ? `via ${it.via}` : '', it.confidence].filter((s) => s !== undefined && s !== '').join(' · '),
+        location: it.location,
+      });
+    }
+  }
+  return out;
 }
 
 /** Groups digits: 12345 → "12,345". */

@@ -22,7 +22,7 @@ import {
 } from '../src/commands';
 import { ConfigReader } from '../src/config';
 import { pickLocation } from '../src/picker';
-import { CallsResult, Commands, ContextPackResult, RelatedResult, ReindexResult, SearchResult, StatsResult } from '../src/protocol';
+import { Commands, GraphResult, ContextPackResult, RelatedResult, ReindexResult, SearchResult, StatsResult } from '../src/protocol';
 import { FakeQuickPick, fakeEditor, harness } from './stub/vscode';
 import { fixture } from './golden';
 
@@ -90,7 +90,7 @@ const notInBuild = (what: string) => new RpcError(-32601, `workspace/executeComm
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('commands', () => {
-  const results = fixture<{ pack: ContextPackResult; callers: CallsResult; related: RelatedResult; search: SearchResult }>('results.json');
+  const results = fixture<{ pack: ContextPackResult; callers: GraphResult; related: RelatedResult; search: SearchResult }>('results.json');
   beforeEach(() => harness.reset());
 
   it('Copy Context for Selection packs the selection in the chosen format and copies it', async () => {
@@ -182,9 +182,12 @@ describe('commands', () => {
 
   it('Find Tests with no tests says so instead of opening an empty peek', async () => {
     openEditor([0, 0], [0, 0]);
-    await findTests(deps(new FakeClient({ 'contextLs.tests': { symbol: 'InvoiceTotal', tests: [] } })));
+    const none = { targets: [{ location: { uri: 'file:///x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }, symbol: 'InvoiceTotal', kind: 'function', items: [], omitted: 2 }] };
+    await findTests(deps(new FakeClient({ 'contextLs.tests': none })));
     assert.deepStrictEqual(harness.called('executeCommand'), []);
-    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: no tests of InvoiceTotal found.']]);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [
+      ['context-ls: no tests of InvoiceTotal found (2 left out: name-only matches or past the limit).'],
+    ]);
   });
 
   it('Find Tests reports the graph missing from the build', async () => {

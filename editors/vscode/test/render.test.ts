@@ -1,13 +1,12 @@
 import * as assert from 'assert';
 import {
-  CallsResult,
   ContextPackResult,
+  GraphResult,
   PinsResult,
   ReindexResult,
   RelatedResult,
   SearchResult,
   StatsResult,
-  TestsResult,
 } from '../src/protocol';
 import {
   bytes,
@@ -16,6 +15,8 @@ import {
   embeddingsWord,
   errorMessage,
   firstLine,
+  graphOmitted,
+  graphSymbols,
   FolderRef,
   hitEntry,
   isCancelled,
@@ -36,8 +37,8 @@ interface Results {
   folders: FolderRef[];
   multiFolders: FolderRef[];
   search: SearchResult;
-  callers: CallsResult;
-  tests: TestsResult;
+  callers: GraphResult;
+  tests: GraphResult;
   related: RelatedResult;
   pack: ContextPackResult;
   pins: PinsResult;
@@ -58,6 +59,9 @@ describe('render', () => {
   it('callers: one entry per call site; a caller without sites at its definition (golden)', () => {
     const entries = callEntries(r.callers, r.folders);
     assert.strictEqual(entries.length, 4);
+    assert.strictEqual(graphSymbols(r.callers), 'Stock.Reserve');
+    assert.strictEqual(graphOmitted(r.callers), 1);
+    assert.strictEqual(graphSymbols({ targets: [] }), '');
     golden('callers.golden', table(entries));
   });
 

@@ -14,16 +14,15 @@ import { createMessageConnection, MessageConnection, ResponseError, StreamMessag
 import { EditorState, packArgsForSelection, placeArgs, reindexArgs, searchArgs } from '../src/args';
 import { answerConfiguration, ConfigReader, initializationOptions, serverSettings, SettingLayers } from '../src/config';
 import {
-  CallsResult,
   Commands,
   ContextPackResult,
+  GraphResult,
   PinsResult,
   ProgressValue,
   ReindexResult,
   RelatedResult,
   SearchResult,
   StatsResult,
-  TestsResult,
 } from '../src/protocol';
 import { callEntries, errorMessage, FolderRef, hitEntry, packSummary, pinsSummary, reindexQuestion, relatedEntries, statsMarkdown, testEntries } from '../src/render';
 import { StatusModel } from '../src/statusModel';
@@ -303,14 +302,14 @@ describe('real server through vscode-jsonrpc', function () {
     if (related.result !== undefined) {
       relatedEntries(related.result, folders).forEach((e) => assert.match(e.description, /:\d+$/));
     }
-    const callers = await maybe<CallsResult>(conn!, Commands.callers, placeArgs(cursor));
+    const callers = await maybe<GraphResult>(conn!, Commands.callers, placeArgs(cursor));
     if (callers.result !== undefined) {
-      assert.ok(Array.isArray(callers.result.items));
-      callEntries(callers.result, folders).forEach((e) => assert.match(e.description, /:\d+$/));
+      assert.deepStrictEqual(callers.result.targets.map((t) => t.symbol), ['InvoiceTotal']);
+      assert.deepStrictEqual(callEntries(callers.result, folders), [], 'nothing calls InvoiceTotal');
     }
-    const tests = await maybe<TestsResult>(conn!, Commands.tests, placeArgs(cursor));
+    const tests = await maybe<GraphResult>(conn!, Commands.tests, placeArgs(cursor));
     if (tests.result !== undefined) {
-      testEntries(tests.result, folders).forEach((e) => assert.match(e.description, /:\d+$/));
+      assert.deepStrictEqual(testEntries(tests.result, folders), [], 'no test calls InvoiceTotal');
     }
     const pinned = await maybe<PinsResult>(conn!, Commands.pin, placeArgs(selection));
     if (pinned.result !== undefined) {
@@ -326,14 +325,18 @@ describe('real server through vscode-jsonrpc', function () {
     const uri = fileUri(file);
     const at = find(file, 'Reserve(item');
     const cursor: EditorState = { uri, anchor: at, active: at };
-    const callers = await maybe<CallsResult>(conn!, Commands.callers, placeArgs(cursor));
+    const callers = await maybe<GraphResult>(conn!, Commands.callers, placeArgs(cursor));
     if (callers.result !== undefined) {
-      const where = callEntries(callers.result, folders).map((e) => e.description.split(':')[0]);
-      assert.ok(where.includes('cmd/shop/main.go'), JSON.stringify(where));
+      const where = callEntries(callers.result, folders).map((e) => e.description);
+      const call = find(path.join(ws, 'cmd', 'shop', 'main.go'), 'Reserve("apple", 1)');
+      assert.ok(where.includes(`cmd/shop/main.go:${call.line + 1}`), JSON.stringify(where));
+      const site = callEntries(callers.result, folders).find((e) => e.description.startsWith('cmd/shop/main.go'))!;
+      assert.deepStrictEqual(site.location.range.start, call, 'the call site is located in UTF-16 after the emoji line');
     }
-    const tests = await maybe<TestsResult>(conn!, Commands.tests, placeArgs(cursor));
+    const tests = await maybe<GraphResult>(conn!, Commands.tests, placeArgs(cursor));
     if (tests.result !== undefined) {
-      assert.ok(tests.result.tests.some((t) => t.name.includes('TestReserve')), JSON.stringify(tests.result.tests));
+      const names = testEntries(tests.result, folders).map((e) => `${e.label} ${e.description}`);
+      assert.ok(names.includes('TestReserve inventory/stock_test.go:8'), JSON.stringify(names));
     }
   });
 

@@ -363,12 +363,21 @@ function M.related(cmd)
   end)
 end
 
+local function left_out(res)
+  local n = render.graph_omitted(res)
+  if n > 0 then
+    return string.format(' (%d left out: name-only matches or past the limit)', n)
+  end
+  return ''
+end
+
 -- callers lists the call sites of the definition under the cursor.
 function M.callers(cmd)
   M.ensure()
   run('ContextCallers', 'contextLs.callers', args.current(cmd), function(res)
-    set_quickfix('context-ls callers: ' .. (res.symbol or ''), render.call_items(res, render.line_reader()),
-      'no callers of ' .. (res.symbol or 'this definition'))
+    local sym = render.graph_symbols(res)
+    set_quickfix('context-ls callers: ' .. sym, render.call_items(res, render.line_reader()),
+      'no callers of ' .. (sym ~= '' and sym or 'this definition') .. left_out(res))
   end)
 end
 
@@ -376,8 +385,9 @@ end
 function M.tests(cmd)
   M.ensure()
   run('ContextTests', 'contextLs.tests', args.current(cmd), function(res)
-    set_quickfix('context-ls tests: ' .. (res.symbol or ''), render.test_items(res, render.line_reader()),
-      'no tests of ' .. (res.symbol or 'this definition'))
+    local sym = render.graph_symbols(res)
+    set_quickfix('context-ls tests: ' .. sym, render.test_items(res, render.line_reader()),
+      'no tests of ' .. (sym ~= '' and sym or 'this definition') .. left_out(res))
   end)
 end
 

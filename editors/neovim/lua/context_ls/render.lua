@@ -71,31 +71,69 @@ function M.search_items(res, line_of)
   return out
 end
 
--- call_items: one item per call site, named after the calling definition;
--- a caller without call sites is listed at its definition.
+-- graph_symbols: the definitions a callers/callees/tests result is about.
+function M.graph_symbols(res)
+  local seen, out = {}, {}
+  for _, t in ipairs(res.targets or {}) do
+    if t.symbol and t.symbol ~= '' and not seen[t.symbol] then
+      seen[t.symbol] = true
+      table.insert(out, t.symbol)
+    end
+  end
+  return table.concat(out, ', ')
+end
+
+-- graph_omitted: items the server left out (name-only matches, past the limit).
+function M.graph_omitted(res)
+  local n = 0
+  for _, t in ipairs(res.targets or {}) do
+    n = n + (tonumber(t.omitted) or 0)
+  end
+  return n
+end
+
+-- join joins its non-empty arguments with ", " (nil arguments included:
+-- ipairs would stop at the first one).
+local function join(...)
+  local out = {}
+  for i = 1, select('#', ...) do
+    local p = select(i, ...)
+    if p ~= nil and p ~= vim.NIL and p ~= '' then
+      table.insert(out, p)
+    end
+  end
+  return table.concat(out, ', ')
+end
+
+-- call_items: one item per call site, named after the calling definition
+-- with how the call was resolved; an item without call sites is listed at
+-- its definition.
 function M.call_items(res, line_of)
   local out = {}
-  for _, it in ipairs(res.items or {}) do
-    local text = label(it.kind, it.name, '?')
-    if (it.depth or 1) > 1 then
-      text = text .. ' (depth ' .. it.depth .. ')'
-    end
-    local sites = it.callSites
-    if sites == nil or #sites == 0 then
-      sites = { it.location }
-    end
-    for _, site in ipairs(sites) do
-      table.insert(out, M.item(site, text, line_of))
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local text = string.format('%s (%s)', label(it.kind, it.name, '?'), join(it.confidence, it.reason))
+      local sites = it.callSites
+      if sites == nil or sites == vim.NIL or #sites == 0 then
+        sites = { it.location }
+      end
+      for _, site in ipairs(sites) do
+        table.insert(out, M.item(site, text, line_of))
+      end
     end
   end
   return out
 end
 
--- test_items: one item per test with its reason.
+-- test_items: one item per test, at its definition, with why it counts.
 function M.test_items(res, line_of)
   local out = {}
-  for _, t in ipairs(res.tests or {}) do
-    table.insert(out, M.item(t.location, string.format('%s: %s', t.name, t.reason or ''), line_of))
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local why = (it.detail and it.detail ~= vim.NIL and it.detail ~= '') and it.detail or it.reason
+      local via = (it.via and it.via ~= vim.NIL and it.via ~= '') and ('via ' .. it.via) or nil
+      table.insert(out, M.item(it.location, string.format('%s: %s', it.name, join(why, via, it.confidence)), line_of))
+    end
   end
   return out
 end
