@@ -32,6 +32,7 @@ export function readerFor(scope?: vscode.Uri): ConfigReader {
 /** Starts, stops and talks to the language server. */
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  private clientSubs: vscode.Disposable[] = [];
   private reason = 'the server is starting';
   private readonly subs: vscode.Disposable[] = [];
   private starting: Promise<void> | undefined;
@@ -127,7 +128,7 @@ export class ServerController implements vscode.Disposable {
     };
     const client = new LanguageClient('contextLs', 'context-ls', serverOptions, clientOptions);
     this.client = client;
-    this.subs.push(
+    this.clientSubs.push(
       client.onDidChangeState((e) => {
         if (this.client !== client) {
           return;
@@ -156,6 +157,8 @@ export class ServerController implements vscode.Disposable {
   async stop(): Promise<void> {
     const c = this.client;
     this.client = undefined;
+    this.clientSubs.forEach((d) => d.dispose());
+    this.clientSubs = [];
     if (c !== undefined && c.state !== State.Stopped) {
       try {
         await c.stop(5000);
