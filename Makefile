@@ -23,9 +23,8 @@ test-go:
 	$(GO) test $(TESTFLAGS) ./...
 
 test-editors:
-	@if [ -f editors/vscode/package.json ]; then \
-		cd editors/vscode && npm test; \
-	fi
+	cd editors/vscode && npm test
+	editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
 bench: deps build bench-index bench-search bench-graph bench-edit
@@ -65,9 +64,7 @@ deps-fixture:
 	else echo "python3-onnx/numpy missing: fixture model not generated (its tests skip)"; fi
 
 deps-editors:
-	@if [ -f editors/vscode/package-lock.json ]; then \
-		cd editors/vscode && npm ci --no-audit --no-fund; \
-	fi
+	cd editors/vscode && npm ci --no-audit --no-fund
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

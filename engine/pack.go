@@ -18,6 +18,7 @@ import (
 
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // Errors of packs and pins; check them with errors.Is.
@@ -117,6 +118,10 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 		if err := g.selection(ctx, *req.Selection); err != nil {
 			return packs.Pack{}, err
 		}
+		// A pack is pasted where the selected code is not: it leads the
+		// pack, taken before anything else (shortened if it alone is over
+		// the budget). Related context, shown beside the editor, leaves it out.
+		g.cands = append([]packs.Candidate{g.selectionCandidate()}, g.cands...)
 	}
 	if q := strings.TrimSpace(req.Query); q != "" {
 		if err := g.queryHits(ctx, q); err != nil {
@@ -176,6 +181,8 @@ type gatherer struct {
 	cands []packs.Candidate
 	notes []string
 	sel   Selection
+	// selText is the selected text.
+	selText string
 	// files caches file contents split into lines (with their "\n").
 	files map[string][]string
 }
@@ -404,6 +411,24 @@ func (g *gatherer) language(rel string) string {
 	return ""
 }
 
+// selectionCandidate is the selected code itself as a pack item.
+func (g *gatherer) selectionCandidate() packs.Candidate {
+	lang := ""
+	if l := symbols.ForPath(g.sel.Path); l != nil {
+		lang = l.Name
+	}
+	label := ""
+	if syms, err := g.selectedSymbols(g.sel.Path, g.sel); err == nil && len(syms) > 0 {
+		label = syms[0].Qualified()
+	}
+	return packs.Candidate{
+		Path: g.sel.Path, StartLine: g.sel.StartLine, EndLine: g.sel.EndLine,
+		Symbol: label, Kind: "selection", Language: lang,
+		Text: g.selText, Tokens: packs.CountTokens(g.selText), Score: 1,
+		Source: packs.SourceSelection, Reason: "the selection", IncludeMode: packs.ModeAlways,
+	}
+}
+
 // selection adds the candidates a selection brings: definitions of the
 // identifiers it uses, docs mentioning its symbols, co-changed files.
 func (g *gatherer) selection(ctx context.Context, sel Selection) error {
@@ -429,6 +454,7 @@ func (g *gatherer) selection(ctx context.Context, sel Selection) error {
 	sel.EndLine = min(sel.EndLine, len(lines))
 	g.sel = sel
 	selText := strings.Join(lines[sel.StartLine-1:sel.EndLine], "")
+	g.selText = selText
 
 	// The symbols the selection defines or sits in name it for docs and
 	// co-changes; what it uses beyond them needs definitions.

@@ -130,8 +130,17 @@ func TestPackSelection(t *testing.T) {
 	if findItem(p, "docs/ledger.md", "mentions Settle") == nil {
 		t.Errorf("no doc section mentioning Settle in:\n%s", p.Text)
 	}
-	if findItem(p, "ledger/report.go", "") != nil {
-		t.Errorf("the selection's own definition came back as context:\n%s", p.Text)
+	// The selection leads the pack (it is pasted where the code is not),
+	// once: nothing else overlapping it comes back as context.
+	selItem := findItem(p, "ledger/report.go", "the selection")
+	if selItem == nil || selItem.IncludeMode != packs.ModeAlways || selItem.StartLine != 6 || selItem.EndLine != 11 ||
+		!strings.Contains(selItem.Text, "func Settle(") {
+		t.Fatalf("the selection is not in the pack as an always item:\n%s", p.Text)
+	}
+	for _, it := range p.Items {
+		if it.Path == "ledger/report.go" && it.Reason != "the selection" && it.StartLine <= 11 && 6 <= it.EndLine {
+			t.Errorf("context overlapping the selection: %+v", it)
+		}
 	}
 	// Similar code comes from embeddings: either there are similar items
 	// or the notes say why not.
