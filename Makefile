@@ -75,8 +75,10 @@ demo: build
 	$(BIN) index --root .
 	@echo; echo '$$ context-ls search --lang go "where is a file written to the index in one batch"'
 	@$(BIN) search --root . --lang go --k 5 "where is a file written to the index in one batch"
-	@echo; echo '$$ context-ls symbols Engine.Index'
-	@$(BIN) symbols --root . Engine.Index
+	@echo; echo '$$ context-ls callers Snapshot.Search'
+	@$(BIN) callers --root . Snapshot.Search
+	@echo; echo '$$ context-ls pack --budget 1200 "how are search results fused and ranked"'
+	@$(BIN) pack --root . --budget 1200 "how are search results fused and ranked"
 
 clean:
 	rm -rf bin
