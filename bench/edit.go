@@ -184,7 +184,8 @@ func pollSearch(ctx context.Context, c *lsptest.Client, name string, limit time.
 	return 0, false, nil
 }
 
-// awaitBootstrap waits for the end of the server's indexing progress.
+// awaitBootstrap waits for the end of the server's indexing progress,
+// printing the latest report every 10 s.
 func awaitBootstrap(ctx context.Context, c *lsptest.Client) error {
 	create, err := c.Await(ctx, lsptest.Method("window/workDoneProgress/create"))
 	if err != nil {
@@ -196,28 +197,42 @@ func awaitBootstrap(ctx context.Context, c *lsptest.Client) error {
 	if err := create.Decode(&p); err != nil {
 		return err
 	}
-	last := time.Now()
-	_, err = c.Await(ctx, func(m lsptest.Message) bool {
-		if m.Method != "$/progress" {
-			return false
-		}
+	// value decodes a $/progress message on the token, or reports false.
+	type value struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	decode := func(m lsptest.Message) (value, bool) {
 		var v struct {
 			Token json.RawMessage `json:"token"`
-			Value struct {
-				Kind    string `json:"kind"`
-				Message string `json:"message"`
-			} `json:"value"`
+			Value value           `json:"value"`
 		}
-		if json.Unmarshal(m.Params, &v) != nil || string(v.Token) != string(p.Token) {
-			return false
+		if m.Method != "$/progress" || json.Unmarshal(m.Params, &v) != nil || string(v.Token) != string(p.Token) {
+			return value{}, false
 		}
-		if v.Value.Kind == "report" && time.Since(last) > 10*time.Second {
-			last = time.Now()
-			fmt.Fprintf(os.Stderr, "bootstrap: %s\n", v.Value.Message)
+		return v.Value, true
+	}
+	for {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := c.Await(wctx, func(m lsptest.Message) bool {
+			v, ok := decode(m)
+			return ok && v.Kind == "end"
+		})
+		cancel()
+		if err == nil {
+			return nil
 		}
-		return v.Value.Kind == "end"
-	})
-	return err
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		latest := ""
+		for _, m := range c.Messages() {
+			if v, ok := decode(m); ok && v.Kind == "report" {
+				latest = v.Message
+			}
+		}
+		fmt.Fprintf(os.Stderr, "bootstrap: %s\n", latest)
+	}
 }
 
 // procMemory reads VmRSS and VmHWM (KiB) of a process.

@@ -117,7 +117,7 @@ func benchPack(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	e, err := openStdlib(ctx)
+	e, err := openStdlib(ctx, false)
 	if err != nil {
 		return err
 	}

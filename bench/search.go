@@ -21,15 +21,24 @@ func evalFile(name string) string {
 	return filepath.Join(filepath.Dir(repoRoot()), "shared", "eval", name)
 }
 
+// useLiteDir is the real pretrained encoder beside the checkout.
+func useLiteDir() string {
+	return filepath.Join(filepath.Dir(repoRoot()), "shared", "models", "use-lite")
+}
+
 // openStdlib opens (building if needed) the Go stdlib index used by the
-// query benchmarks, without embeddings.
-func openStdlib(ctx context.Context) (*engine.Engine, error) {
+// query benchmarks. With embed, vectors come from use-lite: the first run
+// embeds the whole library (long; cached in the index for later runs).
+func openStdlib(ctx context.Context, embed bool) (*engine.Engine, error) {
 	root, err := goroot()
 	if err != nil {
 		return nil, err
 	}
 	cfg := workspace.DefaultConfig()
-	cfg.Embeddings = false
+	cfg.Embeddings = embed
+	if embed {
+		cfg.Model, cfg.ModelPath = "use-lite", useLiteDir()
+	}
 	e, err := engine.Open(ctx, root, engine.Options{DBDir: filepath.Join(benchDir(), "go-stdlib-cold"), Config: cfg})
 	if err != nil {
 		return nil, err
@@ -38,6 +47,15 @@ func openStdlib(ctx context.Context) (*engine.Engine, error) {
 		e.Close()
 		return nil, err
 	}
+	if embed {
+		err := e.WaitEmbeddings(ctx, func(st engine.EmbeddingStats) {
+			fmt.Fprintf(os.Stderr, "embedding the Go stdlib with use-lite: %d vectors, %d files queued\n", st.Vectors, st.Pending)
+		})
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
@@ -45,6 +63,7 @@ func benchSearch(args []string) error {
 	fs := newFlags("search")
 	file := fs.String("queries", evalFile("go-stdlib-dev.jsonl"), "golden queries (JSON lines)")
 	rounds := fs.Int("rounds", 5, "timed rounds over the query set")
+	hybrid := fs.Bool("hybrid", true, "also measure hybrid search with use-lite embeddings (embeds the stdlib on first use)")
 	verbose := fs.Bool("v", false, "print each query's rank")
 	fs.Parse(args)
 	qs, err := evalset.Load(*file)
@@ -52,47 +71,72 @@ func benchSearch(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	e, err := openStdlib(ctx)
+	withVectors := *hybrid
+	if _, err := os.Stat(filepath.Join(useLiteDir(), "model.onnx")); withVectors && err != nil {
+		fmt.Printf("# use-lite not found at %s: hybrid search not measured\n", useLiteDir())
+		withVectors = false
+	}
+	e, err := openStdlib(ctx, withVectors)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
 	snap := e.Snapshot()
 	defer snap.Release()
-	fmt.Printf("# search benchmark — %s\n# %d queries from %s\n", machine(), len(qs), *file)
+	st, _ := snap.Stats()
+	fmt.Printf("# search benchmark — %s\n# %d queries from %s; index: %d files, %d chunks; embeddings: %s %s (%d vectors)\n",
+		machine(), len(qs), *file, st.Files, st.Chunks, st.Embeddings.State, st.Embeddings.Model, st.Embeddings.Vectors)
 
-	var scores evalset.Scores
-	for _, q := range qs {
-		res, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: 10})
-		if err != nil {
-			return err
-		}
-		r := toEvalResult(res)
-		h1, h5, rr, s5 := evalset.Score(q, r)
-		scores.Add(h1, h5, rr, s5)
-		if *verbose {
-			fmt.Fprintf(os.Stderr, "rr=%.2f s5=%.0f %q → %v\n", rr, s5, q.Query, firstN(r.Paths, 5))
-		}
-	}
-	var lat []time.Duration
-	for i := 0; i < *rounds; i++ {
+	measure := func(lexical bool) (evalset.Scores, []time.Duration, error) {
+		var scores evalset.Scores
 		for _, q := range qs {
-			start := time.Now()
-			if _, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: 10}); err != nil {
-				return err
+			res, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: 10, Lexical: lexical})
+			if err != nil {
+				return scores, nil, err
 			}
-			lat = append(lat, time.Since(start))
+			r := toEvalResult(res)
+			h1, h5, rr, s5 := evalset.Score(q, r)
+			scores.Add(h1, h5, rr, s5)
+			if *verbose {
+				fmt.Fprintf(os.Stderr, "lexical=%v rr=%.2f s5=%.0f %q → %v\n", lexical, rr, s5, q.Query, firstN(r.Paths, 5))
+			}
 		}
+		var lat []time.Duration
+		for i := 0; i < *rounds; i++ {
+			for _, q := range qs {
+				start := time.Now()
+				if _, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: 10, Lexical: lexical}); err != nil {
+					return scores, nil, err
+				}
+				lat = append(lat, time.Since(start))
+			}
+		}
+		return scores.Mean(), lat, nil
 	}
-	m := scores.Mean()
-	fmt.Printf("quality: %s\n", m)
-	figure("search file hit@5", m.Hit5, "", 0.90, false)
-	figure("search MRR", m.MRR, "", 0.70, false)
-	info("search file hit@1", m.Hit1, "")
-	info("search symbol@5", m.Symbol5, "")
+	lex, lexLat, err := measure(true)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("lexical (BM25 + symbols + file): %s\n", lex)
+	figure("search file hit@5 (lexical)", lex.Hit5, "", 0.90, false)
+	figure("search MRR (lexical)", lex.MRR, "", 0.70, false)
 	info("reference: plain file-level BM25 hit@5 / MRR (eval README)", 0.84, "/ 0.61")
-	figure("search latency p95 (warm)", ms(percentile(lat, 0.95)), "ms", 50, true)
-	info("search latency p50 (warm)", ms(percentile(lat, 0.50)), "ms")
+	figure("search latency p95 warm (lexical)", ms(percentile(lexLat, 0.95)), "ms", 50, true)
+	info("search latency p50 warm (lexical)", ms(percentile(lexLat, 0.50)), "ms")
+	if !withVectors || st.Embeddings.Vectors == 0 {
+		return nil
+	}
+	hyb, hybLat, err := measure(false)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("hybrid (+ use-lite vectors):     %s\n", hyb)
+	figure("hybrid file hit@5 − lexical hit@5", hyb.Hit5-lex.Hit5, "", 0, false)
+	info("hybrid MRR − lexical MRR", hyb.MRR-lex.MRR, "")
+	info("hybrid hit@1 − lexical hit@1", hyb.Hit1-lex.Hit1, "")
+	info("hybrid symbol@5 − lexical symbol@5", hyb.Symbol5-lex.Symbol5, "")
+	info("search latency p50 warm (hybrid, incl. query embedding)", ms(percentile(hybLat, 0.50)), "ms")
+	info("search latency p95 warm (hybrid, incl. query embedding)", ms(percentile(hybLat, 0.95)), "ms")
 	return nil
 }
 

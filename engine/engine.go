@@ -64,6 +64,9 @@ type Engine struct {
 
 	stats statsState
 
+	closeOnce sync.Once
+	closeErr  error
+
 	// emb owns embeddings; bulkIndexing is set while Index writes files.
 	emb          *embedder
 	bulkIndexing atomic.Bool
@@ -159,8 +162,13 @@ func (e *Engine) DBDir() string { return e.dbDir }
 
 // Close stops serving the index to other processes (their in-flight calls
 // finish first; see share.go), releases the current snapshot and closes
-// the indexes.
+// the indexes. Closing twice is harmless.
 func (e *Engine) Close() error {
+	e.closeOnce.Do(func() { e.closeErr = e.close() })
+	return e.closeErr
+}
+
+func (e *Engine) close() error {
 	if o := e.sharing.Swap(nil); o != nil {
 		o.stop(nil, shareMsg{})
 	}

@@ -390,3 +390,37 @@ func TestDefinitionUsesImportsAndTypes(t *testing.T) {
 		t.Fatalf("name fallback: %+v %v", defs, err)
 	}
 }
+
+func TestFiltersApplyToEveryLeg(t *testing.T) {
+	root := writeTree(t, fixture)
+	e := openTest(t, root, t.TempDir())
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	// "Circle.Area" is an identifier: the symbol leg looks it up exactly,
+	// but only markdown sections are asked for.
+	res, err := s.Search(ctx, SearchRequest{Query: "Circle.Area", Kinds: []string{"markdown_section"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Hits {
+		if h.Kind != "markdown_section" {
+			t.Fatalf("kind filter leaked %+v", h)
+		}
+	}
+	res, _ = s.Search(ctx, SearchRequest{Query: "retry_upload", Languages: []string{"go"}})
+	for _, h := range res.Hits {
+		if h.Language != "go" {
+			t.Fatalf("language filter leaked %+v", h)
+		}
+	}
+	s.Release()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}

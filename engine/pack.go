@@ -18,6 +18,7 @@ import (
 
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // Errors of packs and pins; check them with errors.Is.
@@ -72,6 +73,9 @@ const (
 	packDocHits        = 4   // documentation sections
 	packCoChanged      = 3   // co-changed files
 	packSimilar        = 4   // similar chunks (embeddings)
+	packGraphTargets   = 3   // selected definitions whose graph is followed
+	packGraphItems     = 6   // callers and callees per definition
+	packGraphTests     = 4   // tests per definition
 	packCoCommits      = 300 // history depth for co-change
 	scoreDefinition    = 0.75
 	scoreDefinitionLo  = 0.55 // a definition found by name only, elsewhere
@@ -84,7 +88,8 @@ const (
 
 // Pack gathers candidates from every source for the request — search hits
 // for the query (and an outline of the top file); for a selection, the
-// definitions of the identifiers it uses, code similar to it (embeddings),
+// definitions of the identifiers it uses, the callers, callees and tests of
+// the definitions it touches (graph), code similar to it (embeddings),
 // documentation sections mentioning its symbols and files changed with it
 // in git; pinned items and always-included files — and builds a budgeted
 // pack of them (see package packs). Sources that are not available (similar
@@ -113,6 +118,10 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 		if err := g.selection(ctx, *req.Selection); err != nil {
 			return packs.Pack{}, err
 		}
+		// A pack is pasted where the selected code is not: it leads the
+		// pack, taken before anything else (shortened if it alone is over
+		// the budget). Related context, shown beside the editor, leaves it out.
+		g.cands = append([]packs.Candidate{g.selectionCandidate()}, g.cands...)
 	}
 	if q := strings.TrimSpace(req.Query); q != "" {
 		if err := g.queryHits(ctx, q); err != nil {
@@ -140,7 +149,8 @@ type RelatedResult struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Related returns what bears on a selection — the definitions it uses,
+// Related returns what bears on a selection — the definitions it uses, the
+// callers, callees and tests of the definitions it touches, similar code,
 // documentation that mentions its symbols, files changed with it — best
 // first, with reasons and locations, without a budget.
 func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, error) {
@@ -171,6 +181,8 @@ type gatherer struct {
 	cands []packs.Candidate
 	notes []string
 	sel   Selection
+	// selText is the selected text.
+	selText string
 	// files caches file contents split into lines (with their "\n").
 	files map[string][]string
 }
@@ -399,6 +411,24 @@ func (g *gatherer) language(rel string) string {
 	return ""
 }
 
+// selectionCandidate is the selected code itself as a pack item.
+func (g *gatherer) selectionCandidate() packs.Candidate {
+	lang := ""
+	if l := symbols.ForPath(g.sel.Path); l != nil {
+		lang = l.Name
+	}
+	label := ""
+	if syms, err := g.selectedSymbols(g.sel.Path, g.sel); err == nil && len(syms) > 0 {
+		label = syms[0].Qualified()
+	}
+	return packs.Candidate{
+		Path: g.sel.Path, StartLine: g.sel.StartLine, EndLine: g.sel.EndLine,
+		Symbol: label, Kind: "selection", Language: lang,
+		Text: g.selText, Tokens: packs.CountTokens(g.selText), Score: 1,
+		Source: packs.SourceSelection, Reason: "the selection", IncludeMode: packs.ModeAlways,
+	}
+}
+
 // selection adds the candidates a selection brings: definitions of the
 // identifiers it uses, docs mentioning its symbols, co-changed files.
 func (g *gatherer) selection(ctx context.Context, sel Selection) error {
@@ -424,14 +454,22 @@ func (g *gatherer) selection(ctx context.Context, sel Selection) error {
 	sel.EndLine = min(sel.EndLine, len(lines))
 	g.sel = sel
 	selText := strings.Join(lines[sel.StartLine-1:sel.EndLine], "")
+	g.selText = selText
 
 	// The symbols the selection defines or sits in name it for docs and
 	// co-changes; what it uses beyond them needs definitions.
-	selected, err := g.selectedSymbols(rel, sel)
+	selDefs, err := g.selectedSymbols(rel, sel)
 	if err != nil {
 		return err
 	}
+	var selected []string
+	for _, si := range selDefs {
+		selected = append(selected, si.Name)
+	}
 	if err := g.definitions(ctx, rel, sel, selText, selected); err != nil {
+		return err
+	}
+	if err := g.graph(ctx, selDefs); err != nil {
 		return err
 	}
 	if err := g.docs(ctx, selected); err != nil {
@@ -465,9 +503,9 @@ func (g *gatherer) similar(ctx context.Context, sel Selection, selText string) e
 	return nil
 }
 
-// selectedSymbols returns the names of the definitions overlapping the
-// selection (innermost last).
-func (g *gatherer) selectedSymbols(rel string, sel Selection) ([]string, error) {
+// selectedSymbols returns the definitions overlapping the selection, in
+// source order (an enclosing definition before those it contains).
+func (g *gatherer) selectedSymbols(rel string, sel Selection) ([]SymbolInfo, error) {
 	syms, err := g.s.DocumentSymbols(rel)
 	if errors.Is(err, ErrNotIndexed) {
 		return nil, nil
@@ -475,14 +513,96 @@ func (g *gatherer) selectedSymbols(rel string, sel Selection) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	var out []SymbolInfo
 	for _, si := range syms {
 		a, b := si.Span.Start.Line+1, si.Span.End.Line+1
 		if a <= sel.EndLine && sel.StartLine <= b {
-			names = append(names, si.Name)
+			out = append(out, si)
 		}
 	}
-	return names, nil
+	return out, nil
+}
+
+// graph adds the callers, callees and tests of the innermost definitions
+// the selection touches (those not containing another selected one).
+func (g *gatherer) graph(ctx context.Context, defs []SymbolInfo) error {
+	var targets []SymbolInfo
+	for i, d := range defs {
+		inner := true
+		for j, e := range defs {
+			if i != j && d.Span.StartByte <= e.Span.StartByte && e.Span.EndByte <= d.Span.EndByte && e.Span != d.Span {
+				inner = false // d contains e: e is more precise
+				break
+			}
+		}
+		if inner && (d.Kind == "function" || d.Kind == "method" || d.Kind == "constructor") {
+			targets = append(targets, d)
+		}
+	}
+	if len(targets) > packGraphTargets {
+		targets = targets[:packGraphTargets]
+	}
+	for _, d := range targets {
+		t := Target{Path: d.Path, Line: d.NameSpan.Start.Line + 1, Col: d.NameSpan.Start.Column + 1}
+		name := d.Qualified()
+		for _, q := range []struct {
+			source string
+			run    func(context.Context, Target) ([]GraphResult, error)
+			limit  int
+			reason func(GraphItem) string
+		}{
+			{packs.SourceCaller, g.s.Callers, packGraphItems, func(GraphItem) string { return "caller of " + name }},
+			{packs.SourceCallee, g.s.Callees, packGraphItems, func(GraphItem) string { return "called by " + name }},
+			{packs.SourceTest, g.s.Tests, packGraphTests, func(it GraphItem) string { return "test of " + name + " (" + it.Reason + ")" }},
+		} {
+			results, err := q.run(ctx, t)
+			if errors.Is(err, ErrNoSymbol) || errors.Is(err, ErrNotIndexed) {
+				continue // the index does not hold this version of the file
+			}
+			if err != nil {
+				return fmt.Errorf("%s of %s: %w", q.source, name, err)
+			}
+			n := 0
+			for _, res := range results {
+				for _, it := range res.Items {
+					if n >= q.limit {
+						break
+					}
+					text, a, b, err := g.text(it.Path, it.StartLine, it.EndLine)
+					if err != nil || text == "" {
+						continue
+					}
+					g.add(packs.Candidate{
+						Path: it.Path, StartLine: a, EndLine: b, Symbol: it.Symbol, Kind: it.Kind,
+						Language: it.Language, Text: text, Score: graphScore(q.source, it.Confidence, it.Reason) * (1 - 0.05*float64(n)),
+						Source: q.source, Reason: q.reason(it),
+					})
+					n++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// graphScore scores a caller, callee or test by how sure the graph is of
+// the edge: exact resolutions and direct tests first, name-only matches
+// and naming-convention tests last.
+func graphScore(source, confidence, reason string) float64 {
+	base := map[string]float64{packs.SourceCaller: 0.7, packs.SourceCallee: 0.65, packs.SourceTest: 0.65}[source]
+	switch {
+	case source == packs.SourceTest && reason == "two-hops":
+		base -= 0.1
+	case source == packs.SourceTest && reason == "naming":
+		base -= 0.15
+	}
+	switch confidence {
+	case "likely":
+		base -= 0.1
+	case "name-only":
+		base -= 0.25
+	}
+	return base
 }
 
 // identRE matches identifiers with an optional qualifier ("pkg.Name",

@@ -49,6 +49,17 @@ func Settle(from, to *Account) error {
 	return nil
 }
 `,
+	"ledger/ledger_test.go": `package ledger
+
+import "testing"
+
+func TestTransfer(t *testing.T) {
+	a, b := &Account{Balance: 5}, &Account{}
+	if err := Transfer(a, b, 3); err != nil || b.Balance != 3 {
+		t.Fatal(err)
+	}
+}
+`,
 	"docs/ledger.md":             "# Ledger\n\n## Settling accounts\n\nSettle moves the whole balance with one Transfer.\n",
 	"config/app.env":             "LEDGER_DB=postgres://ledger:s3cret-Pa55@db:5432/ledger\n",
 	".context-ls/rules/style.md": "Money is int64 cents.\n",
@@ -119,8 +130,17 @@ func TestPackSelection(t *testing.T) {
 	if findItem(p, "docs/ledger.md", "mentions Settle") == nil {
 		t.Errorf("no doc section mentioning Settle in:\n%s", p.Text)
 	}
-	if findItem(p, "ledger/report.go", "") != nil {
-		t.Errorf("the selection's own definition came back as context:\n%s", p.Text)
+	// The selection leads the pack (it is pasted where the code is not),
+	// once: nothing else overlapping it comes back as context.
+	selItem := findItem(p, "ledger/report.go", "the selection")
+	if selItem == nil || selItem.IncludeMode != packs.ModeAlways || selItem.StartLine != 6 || selItem.EndLine != 11 ||
+		!strings.Contains(selItem.Text, "func Settle(") {
+		t.Fatalf("the selection is not in the pack as an always item:\n%s", p.Text)
+	}
+	for _, it := range p.Items {
+		if it.Path == "ledger/report.go" && it.Reason != "the selection" && it.StartLine <= 11 && 6 <= it.EndLine {
+			t.Errorf("context overlapping the selection: %+v", it)
+		}
 	}
 	// Similar code comes from embeddings: either there are similar items
 	// or the notes say why not.
@@ -164,6 +184,45 @@ func TestPackSelection(t *testing.T) {
 	p = buildPack(t, e, PackRequest{Selection: sel, Budget: 800})
 	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
 		t.Errorf("no definition of Fee from the indexed overlay in:\n%s", p.Text)
+	}
+}
+
+func TestPackGraph(t *testing.T) {
+	e, _ := packEngine(t, packFixture)
+	defer e.Close()
+	s := e.Snapshot()
+	defer s.Release()
+	// Transfer's body: its caller Settle and its test come along.
+	rel, err := s.Related(context.Background(), Selection{Path: "ledger/ledger.go", StartLine: 16, EndLine: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"ledger/report.go":      "caller of Transfer",
+		"ledger/ledger_test.go": "test of Transfer",
+	}
+	for path, reason := range want {
+		found := false
+		for _, it := range rel.Items {
+			if it.Path == path && strings.HasPrefix(it.Reason, reason) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %q from %s in %+v", reason, path, rel.Items)
+		}
+	}
+	// Settle's body: Transfer is both used (definition) and called (callee);
+	// the pack shows it once.
+	p := buildPack(t, e, PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}, Budget: 2000})
+	n := 0
+	for _, it := range p.Items {
+		if it.Path == "ledger/ledger.go" && strings.Contains(it.Text, "func Transfer(") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("Transfer appears %d times in:\n%s", n, p.Text)
 	}
 }
 

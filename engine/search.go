@@ -29,6 +29,8 @@ type SearchRequest struct {
 	MinScore float64
 	// PerFileCap bounds hits per file (0: the workspace default).
 	PerFileCap int
+	// Lexical skips the vector leg (words and names only).
+	Lexical bool
 }
 
 // Hit is one search result: a located chunk.
@@ -121,9 +123,11 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
 		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
 	}
-	vec, err := qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
-	if err != nil {
-		return res, err
+	var vec []string
+	if !req.Lexical {
+		if vec, err = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds); err != nil {
+			return res, err
+		}
 	}
 	if vec != nil {
 		legs = append(legs, search.Leg{Name: "vector", Weight: legWeights["vector"], Keys: vec})
@@ -151,8 +155,10 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		if !ok {
 			continue // indexed text of a version this snapshot does not hold
 		}
-		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) {
-			continue
+		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) ||
+			(len(req.Languages) > 0 && !contains(req.Languages, meta.Language)) ||
+			(len(req.Kinds) > 0 && !contains(req.Kinds, meta.Kind)) {
+			continue // the legs filter early where they can; every hit is checked here
 		}
 		c, err := s.st.Chunk(meta.ID)
 		if err != nil {

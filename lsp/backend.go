@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -22,7 +23,7 @@ import (
 
 // DefaultDebounce is the quiet time after an edit before an open buffer is
 // re-indexed, when BackendOptions.Debounce is zero.
-const DefaultDebounce = 50 * time.Millisecond
+const DefaultDebounce = 30 * time.Millisecond
 
 // BackendOptions configure NewBackend.
 type BackendOptions struct {
@@ -72,8 +73,7 @@ func NewBackend(opts BackendOptions) *Backend {
 	return &Backend{opts: opts, log: log}
 }
 
-// Features returns the hooks that connect the backend to Serve. Call
-// hierarchy hooks stay nil until the engine has a call graph.
+// Features returns the hooks that connect the backend to Serve.
 func (b *Backend) Features() Features {
 	return Features{
 		OpenFolder:       b.openFolder,
@@ -89,6 +89,10 @@ func (b *Backend) Features() Features {
 		Hover:            b.hover,
 		DocumentSymbols:  b.documentSymbols,
 		WorkspaceSymbols: b.workspaceSymbols,
+
+		PrepareCallHierarchy: b.prepareCallHierarchy,
+		IncomingCalls:        b.incomingCalls,
+		OutgoingCalls:        b.outgoingCalls,
 	}
 }
 
@@ -123,6 +127,8 @@ type backendFolder struct {
 
 	jobMu sync.Mutex
 	job   *reindexJob // the running reindex, if any
+
+	packCounters
 
 	closed atomic.Bool
 }
@@ -385,9 +391,18 @@ func (fe *folderEngine) goTracked(fn func(ctx context.Context)) bool {
 	fe.wg.Add(1)
 	go func() {
 		defer fe.wg.Done()
+		defer fe.f.b.recoverPanic("background work on " + fe.f.root)
 		fn(fe.ctx)
 	}()
 	return true
+}
+
+// recoverPanic, deferred at the top of a backend goroutine, logs a panic
+// with its stack instead of letting it end the server.
+func (b *Backend) recoverPanic(where string) {
+	if v := recover(); v != nil {
+		b.log.Error("panic recovered", "in", where, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	}
 }
 
 // stop cancels the engine's work, waits for it and closes the engine.

@@ -268,7 +268,7 @@ type FolderStats struct {
 	Vectors    VectorStats    `json:"vectors" doc:"the semantic index"`
 	Queries    QueryLatency   `json:"queries" doc:"search latency since the folder opened"`
 	CacheHit   Measure        `json:"cacheHitRate" doc:"embedding cache hit rate"`
-	PackTokens Measure        `json:"avgPackTokens" doc:"average tokens per context pack"`
+	PackTokens Measure        `json:"avgPackTokens" doc:"average tokens of the context packs contextLs.contextPack built"`
 	Overlays   int            `json:"openBuffers" doc:"open documents tracked (their unsaved text is what queries see)"`
 	Recent     []string       `json:"recent" doc:"recent indexing activity, newest last"`
 }
@@ -351,7 +351,7 @@ func (f *backendFolder) stats() (FolderStats, error) {
 		Vectors: VectorStats{Model: st.Embeddings.Model, Vectors: st.Embeddings.Vectors,
 			Pending: st.Embeddings.Pending, Embedded: st.Embeddings.Embedded},
 		CacheHit:   cacheHitRate(st.Embeddings),
-		PackTokens: Measure{Unavailable: "there are no context packs in this build"},
+		PackTokens: f.averagePackTokens(),
 		Overlays:   f.docs.count(),
 		Recent:     append([]string{}, st.Recent...),
 	}
@@ -477,172 +477,6 @@ func (f *backendFolder) planReindex(ctx context.Context, env *CommandEnv, rels [
 	return ReindexFolder{URI: PathToURI(f.root), Reindex: items(plan.Reindex), Remove: items(plan.Remove)}, nil
 }
 
-// Commands whose engine part is not in this build: their arguments are
-// checked, then they answer an error naming what is missing.
-
-// CallsArgs are the arguments of contextLs.callers and contextLs.callees.
-type CallsArgs struct {
-	PlaceArgs
-	Depth int `json:"depth,omitempty" doc:"levels of the call graph to follow (default 1)"`
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// CallsResult is the result of contextLs.callers and contextLs.callees.
-type CallsResult struct {
-	Symbol string      `json:"symbol" doc:"the function or method asked about"`
-	Items  []CallEntry `json:"items" doc:"callers (or callees), nearest first"`
-}
-
-// CallEntry is one caller or callee.
-type CallEntry struct {
-	Location  LocationResult   `json:"location" doc:"the definition of the caller or callee"`
-	Name      string           `json:"name" doc:"its qualified name"`
-	Kind      string           `json:"kind" doc:"function, method, …"`
-	Depth     int              `json:"depth" doc:"1 for direct calls"`
-	CallSites []LocationResult `json:"callSites" doc:"where the calls are"`
-}
-
-// TestsArgs are the arguments of contextLs.tests.
-type TestsArgs struct {
-	PlaceArgs
-	Limit int `json:"limit,omitempty" doc:"most results (default 50)"`
-}
-
-// TestsResult is the result of contextLs.tests.
-type TestsResult struct {
-	Symbol string      `json:"symbol" doc:"the definition asked about"`
-	Tests  []TestEntry `json:"tests" doc:"tests that exercise it, most direct first"`
-}
-
-// TestEntry is one test.
-type TestEntry struct {
-	Location LocationResult `json:"location" doc:"the test's definition"`
-	Name     string         `json:"name" doc:"test name"`
-	Reason   string         `json:"reason" doc:"why it counts: calls it directly, through a helper, or names it"`
-}
-
-// ContextPackArgs are the arguments of contextLs.contextPack.
-type ContextPackArgs struct {
-	PlaceArgs
-	Query        string   `json:"query,omitempty" doc:"what the pack is for; required without a place"`
-	BudgetTokens int      `json:"budgetTokens,omitempty" doc:"token budget (default: the budgetTokens setting)"`
-	Format       string   `json:"format,omitempty" doc:"markdown, xml, json or plain (default: the workspace's pack.format)"`
-	Paths        []string `json:"paths,omitempty" doc:"globs restricting the files considered"`
-}
-
-// ContextPackResult is the result of contextLs.contextPack.
-type ContextPackResult struct {
-	Text   string     `json:"text" doc:"the rendered pack"`
-	Tokens int        `json:"tokens" doc:"tokens used"`
-	Budget int        `json:"budget" doc:"the budget it was built for"`
-	Items  []PackItem `json:"items" doc:"what the pack holds, in order"`
-}
-
-// PackItem is one snippet of a context pack.
-type PackItem struct {
-	Location LocationResult `json:"location" doc:"the snippet's span"`
-	Symbol   string         `json:"symbol" doc:"the definition it is about"`
-	Score    float64        `json:"score" doc:"relevance from 0 to 1"`
-	Tokens   int            `json:"tokens" doc:"tokens it costs"`
-	Reason   string         `json:"reason" doc:"why it is included: hit, pinned, caller, test, …"`
-}
-
-// RelatedArgs are the arguments of contextLs.relatedContext.
-type RelatedArgs struct {
-	PlaceArgs
-	K            int `json:"k,omitempty" doc:"most items (default 10)"`
-	BudgetTokens int `json:"budgetTokens,omitempty" doc:"token budget of the items' text"`
-}
-
-// RelatedResult is the result of contextLs.relatedContext.
-type RelatedResult struct {
-	Symbol string     `json:"symbol" doc:"the definition at the place"`
-	Items  []PackItem `json:"items" doc:"related definitions, callers, callees and tests, best first"`
-}
-
-// PinArgs are the arguments of contextLs.pin and contextLs.unpin.
-type PinArgs struct {
-	PlaceArgs
-}
-
-// PinsResult is the result of contextLs.pin and contextLs.unpin.
-type PinsResult struct {
-	Pins []PinEntry `json:"pins" doc:"every pin after the change"`
-}
-
-// PinEntry is one pinned span.
-type PinEntry struct {
-	Location LocationResult `json:"location" doc:"the pinned span"`
-	Symbol   string         `json:"symbol,omitempty" doc:"the pinned definition, when a symbol was pinned"`
-	Tokens   int            `json:"tokens" doc:"tokens it adds to every pack"`
-}
-
-// notInBuild is the error of a command whose engine part is missing.
-func notInBuild(command, missing string) error {
-	return fmt.Errorf("%s: %s: %w", command, missing, ErrNotSupported)
-}
-
-// checkPlace validates place arguments when any are given.
-func checkPlace(env *CommandEnv, p PlaceArgs, required bool) error {
-	if !required && p.TextDocument == nil && p.URI == "" && p.Position == nil && p.Range == nil && p.Symbol == "" {
-		return nil
-	}
-	_, err := env.ResolvePlace(p)
-	return err
-}
-
-func runCallers(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callers", "the code graph is not in this build")
-}
-
-func runCallees(_ context.Context, env *CommandEnv, a CallsArgs) (CallsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return CallsResult{}, err
-	}
-	return CallsResult{}, notInBuild("callees", "the code graph is not in this build")
-}
-
-func runTests(_ context.Context, env *CommandEnv, a TestsArgs) (TestsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return TestsResult{}, err
-	}
-	return TestsResult{}, notInBuild("tests", "the code graph (test detection) is not in this build")
-}
-
-func runContextPack(_ context.Context, env *CommandEnv, a ContextPackArgs) (ContextPackResult, error) {
-	if strings.TrimSpace(a.Query) == "" && a.TextDocument == nil && a.URI == "" && a.Symbol == "" {
-		return ContextPackResult{}, invalidParams("arguments[0].query: required without a place")
-	}
-	if err := checkPlace(env, a.PlaceArgs, false); err != nil {
-		return ContextPackResult{}, err
-	}
-	return ContextPackResult{}, notInBuild("contextPack", "context packs are not in this build")
-}
-
-func runRelated(_ context.Context, env *CommandEnv, a RelatedArgs) (RelatedResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return RelatedResult{}, err
-	}
-	return RelatedResult{}, notInBuild("relatedContext", "context packs and the code graph are not in this build")
-}
-
-func runPin(_ context.Context, env *CommandEnv, a PinArgs) (PinsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return PinsResult{}, err
-	}
-	return PinsResult{}, notInBuild("pin", "pins belong to context packs, which are not in this build")
-}
-
-func runUnpin(_ context.Context, env *CommandEnv, a PinArgs) (PinsResult, error) {
-	if err := checkPlace(env, a.PlaceArgs, true); err != nil {
-		return PinsResult{}, err
-	}
-	return PinsResult{}, notInBuild("unpin", "pins belong to context packs, which are not in this build")
-}
-
 // SimilarArgs are the arguments of contextLs.similar: a text, or a place
 // (a selection, the definition at a position, or a symbol's definition).
 type SimilarArgs struct {
@@ -677,9 +511,11 @@ func runSimilar(ctx context.Context, env *CommandEnv, a SimilarArgs) (SearchResu
 	}
 	src := similarSource{text: a.Text}
 	if strings.TrimSpace(a.Text) == "" {
-		if src, err = similarPlace(ctx, env, folders, a.PlaceArgs); err != nil {
+		sp, err := resolveSpan(env, folders, a.PlaceArgs, spanDefinition)
+		if err != nil {
 			return SearchResult{}, err
 		}
+		src = similarSource{text: sp.text(), f: sp.f, rel: sp.rel, start: sp.r.Start.Line + 1, end: sp.r.End.Line + 1}
 	} else if err := checkPlace(env, a.PlaceArgs, false); err != nil {
 		return SearchResult{}, err
 	}
@@ -726,95 +562,4 @@ func (f *backendFolder) similar(ctx context.Context, req engine.SimilarRequest) 
 		return nil, fmt.Errorf("similar in %s: %w", f.root, err)
 	}
 	return res.Hits, nil
-}
-
-// similarPlace takes the snippet from a place: the selection, else the
-// innermost definition at the position, else the definition named by
-// symbol.
-func similarPlace(ctx context.Context, env *CommandEnv, folders []*backendFolder, p PlaceArgs) (similarSource, error) {
-	place, err := env.ResolvePlace(p)
-	if err != nil {
-		return similarSource{}, err
-	}
-	if place.Path == "" {
-		return similarSymbol(folders, place.Symbol)
-	}
-	f, err := handleOf(place.Folder)
-	if err != nil {
-		return similarSource{}, err
-	}
-	fe, release, err := f.engineOf()
-	if err != nil {
-		return similarSource{}, err
-	}
-	defer release()
-	rel, err := fe.rel(place.Path)
-	if err != nil {
-		return similarSource{}, err
-	}
-	content, err := f.content(fe, rel)
-	if err != nil {
-		return similarSource{}, fmt.Errorf("reading %s: %w", rel, err)
-	}
-	m := NewMapper(content)
-	r := Range{}
-	switch {
-	case place.Range != nil && *place.Range != (Range{Start: place.Range.Start, End: place.Range.Start}):
-		r = *place.Range
-	default:
-		var at Point
-		switch {
-		case place.Point != nil:
-			at = *place.Point
-		case place.Range != nil:
-			at = place.Range.Start
-		}
-		snap := fe.eng.Snapshot()
-		syms, err := snap.DocumentSymbols(rel)
-		snap.Release()
-		if err != nil && !errors.Is(err, engine.ErrNotIndexed) {
-			return similarSource{}, err
-		}
-		found := false
-		for _, si := range syms { // source order: the last match is the innermost
-			if sr := spanRange(si.Span); containsRange(sr, Range{Start: at, End: at}) {
-				r, found = sr, true
-			}
-		}
-		if !found {
-			return similarSource{}, invalidParams("arguments[0].position: no definition here; select a range or pass text")
-		}
-	}
-	text := string(content[m.PointOffset(r.Start):m.PointOffset(r.End)])
-	if strings.TrimSpace(text) == "" {
-		return similarSource{}, invalidParams("arguments[0].range: the selection is empty")
-	}
-	return similarSource{text: text, f: f, rel: rel, start: r.Start.Line + 1, end: r.End.Line + 1}, ctx.Err()
-}
-
-// similarSymbol takes the snippet from the best definition named symbol.
-func similarSymbol(folders []*backendFolder, symbol string) (similarSource, error) {
-	for _, f := range folders {
-		fe, release, err := f.engineOf()
-		if err != nil {
-			return similarSource{}, err
-		}
-		snap := fe.eng.Snapshot()
-		syms, err := snap.FindSymbols(symbol)
-		snap.Release()
-		if err != nil || len(syms) == 0 {
-			release()
-			continue
-		}
-		si := syms[0]
-		content, err := f.content(fe, si.Path)
-		release()
-		if err != nil {
-			return similarSource{}, fmt.Errorf("reading %s: %w", si.Path, err)
-		}
-		start, end := min(si.Span.StartByte, len(content)), min(si.Span.EndByte, len(content))
-		return similarSource{text: string(content[start:end]), f: f, rel: si.Path,
-			start: si.Span.Start.Line + 1, end: si.Span.End.Line + 1}, nil
-	}
-	return similarSource{}, invalidParams("arguments[0].symbol: no definition named %q", symbol)
 }

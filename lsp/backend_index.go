@@ -176,6 +176,7 @@ func (fe *folderEngine) refresh(ctx context.Context, rels []string) {
 // goroutine of its own (the caller may be one of the engine's).
 func (f *backendFolder) reconfigure(why string) {
 	go func() {
+		defer f.b.recoverPanic("reopening " + f.root)
 		f.mu.RLock()
 		s := f.settings
 		f.mu.RUnlock()
@@ -370,6 +371,7 @@ func (b *Backend) startReindex(folders []*backendFolder, rels map[*backendFolder
 
 // run re-indexes each folder in turn.
 func (j *reindexJob) run(b *Backend, p *progress) {
+	defer b.recoverPanic("reindex job " + j.ID)
 	j.mu.Lock()
 	j.state, j.started = "running", time.Now()
 	j.mu.Unlock()

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/symbols"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -202,7 +205,7 @@ func (q *overlayQueue) run() {
 		w, wait := q.next()
 		if w != nil {
 			start := time.Now()
-			overlaid, err := q.applyFn(w)
+			overlaid, err := q.safeApply(w)
 			q.f.b.log.Debug("editor buffer applied", "path", w.st.rel, "bytes", len(w.text), "overlay", overlaid, "took", time.Since(start).Round(time.Millisecond))
 			q.finish(w, overlaid, err)
 			continue
@@ -221,6 +224,18 @@ func (q *overlayQueue) run() {
 		case <-tc:
 		}
 	}
+}
+
+// safeApply applies one buffer state; a panic becomes an error (and is
+// logged with its stack), and the queue keeps serving.
+func (q *overlayQueue) safeApply(w *work) (overlaid bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			q.f.b.log.Error("panic recovered", "in", "indexing an editor buffer", "path", w.st.rel, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			overlaid, err = w.overlaid, fmt.Errorf("indexing %s panicked: %v", w.st.rel, v)
+		}
+	}()
+	return q.applyFn(w)
 }
 
 // finish records an application's outcome. A newer event leaves the
@@ -261,14 +276,22 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		}
 		return false, nil
 	}
+	if symbols.ForContent(rel, w.text) == nil {
+		// Not a language the engine indexes: nothing to do per keystroke.
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		return false, nil
+	}
 	if sameAsDisk(fe, rel, w.text) {
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
 		snap := eng.Snapshot()
 		current := snap.HasContent(rel, w.text)
+		_, ierr := snap.File(rel)
 		snap.Release()
-		if !current {
+		if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
 			// The disk changed without an event reaching us.
 			return false, eng.Refresh(w.ctx, []string{rel})
 		}
@@ -283,7 +306,8 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	}
 	err := eng.UpdateOverlay(w.ctx, rel, w.text)
 	if errors.Is(err, engine.ErrNotIndexable) {
-		// Not a language the engine indexes: forget the overlay mark.
+		// A language the workspace's configuration leaves out: forget the
+		// overlay mark.
 		return false, eng.ClearOverlay(q.ctx, rel)
 	}
 	return true, err

@@ -162,3 +162,28 @@ func TestOverlayQueueCloseAndReapply(t *testing.T) {
 		t.Errorf("events of unknown documents were applied: %+v", l.snapshot()[before+1:])
 	}
 }
+
+func TestOverlayQueueSurvivesPanics(t *testing.T) {
+	var mu sync.Mutex
+	var applied []string
+	f := &backendFolder{b: NewBackend(BackendOptions{}), root: t.TempDir()}
+	q := newOverlayQueue(f, time.Millisecond, func(w *work) (bool, error) {
+		if string(w.text) == "boom" {
+			panic("parser exploded")
+		}
+		mu.Lock()
+		applied = append(applied, string(w.text))
+		mu.Unlock()
+		return true, nil
+	})
+	t.Cleanup(q.stop)
+	q.event("a.go", evOpen, []byte("boom"), 1)
+	q.idle(t)
+	q.event("a.go", evChange, []byte("fine"), 2)
+	q.idle(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(applied) != 1 || applied[0] != "fine" {
+		t.Errorf("applied %v after a panic", applied)
+	}
+}

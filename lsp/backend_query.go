@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/context-ls/context-ls/chunking"
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/symbols"
 )
@@ -176,7 +177,8 @@ func (b *Backend) definition(ctx context.Context, h FolderHandle, at Place) ([]L
 const relatedCount = 3
 
 // hover implements Features.Hover: the best definition's signature and doc
-// comment, then a short Related section.
+// comment, then a short Related section: callers and tests from the code
+// graph, and related definitions from search.
 func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverResult, error) {
 	r, err := b.resolveAt(ctx, h, at)
 	if err != nil || len(r.defs) == 0 {
@@ -199,8 +201,8 @@ func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverRe
 		fmt.Fprintf(&md, " (%d more definitions of %s)", len(r.defs)-1, si.Name)
 	}
 	md.WriteString("\n\n**Related**\n\n")
-	md.WriteString("- callers: call graph not available in this build\n")
-	md.WriteString("- tests: call graph not available in this build\n")
+	md.WriteString(graphCount(ctx, top, graphCallers))
+	md.WriteString(graphCount(ctx, top, graphTests))
 	related, err := relatedDefinitions(ctx, top)
 	if err != nil {
 		return nil, err
@@ -222,8 +224,8 @@ type relatedDef struct {
 }
 
 // relatedDefinitions searches the definition's folder for its name and
-// the first sentence of its doc comment, leaving out the definition
-// itself.
+// the first sentence of its doc comment, leaving out the definition itself
+// and file headers.
 func relatedDefinitions(ctx context.Context, d folderSymbol) ([]relatedDef, error) {
 	fe, release, err := d.f.engineOf()
 	if err != nil {
@@ -236,18 +238,21 @@ func relatedDefinitions(ctx context.Context, d folderSymbol) ([]relatedDef, erro
 	}
 	snap := fe.eng.Snapshot()
 	defer snap.Release()
-	res, err := snap.Search(ctx, engine.SearchRequest{Query: q, K: relatedCount + 3, PerFileCap: 1})
+	res, err := snap.Search(ctx, engine.SearchRequest{Query: q, K: 2*relatedCount + 2, PerFileCap: 2})
 	if err != nil {
 		if errors.Is(err, engine.ErrEmptyQuery) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("related definitions of %s: %w", d.si.Name, err)
 	}
-	line := d.si.Span.Start.Line + 1
+	first, last := d.si.Span.Start.Line+1, d.si.Span.End.Line+1
 	var out []relatedDef
 	for _, h := range res.Hits {
-		if h.Path == d.si.Path && h.StartLine <= line && line <= h.EndLine {
+		if h.Path == d.si.Path && h.StartLine <= last && first <= h.EndLine {
 			continue // the definition itself
+		}
+		if h.Kind == chunking.KindFileHeader {
+			continue // a package clause and imports: not a definition
 		}
 		out = append(out, relatedDef{symbol: h.Symbol, kind: h.Kind, rel: h.Path, line: h.StartLine})
 		if len(out) == relatedCount {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -183,7 +185,7 @@ func TestBackendReindex(t *testing.T) {
 	for _, it := range plan.Folders[0].Remove {
 		remove = append(remove, it.Path)
 	}
-	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
+	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
 		t.Errorf("dry run %+v: reindex %v remove %v", plan, reindex, remove)
 	}
 	if res := s.search("Fixture guide", 5); len(res.Hits) == 0 || res.Hits[0].Path != "docs/guide.md" {
@@ -313,32 +315,13 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 	s.workspaceSymbols("Gen1")
 	s.awaitIndexed()
 	must(t, s.command("contextLs.stats", nil, &st))
-	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 305 {
+	if fs := st.Folders[0]; fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Files != 306 {
 		t.Errorf("after bootstrap: %+v", fs)
 	}
 }
 
-func TestBackendMissingParts(t *testing.T) {
+func TestBackendArgumentErrors(t *testing.T) {
 	_, s, _ := startBackend(t, nil)
-	tests := []struct {
-		command string
-		args    map[string]any
-		want    string
-	}{
-		{"contextLs.callers", map[string]any{"symbol": "NewCircle"}, "callers: the code graph is not in this build"},
-		{"contextLs.callees", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 8, "character": 15}}, "callees: the code graph is not in this build"},
-		{"contextLs.tests", map[string]any{"symbol": "Area"}, "tests: the code graph (test detection) is not in this build"},
-		{"contextLs.contextPack", map[string]any{"query": "area of shapes"}, "contextPack: context packs are not in this build"},
-		{"contextLs.relatedContext", map[string]any{"symbol": "Area"}, "relatedContext: context packs and the code graph are not in this build"},
-		{"contextLs.pin", map[string]any{"symbol": "Area"}, "pin: pins belong to context packs"},
-		{"contextLs.unpin", map[string]any{"symbol": "Area"}, "unpin: pins belong to context packs"},
-	}
-	for _, tc := range tests {
-		err := s.command(tc.command, tc.args, nil)
-		if rpcCode(err) != int64(CodeMethodNotFound) || !strings.Contains(rpcMessage(err), tc.want) {
-			t.Errorf("%s: %v, want MethodNotFound naming %q", tc.command, err, tc.want)
-		}
-	}
 	// similar needs embeddings, and says why there are none.
 	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
 	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
@@ -351,7 +334,14 @@ func TestBackendMissingParts(t *testing.T) {
 		want    string
 	}{
 		{"contextLs.callers", map[string]any{}, "textDocument: required (with position), or symbol"},
+		{"contextLs.tests", map[string]any{"symbol": "Area", "limit": 5000}, "limit: must be between 1 and 1000"},
 		{"contextLs.contextPack", map[string]any{}, "query: required without a place"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "task": "golf"}, "task: \"golf\" is not one of"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "format": "yaml"}, "format: \"yaml\" is not"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "folder": "file:///not/open"}, "folder: file:///not/open is not an open workspace folder"},
+		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 200"},
+		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
+		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: required"},
 		{"contextLs.search", map[string]any{"query": "x", "k": 1000}, "k: must be between 1 and 100"},
 		{"contextLs.search", map[string]any{"query": "x", "paths": []string{"[bad"}}, "paths"},
@@ -607,5 +597,209 @@ func TestBackendSimilar(t *testing.T) {
 		if h.Symbol == "Rect.Area" {
 			t.Errorf("the snippet itself is among its neighbours: %s", hitSymbols(res))
 		}
+	}
+}
+
+// TestBackendGolden records document symbols of every fixture file and the
+// definition and hover answers at marked places, in testdata/backend.golden
+// (rewritten with -update).
+func TestBackendGolden(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	var out strings.Builder
+	root := PathToURI(s.root)
+	clean := func(v string) string { return strings.ReplaceAll(v, root, "$ROOT") }
+	var dump func(prefix string, syms []docSymbol)
+	dump = func(prefix string, syms []docSymbol) {
+		for _, d := range syms {
+			fmt.Fprintf(&out, "%s%s kind=%d %d:%d-%d:%d name@%d:%d %q\n", prefix, d.Name, d.Kind,
+				d.Range.Start.Line, d.Range.Start.Character, d.Range.End.Line, d.Range.End.Character,
+				d.SelectionRange.Start.Line, d.SelectionRange.Start.Character, d.Detail)
+			dump(prefix+"  ", d.Children)
+		}
+	}
+	for _, rel := range []string{"cmd/app/main.go", "docs/guide.md", "geo/rect.go", "geo/shapes.go", "util/retry.py"} {
+		fmt.Fprintf(&out, "== documentSymbol %s\n", rel)
+		dump("", s.documentSymbols(rel))
+	}
+	places := []struct {
+		rel, needle string
+		n, offset   int
+	}{
+		{"cmd/app/main.go", "NewCircle", 0, 4},
+		{"cmd/app/main.go", "TotalArea", 0, 0},
+		{"cmd/app/main.go", "Rect{", 0, 1},
+		{"geo/rect.go", "Shape)", 0, 0},
+		{"util/retry.py", "Backoff()", 0, 3},
+		{"util/retry.py", "delay(i)", 0, 0},
+		{"util/retry.py", "time.sleep", 0, 0},
+	}
+	for _, p := range places {
+		text := s.fileText(p.rel)
+		pos := position(t, text, p.needle, p.n, p.offset)
+		fmt.Fprintf(&out, "== definition %s %q (%d:%d)\n", p.rel, p.needle, pos.Line, pos.Character)
+		for _, l := range s.definition(p.rel, pos) {
+			fmt.Fprintf(&out, "%s %d:%d-%d:%d\n", clean(string(l.URI)), l.Range.Start.Line, l.Range.Start.Character, l.Range.End.Line, l.Range.End.Character)
+		}
+		fmt.Fprintf(&out, "== hover %s %q\n", p.rel, p.needle)
+		if h := s.hover(p.rel, pos); h != nil {
+			out.WriteString(clean(h.Contents.Value) + "\n")
+		}
+	}
+	golden(t, "backend.golden", []byte(out.String()))
+}
+
+func TestBackendGraph(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	mainText := s.fileText("cmd/app/main.go")
+	names := func(g GraphTarget) []string {
+		var out []string
+		for _, it := range g.Items {
+			out = append(out, it.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		command string
+		args    map[string]any
+		target  string
+		items   []string
+		check   func(t *testing.T, g GraphTarget)
+	}{
+		{"callees of the function around a position", "contextLs.callees",
+			map[string]any{"textDocument": map[string]any{"uri": s.uri("cmd/app/main.go")}, "position": position(t, mainText, "fmt.Println", 0, 0)},
+			"main", []string{"TotalArea", "NewCircle"}, func(t *testing.T, g GraphTarget) {
+				if !slices.Contains(g.Unresolved, "fmt.Println") {
+					t.Errorf("unresolved %v", g.Unresolved)
+				}
+				// Call sites of callees lie in the target's file.
+				for _, it := range g.Items {
+					if len(it.CallSites) != 1 || it.CallSites[0].URI != s.uri("cmd/app/main.go") {
+						t.Errorf("call sites of %s: %+v", it.Name, it.CallSites)
+					}
+				}
+			}},
+		{"tests of a symbol", "contextLs.tests", map[string]any{"symbol": "geo.NewCircle"},
+			"NewCircle", []string{"TestCircleArea"}, func(t *testing.T, g GraphTarget) {
+				if it := g.Items[0]; it.Reason != "direct" || it.Kind != "test" || it.Location.URI != s.uri("geo/shapes_test.go") {
+					t.Errorf("test %+v", it)
+				}
+			}},
+		{"callers in Python through a receiver", "contextLs.callers", map[string]any{"symbol": "Backoff.delay"},
+			"Backoff.delay", []string{"retry_upload"}, nil},
+		{"a limit leaves items out", "contextLs.callers", map[string]any{"symbol": "NewCircle", "limit": 1},
+			"NewCircle", []string{"main"}, func(t *testing.T, g GraphTarget) {
+				if g.Omitted != 1 {
+					t.Errorf("omitted %d, want 1", g.Omitted)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var res GraphAnswer
+			must(t, s.command(tc.command, tc.args, &res))
+			if len(res.Targets) != 1 || res.Targets[0].Symbol != tc.target || !reflect.DeepEqual(names(res.Targets[0]), tc.items) {
+				t.Fatalf("got %+v, want %s with %v", res, tc.target, tc.items)
+			}
+			if tc.check != nil {
+				tc.check(t, res.Targets[0])
+			}
+		})
+	}
+	err := s.command("contextLs.callers", map[string]any{"symbol": "NoSuchFunction"}, nil)
+	if !strings.Contains(rpcMessage(err), `"NoSuchFunction": no such symbol`) {
+		t.Errorf("callers of a missing symbol: %v", err)
+	}
+	// Outgoing calls of a Python function through the call hierarchy.
+	py := s.fileText("util/retry.py")
+	var items []protocol.CallHierarchyItem
+	must(t, s.c.Call(testCtx(t), "textDocument/prepareCallHierarchy", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri("util/retry.py")}, "position": position(t, py, "retry_upload", 0, 0),
+	}, &items))
+	if len(items) != 1 || items[0].Name != "retry_upload" {
+		t.Fatalf("prepare: %+v", items)
+	}
+	var out []protocol.CallHierarchyOutgoingCall
+	must(t, s.c.Call(testCtx(t), "callHierarchy/outgoingCalls", map[string]any{"item": items[0]}, &out))
+	var callees []string
+	for _, o := range out {
+		callees = append(callees, o.To.Name)
+		if !containsRange(Range{Start: Point{int(o.To.Range.Start.Line), int(o.To.Range.Start.Character)}, End: Point{int(o.To.Range.End.Line), int(o.To.Range.End.Character)}},
+			Range{Start: Point{int(o.To.SelectionRange.Start.Line), int(o.To.SelectionRange.Start.Character)}, End: Point{int(o.To.SelectionRange.End.Line), int(o.To.SelectionRange.End.Character)}}) {
+			t.Errorf("%s: selection %+v outside range %+v", o.To.Name, o.To.SelectionRange, o.To.Range)
+		}
+	}
+	if !slices.Contains(callees, "delay") || !slices.Contains(callees, "Backoff") {
+		t.Errorf("outgoing calls of retry_upload: %v", callees)
+	}
+}
+
+func TestBackendPacks(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	shapes := s.fileText("geo/shapes.go")
+
+	// A query pack stays within its budget; every item is located.
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 400}, &pack))
+	if pack.Tokens > 400 || pack.Budget != 400 || len(pack.Items) == 0 || !strings.Contains(pack.Text, "func (c Circle) Area() float64") {
+		t.Fatalf("pack %+v", pack)
+	}
+	for _, it := range pack.Items {
+		if it.Location.URI != s.uri(it.Path) || it.Location.Range.End.Line < it.Location.Range.Start.Line {
+			t.Errorf("item %+v", it)
+		}
+	}
+
+	// Related context of a definition at a position: its caller and its
+	// test, with reasons and text.
+	var rel RelatedResult
+	must(t, s.command("contextLs.relatedContext", map[string]any{"uri": s.uri("geo/shapes.go"), "position": position(t, shapes, "NewCircle", 1, 0)}, &rel))
+	if rel.Symbol != "NewCircle" || rel.Selection.URI != s.uri("geo/shapes.go") || rel.Selection.Range.Start.Line != 11 {
+		t.Errorf("related selection %+v %q", rel.Selection, rel.Symbol)
+	}
+	kinds := map[string]PackItem{}
+	for _, it := range rel.Items {
+		kinds[it.Symbol] = it
+	}
+	if it, ok := kinds["main"]; !ok || !strings.Contains(it.Reason, "caller") || !strings.Contains(it.Text, "geo.NewCircle(2)") {
+		t.Errorf("related items lack the caller main: %+v", rel.Items)
+	}
+	if it, ok := kinds["TestCircleArea"]; !ok || !strings.Contains(it.Reason, "test") {
+		t.Errorf("related items lack the test: %+v", rel.Items)
+	}
+	var one RelatedResult
+	must(t, s.command("contextLs.relatedContext", map[string]any{"symbol": "NewCircle", "k": 1}, &one))
+	if len(one.Items) != 1 || one.Items[0].Symbol != rel.Items[0].Symbol {
+		t.Errorf("k=1: %+v", one.Items)
+	}
+
+	// Pins: a definition by symbol and a whole document; packs include
+	// them; unpin removes them.
+	var pins PinsResult
+	must(t, s.command("contextLs.pin", map[string]any{"symbol": "Backoff"}, &pins))
+	must(t, s.command("contextLs.pin", map[string]any{"uri": s.uri("docs/guide.md")}, &pins))
+	if len(pins.Pins) != 2 || pins.Pins[0].Path != "util/retry.py" || pins.Pins[0].Lines != "6-14" || pins.Pins[1].Lines != "" || pins.Pins[1].Tokens == 0 {
+		t.Fatalf("pins %+v", pins)
+	}
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 2000}, &pack))
+	pinned := 0
+	for _, it := range pack.Items {
+		if it.IncludeMode == "manual" {
+			pinned++
+		}
+	}
+	if pinned != 2 {
+		t.Errorf("pack holds %d pinned items: %+v", pinned, pack.Items)
+	}
+	must(t, s.command("contextLs.unpin", map[string]any{"symbol": "Backoff"}, &pins))
+	if len(pins.Pins) != 1 || pins.Pins[0].Path != "docs/guide.md" {
+		t.Errorf("after unpin %+v", pins)
+	}
+
+	// Stats average the packs built.
+	var st StatsResult
+	must(t, s.command("contextLs.stats", nil, &st))
+	if v := st.Folders[0].PackTokens.Value; v == nil || *v <= 0 || *v > 2000 {
+		t.Errorf("average pack tokens %+v", st.Folders[0].PackTokens)
 	}
 }

@@ -40,7 +40,8 @@
 // cancelled); a save or an undo back to the disk content clears the
 // overlay, and so does closing the document. Watched-file events (from the
 // client, or from the server's own watcher when the client cannot watch)
-// refresh the changed files. The engine-backed commands of the command
-// table (contextLs.search, contextLs.stats, contextLs.reindex,
-// contextLs.definition, contextLs.similar) work on folders it opened.
+// refresh the changed files. Hovers, the call hierarchy and the
+// contextLs.callers, contextLs.callees and contextLs.tests commands answer
+// from the engine's code graph. The engine-backed commands of the command
+// table work on folders a Backend opened.
 package lsp

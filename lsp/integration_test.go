@@ -47,13 +47,10 @@ func TestServerBinary(t *testing.T) {
 
 	// initialize: capabilities follow the backend.
 	caps := s.initialize(map[string]any{"dbPath": db, "logLevel": "debug"})
-	for _, k := range []string{"definitionProvider", "hoverProvider", "documentSymbolProvider", "workspaceSymbolProvider"} {
+	for _, k := range []string{"definitionProvider", "hoverProvider", "documentSymbolProvider", "workspaceSymbolProvider", "callHierarchyProvider"} {
 		if caps[k] != true {
 			t.Errorf("capability %s = %v", k, caps[k])
 		}
-	}
-	if _, ok := caps["callHierarchyProvider"]; ok {
-		t.Errorf("call hierarchy advertised without a call graph")
 	}
 	exec, _ := caps["executeCommandProvider"].(map[string]any)
 	cmds, _ := exec["commands"].([]any)
@@ -87,7 +84,10 @@ func TestServerBinary(t *testing.T) {
 	if hov == nil {
 		t.Fatal("no hover on NewCircle")
 	}
-	for _, want := range []string{"func NewCircle(r float64) Circle", "NewCircle returns a circle of radius r.", "**Related**", "callers: call graph not available", "geo/shapes.go:12"} {
+	mainURI := s.uri("cmd/app/main.go")
+	for _, want := range []string{"func NewCircle(r float64) Circle", "NewCircle returns a circle of radius r.", "**Related**",
+		"- callers: 2 — [`main`](" + mainURI + "#L10), [`TestCircleArea`](" + s.uri("geo/shapes_test.go") + "#L5)",
+		"- tests: 1 — [`TestCircleArea`](" + s.uri("geo/shapes_test.go") + "#L5) (direct)", "geo/shapes.go:12"} {
 		if !strings.Contains(hov.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, hov.Contents.Value)
 		}
@@ -215,7 +215,7 @@ func TestServerBinary(t *testing.T) {
 		t.Fatalf("stats folders %+v", st.Folders)
 	}
 	fs := st.Folders[0]
-	if fs.Files < 6 || fs.Symbols < 10 || fs.Chunks < 6 || fs.IndexBytes <= 0 {
+	if fs.Files < 7 || fs.Symbols < 10 || fs.Chunks < 6 || fs.IndexBytes <= 0 {
 		t.Errorf("stats counts %+v", fs)
 	}
 	for _, lang := range []string{"go", "python", "markdown"} {
@@ -235,14 +235,54 @@ func TestServerBinary(t *testing.T) {
 	if fs.CacheHit.Value != nil || fs.CacheHit.Unavailable == "" || fs.PackTokens.Unavailable == "" {
 		t.Errorf("stats cache/pack figures %+v %+v", fs.CacheHit, fs.PackTokens)
 	}
-	if len(st.Jobs) != 1 || st.Jobs[0].ID != job.JobID || st.Jobs[0].State != "done" || st.Jobs[0].Indexed < 6 {
+	if len(st.Jobs) != 1 || st.Jobs[0].ID != job.JobID || st.Jobs[0].State != "done" || st.Jobs[0].Indexed < 7 {
 		t.Errorf("stats jobs %+v", st.Jobs)
 	}
 
-	// A command whose engine part is missing names it.
-	err = s.command("contextLs.callers", map[string]any{"symbol": "NewCircle"}, nil)
-	if err == nil || !strings.Contains(rpcMessage(err), "callers: the code graph is not in this build") {
-		t.Errorf("callers: %v", err)
+	// The code graph: callers by symbol, with the call site after the
+	// emoji in UTF-16 columns; the call hierarchy both ways.
+	callSite := protocol.Range{Start: position(t, mainText, "NewCircle", 0, 0), End: position(t, mainText, "NewCircle", 0, len("NewCircle"))}
+	var callers GraphAnswer
+	must(t, s.command("contextLs.callers", map[string]any{"symbol": "NewCircle"}, &callers))
+	if len(callers.Targets) != 1 || callers.Targets[0].Symbol != "NewCircle" || len(callers.Targets[0].Items) != 2 {
+		t.Fatalf("callers of NewCircle: %+v", callers)
+	}
+	caller := callers.Targets[0].Items[0]
+	if caller.Name != "main" || caller.Confidence != "exact" || caller.Location.URI != mainURI || len(caller.CallSites) != 1 ||
+		caller.CallSites[0].Range != (RangeArg{Start: PositionArg{callSite.Start.Line, callSite.Start.Character}, End: PositionArg{callSite.End.Line, callSite.End.Character}}) {
+		t.Errorf("caller %+v, want main calling at %+v", caller, callSite)
+	}
+	var items []protocol.CallHierarchyItem
+	must(t, c.Call(testCtx(t), "textDocument/prepareCallHierarchy", map[string]any{
+		"textDocument": map[string]any{"uri": mainURI}, "position": position(t, mainText, "NewCircle", 0, 2),
+	}, &items))
+	if len(items) != 1 || items[0].Name != "NewCircle" || string(items[0].URI) != s.uri("geo/shapes.go") || items[0].SelectionRange != wantDef {
+		t.Fatalf("prepareCallHierarchy: %+v", items)
+	}
+	var incoming []protocol.CallHierarchyIncomingCall
+	must(t, c.Call(testCtx(t), "callHierarchy/incomingCalls", map[string]any{"item": items[0]}, &incoming))
+	if len(incoming) != 2 || incoming[0].From.Name != "main" || string(incoming[0].From.URI) != mainURI ||
+		len(incoming[0].FromRanges) != 1 || incoming[0].FromRanges[0] != callSite || incoming[1].From.Name != "TestCircleArea" {
+		t.Errorf("incoming calls of NewCircle: %+v", incoming)
+	}
+	var outgoing []protocol.CallHierarchyOutgoingCall
+	must(t, c.Call(testCtx(t), "callHierarchy/outgoingCalls", map[string]any{"item": incoming[0].From}, &outgoing))
+	var callees []string
+	for _, o := range outgoing {
+		callees = append(callees, o.To.Name)
+		if o.To.Name == "NewCircle" && (len(o.FromRanges) != 1 || o.FromRanges[0] != callSite) {
+			t.Errorf("outgoing call to NewCircle at %+v, want %+v", o.FromRanges, callSite)
+		}
+	}
+	if !slices.Contains(callees, "NewCircle") || !slices.Contains(callees, "TotalArea") {
+		t.Errorf("outgoing calls of main: %v", callees)
+	}
+
+	// A context pack for a query, within its budget.
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "retry a failed upload with backoff", "budgetTokens": 300}, &pack))
+	if pack.Tokens > 300 || len(pack.Items) == 0 || pack.Items[0].Location.URI == "" || !strings.Contains(pack.Text, "retry_upload") {
+		t.Errorf("context pack %+v", pack)
 	}
 
 	// shutdown, exit: code 0 and a clean end of stdout.

@@ -29,8 +29,8 @@ type neovimResults struct {
 		Error  string       `json:"error"`
 	} `json:"search"`
 	Callers struct {
-		Error string `json:"error"`
-		Code  int    `json:"code"`
+		Result GraphAnswer `json:"result"`
+		Error  string      `json:"error"`
 	} `json:"callers"`
 	EditHit  json.RawMessage `json:"edit_hit"`
 	Stopped  bool            `json:"stopped"`
@@ -100,14 +100,20 @@ func TestNeovimHeadless(t *testing.T) {
 		t.Errorf("definition %+v, want %+v", d, wantDef)
 	}
 
-	// Commands: search answers with located hits; callers names what is
-	// missing.
+	// Commands: search answers with located hits; callers of the call
+	// site's callee come with the call site.
 	if s := res.Search; s.Error != "" || len(s.Result.Hits) == 0 || s.Result.Hits[0].Symbol != "TotalArea" ||
 		s.Result.Hits[0].Location.URI != PathToURI(filepath.Join(root, "geo/rect.go")) || !strings.Contains(s.Result.Hits[0].Text, "func TotalArea") {
 		t.Errorf("search %+v", s)
 	}
-	if c := res.Callers; c.Code != int(CodeMethodNotFound) || !strings.Contains(c.Error, "callers: the code graph is not in this build") {
-		t.Errorf("callers %+v", c)
+	site := RangeArg{Start: PositionArg{res.Position.Line, res.Position.Character}, End: PositionArg{res.Position.Line, res.Position.Character + 9}}
+	c := res.Callers
+	if c.Error != "" || len(c.Result.Targets) != 1 || c.Result.Targets[0].Symbol != "NewCircle" || len(c.Result.Targets[0].Items) != 2 {
+		t.Fatalf("callers %+v", c)
+	}
+	if it := c.Result.Targets[0].Items[0]; it.Name != "main" || len(it.CallSites) != 1 || it.CallSites[0].Range != site ||
+		it.CallSites[0].URI != PathToURI(filepath.Join(root, "cmd/app/main.go")) {
+		t.Errorf("caller %+v, want main calling at %+v", it, site)
 	}
 
 	// The unsaved edit Neovim sent was found.

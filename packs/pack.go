@@ -20,12 +20,14 @@ const (
 	SourceCochange   = "cochange"   // a file changed together with it in git
 	SourcePinned     = "pinned"     // pinned by the user
 	SourceAlways     = "always"     // a rules file or a configured path
+	SourceSelection  = "selection"  // the selected code the pack is about
 )
 
 // Sources lists every valid Candidate.Source.
 var Sources = []string{
 	SourceQuery, SourceDefinition, SourceCaller, SourceCallee, SourceTest,
 	SourceSimilar, SourceDoc, SourceCochange, SourcePinned, SourceAlways,
+	SourceSelection,
 }
 
 // Include modes: why an item is in a pack.

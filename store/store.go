@@ -3,7 +3,7 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 5). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 6). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
@@ -43,7 +43,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // Sentinel errors.
 var (
@@ -71,10 +71,12 @@ type FileRecord struct {
 	Lines     int       `json:"lines"`
 	Symbols   int       `json:"symbols"`
 	Chunks    []ChunkID `json:"chunks"`
-	// Names are the lower-cased names in the name index for this file, so an
-	// update can delete them without reading every symbol back.
-	Names []string `json:"names,omitempty"`
-	// Callees are the lower-cased callee names in the reverse call index.
+	// Names[i] is the lower-cased name of symbol i and Callees[i] the callee
+	// of reverse entry i: with them an update deletes exactly the keys the
+	// previous version wrote, with point deletes. (Range deletions per name
+	// left a million range tombstones after a full re-index, and every read
+	// paid for them.)
+	Names   []string `json:"names,omitempty"`
 	Callees []string `json:"callees,omitempty"`
 	// Note records a non-fatal problem, e.g. "no grammar" or "parse error".
 	Note string `json:"note,omitempty"`
@@ -367,8 +369,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 	rec.Seq = seq
 	rec.Symbols = len(data.Symbols)
 	rec.Chunks = rec.Chunks[:0:0]
-	rec.Names = nil
-	seen := map[string]bool{}
+	rec.Names = make([]string, 0, len(data.Symbols))
 	for i, s := range data.Symbols {
 		v, err := json.Marshal(&s)
 		if err != nil {
@@ -385,10 +386,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		if err := b.Set(nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk)), nil); err != nil {
 			return 0, err
 		}
-		if !seen[name] {
-			seen[name] = true
-			rec.Names = append(rec.Names, name)
-		}
+		rec.Names = append(rec.Names, name)
 	}
 	for i := range data.Chunks {
 		c := data.Chunks[i]
@@ -414,16 +412,12 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 			return 0, err
 		}
 	}
-	rec.Callees = nil
-	seenCallee := map[string]bool{}
+	rec.Callees = make([]string, 0, len(data.Reverse))
 	for i, r := range data.Reverse {
 		if err := b.Set(reverseKey(r.Callee, path, i), r.Value, nil); err != nil {
 			return 0, err
 		}
-		if !seenCallee[r.Callee] {
-			seenCallee[r.Callee] = true
-			rec.Callees = append(rec.Callees, r.Callee)
-		}
+		rec.Callees = append(rec.Callees, r.Callee)
 	}
 	v, err := json.Marshal(&rec)
 	if err != nil {
@@ -511,20 +505,20 @@ func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) 
 	return old.Chunks, nil
 }
 
+// deleteKeys adds point deletions of every key a file version wrote.
 func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
-	lo, hi := prefixRange(symbolPrefix(path))
-	if err := b.DeleteRange(lo, hi, nil); err != nil {
-		return err
-	}
-	for _, name := range old.Names {
-		lo, hi := prefixRange(nameFilePrefix(name, path))
-		if err := b.DeleteRange(lo, hi, nil); err != nil {
+	for i := 0; i < old.Symbols; i++ {
+		if err := b.Delete(symbolKey(path, i), nil); err != nil {
 			return err
 		}
 	}
-	for _, name := range old.Callees {
-		lo, hi := prefixRange(reverseFilePrefix(name, path))
-		if err := b.DeleteRange(lo, hi, nil); err != nil {
+	for i, name := range old.Names {
+		if err := b.Delete(nameKey(name, path, i), nil); err != nil {
+			return err
+		}
+	}
+	for i, callee := range old.Callees {
+		if err := b.Delete(reverseKey(callee, path, i), nil); err != nil {
 			return err
 		}
 	}

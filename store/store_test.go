@@ -49,7 +49,7 @@ func TestPutFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Seq != seq || rec.Symbols != 3 || len(rec.Chunks) != 3 || !reflect.DeepEqual(rec.Names, []string{"foo", "bar"}) {
+	if rec.Seq != seq || rec.Symbols != 3 || len(rec.Chunks) != 3 || !reflect.DeepEqual(rec.Names, []string{"foo", "bar", "foo"}) {
 		t.Fatalf("record = %+v", rec)
 	}
 	syms, err := snap.Symbols("a/x.go")

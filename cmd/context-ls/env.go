@@ -9,7 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
@@ -112,6 +112,30 @@ func (env *cliEnv) ensureIndexed(ctx context.Context, e *engine.Engine) error {
 	return err
 }
 
+// withIndex opens the engine for --root/--db, brings the index up to date
+// and calls fn with a snapshot; everything is released afterwards.
+func (env *cliEnv) withIndex(ctx context.Context, fn func(e *engine.Engine, snap *engine.Snapshot) error) error {
+	e, err := env.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := env.ensureIndexed(ctx, e); err != nil {
+		return err
+	}
+	snap := e.Snapshot()
+	defer snap.Release()
+	return fn(e, snap)
+}
+
+// noArgs refuses positional arguments.
+func noArgs(rest []string) error {
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	return nil
+}
+
 func (env *cliEnv) printJSON(v any) error {
 	enc := json.NewEncoder(env.stdout)
 	enc.SetIndent("", "  ")
@@ -155,13 +179,22 @@ func isTerminal(w io.Writer) bool {
 // selection is a span of lines of a workspace file, from --file/--lines.
 type selection struct {
 	rel        string
-	start, end int // 1-based, inclusive
-	text       string
+	start, end int    // 1-based, inclusive
+	text       string // the selected lines
+	content    string // the whole file
 }
 
-// selection resolves --file PATH (relative to the root, or absolute; never
-// outside the workspace) and --lines A-B (default: the whole file).
+// selection resolves --file PATH (relative to the root like every path the
+// CLI prints, or absolute; never outside the workspace) and --lines A-B
+// (default: the whole file).
 func (env *cliEnv) selection(e *engine.Engine, file, lines string) (selection, error) {
+	start, end, err := parseLines(lines)
+	if err != nil {
+		return selection{}, err
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(e.Root(), file)
+	}
 	rel, err := e.Workspace().Resolve(file)
 	if err != nil {
 		return selection{}, err
@@ -174,23 +207,9 @@ func (env *cliEnv) selection(e *engine.Engine, file, lines string) (selection, e
 	if len(all) > 0 && all[len(all)-1] == "" {
 		all = all[:len(all)-1]
 	}
-	sel := selection{rel: rel, start: 1, end: len(all)}
-	if lines != "" {
-		a, b, ok := strings.Cut(lines, "-")
-		if !ok {
-			b = a
-		}
-		var err1, err2 error
-		sel.start, err1 = strconv.Atoi(strings.TrimSpace(a))
-		sel.end, err2 = strconv.Atoi(strings.TrimSpace(b))
-		if err1 != nil || err2 != nil || sel.start < 1 || sel.end < sel.start {
-			return selection{}, usagef("--lines %q: want A-B with 1 <= A <= B", lines)
-		}
-		if sel.start > len(all) {
-			return selection{}, fmt.Errorf("--lines %q: %s has %d lines", lines, rel, len(all))
-		}
-		sel.end = min(sel.end, len(all))
+	if start > len(all) {
+		return selection{}, fmt.Errorf("--lines %q: %s has %d lines", lines, rel, len(all))
 	}
-	sel.text = strings.Join(all[sel.start-1:sel.end], "")
-	return sel, nil
+	end = min(end, len(all))
+	return selection{rel: rel, start: start, end: end, text: strings.Join(all[start-1:end], ""), content: string(content)}, nil
 }

@@ -70,56 +70,48 @@ func runGraph(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	e, err := env.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	var results []engine.GraphResult
-	switch env.cmd.name {
-	case "callers":
-		results, err = snap.Callers(ctx, target)
-	case "callees":
-		results, err = snap.Callees(ctx, target)
-	default:
-		results, err = snap.Tests(ctx, target)
-	}
-	if err != nil {
-		return err
-	}
-	if env.jsonOut {
-		out := make([]graphResultJSON, len(results))
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		var results []engine.GraphResult
+		switch env.cmd.name {
+		case "callers":
+			results, err = snap.Callers(ctx, target)
+		case "callees":
+			results, err = snap.Callees(ctx, target)
+		default:
+			results, err = snap.Tests(ctx, target)
+		}
+		if err != nil {
+			return err
+		}
+		if env.jsonOut {
+			out := make([]graphResultJSON, len(results))
+			for i, r := range results {
+				out[i] = graphResultJSON{Target: toSymbolJSON(r.Target), Items: r.Items, Omitted: r.Omitted, Unresolved: r.Unresolved}
+			}
+			return env.printJSON(map[string]any{"results": out})
+		}
 		for i, r := range results {
-			out[i] = graphResultJSON{Target: toSymbolJSON(r.Target), Items: r.Items, Omitted: r.Omitted, Unresolved: r.Unresolved}
+			if i > 0 {
+				env.printf("\n")
+			}
+			t := r.Target
+			env.printf("%s of %s (%s:%d, %s)\n", env.cmd.name, t.Qualified(), t.Path, t.NameSpan.Start.Line+1, t.Kind)
+			if len(r.Items) == 0 {
+				env.printf("  none found\n")
+			}
+			for _, it := range r.Items {
+				env.printf("  %s:%d-%d  %s (%s)  %s  %s%s\n", it.Path, it.StartLine, it.EndLine, it.Symbol, it.Kind,
+					it.Confidence, it.Reason, graphItemExtra(it))
+			}
+			if r.Omitted > 0 {
+				env.printf("  … %d more name-only matches omitted\n", r.Omitted)
+			}
+			if len(r.Unresolved) > 0 {
+				env.printf("  outside the workspace or unresolved: %s\n", strings.Join(r.Unresolved, ", "))
+			}
 		}
-		return env.printJSON(map[string]any{"results": out})
-	}
-	for i, r := range results {
-		if i > 0 {
-			env.printf("\n")
-		}
-		t := r.Target
-		env.printf("%s of %s (%s:%d, %s)\n", env.cmd.name, t.Qualified(), t.Path, t.NameSpan.Start.Line+1, t.Kind)
-		if len(r.Items) == 0 {
-			env.printf("  none found\n")
-		}
-		for _, it := range r.Items {
-			env.printf("  %s:%d-%d  %s (%s)  %s  %s%s\n", it.Path, it.StartLine, it.EndLine, it.Symbol, it.Kind,
-				it.Confidence, it.Reason, graphItemExtra(it))
-		}
-		if r.Omitted > 0 {
-			env.printf("  … %d more name-only matches omitted\n", r.Omitted)
-		}
-		if len(r.Unresolved) > 0 {
-			env.printf("  outside the workspace or unresolved: %s\n", strings.Join(r.Unresolved, ", "))
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // graphItemExtra renders call-site lines and two-hop intermediates.

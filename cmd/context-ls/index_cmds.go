@@ -30,8 +30,8 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	e, err := env.open(ctx)
 	if err != nil {
@@ -96,31 +96,23 @@ func runSearch(ctx context.Context, env *cliEnv, args []string) error {
 	if *k <= 0 {
 		return usagef("--k must be positive")
 	}
-	e, err := env.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	res, err := snap.Search(ctx, engine.SearchRequest{Query: query, K: *k, Languages: langs, Kinds: kinds, Paths: paths, MinScore: *minScore})
-	if err != nil {
-		return err
-	}
-	if env.jsonOut {
-		return env.printJSON(res)
-	}
-	if len(res.Hits) == 0 {
-		env.printf("no results for %q\n", query)
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		res, err := snap.Search(ctx, engine.SearchRequest{Query: query, K: *k, Languages: langs, Kinds: kinds, Paths: paths, MinScore: *minScore})
+		if err != nil {
+			return err
+		}
+		if env.jsonOut {
+			return env.printJSON(res)
+		}
+		if len(res.Hits) == 0 {
+			env.printf("no results for %q\n", query)
+			return nil
+		}
+		for i, h := range res.Hits {
+			env.printf("%2d. %s:%d-%d  %s (%s)  %.3f  [%s]\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score, strings.Join(h.Sources, " "))
+		}
 		return nil
-	}
-	for i, h := range res.Hits {
-		env.printf("%2d. %s:%d-%d  %s (%s)  %.3f  [%s]\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score, strings.Join(h.Sources, " "))
-	}
-	return nil
+	})
 }
 
 // symbolJSON is the CLI's JSON shape of a definition.
@@ -150,43 +142,35 @@ func runSymbols(ctx context.Context, env *cliEnv, args []string) error {
 	if len(rest) > 1 {
 		return usagef("at most one NAME")
 	}
-	e, err := env.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	var syms []engine.SymbolInfo
-	if len(rest) == 1 {
-		if syms, err = snap.FindSymbols(rest[0]); err != nil {
-			return err
-		}
-		if len(syms) == 0 { // no exact definition: fall back to fuzzy matching
-			if syms, err = snap.WorkspaceSymbols(ctx, rest[0], 50); err != nil {
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		var syms []engine.SymbolInfo
+		if len(rest) == 1 {
+			if syms, err = snap.FindSymbols(rest[0]); err != nil {
 				return err
 			}
+			if len(syms) == 0 { // no exact definition: fall back to fuzzy matching
+				if syms, err = snap.WorkspaceSymbols(ctx, rest[0], 50); err != nil {
+					return err
+				}
+			}
+		} else if syms, err = snap.AllSymbols(); err != nil {
+			return err
 		}
-	} else if syms, err = snap.AllSymbols(); err != nil {
-		return err
-	}
-	if *limit > 0 && len(syms) > *limit {
-		syms = syms[:*limit]
-	}
-	out := make([]symbolJSON, len(syms))
-	for i, si := range syms {
-		out[i] = toSymbolJSON(si)
-	}
-	if env.jsonOut {
-		return env.printJSON(map[string]any{"symbols": out})
-	}
-	for _, s := range out {
-		env.printf("%s:%d-%d  %s (%s)  %s\n", s.Path, s.StartLine, s.EndLine, s.Symbol, s.Kind, s.Signature)
-	}
-	return nil
+		if *limit > 0 && len(syms) > *limit {
+			syms = syms[:*limit]
+		}
+		out := make([]symbolJSON, len(syms))
+		for i, si := range syms {
+			out[i] = toSymbolJSON(si)
+		}
+		if env.jsonOut {
+			return env.printJSON(map[string]any{"symbols": out})
+		}
+		for _, s := range out {
+			env.printf("%s:%d-%d  %s (%s)  %s\n", s.Path, s.StartLine, s.EndLine, s.Symbol, s.Kind, s.Signature)
+		}
+		return nil
+	})
 }
 
 func runStats(ctx context.Context, env *cliEnv, args []string) error {
@@ -195,8 +179,8 @@ func runStats(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	e, err := env.open(ctx)
 	if err != nil {
@@ -236,8 +220,8 @@ func runFiles(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	cfg, err := env.config()
 	if err != nil {

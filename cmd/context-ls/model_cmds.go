@@ -145,36 +145,28 @@ func runSimilar(ctx context.Context, env *cliEnv, args []string) error {
 	if (*file == "") == (snippet == "") {
 		return usagef("give a SNIPPET or --file PATH --lines A-B")
 	}
-	e, err := env.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	req := engine.SimilarRequest{Text: snippet, K: *k, Languages: langs, Paths: paths}
-	if *file != "" {
-		sel, err := env.selection(e, *file, *lines)
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		req := engine.SimilarRequest{Text: snippet, K: *k, Languages: langs, Paths: paths}
+		if *file != "" {
+			sel, err := env.selection(e, *file, *lines)
+			if err != nil {
+				return err
+			}
+			req.Text, req.ExcludePath, req.ExcludeStart, req.ExcludeEnd = sel.text, sel.rel, sel.start, sel.end
+		}
+		if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
+			return err
+		}
+		res, err := snap.Similar(ctx, req)
 		if err != nil {
 			return err
 		}
-		req.Text, req.ExcludePath, req.ExcludeStart, req.ExcludeEnd = sel.text, sel.rel, sel.start, sel.end
-	}
-	if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	res, err := snap.Similar(ctx, req)
-	if err != nil {
-		return err
-	}
-	if env.jsonOut {
-		return env.printJSON(res)
-	}
-	for i, h := range res.Hits {
-		env.printf("%2d. %s:%d-%d  %s (%s)  %.3f\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score)
-	}
-	return nil
+		if env.jsonOut {
+			return env.printJSON(res)
+		}
+		for i, h := range res.Hits {
+			env.printf("%2d. %s:%d-%d  %s (%s)  %.3f\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score)
+		}
+		return nil
+	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -22,7 +21,7 @@ func runPack(ctx context.Context, env *cliEnv, args []string) error {
 	budget := fs.Int("budget", 0, "token budget `N` (default: the workspace's budget_tokens)")
 	format := fs.String("format", "", "output `FORMAT`: markdown, xml, json or plain (default: the workspace's)")
 	task := fs.String("task", "", "task type: "+strings.Join(packs.Tasks, ", "))
-	file := fs.String("file", "", "selection `PATH` (relative to the current directory, or absolute)")
+	file := fs.String("file", "", "selection `PATH` (relative to the root, or absolute)")
 	lines := fs.String("lines", "", "selected lines `A-B` of --file (1-based, inclusive; default: the whole file)")
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -38,45 +37,36 @@ func runPack(ctx context.Context, env *cliEnv, args []string) error {
 	if *lines != "" && *file == "" {
 		return usagef("--lines needs --file")
 	}
-	var sel *engine.Selection
-	if *file != "" {
-		a, b, err := parseLines(*lines)
-		if err != nil {
-			return err
-		}
-		abs, err := filepath.Abs(*file)
-		if err != nil {
-			return err
-		}
-		sel = &engine.Selection{Path: abs, StartLine: a, EndLine: b}
-	}
-	if query == "" && sel == nil {
+	if query == "" && *file == "" {
 		return usagef("missing QUERY or --file")
 	}
-	e, err := env.open(ctx)
-	if err != nil {
+	if _, _, err := parseLines(*lines); err != nil {
 		return err
 	}
-	defer e.Close()
-	if err := env.ensureIndexed(ctx, e); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	p, err := snap.Pack(ctx, engine.PackRequest{Query: query, Selection: sel, Budget: *budget, Format: *format, Task: *task})
-	if err != nil {
-		return err
-	}
-	if p.Format == packs.FormatJSON {
-		return env.printJSON(p)
-	}
-	fmt.Fprint(env.stdout, p.Text)
-	fmt.Fprintf(env.stderr, "pack: %d/%d tokens, %d items, %d dropped for budget, %.0f ms\n",
-		p.Tokens, p.Budget, len(p.Items), p.Dropped, p.LatencyMs)
-	for _, n := range p.Notes {
-		fmt.Fprintf(env.stderr, "note: %s\n", n)
-	}
-	return nil
+	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
+		var sel *engine.Selection
+		if *file != "" {
+			s, err := env.selection(e, *file, *lines)
+			if err != nil {
+				return err
+			}
+			sel = &engine.Selection{Path: s.rel, StartLine: s.start, EndLine: s.end, Content: []byte(s.content)}
+		}
+		p, err := snap.Pack(ctx, engine.PackRequest{Query: query, Selection: sel, Budget: *budget, Format: *format, Task: *task})
+		if err != nil {
+			return err
+		}
+		if p.Format == packs.FormatJSON {
+			return env.printJSON(p)
+		}
+		fmt.Fprint(env.stdout, p.Text)
+		fmt.Fprintf(env.stderr, "pack: %d/%d tokens, %d items, %d dropped for budget, %.0f ms\n",
+			p.Tokens, p.Budget, len(p.Items), p.Dropped, p.LatencyMs)
+		for _, n := range p.Notes {
+			fmt.Fprintf(env.stderr, "note: %s\n", n)
+		}
+		return nil
+	})
 }
 
 // parseLines parses "A-B" or "A" (1-based); "" selects the whole file.

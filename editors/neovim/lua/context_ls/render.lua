@@ -1,0 +1,285 @@
+-- Rendering server results for Neovim: quickfix items (path:line and
+-- symbol), the stats buffer, and notification texts.
+local util = require('context_ls.util')
+
+local M = {}
+
+-- The largest file read to turn a UTF-16 column into a byte column.
+M.MAX_READ = 4 * 1024 * 1024
+
+-- line_reader returns a function(fname, row) giving the text of a 0-based
+-- row: from a loaded buffer, else from the file (read once per reader).
+function M.line_reader()
+  local cache = {}
+  return function(fname, row)
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+      return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ''
+    end
+    local lines = cache[fname]
+    if lines == nil then
+      lines = {}
+      local size = vim.fn.getfsize(fname)
+      if size >= 0 and size <= M.MAX_READ then
+        local ok, read = pcall(vim.fn.readfile, fname)
+        if ok then
+          lines = read
+        end
+      end
+      cache[fname] = lines
+    end
+    return lines[row + 1] or ''
+  end
+end
+
+-- item turns an LSP location and a text into a quickfix item.
+function M.item(loc, text, line_of)
+  local fname = util.uri_to_fname(loc.uri)
+  local s, e = loc.range.start, loc.range['end']
+  local col = 1
+  if s.character > 0 then
+    col = util.byte_of_utf16(line_of(fname, s.line), s.character) + 1
+  end
+  return {
+    filename = fname,
+    lnum = s.line + 1,
+    col = col,
+    end_lnum = e and (e.line + 1) or nil,
+    text = text,
+  }
+end
+
+local function label(kind, symbol, fallback)
+  local name = (symbol and symbol ~= '') and symbol or fallback
+  if kind and kind ~= '' then
+    return string.format('%s [%s]', name, kind)
+  end
+  return name
+end
+
+-- search_items: one item per hit, "symbol [kind]: first snippet line".
+function M.search_items(res, line_of)
+  local out = {}
+  for _, h in ipairs(res.hits or {}) do
+    local text = label(h.kind, h.symbol, h.path)
+    local first = util.first_line(h.text)
+    if first ~= '' then
+      text = text .. ': ' .. first
+    end
+    table.insert(out, M.item(h.location, text, line_of))
+  end
+  return out
+end
+
+-- graph_symbols: the definitions a callers/callees/tests result is about.
+function M.graph_symbols(res)
+  local seen, out = {}, {}
+  for _, t in ipairs(res.targets or {}) do
+    if t.symbol and t.symbol ~= '' and not seen[t.symbol] then
+      seen[t.symbol] = true
+      table.insert(out, t.symbol)
+    end
+  end
+  return table.concat(out, ', ')
+end
+
+-- graph_omitted: items the server left out (name-only matches, past the limit).
+function M.graph_omitted(res)
+  local n = 0
+  for _, t in ipairs(res.targets or {}) do
+    n = n + (tonumber(t.omitted) or 0)
+  end
+  return n
+end
+
+-- join joins its non-empty arguments with ", " (nil arguments included:
+-- ipairs would stop at the first one).
+local function join(...)
+  local out = {}
+  for i = 1, select('#', ...) do
+    local p = select(i, ...)
+    if p ~= nil and p ~= vim.NIL and p ~= '' then
+      table.insert(out, p)
+    end
+  end
+  return table.concat(out, ', ')
+end
+
+-- call_items: one item per call site, named after the calling definition
+-- with how the call was resolved; an item without call sites is listed at
+-- its definition.
+function M.call_items(res, line_of)
+  local out = {}
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local text = string.format('%s (%s)', label(it.kind, it.name, '?'), join(it.confidence, it.reason))
+      local sites = it.callSites
+      if sites == nil or sites == vim.NIL or #sites == 0 then
+        sites = { it.location }
+      end
+      for _, site in ipairs(sites) do
+        table.insert(out, M.item(site, text, line_of))
+      end
+    end
+  end
+  return out
+end
+
+-- test_items: one item per test, at its definition, with why it counts.
+function M.test_items(res, line_of)
+  local out = {}
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local why = (it.detail and it.detail ~= vim.NIL and it.detail ~= '') and it.detail or it.reason
+      local via = (it.via and it.via ~= vim.NIL and it.via ~= '') and ('via ' .. it.via) or nil
+      table.insert(out, M.item(it.location, string.format('%s: %s', it.name, join(why, via, it.confidence)), line_of))
+    end
+  end
+  return out
+end
+
+-- related_items: one item per related snippet with its reason and cost.
+function M.related_items(res, line_of)
+  local out = {}
+  for _, it in ipairs(res.items or {}) do
+    local name = (it.symbol and it.symbol ~= '') and it.symbol or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
+    table.insert(out, M.item(it.location, string.format('%s (%s, %d tokens)', name, it.reason or '', it.tokens or 0), line_of))
+  end
+  return out
+end
+
+-- pack_summary: the message after a pack was copied.
+function M.pack_summary(res, register)
+  local n = #(res.items or {})
+  return string.format('context-ls: %s / %s tokens, %d snippet%s copied to register %s', util.group_digits(res.tokens),
+    util.group_digits(res.budget), n, n == 1 and '' or 's', register)
+end
+
+-- pins_summary: the message after pin or unpin.
+function M.pins_summary(action, res)
+  local pins = res.pins or {}
+  local tokens = 0
+  for _, p in ipairs(pins) do
+    tokens = tokens + (p.tokens or 0)
+  end
+  return string.format('context-ls: %s. %d pin%s now add %s tokens to every context pack', action == 'pin' and 'Pinned' or 'Unpinned',
+    #pins, #pins == 1 and '' or 's', util.group_digits(tokens))
+end
+
+-- reindex_question: the confirmation asked before a reindex.
+function M.reindex_question(dry)
+  local files, removed = 0, 0
+  for _, f in ipairs(dry.folders or {}) do
+    files = files + #(f.reindex or {})
+    removed = removed + #(f.remove or {})
+  end
+  local nf = #(dry.folders or {})
+  local drop = ''
+  if removed > 0 then
+    drop = string.format(' and drop %d file%s no longer indexable', removed, removed == 1 and '' or 's')
+  end
+  return string.format('Re-index %s file%s in %d folder%s%s?', util.group_digits(files), files == 1 and '' or 's', nf,
+    nf == 1 and '' or 's', drop)
+end
+
+local function bytes(n)
+  local units = { 'B', 'KiB', 'MiB', 'GiB', 'TiB' }
+  local u = 1
+  while n >= 1024 and u < #units do
+    n = n / 1024
+    u = u + 1
+  end
+  if u == 1 then
+    return string.format('%d B', n)
+  end
+  return string.format('%.1f %s', n, units[u])
+end
+
+local function measure(m, fmt)
+  if type(m) ~= 'table' then
+    return 'unknown'
+  end
+  if m.value ~= nil and m.value ~= vim.NIL then
+    return fmt(m.value)
+  end
+  return 'unavailable (' .. tostring(m.unavailable or 'no reason given') .. ')'
+end
+
+-- stats_lines renders contextLs.stats as Markdown lines.
+function M.stats_lines(stats)
+  local out = { '# context-ls index', '' }
+  local folders = stats.folders or {}
+  if #folders == 0 then
+    table.insert(out, 'No workspace folder is indexed.')
+  end
+  for _, f in ipairs(folders) do
+    local langs = {}
+    for l, n in pairs(f.languages or {}) do
+      table.insert(langs, { l, n })
+    end
+    table.sort(langs, function(a, b)
+      if a[2] ~= b[2] then
+        return a[2] > b[2]
+      end
+      return a[1] < b[1]
+    end)
+    local lang_text = {}
+    for _, ln in ipairs(langs) do
+      table.insert(lang_text, ln[1] .. ' ' .. util.group_digits(ln[2]))
+    end
+    local ix = f.indexing or {}
+    local q = f.queries or {}
+    vim.list_extend(out, {
+      '## ' .. util.uri_to_fname(f.uri),
+      '',
+      'index:       ' .. tostring(f.index) .. ' (' .. bytes(f.indexBytes or 0) .. ')',
+      'files:       ' .. util.group_digits(f.files),
+      'definitions: ' .. util.group_digits(f.symbols),
+      'chunks:      ' .. util.group_digits(f.chunks),
+      'lines:       ' .. util.group_digits(f.lines),
+      'languages:   ' .. (#lang_text > 0 and table.concat(lang_text, ', ') or 'none'),
+      string.format('indexing:    %s, %s / %s files (%d %%)%s', tostring(ix.state), util.group_digits(ix.done),
+        util.group_digits(ix.total), math.floor((ix.complete or 0) * 100 + 0.5),
+        (ix.lastIndex and ix.lastIndex ~= vim.NIL) and (', last full index ' .. ix.lastIndex) or ''),
+      'embeddings:  ' .. tostring(f.embeddings),
+      string.format('searches:    %s (p50 %.1f ms, p95 %.1f ms)', util.group_digits(q.count), q.p50Ms or 0, q.p95Ms or 0),
+      'cache hits:  ' .. measure(f.cacheHitRate, function(v) return string.format('%.1f %%', v * 100) end),
+      'avg pack:    ' .. measure(f.avgPackTokens, function(v) return util.group_digits(v) .. ' tokens' end),
+      'buffers:     ' .. util.group_digits(f.openBuffers),
+    })
+    if f.recent and #f.recent > 0 then
+      table.insert(out, '')
+      table.insert(out, 'Recent activity:')
+      for _, r in ipairs(f.recent) do
+        table.insert(out, '- ' .. r)
+      end
+    end
+    table.insert(out, '')
+  end
+  if stats.jobs and #stats.jobs > 0 then
+    table.insert(out, '## Reindex jobs')
+    table.insert(out, '')
+    for _, j in ipairs(stats.jobs) do
+      table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.id, j.state,
+        util.group_digits(j.done), util.group_digits(j.total), j.indexed or 0, j.removed or 0, j.failed or 0))
+    end
+  end
+  return out
+end
+
+-- error_text is the message for a failed request: the server's own words.
+function M.error_text(what, err)
+  local msg
+  if type(err) == 'table' then
+    msg = err.message or vim.inspect(err)
+  else
+    msg = tostring(err)
+  end
+  msg = vim.trim(msg)
+  if msg == '' then
+    msg = 'unknown error'
+  end
+  return string.format('context-ls: %s failed: %s', what, msg)
+end
+
+return M

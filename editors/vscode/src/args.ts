@@ -1,0 +1,87 @@
+// Building command arguments from editor state. The editor state is a plain
+// snapshot (document URI as the client sends it, selection in LSP
+// positions), so the same code serves the extension, the unit tests and
+// the real-server test.
+
+import { ContextPackArgs, PlaceArgs, Position, Range, ReindexArgs, SearchArgs } from './protocol';
+
+/** The part of an editor a command looks at. */
+export interface EditorState {
+  /** The document URI exactly as the language client sends it in didOpen. */
+  uri: string;
+  /** The selection; anchor and active may be in either order. */
+  anchor: Position;
+  active: Position;
+}
+
+/** Largest k of contextLs.search. */
+export const MAX_SEARCH_K = 100;
+
+/** Whether the selection is empty (a cursor). */
+export function isEmptySelection(ed: EditorState): boolean {
+  return ed.anchor.line === ed.active.line && ed.anchor.character === ed.active.character;
+}
+
+/** The selection as an ordered LSP range. */
+export function selectionRange(ed: EditorState): Range {
+  const before =
+    ed.anchor.line < ed.active.line || (ed.anchor.line === ed.active.line && ed.anchor.character <= ed.active.character);
+  return before ? { start: { ...ed.anchor }, end: { ...ed.active } } : { start: { ...ed.active }, end: { ...ed.anchor } };
+}
+
+/**
+ * Place arguments for the editor: the document and the cursor, plus the
+ * selection as range when something is selected. With only a cursor the
+ * server takes the definition under it.
+ */
+export function placeArgs(ed: EditorState): PlaceArgs {
+  const out: PlaceArgs = { textDocument: { uri: ed.uri }, position: { ...ed.active } };
+  if (!isEmptySelection(ed)) {
+    out.range = selectionRange(ed);
+  }
+  return out;
+}
+
+/** Options the extension adds to context packs. */
+export interface PackOptions {
+  format: string;
+  /** Only set when the user asked for a specific budget; otherwise the server's budgetTokens setting applies. */
+  budgetTokens?: number;
+}
+
+/** contextLs.contextPack arguments for the selection or the symbol under the cursor. */
+export function packArgsForSelection(ed: EditorState, opts: PackOptions): ContextPackArgs {
+  return withPackOptions(placeArgs(ed), opts);
+}
+
+/** contextLs.contextPack arguments for a free-text query; undefined when the query is blank. */
+export function packArgsForQuery(query: string, opts: PackOptions): ContextPackArgs | undefined {
+  const q = query.trim();
+  if (q === '') {
+    return undefined;
+  }
+  return withPackOptions({ query: q }, opts);
+}
+
+function withPackOptions(args: ContextPackArgs, opts: PackOptions): ContextPackArgs {
+  args.format = opts.format;
+  if (opts.budgetTokens !== undefined && Number.isInteger(opts.budgetTokens) && opts.budgetTokens > 0) {
+    args.budgetTokens = opts.budgetTokens;
+  }
+  return args;
+}
+
+/** contextLs.search arguments; undefined when the query is blank. k is clamped to 1..100. */
+export function searchArgs(query: string, k: number): SearchArgs | undefined {
+  const q = query.trim();
+  if (q === '') {
+    return undefined;
+  }
+  const kk = Number.isFinite(k) ? Math.min(MAX_SEARCH_K, Math.max(1, Math.round(k))) : 10;
+  return { query: q, k: kk };
+}
+
+/** contextLs.reindex arguments: a dry run first, then the confirmed run. */
+export function reindexArgs(step: 'dryRun' | 'confirm'): ReindexArgs {
+  return step === 'dryRun' ? { dryRun: true } : { confirm: true };
+}

@@ -1,0 +1,366 @@
+// The extension's commands: each builds arguments from the editor, runs one
+// server command and shows the answer (clipboard, QuickPick, peek view,
+// stats document). Errors the server answers — a bad argument, an engine
+// part missing from this build — are shown as they are, never thrown.
+
+import * as vscode from 'vscode';
+import { packArgsForQuery, packArgsForSelection, placeArgs, reindexArgs, searchArgs } from './args';
+import { ConfigReader, packFormat, searchResults } from './config';
+import { editorState, toLocation, workspaceFolders } from './convert';
+import { pickLocation } from './picker';
+import {
+  Commands,
+  ContextPackResult,
+  GraphResult,
+  PinsResult,
+  ReindexResult,
+  RelatedResult,
+  SearchResult,
+  StatsResult,
+} from './protocol';
+import {
+  callEntries,
+  errorMessage,
+  graphOmitted,
+  graphSymbols,
+  hitEntry,
+  isCancelled,
+  LocationEntry,
+  packSummary,
+  pinsSummary,
+  reindexQuestion,
+  relatedEntries,
+  statsMarkdown,
+  testEntries,
+} from './render';
+
+/** How commands reach the server. */
+export interface ContextClient {
+  /** Runs workspace/executeCommand with one argument object (none when args is undefined). */
+  execute<T>(command: string, args: object | undefined, token?: vscode.CancellationToken): Promise<T>;
+  /** The URI string the client uses for a document (as in didOpen). */
+  uriOf(uri: vscode.Uri): string;
+}
+
+/** What the commands depend on. */
+export interface CommandDeps {
+  /** The running client, or undefined (the reason is then shown). */
+  client(): ContextClient | undefined;
+  /** Why there is no client. */
+  unavailableReason(): string;
+  /** The contextLs configuration section. */
+  config(): ConfigReader;
+  /** Shows the stats document with this Markdown. */
+  showStatsDocument(markdown: string): Promise<void>;
+  /** Refreshes the status bar's stats. */
+  refreshStatus(): void;
+}
+
+/**
+ * Identifiers of the extension's commands (package.json contributes.commands).
+ * None may equal a server command: the language client registers those
+ * under their own names.
+ */
+export const ExtensionCommands = {
+  copyContextForSelection: 'contextLs.copyContextForSelection',
+  copyContextForQuery: 'contextLs.copyContextForQuery',
+  showRelated: 'contextLs.showRelated',
+  findCallers: 'contextLs.findCallers',
+  findTests: 'contextLs.findTests',
+  searchCodebase: 'contextLs.searchCodebase',
+  pin: 'contextLs.pinSelection',
+  unpin: 'contextLs.unpinSelection',
+  reindexWorkspace: 'contextLs.reindexWorkspace',
+  showStats: 'contextLs.showStats',
+  restartServer: 'contextLs.restartServer',
+} as const;
+
+/** Text of the button that opens Copy Context for Query when no file editor is active. */
+export const ASK_QUERY = 'Copy Context for Query…';
+
+function needClient(deps: CommandDeps): ContextClient | undefined {
+  const c = deps.client();
+  if (c === undefined) {
+    void vscode.window.showErrorMessage(`context-ls: ${deps.unavailableReason()}`);
+  }
+  return c;
+}
+
+function showError(what: string, err: unknown): void {
+  if (!isCancelled(err)) {
+    void vscode.window.showErrorMessage(errorMessage(what, err));
+  }
+}
+
+/** Runs one server command under a window progress indicator. */
+async function run<T>(client: ContextClient, title: string, command: string, args: object | undefined): Promise<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `context-ls: ${title}` }, (_p, token) =>
+    client.execute<T>(command, args, token),
+  );
+}
+
+/** The active file editor's state, or a message explaining what is needed. */
+function activeState(client: ContextClient, what: string) {
+  const st = editorState(vscode.window.activeTextEditor, (u) => client.uriOf(u));
+  if (st === undefined) {
+    void vscode.window.showInformationMessage(`context-ls: ${what} needs a file open in the editor (put the cursor on a definition or select code).`);
+  }
+  return st;
+}
+
+async function copyPack(client: ContextClient, what: string, args: object): Promise<void> {
+  let res: ContextPackResult;
+  try {
+    res = await run<ContextPackResult>(client, 'building context pack', Commands.contextPack, args);
+  } catch (err) {
+    showError(what, err);
+    return;
+  }
+  if ((res.text ?? '') === '' || (res.items ?? []).length === 0) {
+    void vscode.window.showWarningMessage('context-ls: nothing relevant was found; the clipboard is unchanged.');
+    return;
+  }
+  await vscode.env.clipboard.writeText(res.text);
+  void vscode.window.showInformationMessage(packSummary(res));
+}
+
+/** Context: Copy Context for Selection. */
+export async function copyContextForSelection(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const st = editorState(vscode.window.activeTextEditor, (u) => client.uriOf(u));
+  if (st === undefined) {
+    const pick = await vscode.window.showInformationMessage(
+      'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
+      ASK_QUERY,
+    );
+    if (pick === ASK_QUERY) {
+      await copyContextForQuery(deps);
+    }
+    return;
+  }
+  await copyPack(client, 'Copy Context for Selection', packArgsForSelection(st, { format: packFormat(deps.config()) }));
+}
+
+/** Context: Copy Context for Query…. */
+export async function copyContextForQuery(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const query = await vscode.window.showInputBox({
+    title: 'Copy Context for Query',
+    prompt: 'What is the context for? Words, identifiers or a question.',
+    placeHolder: 'where do we retry failed uploads?',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
+  });
+  if (query === undefined) {
+    return;
+  }
+  const args = packArgsForQuery(query, { format: packFormat(deps.config()) });
+  if (args === undefined) {
+    return;
+  }
+  await copyPack(client, 'Copy Context for Query', args);
+}
+
+/** Context: Show Related Code. */
+export async function showRelated(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const st = activeState(client, 'Show Related Code');
+  if (st === undefined) {
+    return;
+  }
+  let res: RelatedResult;
+  try {
+    res = await run<RelatedResult>(client, 'finding related code', Commands.relatedContext, placeArgs(st));
+  } catch (err) {
+    showError('Show Related Code', err);
+    return;
+  }
+  const entries = relatedEntries(res, workspaceFolders());
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(`context-ls: no related code found for ${res.symbol || 'this place'}.`);
+    return;
+  }
+  await pickLocation({ title: `Related to ${res.symbol}`, placeholder: 'Filter; Enter jumps to the code', entries });
+}
+
+/** " (N left out: name-only matches or past the limit)" when the server omitted items. */
+function leftOut(res: GraphResult): string {
+  const n = graphOmitted(res);
+  return n > 0 ? ` (${n} left out: name-only matches or past the limit)` : '';
+}
+
+/** Shows locations in the peek view at the editor's cursor. */
+async function peek(entries: LocationEntry[], editor: vscode.TextEditor): Promise<void> {
+  const locations = entries.map((e) => toLocation(e.location));
+  await vscode.commands.executeCommand('editor.action.peekLocations', editor.document.uri, editor.selection.active, locations, 'peek');
+}
+
+/** Context: Find Callers. */
+export async function findCallers(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  const st = activeState(client, 'Find Callers');
+  if (st === undefined || editor === undefined) {
+    return;
+  }
+  let res: GraphResult;
+  try {
+    res = await run<GraphResult>(client, 'finding callers', Commands.callers, placeArgs(st));
+  } catch (err) {
+    showError('Find Callers', err);
+    return;
+  }
+  const entries = callEntries(res, workspaceFolders());
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(`context-ls: no callers of ${graphSymbols(res) || 'this definition'} found${leftOut(res)}.`);
+    return;
+  }
+  await peek(entries, editor);
+}
+
+/** Context: Find Tests. */
+export async function findTests(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  const st = activeState(client, 'Find Tests');
+  if (st === undefined || editor === undefined) {
+    return;
+  }
+  let res: GraphResult;
+  try {
+    res = await run<GraphResult>(client, 'finding tests', Commands.tests, placeArgs(st));
+  } catch (err) {
+    showError('Find Tests', err);
+    return;
+  }
+  const entries = testEntries(res, workspaceFolders());
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(`context-ls: no tests of ${graphSymbols(res) || 'this definition'} found${leftOut(res)}.`);
+    return;
+  }
+  await peek(entries, editor);
+}
+
+/** Context: Search Codebase — live results as you type. */
+export async function searchCodebase(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const k = searchResults(deps.config());
+  let shown = false;
+  await pickLocation({
+    title: 'Search Codebase',
+    placeholder: 'Words, identifiers or a question; Enter jumps to the code',
+    live: async (text, token) => {
+      const args = searchArgs(text, k);
+      if (args === undefined) {
+        return [];
+      }
+      const res = await client.execute<SearchResult>(Commands.search, args, token);
+      const folders = workspaceFolders();
+      return (res.hits ?? []).map((h) => hitEntry(h, folders));
+    },
+    onError: (err) => {
+      if (!shown) {
+        shown = true; // one message per picker, not one per keystroke
+        showError('Search Codebase', err);
+      }
+    },
+  });
+}
+
+/** Context: Pin / Context: Unpin. */
+export async function pin(deps: CommandDeps, action: 'pin' | 'unpin'): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const what = action === 'pin' ? 'Pin' : 'Unpin';
+  const st = activeState(client, what);
+  if (st === undefined) {
+    return;
+  }
+  try {
+    const res = await run<PinsResult>(client, action === 'pin' ? 'pinning' : 'unpinning', action === 'pin' ? Commands.pin : Commands.unpin, placeArgs(st));
+    void vscode.window.showInformationMessage(`context-ls: ${pinsSummary(action, res)}`);
+  } catch (err) {
+    showError(what, err);
+  }
+}
+
+/** The confirm button of the reindex dialog. */
+export const REINDEX_BUTTON = 'Re-index';
+
+/** Context: Reindex Workspace — a dry run, a modal confirmation, then the job. */
+export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  let dry: ReindexResult;
+  try {
+    dry = await run<ReindexResult>(client, 'planning reindex', Commands.reindex, reindexArgs('dryRun'));
+  } catch (err) {
+    showError('Reindex Workspace', err);
+    return;
+  }
+  const answer = await vscode.window.showWarningMessage(reindexQuestion(dry), { modal: true }, REINDEX_BUTTON);
+  if (answer !== REINDEX_BUTTON) {
+    return;
+  }
+  try {
+    const res = await client.execute<ReindexResult>(Commands.reindex, reindexArgs('confirm'));
+    void vscode.window.showInformationMessage(`context-ls: re-index started (job ${res.jobId ?? 'unknown'}); progress is in the status bar.`);
+    deps.refreshStatus();
+  } catch (err) {
+    showError('Reindex Workspace', err);
+  }
+}
+
+/** Context: Show Index Stats. */
+export async function showStats(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  try {
+    const res = await run<StatsResult>(client, 'reading stats', Commands.stats, undefined);
+    await deps.showStatsDocument(statsMarkdown(res, workspaceFolders()));
+    deps.refreshStatus();
+  } catch (err) {
+    showError('Show Index Stats', err);
+  }
+}
+
+/** Registers every command except restartServer (the extension owns the client's lifecycle). */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const reg = (id: string, fn: () => Promise<void>) => vscode.commands.registerCommand(id, fn);
+  return [
+    reg(ExtensionCommands.copyContextForSelection, () => copyContextForSelection(deps)),
+    reg(ExtensionCommands.copyContextForQuery, () => copyContextForQuery(deps)),
+    reg(ExtensionCommands.showRelated, () => showRelated(deps)),
+    reg(ExtensionCommands.findCallers, () => findCallers(deps)),
+    reg(ExtensionCommands.findTests, () => findTests(deps)),
+    reg(ExtensionCommands.searchCodebase, () => searchCodebase(deps)),
+    reg(ExtensionCommands.pin, () => pin(deps, 'pin')),
+    reg(ExtensionCommands.unpin, () => pin(deps, 'unpin')),
+    reg(ExtensionCommands.reindexWorkspace, () => reindexWorkspace(deps)),
+    reg(ExtensionCommands.showStats, () => showStats(deps)),
+  ];
+}

@@ -1,0 +1,359 @@
+// Rendering server results for people: QuickPick entries, notification
+// texts, the stats document and error messages. Pure functions of the JSON
+// results; no 'vscode'.
+
+import { fileURLToPath } from 'url';
+import {
+  ContextPackResult,
+  GraphResult,
+  FolderStats,
+  Location,
+  PackItem,
+  PinsResult,
+  ReindexResult,
+  RelatedResult,
+  SearchHit,
+  StatsResult,
+} from './protocol';
+
+/** A workspace folder as the renderer needs it. */
+export interface FolderRef {
+  uri: string;
+  name: string;
+}
+
+/** One row of a QuickPick that jumps to a location. */
+export interface LocationEntry {
+  label: string;
+  description: string;
+  detail?: string;
+  location: Location;
+}
+
+/** The longest detail line shown under an entry. */
+export const DETAIL_MAX = 120;
+
+/** The file-system path of a file URI, or the URI itself when it is not one. */
+export function uriToPath(uri: string): string {
+  if (!uri.startsWith('file:')) {
+    return uri;
+  }
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+/**
+ * The path shown for a URI: relative to the workspace folder holding it
+ * (prefixed with the folder name when several are open), else the full path.
+ */
+export function displayPath(uri: string, folders: FolderRef[]): string {
+  const file = uriToPath(uri);
+  let best: FolderRef | undefined;
+  let bestRoot = '';
+  for (const f of folders) {
+    const root = uriToPath(f.uri).replace(/[\\/]+$/, '');
+    if ((file.startsWith(root + '/') || file.startsWith(root + '\\')) && root.length > bestRoot.length) {
+      best = f;
+      bestRoot = root;
+    }
+  }
+  if (best === undefined) {
+    return file;
+  }
+  const rel = file.slice(bestRoot.length + 1).replace(/\\/g, '/');
+  return folders.length > 1 ? `${best.name}/${rel}` : rel;
+}
+
+/** "path:line" with a 1-based line. */
+export function placeLabel(loc: Location, folders: FolderRef[]): string {
+  return `${displayPath(loc.uri, folders)}:${loc.range.start.line + 1}`;
+}
+
+/** The first non-blank line of text, trimmed and shortened to max characters. */
+export function firstLine(text: string, max = DETAIL_MAX): string {
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line !== '') {
+      return shorten(line, max);
+    }
+  }
+  return '';
+}
+
+/** s cut to at most max characters (code points), with an ellipsis when cut. */
+export function shorten(s: string, max: number): string {
+  const cps = Array.from(s);
+  return cps.length <= max ? s : cps.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
+
+/** The codicon for a chunk or symbol kind. */
+export function kindIcon(kind: string): string {
+  switch (kind) {
+    case 'function':
+      return '$(symbol-function)';
+    case 'method':
+      return '$(symbol-method)';
+    case 'class':
+      return '$(symbol-class)';
+    case 'struct':
+      return '$(symbol-structure)';
+    case 'interface':
+    case 'trait':
+      return '$(symbol-interface)';
+    case 'enum':
+      return '$(symbol-enum)';
+    case 'type':
+      return '$(symbol-class)';
+    case 'const':
+    case 'constant':
+      return '$(symbol-constant)';
+    case 'var':
+    case 'variable':
+      return '$(symbol-variable)';
+    case 'markdown_section':
+      return '$(markdown)';
+    default:
+      return '$(symbol-misc)';
+  }
+}
+
+/** The last element of a slash-separated path. */
+function baseName(p: string): string {
+  const parts = p.split(/[\\/]/);
+  return parts[parts.length - 1];
+}
+
+/** A search hit as a QuickPick entry: symbol (or file name), path:line, first snippet line. */
+export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
+  const name = hit.symbol !== '' ? hit.symbol : baseName(displayPath(hit.location.uri, folders));
+  return {
+    label: `${kindIcon(hit.kind)} ${name}`,
+    description: placeLabel(hit.location, folders),
+    detail: firstLine(hit.text),
+    location: hit.location,
+  };
+}
+
+/** A pack or related item as a QuickPick entry. */
+export function packItemEntry(item: PackItem, folders: FolderRef[]): LocationEntry {
+  const name = item.symbol !== '' ? item.symbol : baseName(displayPath(item.location.uri, folders));
+  return {
+    label: name,
+    description: placeLabel(item.location, folders),
+    detail: `${item.reason} · ${item.tokens} tokens · score ${item.score.toFixed(2)}`,
+    location: item.location,
+  };
+}
+
+/** Related-context items as entries, best first. */
+export function relatedEntries(res: RelatedResult, folders: FolderRef[]): LocationEntry[] {
+  return (res.items ?? []).map((it) => packItemEntry(it, folders));
+}
+
+/** The definitions a graph result is about, joined for messages ("" when none). */
+export function graphSymbols(res: GraphResult): string {
+  return [...new Set((res.targets ?? []).map((t) => t.symbol).filter((s) => s !== ''))].join(', ');
+}
+
+/** Items a graph result left out (name-only matches and those past the limit). */
+export function graphOmitted(res: GraphResult): number {
+  return (res.targets ?? []).reduce((n, t) => n + (t.omitted ?? 0), 0);
+}
+
+/**
+ * Callers (or callees) as entries: one per call site, named after the
+ * calling definition with how the call was resolved; an item with no call
+ * site is listed at its definition.
+ */
+export function callEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
+  const out: LocationEntry[] = [];
+  for (const t of res.targets ?? []) {
+    for (const it of t.items ?? []) {
+      const sites = it.callSites !== undefined && it.callSites !== null && it.callSites.length > 0 ? it.callSites : [it.location];
+      for (const site of sites) {
+        out.push({
+          label: it.name,
+          description: placeLabel(site, folders),
+          detail: [it.kind, it.confidence, it.reason].filter((s) => s !== undefined && s !== '').join(' · '),
+          location: site,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Tests as entries at their definitions, with why they count. */
+export function testEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
+  const out: LocationEntry[] = [];
+  for (const t of res.targets ?? []) {
+    for (const it of t.items ?? []) {
+      const why = it.detail !== undefined && it.detail !== '' ? it.detail : it.reason;
+      out.push({
+        label: it.name,
+        description: placeLabel(it.location, folders),
+        detail: [why, it.via ? `via ${it.via}` : '', it.confidence].filter((s) => s !== undefined && s !== '').join(' · '),
+        location: it.location,
+      });
+    }
+  }
+  return out;
+}
+
+/** Groups digits: 12345 → "12,345". */
+export function num(n: number): string {
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The notification after a pack was copied: tokens used of the budget. */
+export function packSummary(res: ContextPackResult): string {
+  const n = (res.items ?? []).length;
+  return `Context copied: ${num(res.tokens)} / ${num(res.budget)} tokens, ${n} snippet${n === 1 ? '' : 's'}.`;
+}
+
+/** The notification after pin or unpin. */
+export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
+  const pins = res.pins ?? [];
+  const tokens = pins.reduce((s, p) => s + p.tokens, 0);
+  const verb = action === 'pin' ? 'Pinned' : 'Unpinned';
+  return `${verb}. ${pins.length} pin${pins.length === 1 ? '' : 's'} now add ${num(tokens)} tokens to every context pack.`;
+}
+
+/** The question asked before a reindex, from the dry run. */
+export function reindexQuestion(dry: ReindexResult): string {
+  let files = 0;
+  let removed = 0;
+  for (const f of dry.folders ?? []) {
+    files += (f.reindex ?? []).length;
+    removed += (f.remove ?? []).length;
+  }
+  const folders = (dry.folders ?? []).length;
+  const drop = removed > 0 ? ` and drop ${num(removed)} file${removed === 1 ? '' : 's'} no longer indexable` : '';
+  return `Re-index ${num(files)} file${files === 1 ? '' : 's'} in ${folders} folder${folders === 1 ? '' : 's'}${drop}? Every selected file is parsed and written again.`;
+}
+
+/** Bytes in KiB/MiB/GiB. */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${units[u]}`;
+}
+
+/** A short embeddings state: "ready", "off", "unavailable", … (the part before any reason). */
+export function embeddingsWord(state: string): string {
+  const i = state.indexOf(':');
+  return (i >= 0 ? state.slice(0, i) : state).trim() || 'unknown';
+}
+
+function measure(m: { value?: number; unavailable?: string } | undefined, fmt: (v: number) => string): string {
+  if (m === undefined) {
+    return 'unknown';
+  }
+  if (m.value !== undefined) {
+    return fmt(m.value);
+  }
+  return `unavailable (${m.unavailable ?? 'no reason given'})`;
+}
+
+/** Text safe inside a Markdown table cell. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
+  const name = folders.find((x) => x.uri === f.uri)?.name ?? uriToPath(f.uri);
+  const langs = Object.entries(f.languages ?? {})
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([l, n]) => `${l} ${num(n)}`)
+    .join(', ');
+  const ix = f.indexing;
+  const pct = Math.round((ix?.complete ?? 0) * 100);
+  const lines = [
+    `## ${name}`,
+    '',
+    `| | |`,
+    `|---|---|`,
+    `| folder | ${cell(uriToPath(f.uri))} |`,
+    `| index | ${cell(f.index)} (${bytes(f.indexBytes)}) |`,
+    `| files | ${num(f.files)} |`,
+    `| definitions | ${num(f.symbols)} |`,
+    `| chunks | ${num(f.chunks)} |`,
+    `| lines | ${num(f.lines)} |`,
+    `| languages | ${langs === '' ? 'none' : langs} |`,
+    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${ix?.lastIndex ? `, last full index ${ix.lastIndex}` : ''} |`,
+    `| embeddings | ${cell(f.embeddings)} |`,
+    `| searches | ${num(f.queries?.count ?? 0)} (p50 ${(f.queries?.p50Ms ?? 0).toFixed(1)} ms, p95 ${(f.queries?.p95Ms ?? 0).toFixed(1)} ms) |`,
+    `| embedding cache hit rate | ${cell(measure(f.cacheHitRate, (v) => `${(v * 100).toFixed(1)} %`))} |`,
+    `| average pack | ${cell(measure(f.avgPackTokens, (v) => `${num(v)} tokens`))} |`,
+    `| open buffers | ${num(f.openBuffers)} |`,
+  ];
+  if ((f.recent ?? []).length > 0) {
+    lines.push('', 'Recent activity:', '');
+    for (const r of f.recent) {
+      lines.push(`- ${r}`);
+    }
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The stats document (Markdown) for Show Index Stats. */
+export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string {
+  const out = ['# context-ls index', ''];
+  if ((stats.folders ?? []).length === 0) {
+    out.push('No workspace folder is indexed.', '');
+  }
+  for (const f of stats.folders ?? []) {
+    out.push(...folderMarkdown(f, folders));
+  }
+  if ((stats.jobs ?? []).length > 0) {
+    out.push('## Reindex jobs', '', '| job | state | done | indexed | removed | failed | started | finished |', '|---|---|---|---|---|---|---|---|');
+    for (const j of stats.jobs) {
+      out.push(
+        `| ${cell(j.id)} | ${cell(j.state)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The shape of a JSON-RPC error as vscode-jsonrpc's ResponseError carries it. */
+interface RpcErrorLike {
+  code?: unknown;
+  message?: unknown;
+}
+
+/** The JSON-RPC "request cancelled" code. */
+export const REQUEST_CANCELLED = -32800;
+
+/** Whether err is a cancelled request (not worth showing). */
+export function isCancelled(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as RpcErrorLike).code === REQUEST_CANCELLED;
+}
+
+/**
+ * The message shown when a command fails: the server's own words (they name
+ * the command, the argument or the missing engine part), prefixed with what
+ * the user was doing.
+ */
+export function errorMessage(what: string, err: unknown): string {
+  let msg: string;
+  if (typeof err === 'object' && err !== null && typeof (err as RpcErrorLike).message === 'string') {
+    msg = (err as RpcErrorLike).message as string;
+  } else {
+    msg = String(err);
+  }
+  msg = msg.trim() === '' ? 'unknown error' : msg.trim();
+  return `context-ls: ${what} failed: ${msg}`;
+}

@@ -1,0 +1,152 @@
+// What the status bar item says: indexing progress from $/progress while
+// work runs, then the index state from contextLs.stats. Pure state; the
+// StatusBar controller (status.ts) shows it.
+
+import { embeddingsWord, num, uriToPath } from './render';
+import { ProgressValue, StatsResult } from './protocol';
+
+/** The server process as the extension sees it. */
+export type ServerState = 'starting' | 'running' | 'stopped' | 'missing';
+
+/** What the status bar item shows. */
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  /** The command run on click. */
+  command: string;
+  /** Draw the item as a warning. */
+  warning: boolean;
+}
+
+/** Commands the item runs on click. */
+export const STATUS_COMMANDS = { stats: 'contextLs.showStats', restart: 'contextLs.restartServer' } as const;
+
+interface Running {
+  title: string;
+  message?: string;
+  percentage?: number;
+}
+
+/** The status bar's state. */
+export class StatusModel {
+  private readonly running = new Map<string, Running>();
+  private stats: StatsResult | undefined;
+  private statsError: string | undefined;
+  private server: ServerState = 'starting';
+  private serverDetail = '';
+
+  /** Records the server's state; detail explains stopped and missing. */
+  setServer(state: ServerState, detail = ''): void {
+    this.server = state;
+    this.serverDetail = detail;
+    if (state !== 'running') {
+      this.running.clear();
+    }
+  }
+
+  /** The server's state. */
+  serverState(): ServerState {
+    return this.server;
+  }
+
+  /** Applies one $/progress value. Returns true when the last running operation ended. */
+  progress(token: string | number, value: ProgressValue): boolean {
+    const key = String(token);
+    switch (value.kind) {
+      case 'begin':
+        this.running.set(key, { title: value.title, message: value.message, percentage: value.percentage });
+        return false;
+      case 'report': {
+        const r = this.running.get(key);
+        if (r !== undefined) {
+          if (value.message !== undefined) {
+            r.message = value.message;
+          }
+          if (value.percentage !== undefined) {
+            r.percentage = value.percentage;
+          }
+        }
+        return false;
+      }
+      case 'end': {
+        const had = this.running.delete(key);
+        return had && this.running.size === 0;
+      }
+    }
+  }
+
+  /** Whether a progress operation is running. */
+  busy(): boolean {
+    return this.running.size > 0;
+  }
+
+  /** Records fresh stats. */
+  setStats(stats: StatsResult): void {
+    this.stats = stats;
+    this.statsError = undefined;
+  }
+
+  /** Records a failed stats request. */
+  setStatsError(message: string): void {
+    this.statsError = message;
+  }
+
+  /** The view for the current state. */
+  view(): StatusView {
+    switch (this.server) {
+      case 'missing':
+        return {
+          text: '$(error) context-ls',
+          tooltip: `${this.serverDetail || 'The context-ls server was not found.'} Click to try again.`,
+          command: STATUS_COMMANDS.restart,
+          warning: true,
+        };
+      case 'stopped':
+        return {
+          text: '$(debug-disconnect) context-ls',
+          tooltip: `The context-ls server stopped${this.serverDetail ? `: ${this.serverDetail}` : ''}. Click to restart it.`,
+          command: STATUS_COMMANDS.restart,
+          warning: true,
+        };
+      case 'starting':
+        return { text: '$(sync~spin) context-ls', tooltip: 'Starting the context-ls server…', command: STATUS_COMMANDS.stats, warning: false };
+      case 'running':
+        break;
+    }
+    if (this.running.size > 0) {
+      const all = [...this.running.values()];
+      const first = all[0];
+      const more = all.length > 1 ? ` (+${all.length - 1})` : '';
+      const msg = first.message ? ` ${first.message}` : '';
+      const tooltip = all
+        .map((r) => `${r.title}${r.message ? `: ${r.message}` : ''}${r.percentage !== undefined ? ` (${r.percentage} %)` : ''}`)
+        .join('\n');
+      return { text: `$(sync~spin) ${first.title}${msg}${more}`, tooltip, command: STATUS_COMMANDS.stats, warning: false };
+    }
+    if (this.stats === undefined) {
+      if (this.statsError !== undefined) {
+        return { text: '$(warning) context-ls', tooltip: this.statsError, command: STATUS_COMMANDS.stats, warning: true };
+      }
+      return { text: '$(database) context-ls', tooltip: 'Waiting for index statistics…', command: STATUS_COMMANDS.stats, warning: false };
+    }
+    const folders = this.stats.folders ?? [];
+    const files = folders.reduce((s, f) => s + f.files, 0);
+    const words = [...new Set(folders.map((f) => embeddingsWord(f.embeddings)))];
+    const emb = words.length === 0 ? 'no folder' : `embeddings ${words.join('/')}`;
+    const incomplete = folders.some((f) => f.indexing !== undefined && f.indexing.complete < 1 && f.indexing.state === 'running');
+    const tooltip = folders
+      .map(
+        (f) =>
+          `${uriToPath(f.uri)}: ${num(f.files)} files, ${num(f.symbols)} definitions, ${num(f.chunks)} chunks; indexing ${f.indexing?.state ?? 'unknown'}; embeddings ${f.embeddings}`,
+      )
+      .concat(this.statsError !== undefined ? [`Last refresh failed: ${this.statsError}`] : [])
+      .concat(['Click for index stats.'])
+      .join('\n');
+    return {
+      text: `${incomplete ? '$(sync~spin)' : '$(database)'} ${num(files)} files · ${emb}`,
+      tooltip,
+      command: STATUS_COMMANDS.stats,
+      warning: false,
+    };
+  }
+}

@@ -1,0 +1,137 @@
+import * as assert from 'assert';
+import {
+  ContextPackResult,
+  GraphResult,
+  PinsResult,
+  ReindexResult,
+  RelatedResult,
+  SearchResult,
+  StatsResult,
+} from '../src/protocol';
+import {
+  bytes,
+  callEntries,
+  displayPath,
+  embeddingsWord,
+  errorMessage,
+  firstLine,
+  graphOmitted,
+  graphSymbols,
+  FolderRef,
+  hitEntry,
+  isCancelled,
+  LocationEntry,
+  num,
+  packSummary,
+  pinsSummary,
+  reindexQuestion,
+  relatedEntries,
+  shorten,
+  statsMarkdown,
+  testEntries,
+  uriToPath,
+} from '../src/render';
+import { fixture, golden } from './golden';
+
+interface Results {
+  folders: FolderRef[];
+  multiFolders: FolderRef[];
+  search: SearchResult;
+  callers: GraphResult;
+  tests: GraphResult;
+  related: RelatedResult;
+  pack: ContextPackResult;
+  pins: PinsResult;
+  reindexDry: ReindexResult;
+}
+
+function table(entries: LocationEntry[]): string {
+  return entries.map((e) => `${e.label}\n  ${e.description}\n  ${e.detail ?? ''}\n  → ${e.location.uri}#${e.location.range.start.line}`).join('\n') + '\n';
+}
+
+describe('render', () => {
+  const r = fixture<Results>('results.json');
+
+  it('search hits as QuickPick entries (golden)', () => {
+    golden('search.golden', table(r.search.hits.map((h) => hitEntry(h, r.folders))) + '--- two folders\n' + table(r.search.hits.map((h) => hitEntry(h, r.multiFolders))));
+  });
+
+  it('callers: one entry per call site; a caller without sites at its definition (golden)', () => {
+    const entries = callEntries(r.callers, r.folders);
+    assert.strictEqual(entries.length, 4);
+    assert.strictEqual(graphSymbols(r.callers), 'Stock.Reserve');
+    assert.strictEqual(graphOmitted(r.callers), 1);
+    assert.strictEqual(graphSymbols({ targets: [] }), '');
+    golden('callers.golden', table(entries));
+  });
+
+  it('tests and related items (golden)', () => {
+    golden('tests-related.golden', table(testEntries(r.tests, r.folders)) + '---\n' + table(relatedEntries(r.related, r.folders)));
+  });
+
+  it('stats document (golden)', () => {
+    golden('stats.md.golden', statsMarkdown(fixture<StatsResult>('stats.json'), r.multiFolders));
+  });
+
+  it('stats document of a server with no folder', () => {
+    assert.strictEqual(statsMarkdown({ folders: [], jobs: [] }, []), '# context-ls index\n\nNo workspace folder is indexed.\n');
+  });
+
+  it('notification texts', () => {
+    assert.strictEqual(packSummary(r.pack), 'Context copied: 1,234 / 4,000 tokens, 1 snippet.');
+    assert.strictEqual(packSummary({ ...r.pack, items: [...r.pack.items, ...r.pack.items] }), 'Context copied: 1,234 / 4,000 tokens, 2 snippets.');
+    assert.strictEqual(pinsSummary('pin', r.pins), 'Pinned. 2 pins now add 2,000 tokens to every context pack.');
+    assert.strictEqual(pinsSummary('unpin', { pins: [] }), 'Unpinned. 0 pins now add 0 tokens to every context pack.');
+    assert.strictEqual(
+      reindexQuestion(r.reindexDry),
+      'Re-index 2 files in 2 folders and drop 1 file no longer indexable? Every selected file is parsed and written again.',
+    );
+    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', reindex: [r.reindexDry.folders[0].reindex![0]] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
+  });
+
+  const paths: { name: string; uri: string; folders: FolderRef[]; want: string }[] = [
+    { name: 'inside the only folder', uri: 'file:///w/a/b.go', folders: [{ uri: 'file:///w', name: 'w' }], want: 'a/b.go' },
+    { name: 'folder URI with a trailing slash', uri: 'file:///w/a.go', folders: [{ uri: 'file:///w/', name: 'w' }], want: 'a.go' },
+    { name: 'percent-encoded', uri: 'file:///w/my%20dir/%C3%A9t%C3%A9.go', folders: [{ uri: 'file:///w', name: 'w' }], want: 'my dir/été.go' },
+    { name: 'prefix of another folder name', uri: 'file:///w2/a.go', folders: [{ uri: 'file:///w', name: 'w' }], want: '/w2/a.go' },
+    { name: 'nested folders: the deepest wins', uri: 'file:///w/sub/a.go', folders: [{ uri: 'file:///w', name: 'w' }, { uri: 'file:///w/sub', name: 'sub' }], want: 'sub/a.go' },
+    { name: 'outside every folder', uri: 'file:///etc/hosts', folders: [], want: '/etc/hosts' },
+    { name: 'not a file URI', uri: 'untitled:Untitled-1', folders: [], want: 'untitled:Untitled-1' },
+  ];
+  for (const tc of paths) {
+    it(`displayPath: ${tc.name}`, () => {
+      assert.strictEqual(displayPath(tc.uri, tc.folders), tc.want);
+    });
+  }
+
+  it('uriToPath survives a malformed file URI', () => {
+    assert.strictEqual(uriToPath('file://host%zz/x'), 'file://host%zz/x');
+  });
+
+  it('text helpers', () => {
+    assert.strictEqual(firstLine('\n \n  x := 1 \nmore'), 'x := 1');
+    assert.strictEqual(firstLine(''), '');
+    assert.strictEqual(shorten('🍎🍎🍎🍎', 3), '🍎🍎…', 'cuts between code points, never inside a surrogate pair');
+    assert.strictEqual(shorten('abc', 3), 'abc');
+    assert.strictEqual(num(1234567), '1,234,567');
+    assert.strictEqual(num(999), '999');
+    assert.strictEqual(bytes(900), '900 B');
+    assert.strictEqual(bytes(73400320), '70.0 MiB');
+    assert.strictEqual(embeddingsWord('unavailable: no runtime'), 'unavailable');
+    assert.strictEqual(embeddingsWord('ready'), 'ready');
+    assert.strictEqual(embeddingsWord(''), 'unknown');
+  });
+
+  it('error messages keep the server words', () => {
+    assert.strictEqual(
+      errorMessage('Find Callers', { code: -32601, message: 'workspace/executeCommand: callers: the code graph is not in this build: not supported by this server' }),
+      'context-ls: Find Callers failed: workspace/executeCommand: callers: the code graph is not in this build: not supported by this server',
+    );
+    assert.strictEqual(errorMessage('Pin', new Error('Client is not running')), 'context-ls: Pin failed: Client is not running');
+    assert.strictEqual(errorMessage('Pin', 'boom'), 'context-ls: Pin failed: boom');
+    assert.strictEqual(errorMessage('Pin', { message: '  ' }), 'context-ls: Pin failed: unknown error');
+    assert.ok(isCancelled({ code: -32800, message: 'cancelled' }));
+    assert.ok(!isCancelled({ code: -32803 }));
+    assert.ok(!isCancelled(undefined));
+  });
+});

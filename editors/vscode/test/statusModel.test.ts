@@ -1,0 +1,69 @@
+import * as assert from 'assert';
+import { ProgressValue, StatsResult } from '../src/protocol';
+import { StatusModel } from '../src/statusModel';
+import { fixture } from './golden';
+
+describe('StatusModel', () => {
+  it('follows progress, then shows the index state', () => {
+    const m = new StatusModel();
+    assert.strictEqual(m.view().text, '$(sync~spin) context-ls');
+    m.setServer('running');
+    assert.strictEqual(m.view().tooltip, 'Waiting for index statistics…');
+
+    const steps: { token: string | number; value: ProgressValue; text: string; ended: boolean }[] = [
+      { token: 'context-ls/progress/1', value: { kind: 'begin', title: 'Indexing shop', percentage: 0 }, text: '$(sync~spin) Indexing shop', ended: false },
+      { token: 'context-ls/progress/1', value: { kind: 'report', message: '120/400 files', percentage: 30 }, text: '$(sync~spin) Indexing shop 120/400 files', ended: false },
+      { token: 7, value: { kind: 'begin', title: 'Re-indexing' }, text: '$(sync~spin) Indexing shop 120/400 files (+1)', ended: false },
+      { token: 'unknown', value: { kind: 'report', message: 'ignored' }, text: '$(sync~spin) Indexing shop 120/400 files (+1)', ended: false },
+      { token: 'context-ls/progress/1', value: { kind: 'end', message: '400/400 files' }, text: '$(sync~spin) Re-indexing', ended: false },
+      { token: 'unknown', value: { kind: 'end' }, text: '$(sync~spin) Re-indexing', ended: false },
+      { token: '7', value: { kind: 'end' }, text: '$(database) context-ls', ended: true },
+    ];
+    for (const s of steps) {
+      assert.strictEqual(m.progress(s.token, s.value), s.ended, `${JSON.stringify(s.value)}: ended`);
+      assert.strictEqual(m.view().text, s.text, JSON.stringify(s.value));
+    }
+
+    const stats = fixture<StatsResult>('stats.json');
+    m.setStats(stats);
+    const v = m.view();
+    assert.strictEqual(v.text, '$(sync~spin) 12,348 files · embeddings ready/unavailable', 'a folder still indexing keeps the spinner');
+    assert.strictEqual(v.command, 'contextLs.showStats');
+    assert.match(v.tooltip, /\/home\/dev\/shop-tools: 3 files, 9 definitions, 4 chunks; indexing running; embeddings unavailable: no ONNX Runtime library found \(searched a\|b\)/);
+
+    m.setStats({ folders: [stats.folders[0]], jobs: [] });
+    assert.strictEqual(m.view().text, '$(database) 12,345 files · embeddings ready');
+    m.setStatsError('context-ls: reading stats failed: boom');
+    assert.match(m.view().tooltip, /Last refresh failed: context-ls: reading stats failed: boom/);
+    assert.strictEqual(m.view().warning, false, 'old stats stay on screen');
+  });
+
+  it('stopped and missing servers invite a restart and drop running progress', () => {
+    const m = new StatusModel();
+    m.setServer('running');
+    m.progress('t', { kind: 'begin', title: 'Indexing shop' });
+    m.setServer('stopped', 'exit code 2');
+    assert.deepStrictEqual(m.view(), {
+      text: '$(debug-disconnect) context-ls',
+      tooltip: 'The context-ls server stopped: exit code 2. Click to restart it.',
+      command: 'contextLs.restartServer',
+      warning: true,
+    });
+    assert.ok(!m.busy());
+    m.setServer('missing', 'The context-ls server was not found: it is not on PATH and contextLs.serverPath is not set.');
+    assert.strictEqual(m.view().command, 'contextLs.restartServer');
+    assert.match(m.view().tooltip, /not on PATH.*Click to try again\./);
+  });
+
+  it('a stats error before any stats is a warning', () => {
+    const m = new StatusModel();
+    m.setServer('running');
+    m.setStatsError('context-ls: reading stats failed: no workspace folder is open');
+    assert.deepStrictEqual(m.view(), {
+      text: '$(warning) context-ls',
+      tooltip: 'context-ls: reading stats failed: no workspace folder is open',
+      command: 'contextLs.showStats',
+      warning: true,
+    });
+  });
+});
