@@ -115,7 +115,7 @@ func runRelatedContext(ctx context.Context, s *service, a *RelatedContextArgs) (
 		}
 		out.Items = append(out.Items, RelatedItem{
 			Location: s.loc(it.Path, it.StartLine, it.EndLine), Symbol: it.Symbol, Kind: it.Kind,
-			Source: it.Source, Reason: it.Reason, Score: it.Score, Tokens: it.Tokens, Text: it.Text,
+			Language: it.Language, Source: it.Source, Reason: it.Reason, Score: it.Score, Tokens: it.Tokens, Text: it.Text,
 		})
 	}
 	return out, nil

@@ -95,7 +95,7 @@ func renderRelated(r *RelatedResult) string {
 	}
 	for i, it := range r.Items {
 		fmt.Fprintf(&b, "\n%d. %s  %s (%s)  %s, score %.2f\n", i+1, span(it.Location), it.Symbol, it.Kind, it.Reason, it.Score)
-		b.WriteString(fenced(it.Text, ""))
+		b.WriteString(fenced(it.Text, it.Language))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nNote: %s\n", n)

@@ -126,13 +126,14 @@ type PackResult struct {
 // RelatedItem is one piece of related context.
 type RelatedItem struct {
 	Location
-	Symbol string  `json:"symbol" desc:"the definition it shows, if any"`
-	Kind   string  `json:"kind" desc:"its kind"`
-	Source string  `json:"source" desc:"definition, doc, cochange, similar, …"`
-	Reason string  `json:"reason" desc:"how it relates to the selection"`
-	Score  float64 `json:"score" desc:"relevance from 0 to 1"`
-	Tokens int     `json:"tokens" desc:"tokens in text"`
-	Text   string  `json:"text" desc:"the snippet, secrets redacted"`
+	Symbol   string  `json:"symbol" desc:"the definition it shows, if any"`
+	Kind     string  `json:"kind" desc:"its kind"`
+	Language string  `json:"language" desc:"language of the file (empty for plain text)"`
+	Source   string  `json:"source" desc:"definition, doc, cochange, similar, …"`
+	Reason   string  `json:"reason" desc:"how it relates to the selection"`
+	Score    float64 `json:"score" desc:"relevance from 0 to 1"`
+	Tokens   int     `json:"tokens" desc:"tokens in text"`
+	Text     string  `json:"text" desc:"the snippet, secrets redacted"`
 }
 
 // RelatedResult is the result of related_context.
