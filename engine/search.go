@@ -67,8 +67,8 @@ var (
 	legWeights = map[string]float64{
 		"bm25":   1.0, // BM25 over chunk text, doc comments, names, path
 		"symbol": 0.5, // definitions named by the query
-		"file":   0.5, // BM25 hits regrouped by file evidence
-		"vector": 0.5, // nearest chunks by embedding (when embeddings are on)
+		"file":   1.0, // BM25 hits regrouped by file evidence
+		"vector": 0.3, // nearest chunks by embedding (when embeddings are on)
 	}
 	// fileTopChunks: how many of a file's best chunks add up to its score.
 	fileTopChunks = 3
@@ -385,6 +385,42 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		}
 		keys = append(keys, ids...)
 	}
+	// Names the query spells with its words: "read an entire file" spells
+	// ReadFile (words in order, at most one skipped), "parse a multipart
+	// form" ParseMultipartForm. Exact lookups in the name index, so there is
+	// no candidate list to fall off; ranked by words spelled, then like
+	// definitions of a name (exported, not tests, central packages first).
+	type spelled struct {
+		si    SymbolInfo
+		chunk string
+		words int
+	}
+	var sp []spelled
+	for _, name := range spelledNames(q) {
+		refs, err := qc.s.st.SymbolsNamed(name.name)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
+			if ref.Chunk == 0 {
+				continue
+			}
+			si, err := qc.s.symbolAt(ref)
+			if err != nil || (len(tq.Languages) > 0 && !contains(tq.Languages, si.Language)) {
+				continue
+			}
+			sp = append(sp, spelled{si, ref.Chunk.String(), name.words})
+		}
+	}
+	sort.SliceStable(sp, func(i, j int) bool {
+		if sp[i].words != sp[j].words {
+			return sp[i].words > sp[j].words
+		}
+		return definitionLess(sp[i].si, sp[j].si)
+	})
+	for _, x := range sp {
+		keys = append(keys, x.chunk)
+	}
 	names, err := qc.s.e.text.SearchNames(ctx, tq)
 	if err != nil {
 		return nil, err
@@ -418,6 +454,46 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		keys = append(keys, c.id)
 	}
 	return keys, nil
+}
+
+// spelledName is a lower-case identifier spelled by words of a query.
+type spelledName struct {
+	name  string
+	words int
+}
+
+// spelledNames returns the identifiers a query spells: 3 and 2 of its
+// content words in order, concatenated, with at most one word skipped
+// between them; longer names first. Stop words are not words here.
+func spelledNames(q string) []spelledName {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) > 1 && !search.IsStopWord(w) {
+			words = append(words, w)
+		}
+	}
+	var out []spelledName
+	seen := map[string]bool{}
+	emit := func(parts []string) {
+		if name := strings.Join(parts, ""); !seen[name] {
+			seen[name] = true
+			out = append(out, spelledName{name, len(parts)})
+		}
+	}
+	for n := 3; n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			emit(words[i : i+n]) // contiguous
+		}
+		for i := 0; i+n < len(words); i++ {
+			// n+1 words with one inner word skipped
+			for skip := i + 1; skip < i+n; skip++ {
+				emit(append(append([]string(nil), words[i:skip]...), words[skip+1:i+n+1]...))
+			}
+		}
+	}
+	return out
 }
 
 // nameCoverage returns the number of words in the last segment of a
