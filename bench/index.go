@@ -41,12 +41,7 @@ func runIndexProcess(root, db string) (indexRun, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss * 1024
 	}
-	var res struct {
-		Files   int   `json:"files"`
-		Indexed int   `json:"indexed"`
-		Lines   int   `json:"lines"`
-		Bytes   int64 `json:"bytes"`
-	}
+	var res indexOutput
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		return r, fmt.Errorf("index output: %w: %s", err, out.String())
 	}
