@@ -142,9 +142,17 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	if capN == 0 {
 		capN = s.e.perFileCap()
 	}
+	// Candidates: the fused list filtered, down to the minimum score, a few
+	// times longer than wanted so MMR has room to diversify.
+	type cand struct {
+		c       store.ChunkRecord
+		score   float64
+		sources []string
+	}
+	var cands []cand
 	perFile := map[string]int{}
 	for _, f := range fused {
-		if len(res.Hits) >= k {
+		if len(cands) >= mmrWindow*k {
 			break
 		}
 		score := f.Score / maxScore
@@ -165,15 +173,74 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 			return res, err
 		}
 		perFile[c.Path]++
+		cands = append(cands, cand{c, score, sourceNames(f.Sources)})
+	}
+	// Maximal marginal relevance: near-duplicates (mirrored files, the
+	// overlapping parts of a split body) give way to different code.
+	rel := make([]float64, len(cands))
+	for i, c := range cands {
+		rel[i] = c.score / cands[0].score
+	}
+	sim := qc.similarity(func(i int) *store.ChunkRecord { return &cands[i].c })
+	for _, i := range search.MMR(rel, s.e.mmrLambda(), k, sim) {
+		c := cands[i].c
 		res.Hits = append(res.Hits, Hit{
 			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
 			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
-			Score: round3(score), Sources: sourceNames(f.Sources),
+			Score: round3(cands[i].score), Sources: cands[i].sources,
 			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
 		})
 	}
 	s.e.stats.recordQuery(time.Since(start))
 	return res, nil
+}
+
+// mmrWindow: MMR reorders the best mmrWindow·k candidates.
+const mmrWindow = 3
+
+// similarity returns a function comparing two candidate chunks (by index):
+// the cosine of their embeddings when both have one, else the Jaccard
+// overlap of their search terms.
+func (qc *queryCtx) similarity(chunk func(i int) *store.ChunkRecord) func(i, j int) float64 {
+	view, _ := qc.s.e.emb.view()
+	vecs := map[int][]float32{}
+	terms := map[int]map[string]bool{}
+	vec := func(i int) []float32 {
+		v, ok := vecs[i]
+		if !ok && view != nil {
+			v, _ = view.Get(uint64(chunk(i).ID))
+			vecs[i] = v
+		}
+		return v
+	}
+	termsOf := func(i int) map[string]bool {
+		t, ok := terms[i]
+		if !ok {
+			t = termSet(chunk(i).Text)
+			terms[i] = t
+		}
+		return t
+	}
+	return func(i, j int) float64 {
+		if a, b := vec(i), vec(j); a != nil && b != nil {
+			return float64(vectors.Cosine(a, b))
+		}
+		return jaccard(termsOf(i), termsOf(j))
+	}
+}
+
+// jaccard is |a ∩ b| / |a ∪ b|.
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for t := range a {
+		if b[t] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // vectorLeg ranks chunks by the cosine similarity of their embedding to
@@ -637,6 +704,8 @@ func hitIDs(hits []search.Hit) []string {
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+func (e *Engine) mmrLambda() float64 { return e.cfg.Search.MMRLambda }
 
 func (e *Engine) perFileCap() int {
 	if e.cfg.Search.PerFileCap > 0 {
