@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -176,10 +177,13 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		cands = append(cands, cand{c, score, sourceNames(f.Sources)})
 	}
 	// Maximal marginal relevance: near-duplicates (mirrored files, the
-	// overlapping parts of a split body) give way to different code.
+	// overlapping parts of a split body) give way to different code. Fused
+	// scores are compressed (rank 1 and rank 30 differ by a third), so MMR
+	// weighs relevance by rank instead: e^(-rank/mmrRankDecay), and a
+	// near-duplicate slips a few places rather than out of the list.
 	rel := make([]float64, len(cands))
-	for i, c := range cands {
-		rel[i] = c.score / cands[0].score
+	for i := range cands {
+		rel[i] = math.Exp(-float64(i) / mmrRankDecay)
 	}
 	sim := qc.similarity(func(i int) *store.ChunkRecord { return &cands[i].c })
 	for _, i := range search.MMR(rel, s.e.mmrLambda(), k, sim) {
@@ -198,9 +202,15 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 // mmrWindow: MMR reorders the best mmrWindow·k candidates.
 const mmrWindow = 3
 
-// similarity returns a function comparing two candidate chunks (by index):
-// the cosine of their embeddings when both have one, else the Jaccard
-// overlap of their search terms.
+// mmrRankDecay is the rank over which MMR's relevance falls by e.
+var mmrRankDecay = 10.0
+
+// similarity returns a function comparing two candidate chunks (by index)
+// for MMR: the cosine of their embeddings when both have one, else the
+// Jaccard overlap of their search terms, rescaled so that only
+// near-duplicates count. The hits of one query are all about the same
+// thing; penalising ordinary topical overlap (0.3–0.5 here) would trade
+// relevant code for unrelated code.
 func (qc *queryCtx) similarity(chunk func(i int) *store.ChunkRecord) func(i, j int) float64 {
 	view, _ := qc.s.e.emb.view()
 	vecs := map[int][]float32{}
@@ -222,12 +232,18 @@ func (qc *queryCtx) similarity(chunk func(i int) *store.ChunkRecord) func(i, j i
 		return t
 	}
 	return func(i, j int) float64 {
+		raw := 0.0
 		if a, b := vec(i), vec(j); a != nil && b != nil {
-			return float64(vectors.Cosine(a, b))
+			raw = float64(vectors.Cosine(a, b))
+		} else {
+			raw = jaccard(termsOf(i), termsOf(j))
 		}
-		return jaccard(termsOf(i), termsOf(j))
+		return max(0, (raw-nearDuplicate)/(1-nearDuplicate))
 	}
 }
+
+// nearDuplicate is the similarity from which MMR starts to separate hits.
+const nearDuplicate = 0.5
 
 // jaccard is |a ∩ b| / |a ∪ b|.
 func jaccard(a, b map[string]bool) float64 {
