@@ -203,7 +203,7 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 const mmrWindow = 3
 
 // mmrRankDecay is the rank over which MMR's relevance falls by e.
-var mmrRankDecay = 10.0
+const mmrRankDecay = 10.0
 
 // similarity returns a function comparing two candidate chunks (by index)
 // for MMR: the cosine of their embeddings when both have one, else the
