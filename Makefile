@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-graph bench-edit deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
 
 all: build
 
@@ -27,13 +27,27 @@ test-editors:
 	editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search bench-graph bench-edit
+bench: deps build bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors
 
 bench-index:
 	$(GO) run ./bench index
 
 bench-search:
 	$(GO) run ./bench search
+
+# Context packs on the golden queries: expected file/definition, relevance
+# per token against a naive BM25 pack, latency.
+bench-pack:
+	$(GO) run ./bench pack
+
+# Embedding net/http with use-lite: rate, peak RSS, cache on re-run.
+bench-embed:
+	$(GO) run ./bench embed
+
+# Embedding pipeline vs a bare ONNX session, vector queries over 200k
+# vectors, quantised vs fp32 top-10 overlap.
+bench-vectors:
+	$(GO) test ./vectors -run '^$$' -bench 'EmbedPipelineVsBare|Search|QuantizedRecall' -benchtime 3x
 
 # Callers vs gopls on pebble, tests vs gopls and query latency on the Go
 # standard library (index kept in $(CACHE)), graph share of indexing time.

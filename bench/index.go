@@ -41,12 +41,7 @@ func runIndexProcess(root, db string) (indexRun, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss * 1024
 	}
-	var res struct {
-		Files   int   `json:"files"`
-		Indexed int   `json:"indexed"`
-		Lines   int   `json:"lines"`
-		Bytes   int64 `json:"bytes"`
-	}
+	var res indexOutput
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		return r, fmt.Errorf("index output: %w: %s", err, out.String())
 	}
@@ -93,9 +88,12 @@ func benchIndex(args []string) error {
 		return fmt.Errorf("build the binary first (make build): %w", err)
 	}
 	fmt.Printf("# index benchmark — %s\n", machine())
+	// The targets (issue: cold ≤ 90 s, peak RSS ≤ 1.5 GB, unchanged
+	// re-index ≤ 3 s) are set for the Go standard library; the Python one is
+	// measured for comparison only.
 	type corpus struct {
-		name, root        string
-		coldTarget, rssGB float64
+		name, root string
+		targets    bool
 	}
 	var corpora []corpus
 	if *only == "" || *only == "go" {
@@ -103,14 +101,14 @@ func benchIndex(args []string) error {
 		if err != nil {
 			return err
 		}
-		corpora = append(corpora, corpus{"go-stdlib", r, 90, 1.5})
+		corpora = append(corpora, corpus{"go-stdlib", r, true})
 	}
 	if *only == "" || *only == "python" {
 		r, err := pythonStdlib()
 		if err != nil {
 			return err
 		}
-		corpora = append(corpora, corpus{"python-stdlib", r, 90, 1.5})
+		corpora = append(corpora, corpus{"python-stdlib", r, false})
 	}
 	for _, c := range corpora {
 		db := filepath.Join(benchDir(), c.name+"-cold")
@@ -128,14 +126,21 @@ func benchIndex(args []string) error {
 		}
 		secs := cold.wall.Seconds()
 		fmt.Printf("\n## %s (%s): %d files, %d lines, %.1f MB\n", c.name, c.root, cold.files, cold.lines, float64(cold.bytes)/1e6)
-		figure(c.name+" cold index wall", secs, "s", c.coldTarget, true)
-		figure(c.name+" cold index peak RSS", float64(cold.maxRSS)/(1<<30), "GiB", c.rssGB, true)
+		check := func(name string, v float64, unit string, target float64) {
+			if c.targets {
+				figure(name, v, unit, target, true)
+			} else {
+				info(name, v, unit)
+			}
+		}
+		check(c.name+" cold index wall", secs, "s", 90)
+		check(c.name+" cold index peak RSS", float64(cold.maxRSS)/(1<<30), "GiB", 1.5)
 		info(c.name+" cold files/s", float64(cold.indexed)/secs, "files/s")
 		info(c.name+" cold lines/s", float64(cold.lines)/secs, "lines/s")
 		info(c.name+" db size", float64(duSize(db))/(1<<20), "MiB")
 		info(c.name+" reference: read+hash all files", refWall.Seconds(), fmt.Sprintf("s (%d files)", refFiles))
 		info(c.name+" cold index / reference", secs/refWall.Seconds(), "×")
-		figure(c.name+" re-index unchanged wall", warm.wall.Seconds(), "s", 3, true)
+		check(c.name+" re-index unchanged wall", warm.wall.Seconds(), "s", 3)
 		if warm.indexed != 0 {
 			fmt.Printf("%-44s %d files re-indexed on an unchanged tree  MISS\n", c.name+" re-index", warm.indexed)
 		}

@@ -424,3 +424,34 @@ func TestFiltersApplyToEveryLeg(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 }
+
+func TestMMRDemotesNearDuplicates(t *testing.T) {
+	dup := "package p\n\n// ParseWidget parses a widget description from text and validates its fields.\nfunc ParseWidget(s string) (Widget, error) { return parseWidgetText(s, strictMode) }\n"
+	root := writeTree(t, map[string]string{
+		"a/widget.go":        dup,
+		"b/widget_mirror.go": dup, // a generated mirror of a/widget.go
+		"c/gadget.go":        "package p\n\n// ParseGadget parses a gadget, a kind of widget, from its text form.\nfunc ParseGadget(s string) Gadget { return Gadget{} }\n",
+	})
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	order := func(lambda float64) []string {
+		e.cfg.Search.MMRLambda = lambda
+		var paths []string
+		for _, h := range query(t, e, "parse a widget from text") {
+			if h.Kind == "function" {
+				paths = append(paths, h.Path)
+			}
+		}
+		return paths
+	}
+	if got := order(1); len(got) != 3 || got[2] != "c/gadget.go" {
+		t.Fatalf("pure relevance order %v: the fixture must rank the mirror second", got)
+	}
+	if got := order(0.7); len(got) != 3 || got[1] != "c/gadget.go" {
+		t.Fatalf("MMR order %v: the near-duplicate should give way to different code", got)
+	}
+}

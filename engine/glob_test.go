@@ -42,3 +42,19 @@ func TestMatchPaths(t *testing.T) {
 		t.Fatal("malformed glob accepted")
 	}
 }
+
+func TestSpelledNames(t *testing.T) {
+	got := spelledNames("read an entire file")
+	want := []spelledName{{"readentirefile", 3}, {"readentire", 2}, {"entirefile", 2}, {"readfile", 2}}
+	if len(got) != len(want) {
+		t.Fatalf("spelledNames = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("spelledNames = %v, want %v", got, want)
+		}
+	}
+	if got := spelledNames("the"); len(got) != 0 {
+		t.Fatalf("stop words only: %v", got)
+	}
+}

@@ -133,10 +133,77 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	// Parse in workers, write from this goroutine in arrival order.
 	total := len(todo)
 	progress(Progress{Phase: "index", Done: 0, Total: total})
-	jobs := make(chan workspace.FileInfo)
-	results := make(chan built, 2*e.worker)
+	err = e.parseAll(ctx, todo, e.buildFromDisk, func(done int, r built) error {
+		switch {
+		case r.err != nil:
+			res.Failed++
+			e.log.Warn("index file", "path", r.path, "err", r.err)
+		case r.data == nil: // content unchanged, mtime moved
+			if err := e.db.TouchFile(r.path, r.size, r.mtime); err != nil {
+				return err
+			}
+			res.Unchanged++
+		default:
+			if err := e.writeFile(r.data, false); err != nil {
+				return err
+			}
+			res.add(r.data)
+		}
+		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
+		return nil
+	})
+	if err := e.finishRun(start, &res, err, true, total, progress); err != nil {
+		return res, err
+	}
+	e.stats.recordIndex(res)
+	return res, nil
+}
+
+// add counts a written file version.
+func (r *IndexResult) add(data *store.FileData) {
+	r.Indexed++
+	r.Symbols += len(data.Symbols)
+	r.Chunks += len(data.Chunks)
+	r.Bytes += data.File.Size
+	r.Lines += data.File.Lines
+}
+
+// finishRun ends a bulk run: the text index and the store are flushed
+// whatever happened (what was written stays), then, if the run succeeded,
+// the index time is recorded (when the run covered the whole workspace)
+// and progress reports done.
+func (e *Engine) finishRun(start time.Time, res *IndexResult, runErr error, wholeWorkspace bool, total int, progress func(Progress)) error {
+	progress(Progress{Phase: "text", Done: total, Total: total})
+	if err := e.flushText(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if err := e.db.Flush(); err != nil && runErr == nil {
+		runErr = err
+	}
+	res.Duration = time.Since(start)
+	if runErr != nil {
+		return runErr
+	}
+	if wholeWorkspace {
+		if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+			return err
+		}
+	}
+	progress(Progress{Phase: "done", Done: total, Total: total})
+	return nil
+}
+
+// parseAll parses files on the engine's workers with build and hands each
+// result to write on the calling goroutine, in arrival order, with the
+// count done so far. An error from write stops the run and is returned; so
+// is ctx's error.
+func (e *Engine) parseAll(ctx context.Context, files []workspace.FileInfo,
+	build func(context.Context, *symbols.Parser, workspace.FileInfo) built,
+	write func(done int, r built) error) error {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	jobs := make(chan workspace.FileInfo)
+	results := make(chan built, 2*e.worker)
 	var wg sync.WaitGroup
 	for i := 0; i < e.worker; i++ {
 		wg.Add(1)
@@ -145,7 +212,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 			p := symbols.NewParser()
 			defer p.Close()
 			for fi := range jobs {
-				r := e.buildFromDisk(wctx, p, fi)
+				r := build(wctx, p, fi)
 				select {
 				case results <- r:
 				case <-wctx.Done():
@@ -156,7 +223,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}
 	go func() {
 		defer close(jobs)
-		for _, fi := range todo {
+		for _, fi := range files {
 			select {
 			case jobs <- fi:
 			case <-wctx.Done():
@@ -165,56 +232,25 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
-
 	done := 0
 	var firstErr error
 	for r := range results {
 		done++
-		switch {
-		case r.err != nil:
-			res.Failed++
-			e.log.Warn("index file", "path", r.path, "err", r.err)
-		case r.data == nil: // content unchanged, mtime moved
-			if err := e.db.TouchFile(r.path, r.size, r.mtime); err != nil && firstErr == nil {
-				firstErr = err
-			}
-			res.Unchanged++
-		default:
-			if err := e.writeFile(r.data, false); err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				cancel()
-				continue
-			}
-			res.Indexed++
-			res.Symbols += len(r.data.Symbols)
-			res.Chunks += len(r.data.Chunks)
-			res.Bytes += r.data.File.Size
-			res.Lines += r.data.File.Lines
+		if firstErr != nil {
+			continue // drain
 		}
-		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
+		if r.err != nil && wctx.Err() != nil {
+			continue // cancelled mid-parse
+		}
+		if err := write(done, r); err != nil {
+			firstErr = err
+			cancel()
+		}
 	}
-	if firstErr == nil && ctx.Err() != nil {
+	if firstErr == nil {
 		firstErr = ctx.Err()
 	}
-	progress(Progress{Phase: "text", Done: done, Total: total})
-	if err := e.flushText(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	if err := e.db.Flush(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	res.Duration = time.Since(start)
-	if firstErr != nil {
-		return res, firstErr
-	}
-	if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
-		return res, err
-	}
-	progress(Progress{Phase: "done", Done: done, Total: total})
-	e.stats.recordIndex(res)
-	return res, nil
+	return firstErr
 }
 
 func fraction(done, total int) float64 {

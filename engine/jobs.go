@@ -8,7 +8,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/context-ls/context-ls/store"
@@ -197,7 +196,7 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 	}
 	total := len(files)
 	progress(Progress{Phase: "index", Total: total})
-	firstErr := e.parseAll(ctx, files, func(done int, r built) error {
+	err = e.parseAll(ctx, files, e.buildForced, func(done int, r built) error {
 		switch {
 		case r.err != nil:
 			res.Failed++
@@ -208,98 +207,28 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 			if err := e.writeFileWith(r.data, false, false); err != nil {
 				return err
 			}
-			res.Indexed++
-			res.Symbols += len(r.data.Symbols)
-			res.Chunks += len(r.data.Chunks)
-			res.Bytes += r.data.File.Size
-			res.Lines += r.data.File.Lines
+			res.add(r.data)
 		}
 		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
 		return nil
 	})
-	progress(Progress{Phase: "text", Done: total, Total: total})
-	if err := e.flushText(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	if err := e.db.Flush(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	res.Duration = time.Since(start)
-	if firstErr != nil {
-		return res, firstErr
-	}
-	if all {
-		if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
-			return res, err
-		}
+	if err := e.finishRun(start, &res, err, all, total, progress); err != nil {
+		return res, err
 	}
 	e.stats.note("reindexed %d files (%d removed, %d failed) in %s", res.Indexed, res.Deleted, res.Failed, res.Duration.Round(time.Millisecond))
-	progress(Progress{Phase: "done", Done: total, Total: total})
 	return res, nil
 }
 
-// parseAll parses files on the engine's workers, without the unchanged-file
-// checks of Index, and hands each result to write on the calling goroutine
-// in arrival order with the count done so far. An error from write stops
-// the run and is returned; so is ctx's error.
-func (e *Engine) parseAll(ctx context.Context, files []workspace.FileInfo, write func(done int, r built) error) error {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan workspace.FileInfo)
-	results := make(chan built, 2*e.worker)
-	var wg sync.WaitGroup
-	for i := 0; i < e.worker; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := symbols.NewParser()
-			defer p.Close()
-			for fi := range jobs {
-				r := built{path: fi.Rel, size: fi.Size, mtime: fi.ModTime}
-				content, err := os.ReadFile(fi.Abs)
-				if err == nil {
-					r.data, err = e.build(wctx, p, fi.Rel, content, false)
-				}
-				if r.data != nil {
-					r.data.File.Size, r.data.File.ModTime = int64(len(content)), fi.ModTime
-				}
-				r.err = err
-				select {
-				case results <- r:
-				case <-wctx.Done():
-					return
-				}
-			}
-		}()
+// buildForced reads and builds a file whatever the index holds for it.
+func (e *Engine) buildForced(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo) built {
+	r := built{path: fi.Rel, size: fi.Size, mtime: fi.ModTime}
+	content, err := os.ReadFile(fi.Abs)
+	if err == nil {
+		r.data, err = e.build(ctx, p, fi.Rel, content, false)
 	}
-	go func() {
-		defer close(jobs)
-		for _, fi := range files {
-			select {
-			case jobs <- fi:
-			case <-wctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	done := 0
-	var firstErr error
-	for r := range results {
-		done++
-		if firstErr != nil {
-			continue // drain
-		}
-		if r.err != nil && wctx.Err() != nil {
-			continue // cancelled mid-parse
-		}
-		if err := write(done, r); err != nil {
-			firstErr = err
-			cancel()
-		}
+	if r.data != nil {
+		r.data.File.Size, r.data.File.ModTime = int64(len(content)), fi.ModTime
 	}
-	if firstErr == nil {
-		firstErr = ctx.Err()
-	}
-	return firstErr
+	r.err = err
+	return r
 }

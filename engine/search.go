@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -67,8 +68,8 @@ var (
 	legWeights = map[string]float64{
 		"bm25":   1.0, // BM25 over chunk text, doc comments, names, path
 		"symbol": 0.5, // definitions named by the query
-		"file":   0.5, // BM25 hits regrouped by file evidence
-		"vector": 0.5, // nearest chunks by embedding (when embeddings are on)
+		"file":   1.0, // BM25 hits regrouped by file evidence
+		"vector": 0.3, // nearest chunks by embedding (when embeddings are on)
 	}
 	// fileTopChunks: how many of a file's best chunks add up to its score.
 	fileTopChunks = 3
@@ -142,9 +143,17 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	if capN == 0 {
 		capN = s.e.perFileCap()
 	}
+	// Candidates: the fused list filtered, down to the minimum score, a few
+	// times longer than wanted so MMR has room to diversify.
+	type cand struct {
+		c       store.ChunkRecord
+		score   float64
+		sources []string
+	}
+	var cands []cand
 	perFile := map[string]int{}
 	for _, f := range fused {
-		if len(res.Hits) >= k {
+		if len(cands) >= mmrWindow*k {
 			break
 		}
 		score := f.Score / maxScore
@@ -165,15 +174,89 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 			return res, err
 		}
 		perFile[c.Path]++
+		cands = append(cands, cand{c, score, sourceNames(f.Sources)})
+	}
+	// Maximal marginal relevance: near-duplicates (mirrored files, the
+	// overlapping parts of a split body) give way to different code. Fused
+	// scores are compressed (rank 1 and rank 30 differ by a third), so MMR
+	// weighs relevance by rank instead: e^(-rank/mmrRankDecay), and a
+	// near-duplicate slips a few places rather than out of the list.
+	rel := make([]float64, len(cands))
+	for i := range cands {
+		rel[i] = math.Exp(-float64(i) / mmrRankDecay)
+	}
+	sim := qc.similarity(func(i int) *store.ChunkRecord { return &cands[i].c })
+	for _, i := range search.MMR(rel, s.e.mmrLambda(), k, sim) {
+		c := cands[i].c
 		res.Hits = append(res.Hits, Hit{
 			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
 			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
-			Score: round3(score), Sources: sourceNames(f.Sources),
+			Score: round3(cands[i].score), Sources: cands[i].sources,
 			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
 		})
 	}
 	s.e.stats.recordQuery(time.Since(start))
 	return res, nil
+}
+
+// mmrWindow: MMR reorders the best mmrWindow·k candidates.
+const mmrWindow = 3
+
+// mmrRankDecay is the rank over which MMR's relevance falls by e.
+const mmrRankDecay = 10.0
+
+// similarity returns a function comparing two candidate chunks (by index)
+// for MMR: the cosine of their embeddings when both have one, else the
+// Jaccard overlap of their search terms, rescaled so that only
+// near-duplicates count. The hits of one query are all about the same
+// thing; penalising ordinary topical overlap (0.3–0.5 here) would trade
+// relevant code for unrelated code.
+func (qc *queryCtx) similarity(chunk func(i int) *store.ChunkRecord) func(i, j int) float64 {
+	view, _ := qc.s.e.emb.view()
+	vecs := map[int][]float32{}
+	terms := map[int]map[string]bool{}
+	vec := func(i int) []float32 {
+		v, ok := vecs[i]
+		if !ok && view != nil {
+			v, _ = view.Get(uint64(chunk(i).ID))
+			vecs[i] = v
+		}
+		return v
+	}
+	termsOf := func(i int) map[string]bool {
+		t, ok := terms[i]
+		if !ok {
+			t = termSet(chunk(i).Text)
+			terms[i] = t
+		}
+		return t
+	}
+	return func(i, j int) float64 {
+		raw := 0.0
+		if a, b := vec(i), vec(j); a != nil && b != nil {
+			raw = float64(vectors.Cosine(a, b))
+		} else {
+			raw = jaccard(termsOf(i), termsOf(j))
+		}
+		return max(0, (raw-nearDuplicate)/(1-nearDuplicate))
+	}
+}
+
+// nearDuplicate is the similarity from which MMR starts to separate hits.
+const nearDuplicate = 0.5
+
+// jaccard is |a ∩ b| / |a ∪ b|.
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for t := range a {
+		if b[t] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // vectorLeg ranks chunks by the cosine similarity of their embedding to
@@ -385,6 +468,42 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		}
 		keys = append(keys, ids...)
 	}
+	// Names the query spells with its words: "read an entire file" spells
+	// ReadFile (words in order, at most one skipped), "parse a multipart
+	// form" ParseMultipartForm. Exact lookups in the name index, so there is
+	// no candidate list to fall off; ranked by words spelled, then like
+	// definitions of a name (exported, not tests, central packages first).
+	type spelled struct {
+		si    SymbolInfo
+		chunk string
+		words int
+	}
+	var sp []spelled
+	for _, name := range spelledNames(q) {
+		refs, err := qc.s.st.SymbolsNamed(name.name)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
+			if ref.Chunk == 0 {
+				continue
+			}
+			si, err := qc.s.symbolAt(ref)
+			if err != nil || (len(tq.Languages) > 0 && !contains(tq.Languages, si.Language)) {
+				continue
+			}
+			sp = append(sp, spelled{si, ref.Chunk.String(), name.words})
+		}
+	}
+	sort.SliceStable(sp, func(i, j int) bool {
+		if sp[i].words != sp[j].words {
+			return sp[i].words > sp[j].words
+		}
+		return definitionLess(sp[i].si, sp[j].si)
+	})
+	for _, x := range sp {
+		keys = append(keys, x.chunk)
+	}
 	names, err := qc.s.e.text.SearchNames(ctx, tq)
 	if err != nil {
 		return nil, err
@@ -418,6 +537,46 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		keys = append(keys, c.id)
 	}
 	return keys, nil
+}
+
+// spelledName is a lower-case identifier spelled by words of a query.
+type spelledName struct {
+	name  string
+	words int
+}
+
+// spelledNames returns the identifiers a query spells: 3 and 2 of its
+// content words in order, concatenated, with at most one word skipped
+// between them; longer names first. Stop words are not words here.
+func spelledNames(q string) []spelledName {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) > 1 && !search.IsStopWord(w) {
+			words = append(words, w)
+		}
+	}
+	var out []spelledName
+	seen := map[string]bool{}
+	emit := func(parts []string) {
+		if name := strings.Join(parts, ""); !seen[name] {
+			seen[name] = true
+			out = append(out, spelledName{name, len(parts)})
+		}
+	}
+	for n := 3; n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			emit(words[i : i+n]) // contiguous
+		}
+		for i := 0; i+n < len(words); i++ {
+			// n+1 words with one inner word skipped
+			for skip := i + 1; skip < i+n; skip++ {
+				emit(append(append([]string(nil), words[i:skip]...), words[skip+1:i+n+1]...))
+			}
+		}
+	}
+	return out
 }
 
 // nameCoverage returns the number of words in the last segment of a
@@ -561,6 +720,8 @@ func hitIDs(hits []search.Hit) []string {
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+func (e *Engine) mmrLambda() float64 { return e.cfg.Search.MMRLambda }
 
 func (e *Engine) perFileCap() int {
 	if e.cfg.Search.PerFileCap > 0 {

@@ -99,28 +99,35 @@ func (s *Snapshot) symbolAt(ref store.SymbolRef) (SymbolInfo, error) {
 	return SymbolInfo{Path: ref.Path, Language: rec.Language, Symbol: sym}, nil
 }
 
-// sortSymbols orders definitions: exact-case name, exported, non-test files,
-// shallower paths, then path and line.
+// sortSymbols orders definitions of one name: exact-case name first, then
+// definitionLess.
 func sortSymbols(syms []SymbolInfo, name string) {
 	sort.SliceStable(syms, func(i, j int) bool {
 		a, b := syms[i], syms[j]
 		if (a.Name == name) != (b.Name == name) {
 			return a.Name == name
 		}
-		if a.Exported != b.Exported {
-			return a.Exported
-		}
-		if ta, tb := isTestPath(a.Path), isTestPath(b.Path); ta != tb {
-			return !ta
-		}
-		if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {
-			return da < db
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		return a.Span.StartByte < b.Span.StartByte
+		return definitionLess(a, b)
 	})
+}
+
+// definitionLess orders definitions that share a name by how likely they
+// are the one meant: exported, outside tests and test fixtures, in a more
+// central (shallower) package, then by path and position.
+func definitionLess(a, b SymbolInfo) bool {
+	if a.Exported != b.Exported {
+		return a.Exported
+	}
+	if pa, pb := pathPrior(a.Path), pathPrior(b.Path); pa != pb {
+		return pa > pb
+	}
+	if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {
+		return da < db
+	}
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Span.StartByte < b.Span.StartByte
 }
 
 // isTestPath reports paths that hold tests by the common conventions.

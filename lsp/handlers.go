@@ -116,22 +116,29 @@ func (l *locator) location(loc Location) protocol.Location {
 }
 
 func (s *server) definition(ctx context.Context, p positionParams) ([]protocol.Location, error) {
-	hook := s.opts.Features.Definition
-	if err := needHook(hook != nil, "definition"); err != nil {
+	return placeList(ctx, s, p, "definition", s.opts.Features.Definition, (*locator).location)
+}
+
+// placeList answers a request about a place with a list: it resolves the
+// place, calls the feature hook (refusing when the feature is missing) and
+// converts each result at the edge.
+func placeList[T, R any](ctx context.Context, s *server, p positionParams, feature string,
+	hook func(context.Context, FolderHandle, Place) ([]T, error), convert func(*locator, T) R) ([]R, error) {
+	if err := needHook(hook != nil, feature); err != nil {
 		return nil, err
 	}
 	at, h, err := s.place(string(p.TextDocument.URI), p.Position)
 	if err != nil {
 		return nil, err
 	}
-	locs, err := hook(ctx, h, at)
+	items, err := hook(ctx, h, at)
 	if err != nil {
 		return nil, err
 	}
 	l := s.newLocator()
-	out := make([]protocol.Location, 0, len(locs))
-	for _, loc := range locs {
-		out = append(out, l.location(loc))
+	out := make([]R, 0, len(items))
+	for _, it := range items {
+		out = append(out, convert(l, it))
 	}
 	return out, nil
 }
@@ -286,24 +293,7 @@ func (l *locator) callItem(it CallItem) protocol.CallHierarchyItem {
 }
 
 func (s *server) prepareCallHierarchy(ctx context.Context, p positionParams) ([]protocol.CallHierarchyItem, error) {
-	hook := s.opts.Features.PrepareCallHierarchy
-	if err := needHook(hook != nil, "callHierarchy"); err != nil {
-		return nil, err
-	}
-	at, h, err := s.place(string(p.TextDocument.URI), p.Position)
-	if err != nil {
-		return nil, err
-	}
-	items, err := hook(ctx, h, at)
-	if err != nil {
-		return nil, err
-	}
-	l := s.newLocator()
-	out := make([]protocol.CallHierarchyItem, 0, len(items))
-	for _, it := range items {
-		out = append(out, l.callItem(it))
-	}
-	return out, nil
+	return placeList(ctx, s, p, "callHierarchy", s.opts.Features.PrepareCallHierarchy, (*locator).callItem)
 }
 
 type callHierarchyParams struct {
@@ -342,55 +332,55 @@ func (s *server) engineCallItem(l *locator, it protocol.CallHierarchyItem) (Call
 }
 
 func (s *server) incomingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyIncomingCall, error) {
-	hook := s.opts.Features.IncomingCalls
-	if err := needHook(hook != nil, "incomingCalls"); err != nil {
-		return nil, err
+	// Call sites lie in the caller's file.
+	items, ranges, err := s.calls(ctx, p, "incomingCalls", s.opts.Features.IncomingCalls,
+		func(c Call, _ CallItem) string { return c.Item.Path })
+	out := make([]protocol.CallHierarchyIncomingCall, len(items))
+	for i := range items {
+		out[i] = protocol.CallHierarchyIncomingCall{From: items[i], FromRanges: ranges[i]}
 	}
-	l := s.newLocator()
-	item, h, err := s.engineCallItem(l, p.Item)
-	if err != nil {
-		return nil, err
-	}
-	calls, err := hook(ctx, h, item)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]protocol.CallHierarchyIncomingCall, 0, len(calls))
-	for _, c := range calls {
-		// Call sites lie in the caller's file.
-		ranges := make([]protocol.Range, 0, len(c.Ranges))
-		for _, r := range c.Ranges {
-			ranges = append(ranges, l.protoRange(c.Item.Path, r))
-		}
-		out = append(out, protocol.CallHierarchyIncomingCall{From: l.callItem(c.Item), FromRanges: ranges})
-	}
-	return out, nil
+	return out, err
 }
 
 func (s *server) outgoingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyOutgoingCall, error) {
-	hook := s.opts.Features.OutgoingCalls
-	if err := needHook(hook != nil, "outgoingCalls"); err != nil {
-		return nil, err
+	// Call sites lie in the file of the item asked about.
+	items, ranges, err := s.calls(ctx, p, "outgoingCalls", s.opts.Features.OutgoingCalls,
+		func(_ Call, item CallItem) string { return item.Path })
+	out := make([]protocol.CallHierarchyOutgoingCall, len(items))
+	for i := range items {
+		out[i] = protocol.CallHierarchyOutgoingCall{To: items[i], FromRanges: ranges[i]}
+	}
+	return out, err
+}
+
+// calls resolves a call-hierarchy item, calls an incoming/outgoing hook and
+// converts each call's item and its call-site ranges, which lie in the file
+// sitePath names.
+func (s *server) calls(ctx context.Context, p callHierarchyParams, feature string,
+	hook func(context.Context, FolderHandle, CallItem) ([]Call, error),
+	sitePath func(c Call, item CallItem) string) ([]protocol.CallHierarchyItem, [][]protocol.Range, error) {
+	if err := needHook(hook != nil, feature); err != nil {
+		return nil, nil, err
 	}
 	l := s.newLocator()
 	item, h, err := s.engineCallItem(l, p.Item)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	calls, err := hook(ctx, h, item)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]protocol.CallHierarchyOutgoingCall, 0, len(calls))
-	for _, c := range calls {
-		// Call sites lie in the file of the item asked about.
-		ranges := make([]protocol.Range, 0, len(c.Ranges))
+	items := make([]protocol.CallHierarchyItem, len(calls))
+	ranges := make([][]protocol.Range, len(calls))
+	for i, c := range calls {
+		items[i] = l.callItem(c.Item)
+		ranges[i] = make([]protocol.Range, 0, len(c.Ranges))
 		for _, r := range c.Ranges {
-			ranges = append(ranges, l.protoRange(item.Path, r))
+			ranges[i] = append(ranges[i], l.protoRange(sitePath(c, item), r))
 		}
-		out = append(out, protocol.CallHierarchyOutgoingCall{To: l.callItem(c.Item), FromRanges: ranges})
 	}
-	return out, nil
+	return items, ranges, nil
 }
 
 // symbolKinds maps kind names to LSP symbol kinds.

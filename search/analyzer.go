@@ -218,6 +218,10 @@ func isASCIILetters(w string) bool {
 	return true
 }
 
+// IsStopWord reports whether w (lower case) is an English function word the
+// analyzer drops.
+func IsStopWord(w string) bool { return stopWords[w] }
+
 // stopWords are English function words that carry no meaning in a query or a
 // comment. Programming words ("string", "file", "error") are kept: in code
 // search they are content.

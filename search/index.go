@@ -294,7 +294,39 @@ func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, erro
 	if limit <= 0 {
 		limit = 50
 	}
-	req := bleve.NewSearchRequestOptions(qq, limit, 0, false)
+	// Equal scores must rank by id, so rankings do not depend on how
+	// documents happen to be spread over segments (a resumed index answers
+	// like an uninterrupted one). Asking bleve to sort by _id loads every
+	// candidate's id (a fifth of query time), so it is done only when ties
+	// straddle the cut: one extra hit tells.
+	hits, err := x.collect(ctx, qq, limit+1, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) > limit {
+		if hits[limit].Score == hits[limit-1].Score {
+			if hits, err = x.collect(ctx, qq, limit, true); err != nil {
+				return nil, err
+			}
+		}
+		hits = hits[:min(limit, len(hits))]
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	return hits, nil
+}
+
+// collect runs a query for the best n hits, ordered by id within equal
+// scores when byID.
+func (x *Index) collect(ctx context.Context, q query.Query, n int, byID bool) ([]Hit, error) {
+	req := bleve.NewSearchRequestOptions(q, n, 0, false)
+	if byID {
+		req.SortBy([]string{"-_score", "_id"})
+	}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
@@ -303,16 +335,6 @@ func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, erro
 	for _, h := range res.Hits {
 		hits = append(hits, Hit{ID: h.ID, Score: h.Score})
 	}
-	// Equal scores are ordered by id, so rankings do not depend on how
-	// documents happen to be spread over segments (a resumed index ranks
-	// like an uninterrupted one). Sorting here, not in bleve: asking bleve
-	// to sort by _id loads every candidate's id, a fifth of query time.
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		return hits[i].ID < hits[j].ID
-	})
 	return hits, nil
 }
 

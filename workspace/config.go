@@ -70,6 +70,9 @@ type Config struct {
 type SearchConfig struct {
 	// PerFileCap is the most hits one file may contribute to a result list.
 	PerFileCap int
+	// MMRLambda trades relevance (1) against diversity (0) when search
+	// results are reordered by maximal marginal relevance.
+	MMRLambda float64
 }
 
 // PackConfig is the [pack] table.
@@ -109,7 +112,7 @@ func DefaultConfig() Config {
 		Model:        "use-lite",
 		BudgetTokens: 4000,
 		LogLevel:     "info",
-		Search:       SearchConfig{PerFileCap: 3},
+		Search:       SearchConfig{PerFileCap: 3, MMRLambda: 0.7},
 		Pack: PackConfig{
 			Format:       "markdown",
 			IncludeScore: 0.7,
@@ -278,7 +281,7 @@ func sortDiagnostics(diags []Diagnostic) {
 
 // configTables lists the keys of each table.
 var configTables = map[string][]string{
-	"search": {"perFileCap"},
+	"search": {"perFileCap", "mmrLambda"},
 	"pack":   {"format", "includeScore", "topN", "always", "mmrLambda"},
 	"scrub":  {"patterns"},
 }
@@ -396,15 +399,18 @@ func applySetting(cfg *Config, key string, v any, line int) []Diagnostic {
 			return bad("must be one of markdown, xml, json, plain")
 		}
 		cfg.Pack.Format = s
-	case "pack.includeScore", "pack.mmrLambda":
+	case "pack.includeScore", "pack.mmrLambda", "search.mmrLambda":
 		f, ok := parseFloat(v)
 		if !ok || f < 0 || f > 1 {
 			return bad("must be a number between 0 and 1")
 		}
-		if key == "pack.includeScore" {
+		switch key {
+		case "pack.includeScore":
 			cfg.Pack.IncludeScore = f
-		} else {
+		case "pack.mmrLambda":
 			cfg.Pack.MMRLambda = f
+		default:
+			cfg.Search.MMRLambda = f
 		}
 	case "pack.topN":
 		n, ok := parseInt(v)
