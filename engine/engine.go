@@ -110,6 +110,17 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		db.Close()
 		return nil, err
 	}
+	if wm, err := text.Watermark(); err == nil && wm > db.Seq() {
+		// The text index holds changes the store lost in a crash (before
+		// its writer synced the store first): it cannot be repaired from
+		// the change log, so it is rebuilt from the store.
+		log.Warn("text index ahead of the store; rebuilding it", "watermark", wm, "seq", db.Seq())
+		if text, err = text.Reset(); err != nil {
+			db.Close()
+			return nil, err
+		}
+		rebuilt = true
+	}
 	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}}
 	e.worker = opts.Workers
 	if e.worker <= 0 {
