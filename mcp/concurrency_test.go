@@ -227,8 +227,8 @@ func checkIndex(t *testing.T, db, root string) {
 	if err != nil || st.Files != fixtureFiles {
 		t.Errorf("reopened index: %d files, %v", st.Files, err)
 	}
-	res, err := snap.Search(context.Background(), engine.SearchRequest{Query: "cart total", K: 3})
-	if err != nil || len(res.Hits) == 0 || res.Hits[0].Path != "cart/cart.go" {
+	res, err := snap.Search(context.Background(), engine.SearchRequest{Query: "FormatMoney", K: 3})
+	if err != nil || len(res.Hits) == 0 || res.Hits[0].Path != "cart/money.go" || res.Hits[0].Symbol != "FormatMoney" {
 		t.Errorf("reopened index answers %+v, %v", res.Hits, err)
 	}
 }
