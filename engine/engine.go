@@ -70,6 +70,10 @@ type Engine struct {
 	// emb owns embeddings; bulkIndexing is set while Index writes files.
 	emb          *embedder
 	bulkIndexing atomic.Bool
+
+	// sharing serves the index to other processes while this engine owns
+	// it (share.go); Close stops it first.
+	sharing atomic.Pointer[shareOwner]
 }
 
 // Open opens (or creates) the index of the workspace at root and brings the
@@ -105,6 +109,17 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	if err != nil {
 		db.Close()
 		return nil, err
+	}
+	if wm, err := text.Watermark(); err == nil && wm > db.Seq() {
+		// The text index holds changes the store lost in a crash (before
+		// its writer synced the store first): it cannot be repaired from
+		// the change log, so it is rebuilt from the store.
+		log.Warn("text index ahead of the store; rebuilding it", "watermark", wm, "seq", db.Seq())
+		if text, err = text.Reset(); err != nil {
+			db.Close()
+			return nil, err
+		}
+		rebuilt = true
 	}
 	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}}
 	e.worker = opts.Workers
@@ -156,14 +171,18 @@ func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
 // DBDir returns the index directory.
 func (e *Engine) DBDir() string { return e.dbDir }
 
-// Close releases the current snapshot and closes the indexes. Closing twice
-// is harmless.
+// Close stops serving the index to other processes (their in-flight calls
+// finish first; see share.go), releases the current snapshot and closes
+// the indexes. Closing twice is harmless.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() { e.closeErr = e.close() })
 	return e.closeErr
 }
 
 func (e *Engine) close() error {
+	if o := e.sharing.Swap(nil); o != nil {
+		o.stop(nil, shareMsg{})
+	}
 	e.snapMu.Lock()
 	if e.cur != nil {
 		e.cur.Release()

@@ -505,7 +505,12 @@ func (e *Engine) newTextWriter() *textWriter {
 	go func() {
 		defer w.wg.Done()
 		for j := range w.applyCh {
-			if err := w.x.Apply(j.b); err != nil {
+			// The store is made durable first: a text index persisted
+			// ahead of a store that loses its last writes in a crash
+			// would claim changes nobody can replay.
+			if err := e.db.Sync(); err != nil {
+				w.setErr(err)
+			} else if err := w.x.Apply(j.b); err != nil {
 				w.setErr(err)
 			}
 			if j.done != nil {

@@ -354,7 +354,7 @@ func (b *Backend) openEngine(f *backendFolder, s Settings) (*folderEngine, error
 	dbDir := b.dbDirFor(f.root, s)
 	cfg.DBPath = dbDir
 	ctx, cancel := context.WithCancel(context.Background())
-	eng, err := engine.Open(ctx, f.root, engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log})
+	eng, err := engine.OpenShared(ctx, f.root, engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("opening the index of %s: %w", f.root, err)

@@ -102,6 +102,19 @@ func Open(dir string) (x *Index, rebuilt bool, err error) {
 	return &Index{idx: idx, dir: dir}, rebuilt, nil
 }
 
+// Reset closes the index, removes it and returns a new empty one in the
+// same directory; the caller re-feeds every document.
+func (x *Index) Reset() (*Index, error) {
+	if err := x.idx.Close(); err != nil {
+		return nil, fmt.Errorf("close text index: %w", err)
+	}
+	if err := os.RemoveAll(x.dir); err != nil {
+		return nil, fmt.Errorf("remove text index: %w", err)
+	}
+	nx, _, err := Open(x.dir)
+	return nx, err
+}
+
 // mappingVersion changes whenever newMapping or the analyzer changes, which
 // forces a rebuild of existing indexes.
 const mappingVersion = "3"

@@ -315,6 +315,21 @@ func (db *DB) Seq() uint64 {
 	return db.seq
 }
 
+// Sync makes every committed batch durable (writes are committed without
+// syncing; a derived index must not claim a change the store could lose
+// in a crash, so its writer syncs first).
+func (db *DB) Sync() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.db == nil {
+		return ErrClosed
+	}
+	if err := db.db.LogData(nil, pebble.Sync); err != nil {
+		return fmt.Errorf("sync store: %w", err)
+	}
+	return nil
+}
+
 // Meta returns a metadata value.
 func (db *DB) Meta(name string) (string, error) { return db.getMeta(name) }
 
