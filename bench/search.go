@@ -39,7 +39,12 @@ func openStdlib(ctx context.Context, embed bool) (*engine.Engine, error) {
 	if embed {
 		cfg.Model, cfg.ModelPath = "use-lite", useLiteDir()
 	}
-	e, err := engine.Open(ctx, root, engine.Options{DBDir: filepath.Join(benchDir(), "go-stdlib-cold"), Config: cfg})
+	// The index bench index builds with the CLI (--db go-stdlib-cold).
+	dbDir, err := engine.IndexDir(filepath.Join(benchDir(), "go-stdlib-cold"), root)
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.Open(ctx, root, engine.Options{DBDir: dbDir, Config: cfg})
 	if err != nil {
 		return nil, err
 	}

@@ -137,6 +137,10 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// IndexDir is the index directory of the workspace root under base (--db,
+// the dbPath setting): see store.IndexDir.
+func IndexDir(base, root string) (string, error) { return store.IndexDir(base, root) }
+
 // checkRoot refuses an index that belongs to another workspace root.
 func checkRoot(db *store.DB, root string) error {
 	got, err := db.Meta("root")

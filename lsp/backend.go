@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -335,11 +333,12 @@ func (b *Backend) dbDirFor(root string, s Settings) string {
 	if base == "" {
 		return ""
 	}
-	if !filepath.IsAbs(base) {
-		base = filepath.Join(root, base)
+	dir, err := engine.IndexDir(base, root)
+	if err != nil {
+		b.log.Warn("index location: using the default", "root", root, "dbPath", base, "error", err)
+		return ""
 	}
-	sum := sha256.Sum256([]byte(filepath.Clean(root)))
-	return filepath.Join(base, filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
+	return dir
 }
 
 // openEngine opens a folder's engine for settings s.

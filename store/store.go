@@ -692,3 +692,25 @@ func DefaultDir(root string) (string, error) {
 	}
 	return filepath.Join(base, "context-ls", "index", dirKey(root)), nil
 }
+
+// IndexDir is the index directory of a workspace root under base: one
+// directory per workspace, named after the root and a hash of its
+// canonical path, so one base (--db, the dbPath setting) serves every
+// workspace and every process on a workspace finds the same index. A
+// relative base is relative to the root; an empty base means DefaultDir.
+func IndexDir(base, root string) (string, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("workspace %q: %w", root, err)
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	if base == "" {
+		return DefaultDir(root)
+	}
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(root, base)
+	}
+	return filepath.Join(base, dirKey(root)), nil
+}

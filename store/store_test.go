@@ -2,8 +2,11 @@ package store
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/pebble/vfs"
@@ -194,5 +197,47 @@ func TestSecondOpenIsLocked(t *testing.T) {
 	defer db.Close()
 	if _, err := Open(dir, Options{}); !errors.Is(err, ErrLocked) {
 		t.Fatalf("second open: %v, want ErrLocked", err)
+	}
+}
+
+// TestIndexDir: one base holds one index per workspace; a workspace reached
+// through a symlink, or named relative to the working directory, gets the
+// same index; a relative base is relative to the workspace.
+func TestIndexDir(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a", "repo"), filepath.Join(tmp, "b", "repo")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(tmp, "idx")
+	dirA, err := IndexDir(base, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(dirA) != base || !strings.HasPrefix(filepath.Base(dirA), "repo-") {
+		t.Fatalf("IndexDir(%s, %s) = %s, want %s/repo-<hash>", base, a, dirA, base)
+	}
+	if dirB, _ := IndexDir(base, b); dirB == dirA {
+		t.Fatalf("two workspaces named repo share %s", dirA)
+	}
+	if viaLink, _ := IndexDir(base, link); viaLink != dirA {
+		t.Fatalf("through a symlink: %s, want %s", viaLink, dirA)
+	}
+	t.Chdir(filepath.Join(tmp, "a"))
+	if rel, _ := IndexDir(base, "repo"); rel != dirA {
+		t.Fatalf("relative root: %s, want %s", rel, dirA)
+	}
+	if inside, _ := IndexDir(".ctx", a); filepath.Dir(inside) != filepath.Join(a, ".ctx") {
+		t.Fatalf("relative base: %s, want it under %s/.ctx", inside, a)
+	}
+	def, err := IndexDir("", a)
+	if want, _ := DefaultDir(a); err != nil || def != want {
+		t.Fatalf("empty base: %s %v, want %s", def, err, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/context-ls/context-ls/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -254,7 +255,7 @@ func TestCLIKilledIndexResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && dirBytes(filepath.Join(killed, "pebble")) < 256<<10 {
+	for time.Now().Before(deadline) && dirBytes(killed) < 256<<10 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
@@ -308,4 +309,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestDBHoldsOneIndexPerWorkspace: --db names where indexes are kept, the
+// same way for every command (serve and mcp place theirs there too).
+func TestDBHoldsOneIndexPerWorkspace(t *testing.T) {
+	root, db := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\n// Alpha is here.\nfunc Alpha() {}\n"})
+	if _, errOut, code := cli(t, "index", "--root", root, "--db", db); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	want, err := engine.IndexDir(db, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(db)
+	if len(entries) != 1 || filepath.Join(db, entries[0].Name()) != want {
+		t.Fatalf("--db %s holds %v, want only %s", db, entries, want)
+	}
 }

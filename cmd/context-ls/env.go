@@ -34,7 +34,7 @@ func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(env.cmd.name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
-	fs.StringVar(&env.db, "db", "", "index location `DIR` (default: user cache dir, keyed by root)")
+	fs.StringVar(&env.db, "db", "", "keep indexes under `DIR`, one per workspace (default: the user cache dir)")
 	fs.StringVar(&env.model, "model", "", "embedding model `NAME` (overrides the config; see: context-ls model list)")
 	fs.StringVar(&env.modelPath, "model-path", "", "local model `DIR` holding model.onnx and tokenizer.json")
 	if withJSON {
@@ -102,7 +102,11 @@ func (env *cliEnv) open(ctx context.Context) (*engine.Engine, error) {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	return engine.Open(ctx, env.root, engine.Options{DBDir: env.db, Config: cfg, Logger: log})
+	dbDir, err := engine.IndexDir(env.db, env.root)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Open(ctx, env.root, engine.Options{DBDir: dbDir, Config: cfg, Logger: log})
 }
 
 // ensureIndexed brings the index up to date before a query. Unchanged files

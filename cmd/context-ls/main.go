@@ -103,7 +103,7 @@ func printHelp(w io.Writer) {
 	for _, c := range sorted {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (index location).")
+	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (where indexes are kept, one per workspace).")
 	fmt.Fprintln(w, "CONTEXT_LS_EMBEDDINGS=off disables embeddings. Run \"context-ls COMMAND -h\" for its flags.")
 }
 

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log"
 	"log/slog"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/mcp"
-	"github.com/context-ls/context-ls/store"
 )
 
 func init() {
@@ -25,9 +22,6 @@ func init() {
 
 // runMCP runs one MCP session on stdin and stdout. stdout carries the
 // protocol only; logs go to stderr (CONTEXT_LS_DEBUG=1 for debug logs).
-// --db names a directory holding one index per workspace, as for serve, so
-// that an editor's server and an agent's MCP server started with the same
-// --db share one index.
 func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(false)
 	rest, err := parse(fs, args)
@@ -49,7 +43,7 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	dbDir, err := mcpIndexDir(env.db, root)
+	dbDir, err := engine.IndexDir(env.db, root)
 	if err != nil {
 		return err
 	}
@@ -68,23 +62,4 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 		Version: version,
 		Logger:  logger.With("part", "mcp"),
 	})
-}
-
-// mcpIndexDir is the index directory of root: under base the way the
-// language server places a folder's index (lsp's dbDirFor: the folder's
-// name and a hash of its path; a relative base is relative to the
-// workspace), else the engine's default per-user location.
-func mcpIndexDir(base, root string) (string, error) {
-	if base == "" {
-		real, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			return "", fmt.Errorf("--root %q: %w", root, err)
-		}
-		return store.DefaultDir(real)
-	}
-	if !filepath.IsAbs(base) {
-		base = filepath.Join(root, base)
-	}
-	sum := sha256.Sum256([]byte(filepath.Clean(root)))
-	return filepath.Join(base, filepath.Base(root)+"-"+hex.EncodeToString(sum[:6])), nil
 }
