@@ -57,6 +57,9 @@ const (
 	// RoleAgent is an MCP server: it owns the index only until an editor's
 	// server asks for it.
 	RoleAgent = "agent"
+	// RoleCLI is a CLI command that found the index owned: it runs its
+	// one call on the owner (CallOwner) and never takes the index over.
+	RoleCLI = "cli"
 )
 
 // Timing of the sharing protocol.
@@ -839,6 +842,21 @@ func (c *shareClient) send(m shareMsg) error {
 	c.c.SetWriteDeadline(time.Now().Add(30 * time.Second))
 	_, err = c.c.Write(append(b, '\n'))
 	return err
+}
+
+// CallOwner runs one call on the process owning the index in dbDir, for
+// a process that found the index locked and has no use for the index
+// beyond that call (a CLI command). It fails with an error wrapping
+// ErrNoOwner when nobody answers on the index's socket (the lock holder
+// does not share, or is gone) and returns the owner's description.
+func CallOwner(ctx context.Context, dbDir, role, service, method string, params json.RawMessage) (json.RawMessage, OwnerInfo, error) {
+	c, err := dialOwner(ctx, ShareSocketPath(dbDir), PeerInfo{PID: os.Getpid(), Role: role})
+	if err != nil {
+		return nil, OwnerInfo{}, fmt.Errorf("%w: %v", ErrNoOwner, err)
+	}
+	defer c.close()
+	res, err := c.do(ctx, shareMsg{Op: "call", Service: service, Method: method, Params: params})
+	return res, c.owner, err
 }
 
 // ---------------------------------------------------------------------------

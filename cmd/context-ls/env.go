@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -22,6 +23,10 @@ type cliEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cmd            command
+	args           []string // the command's arguments, as given
+	// owned is the engine of the server running this command for a CLI
+	// process (share.go); nil in the CLI itself.
+	owned *engine.Engine
 
 	root, db         string
 	model, modelPath string
@@ -91,11 +96,17 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	return cfg, nil
 }
 
-// open opens the engine for --root/--db.
-func (env *cliEnv) open(ctx context.Context) (*engine.Engine, error) {
+// open opens the engine for --root/--db; done releases it. When a server
+// owns the index, an indexed command runs there instead: open returns the
+// command's outcome as its error (see forward). In the server, it is the
+// server's engine.
+func (env *cliEnv) open(ctx context.Context) (e *engine.Engine, done func(), err error) {
+	if env.owned != nil {
+		return env.owned, func() {}, nil
+	}
 	cfg, err := env.config()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	level := slog.LevelWarn
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
@@ -104,9 +115,16 @@ func (env *cliEnv) open(ctx context.Context) (*engine.Engine, error) {
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 	dbDir, err := engine.IndexDir(env.db, env.root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return engine.Open(ctx, env.root, engine.Options{DBDir: dbDir, Config: cfg, Logger: log})
+	e, err = engine.Open(ctx, env.root, engine.Options{DBDir: dbDir, Config: cfg, Logger: log})
+	if errors.Is(err, store.ErrLocked) && env.cmd.indexed {
+		return nil, nil, env.forward(ctx, dbDir, err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, func() { e.Close() }, nil
 }
 
 // ensureIndexed brings the index up to date before a query. Unchanged files
@@ -119,11 +137,11 @@ func (env *cliEnv) ensureIndexed(ctx context.Context, e *engine.Engine) error {
 // withIndex opens the engine for --root/--db, brings the index up to date
 // and calls fn with a snapshot; everything is released afterwards.
 func (env *cliEnv) withIndex(ctx context.Context, fn func(e *engine.Engine, snap *engine.Snapshot) error) error {
-	e, err := env.open(ctx)
+	e, done, err := env.open(ctx)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	defer done()
 	if err := env.ensureIndexed(ctx, e); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func init() {
 		{"callees", "definitions TARGET calls"},
 		{"tests", "tests that exercise TARGET: direct calls, two hops, naming convention"},
 	} {
-		register(command{name: c.name, usage: "[--root DIR] [--db DIR] [--json] TARGET", summary: c.summary, run: runGraph})
+		register(command{name: c.name, usage: "[--root DIR] [--db DIR] [--json] TARGET", summary: c.summary, run: runGraph, indexed: true})
 	}
 }
 

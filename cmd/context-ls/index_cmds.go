@@ -13,13 +13,13 @@ import (
 
 func init() {
 	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json]",
-		summary: "create or incrementally update the index", run: runIndex})
+		summary: "create or incrementally update the index", run: runIndex, indexed: true})
 	register(command{name: "search", usage: "[--root DIR] [--k N] [--lang L,..] [--kind K,..] [--path GLOB] [--json] QUERY",
-		summary: "ranked, located search (indexes first if needed)", run: runSearch})
+		summary: "ranked, located search (indexes first if needed)", run: runSearch, indexed: true})
 	register(command{name: "symbols", usage: "[--root DIR] [--json] [NAME]",
-		summary: "list definitions (all, or those matching NAME)", run: runSymbols})
+		summary: "list definitions (all, or those matching NAME)", run: runSymbols, indexed: true})
 	register(command{name: "stats", usage: "[--root DIR] [--json]",
-		summary: "index size, languages and freshness", run: runStats})
+		summary: "index size, languages and freshness", run: runStats, indexed: true})
 	register(command{name: "files", usage: "[--root DIR] [--why PATH]",
 		summary: "list what would be indexed, or explain why PATH is or is not", run: runFiles})
 }
@@ -33,11 +33,11 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err := noArgs(rest); err != nil {
 		return err
 	}
-	e, err := env.open(ctx)
+	e, done, err := env.open(ctx)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	defer done()
 	// A progress line is drawn only on a terminal, at most once a second.
 	drawn, last := false, time.Now()
 	res, err := e.Index(ctx, func(p engine.Progress) {
@@ -182,11 +182,11 @@ func runStats(ctx context.Context, env *cliEnv, args []string) error {
 	if err := noArgs(rest); err != nil {
 		return err
 	}
-	e, err := env.open(ctx)
+	e, done, err := env.open(ctx)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	defer done()
 	snap := e.Snapshot()
 	defer snap.Release()
 	st, err := snap.Stats()

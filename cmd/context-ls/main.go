@@ -25,6 +25,9 @@ type command struct {
 	usage   string // arguments after the name
 	summary string
 	run     func(ctx context.Context, env *cliEnv, args []string) error
+	// indexed commands open the index; when a server owns it they run
+	// there (share.go).
+	indexed bool
 }
 
 var commands []command
@@ -64,31 +67,47 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "context-ls", version)
 		return exitOK
 	}
+	c, ok := lookupCommand(name)
+	if !ok {
+		fmt.Fprintf(stderr, "context-ls: unknown command %q (run \"context-ls help\")\n", name)
+		return exitUsage
+	}
+	return runCommand(ctx, &cliEnv{stdin: stdin, stdout: stdout, stderr: stderr, cmd: c, args: args})
+}
+
+func lookupCommand(name string) (command, bool) {
 	for _, c := range commands {
-		if c.name != name {
-			continue
-		}
-		env := &cliEnv{stdin: stdin, stdout: stdout, stderr: stderr, cmd: c}
-		err := c.run(ctx, env, args)
-		var ue usageError
-		switch {
-		case err == nil:
-			return exitOK
-		case errors.Is(err, flag.ErrHelp):
-			return exitOK
-		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
-			return exitUsage
-		case errors.Is(err, context.Canceled):
-			fmt.Fprintf(stderr, "context-ls %s: interrupted\n", c.name)
-			return exitError
-		default:
-			fmt.Fprintf(stderr, "context-ls %s: %s\n", c.name, oneLine(err))
-			return exitError
+		if c.name == name {
+			return c, true
 		}
 	}
-	fmt.Fprintf(stderr, "context-ls: unknown command %q (run \"context-ls help\")\n", name)
-	return exitUsage
+	return command{}, false
+}
+
+// runCommand runs env's command with env.args, reports its error on
+// env.stderr and returns the exit status.
+func runCommand(ctx context.Context, env *cliEnv) int {
+	c := env.cmd
+	err := c.run(ctx, env, env.args)
+	var ue usageError
+	var es exitStatus
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &es):
+		return int(es)
+	case errors.As(err, &ue):
+		fmt.Fprintf(env.stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(env.stderr, "context-ls %s: interrupted\n", c.name)
+		return exitError
+	default:
+		fmt.Fprintf(env.stderr, "context-ls %s: %s\n", c.name, oneLine(err))
+		return exitError
+	}
 }
 
 // version is set by the linker (-X main.version=...).

@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "model", usage: "list | verify [NAME] [--model-path DIR] | pull NAME [--model-path DIR]",
 		summary: "embedding models: list the registry, verify or download a model", run: runModel})
 	register(command{name: "similar", usage: "[--root DIR] [--k N] [--lang L,..] [--path GLOB] [--json] (SNIPPET | --file PATH --lines A-B)",
-		summary: "code that looks like a snippet (embeddings)", run: runSimilar})
+		summary: "code that looks like a snippet (embeddings)", run: runSimilar, indexed: true})
 }
 
 func runModel(ctx context.Context, env *cliEnv, args []string) error {

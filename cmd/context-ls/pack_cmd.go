@@ -13,7 +13,7 @@ import (
 func init() {
 	register(command{name: "pack",
 		usage:   "[--root DIR] [--db DIR] [--budget N] [--format markdown|xml|json|plain] [--task T] [--file PATH [--lines A-B]] [QUERY]",
-		summary: "a token-budgeted context pack for a query and/or a selection", run: runPack})
+		summary: "a token-budgeted context pack for a query and/or a selection", run: runPack, indexed: true})
 }
 
 func runPack(ctx context.Context, env *cliEnv, args []string) error {

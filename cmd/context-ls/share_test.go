@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/store"
+)
+
+// TestCLIWhileAServerOwnsTheIndex: with an MCP server owning the index,
+// CLI commands run on it (same output, same exit status) instead of
+// failing on the lock; commands that do not use the index run locally.
+func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
+	root, db := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"a.go":      "package a\n\n// Alpha greets.\nfunc Alpha() string { return Beta() }\n",
+		"b.go":      "package a\n\n// Beta answers.\nfunc Beta() string { return \"b\" }\n",
+		"a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestAlpha(t *testing.T) { Alpha() }\n",
+	})
+	srv := exec.Command(binPath, "mcp", "--root", root, "--db", db)
+	srv.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
+	stdin, err := srv.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Stdout = io.Discard
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		srv.Wait()
+	}()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "index up to date") {
+				ready <- true
+			}
+		}
+		ready <- false
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("the MCP server exited before indexing")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the MCP server did not index the workspace")
+	}
+
+	// The server holds the index: the CLI cannot open it itself.
+	want, _ := engine.IndexDir(db, root)
+	if e, err := engine.Open(context.Background(), root, engine.Options{DBDir: want}); !errors.Is(err, store.ErrLocked) {
+		if e != nil {
+			e.Close()
+		}
+		t.Fatalf("the index is not held by the server: %v", err)
+	}
+
+	out, errOut, code := cli(t, "search", "--json", "--root", root, "--db", db, "Beta answers")
+	var res struct {
+		Hits []struct{ Path, Symbol string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Hits) == 0 || res.Hits[0].Symbol != "Beta" {
+		t.Fatalf("search through the server: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out, errOut, code := cli(t, "callers", "--root", root, "--db", db, "Beta"); code != 0 || !strings.Contains(out, "Alpha") {
+		t.Fatalf("callers through the server: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	var st struct{ DBPath string }
+	out, errOut, code = cli(t, "stats", "--json", "--root", root, "--db", db)
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.DBPath != want {
+		t.Fatalf("stats through the server: exit %d, stdout %q, stderr %q; want the index %s", code, out, errOut, want)
+	}
+	// An error in the command comes back with its exit status and message.
+	if _, errOut, code := cli(t, "pack", "--root", root, "--db", db, "--file", "../outside.go"); code != exitError || !strings.Contains(errOut, "context-ls pack:") {
+		t.Fatalf("a failing command through the server: exit %d, stderr %q", code, errOut)
+	}
+	// Usage errors are found before the index is needed.
+	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "missing QUERY") {
+		t.Fatalf("usage error: exit %d, stderr %q", code, errOut)
+	}
+	// files does not open the index.
+	if out, _, code := cli(t, "files", "--root", root, "--db", db); code != 0 || !strings.Contains(out, "b.go") {
+		t.Fatalf("files: exit %d, %q", code, out)
+	}
+}
