@@ -42,3 +42,44 @@ func TestTiesRankByIDAcrossSegments(t *testing.T) {
 		t.Fatalf("tied hits %v, want the lowest ids in order %v", ids, want)
 	}
 }
+
+// TestCommonTermsLeftOut: a term in most documents (here "widget", like
+// "go" in Go paths) does not widen a query that has rarer terms, and a
+// query of common terms alone still finds them.
+func TestCommonTermsLeftOut(t *testing.T) {
+	x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	b := x.NewBatch()
+	for i := 0; i < 10; i++ {
+		body := "render the widget"
+		if i < 2 {
+			body = "parse the widget gizmo"
+		}
+		if err := b.Add(Doc{ID: fmt.Sprintf("%016x", i), Body: body, Path: "p.go", Lang: "go", Kind: "function", File: "p.go"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Apply(b); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q string) []string {
+		hits, err := x.Search(context.Background(), Query{Text: q, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	if got, want := ids("gizmo widget"), []string{"0000000000000000", "0000000000000001"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("gizmo widget: %v, want only the gizmo documents %v", got, want)
+	}
+	if got := ids("widget"); len(got) != 10 {
+		t.Errorf("widget alone: %d hits, want all 10", len(got))
+	}
+}
