@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/context-ls/context-ls/search"
@@ -110,25 +111,36 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	}
 	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(q)}
 	tq := search.Query{Text: q, Languages: req.Languages, Kinds: req.Kinds, Limit: depth}
-	bm, err := s.e.text.Search(ctx, tq)
-	if err != nil {
-		return res, err
+	// The legs are independent (the file leg aside, which groups bm25's
+	// hits): run them side by side.
+	var (
+		bm       []search.Hit
+		sym, vec []string
+		wg       sync.WaitGroup
+		errs     [3]error
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if bm, errs[0] = s.e.text.Search(ctx, tq); errs[0] == nil {
+			bm = qc.applyPriors(bm)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		sym, errs[1] = qc.symbolLeg(ctx, q, tq)
+	}()
+	if !req.Lexical {
+		vec, errs[2] = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
 	}
-	bm = qc.applyPriors(bm)
-	sym, err := qc.symbolLeg(ctx, q, tq)
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
 		return res, err
 	}
 	legs := []search.Leg{
 		{Name: "bm25", Weight: legWeights["bm25"], Keys: hitIDs(bm)},
 		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
 		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
-	}
-	var vec []string
-	if !req.Lexical {
-		if vec, err = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds); err != nil {
-			return res, err
-		}
 	}
 	if vec != nil {
 		legs = append(legs, search.Leg{Name: "vector", Weight: legWeights["vector"], Keys: vec})
@@ -370,22 +382,27 @@ func sourceNames(legs []string) []string {
 // look at the same chunks several times.
 type queryCtx struct {
 	s      *Snapshot
-	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
 	terms  map[string]bool               // the query's search terms
+	mu     sync.Mutex                    // guards chunks: legs run concurrently
+	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
 }
 
 func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
-	if c, ok := qc.chunks[key]; ok {
+	qc.mu.Lock()
+	c, ok := qc.chunks[key]
+	qc.mu.Unlock()
+	if ok {
 		return c, c != nil
 	}
-	var cp *store.ChunkRecord
 	if id, err := store.ParseChunkID(key); err == nil {
-		if c, err := qc.s.st.ChunkMeta(id); err == nil {
-			cp = &c
+		if m, err := qc.s.st.ChunkMeta(id); err == nil {
+			c = &m
 		}
 	}
-	qc.chunks[key] = cp
-	return cp, cp != nil
+	qc.mu.Lock()
+	qc.chunks[key] = c
+	qc.mu.Unlock()
+	return c, c != nil
 }
 
 // applyPriors rescales a leg's scores by path priors and re-sorts it,
