@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -209,22 +210,29 @@ func TestOverlayWinsUntilClosed(t *testing.T) {
 	}
 }
 
-func TestTextIndexReplaysAfterCrash(t *testing.T) {
-	root := writeTree(t, fixture)
-	db := t.TempDir()
-	e := openTest(t, root, db)
+// indexedWithVersion indexes the fixture and builds (without writing it) a
+// new version of util/retry.py holding content.
+func indexedWithVersion(t *testing.T, content string) (e *Engine, root, db string, data *store.FileData) {
+	t.Helper()
+	root, db = writeTree(t, fixture), t.TempDir()
+	e = openTest(t, root, db)
 	ctx := context.Background()
 	if _, err := e.Index(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	// Simulate a crash between a store batch and its text batch: write a new
-	// version straight to the store, bypassing the text index.
 	p := e.parser()
-	data, err := e.build(ctx, p, "util/retry.py", []byte("def resumable_transfer():\n    pass\n"), false)
+	data, err := e.build(ctx, p, "util/retry.py", []byte(content), false)
 	e.releaseParser(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e, root, db, data
+}
+
+func TestTextIndexReplaysAfterCrash(t *testing.T) {
+	// Simulate a crash between a store batch and its text batch: write a new
+	// version straight to the store, bypassing the text index.
+	e, root, db, data := indexedWithVersion(t, "def resumable_transfer():\n    pass\n")
 	if _, _, err := e.db.PutFile(data); err != nil {
 		t.Fatal(err)
 	}
@@ -270,22 +278,10 @@ func textMatchesStore(t *testing.T, e *Engine, rel string) {
 // engine must not trust the text index: it holds a document the store
 // never kept and misses the one the store still has.
 func TestTextIndexAheadOfStore(t *testing.T) {
-	root := writeTree(t, fixture)
-	db := t.TempDir()
-	e := openTest(t, root, db)
-	ctx := context.Background()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	// The text index alone gets a version of util/retry.py the store
 	// never holds, with a watermark past the store's sequence.
-	p := e.parser()
-	data, err := e.build(ctx, p, "util/retry.py", []byte("def lost_in_crash():\n    pass\n"), false)
-	e.releaseParser(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := e.text.DocsOf(ctx, "util/retry.py")
+	e, root, db, data := indexedWithVersion(t, "def lost_in_crash():\n    pass\n")
+	old, err := e.text.DocsOf(context.Background(), "util/retry.py")
 	if err != nil {
 		t.Fatal(err)
 	}
