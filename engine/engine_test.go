@@ -17,7 +17,7 @@ import (
 )
 
 // writeTree creates files (rel path → content) under a new temp root.
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for rel, content := range files {

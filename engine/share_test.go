@@ -455,16 +455,7 @@ func TestShareSocketPathFallback(t *testing.T) {
 // one forwarded by another process's handle over the socket (here in the
 // same process: the socket round trip and JSON framing are the same).
 func BenchmarkShareCall(b *testing.B) {
-	root := b.TempDir()
-	for rel, content := range fixture {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	root := writeTree(b, fixture)
 	db := filepath.Join(b.TempDir(), "index")
 	registerShareTestService()
 	owner, err := OpenSharedIndex(context.Background(), root, shareOptions(db), ShareOptions{Yield: true})
@@ -498,16 +489,7 @@ func BenchmarkShareCall(b *testing.B) {
 // and the editor opens the index. Between iterations the editor leaves and
 // the agent owns the index again (not timed).
 func BenchmarkHandover(b *testing.B) {
-	root := b.TempDir()
-	for rel, content := range fixture {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	root := writeTree(b, fixture)
 	db := filepath.Join(b.TempDir(), "index")
 	registerShareTestService()
 	agent, err := OpenSharedIndex(context.Background(), root, shareOptions(db), ShareOptions{Yield: true})
