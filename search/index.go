@@ -269,6 +269,11 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // queries.
 const commonShare = 0.5
 
+// commonMinDocs: below this many documents no term is left out (in a small
+// index every posting list is short, and a word in half of a handful of
+// documents may be the one that matters). A variable for tests.
+var commonMinDocs uint64 = 10000
+
 // termsQuery is the disjunction of the distinct analyzed terms of text in
 // field. Each word counts once: "piece by piece" must not weigh "piece" twice.
 func (x *Index) termsQuery(ctx context.Context, text, field string) query.Query {
@@ -297,8 +302,8 @@ func (x *Index) termsQuery(ctx context.Context, text, field string) query.Query 
 }
 
 // dropCommon returns terms without those in more than commonShare of the
-// documents, or terms as they are when that would leave none (or the
-// document frequencies cannot be read).
+// documents of an index of at least commonMinDocs, or terms as they are
+// when that would leave none (or the frequencies cannot be read).
 func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []string {
 	adv, err := x.idx.Advanced()
 	if err != nil {
@@ -310,7 +315,7 @@ func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []
 	}
 	defer r.Close()
 	n, err := r.DocCount()
-	if err != nil || n == 0 {
+	if err != nil || n < commonMinDocs {
 		return terms
 	}
 	var keep []string

@@ -43,9 +43,10 @@ func TestTiesRankByIDAcrossSegments(t *testing.T) {
 	}
 }
 
-// TestCommonTermsLeftOut: a term in most documents (here "widget", like
-// "go" in Go paths) does not widen a query that has rarer terms, and a
-// query of common terms alone still finds them.
+// TestCommonTermsLeftOut: in a large index (here: large enough by
+// commonMinDocs), a term in most documents ("widget", like "go" in Go
+// paths) does not widen a query that has rarer terms, and a query of
+// common terms alone still finds them.
 func TestCommonTermsLeftOut(t *testing.T) {
 	x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
 	if err != nil {
@@ -76,6 +77,12 @@ func TestCommonTermsLeftOut(t *testing.T) {
 		}
 		return out
 	}
+	// A small index keeps every term.
+	if got := ids("gizmo widget"); len(got) != 10 {
+		t.Errorf("gizmo widget in a small index: %d hits, want all 10", len(got))
+	}
+	defer func(n uint64) { commonMinDocs = n }(commonMinDocs)
+	commonMinDocs = 10
 	if got, want := ids("gizmo widget"), []string{"0000000000000000", "0000000000000001"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gizmo widget: %v, want only the gizmo documents %v", got, want)
 	}
