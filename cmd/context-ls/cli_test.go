@@ -40,8 +40,16 @@ func TestMain(m *testing.M) {
 // stderr and the exit code.
 func cli(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return cliStdin(t, nil, args...)
+}
+
+// cliStdin runs the binary with stdin (embeddings off) and returns its
+// stdout, stderr and exit status.
+func cliStdin(t *testing.T, stdin []byte, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binPath, args...)
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
+	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

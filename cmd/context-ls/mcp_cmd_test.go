@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,23 +35,12 @@ func TestMCPCommand(t *testing.T) {
 		{"missing root", []string{"mcp", "--root", filepath.Join(root, "nope")}, "", 2, "not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(binPath, tc.args...)
-			cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
-			cmd.Stdin = strings.NewReader(tc.stdin)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != tc.code || !strings.Contains(errb.String(), tc.stderr) {
-				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errb.String(), tc.code, tc.stderr)
+			out, errOut, code := cliStdin(t, []byte(tc.stdin), tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.stderr) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errOut, tc.code, tc.stderr)
 			}
 			var stats map[string]any
-			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 				if line == "" {
 					continue
 				}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,25 +88,14 @@ func TestServe(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(binPath, tc.args...)
-			cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
-			cmd.Stdin = bytes.NewReader(tc.stdin)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != tc.code || !strings.Contains(errb.String(), tc.stderr) {
-				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errb.String(), tc.code, tc.stderr)
+			out, errOut, code := cliStdin(t, tc.stdin, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errOut, tc.code, tc.stderr)
 			}
 			// stdout holds LSP frames only (logs go to the client as
 			// window/logMessage, and to stderr).
 			var initialize map[string]any
-			for _, m := range readFrames(t, out.Bytes()) {
+			for _, m := range readFrames(t, []byte(out)) {
 				if fmt.Sprint(m["id"]) == "1" {
 					initialize = m
 				}
