@@ -201,7 +201,9 @@ func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverRe
 		fmt.Fprintf(&md, " (%d more definitions of %s)", len(r.defs)-1, si.Name)
 	}
 	md.WriteString("\n\n**Related**\n\n")
-	md.WriteString(graphCount(ctx, top, graphCallers))
+	if callable(si.Kind) {
+		md.WriteString(graphCount(ctx, top, graphCallers))
+	}
 	md.WriteString(graphCount(ctx, top, graphTests))
 	related, err := relatedDefinitions(ctx, top)
 	if err != nil {
@@ -386,4 +388,17 @@ func (b *Backend) workspaceSymbols(ctx context.Context, h FolderHandle, query st
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil
+}
+
+// callable reports whether definitions of kind can have callers in the
+// code graph: functions, methods, constructors, macros, and classes (called
+// to instantiate them). Structs, interfaces, types, constants and
+// variables are used, not called: a count of callers would read as
+// "unused".
+func callable(kind symbols.Kind) bool {
+	switch kind {
+	case symbols.KindFunction, symbols.KindMethod, symbols.KindConstructor, symbols.KindClass, symbols.KindMacro:
+		return true
+	}
+	return false
 }
