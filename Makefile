@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
 
 all: build
 
@@ -27,7 +27,7 @@ test-editors:
 	editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors
+bench: deps build bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
 
 bench-index:
 	$(GO) run ./bench index
@@ -53,6 +53,12 @@ bench-vectors:
 # standard library (index kept in $(CACHE)), graph share of indexing time.
 bench-graph:
 	$(GO) run ./scripts/bench-graph --work $(CACHE)/bench-graph --db $(CACHE)/bench-graph/stdlib-index
+
+# Index sharing: a service call made by the owner vs one forwarded over its
+# socket (what an MCP server or a CLI command pays), and a handover.
+bench-share:
+	$(GO) test ./engine -run '^$$' -bench 'ShareCall' -benchtime 2000x
+	$(GO) test ./engine -run '^$$' -bench 'Handover' -benchtime 5x
 
 # Edit-to-fresh latency of the language server on the Go standard library,
 # its memory after bootstrap.
