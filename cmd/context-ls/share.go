@@ -90,6 +90,10 @@ func (env *cliEnv) forward(ctx context.Context, dbDir string, locked error) erro
 	if err := json.Unmarshal(res, &fo); err != nil {
 		return fmt.Errorf("reply of process %d: %w", owner.PID, err)
 	}
+	if env.model != "" || env.modelPath != "" {
+		fmt.Fprintf(env.stderr, "context-ls %s: --model and --model-path do not apply: process %d (%s) owns the index and answered with its own model\n",
+			env.cmd.name, owner.PID, owner.Role)
+	}
 	io.WriteString(env.stdout, fo.Stdout)
 	io.WriteString(env.stderr, fo.Stderr)
 	// An error even for success: the command is over, nothing may run on.

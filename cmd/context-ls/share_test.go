@@ -97,6 +97,10 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "missing QUERY") {
 		t.Fatalf("usage error: exit %d, stderr %q", code, errOut)
 	}
+	// Flags that configure an engine cannot reach the owner's: said so.
+	if out, errOut, code := cli(t, "search", "--root", root, "--db", db, "--model", "use-lite", "Beta"); code != 0 || !strings.Contains(out, "b.go") || !strings.Contains(errOut, "do not apply") {
+		t.Fatalf("--model through the server: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	// files does not open the index.
 	if out, _, code := cli(t, "files", "--root", root, "--db", db); code != 0 || !strings.Contains(out, "b.go") {
 		t.Fatalf("files: exit %d, %q", code, out)
