@@ -254,7 +254,7 @@ type Hit struct {
 // Search ranks documents by BM25 over their text (body, names, path).
 // Documents matching more of the query's distinct words rank higher.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	tq := x.termsQuery(ctx, q.Text, FieldText)
+	tq := x.termsQuery(ctx, q, FieldText)
 	if tq == nil {
 		return nil, nil
 	}
@@ -262,31 +262,36 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 }
 
 // commonShare: a query term found in more than this share of all documents
-// is left out when the query has rarer terms. Its BM25 weight is next to
-// nothing, but bleve walks its whole posting list: in the Go standard
-// library "go" (every path ends in .go) is in 99 % of the chunks and made a
-// query containing it three times slower, for the same ranking on the dev
-// queries.
-const commonShare = 0.5
+// is left out when the query has rarer terms that occur. Its BM25 weight is
+// next to nothing, but bleve walks its whole posting list: in the Go
+// standard library "go" (every path ends in .go) is in 99 % of the chunks
+// and made a query containing it three times slower. Not quite neutral
+// (bleve's coordination factor favours documents matching more clauses),
+// hence a high share: on the dev queries only "go" is left out, and their
+// ranking is the same.
+const commonShare = 0.9
 
 // commonMinDocs: below this many documents no term is left out (in a small
-// index every posting list is short, and a word in half of a handful of
-// documents may be the one that matters). A variable for tests.
+// index every posting list is short, and a frequent word may be the one
+// that matters). A variable for tests.
 var commonMinDocs uint64 = 10000
 
-// termsQuery is the disjunction of the distinct analyzed terms of text in
-// field. Each word counts once: "piece by piece" must not weigh "piece" twice.
-func (x *Index) termsQuery(ctx context.Context, text, field string) query.Query {
+// termsQuery is the disjunction of the distinct analyzed terms of q's text
+// in field. Each word counts once: "piece by piece" must not weigh "piece"
+// twice.
+func (x *Index) termsQuery(ctx context.Context, q Query, field string) query.Query {
 	seen := map[string]bool{}
 	var terms []string
-	Terms([]byte(text), func(t string, _, _ int) {
+	Terms([]byte(q.Text), func(t string, _, _ int) {
 		if seen[t] {
 			return
 		}
 		seen[t] = true
 		terms = append(terms, t)
 	})
-	if len(terms) > 1 {
+	// Frequencies are counted over the whole index: with a language or
+	// kind filter a word common overall may be the one that matters.
+	if len(terms) > 1 && len(q.Languages) == 0 && len(q.Kinds) == 0 {
 		terms = x.dropCommon(ctx, terms, field)
 	}
 	var qs []query.Query
@@ -302,8 +307,9 @@ func (x *Index) termsQuery(ctx context.Context, text, field string) query.Query 
 }
 
 // dropCommon returns terms without those in more than commonShare of the
-// documents of an index of at least commonMinDocs, or terms as they are
-// when that would leave none (or the frequencies cannot be read).
+// documents of an index of at least commonMinDocs, provided a term that
+// occurs remains; else (or when frequencies cannot be read) terms as they
+// are.
 func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []string {
 	adv, err := x.idx.Advanced()
 	if err != nil {
@@ -319,6 +325,7 @@ func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []
 		return terms
 	}
 	var keep []string
+	occurs := false // a kept term is in some document
 	for _, t := range terms {
 		tfr, err := r.TermFieldReader(ctx, []byte(t), field, false, false, false)
 		if err != nil {
@@ -328,9 +335,10 @@ func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []
 		tfr.Close()
 		if float64(df) <= commonShare*float64(n) {
 			keep = append(keep, t)
+			occurs = occurs || df > 0
 		}
 	}
-	if len(keep) == 0 {
+	if !occurs {
 		return terms
 	}
 	return keep
@@ -338,7 +346,7 @@ func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []
 
 // SearchNames ranks documents by their names only (the symbol leg).
 func (x *Index) SearchNames(ctx context.Context, q Query) ([]Hit, error) {
-	tq := x.termsQuery(ctx, q.Text, FieldName)
+	tq := x.termsQuery(ctx, q, FieldName)
 	if tq == nil {
 		return nil, nil
 	}

@@ -54,20 +54,23 @@ func TestCommonTermsLeftOut(t *testing.T) {
 	}
 	defer x.Close()
 	b := x.NewBatch()
-	for i := 0; i < 10; i++ {
-		body := "render the widget"
-		if i < 2 {
+	for i := 0; i < 20; i++ {
+		body, lang := "render the widget", "go"
+		switch {
+		case i < 2:
 			body = "parse the widget gizmo"
+		case i == 19:
+			body, lang = "a python widget", "python"
 		}
-		if err := b.Add(Doc{ID: fmt.Sprintf("%016x", i), Body: body, Path: "p.go", Lang: "go", Kind: "function", File: "p.go"}); err != nil {
+		if err := b.Add(Doc{ID: fmt.Sprintf("%016x", i), Body: body, Path: "p.go", Lang: lang, Kind: "function", File: "p.go"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := x.Apply(b); err != nil {
 		t.Fatal(err)
 	}
-	ids := func(q string) []string {
-		hits, err := x.Search(context.Background(), Query{Text: q, Limit: 20})
+	ids := func(q string, langs ...string) []string {
+		hits, err := x.Search(context.Background(), Query{Text: q, Languages: langs, Limit: 30})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,15 +81,25 @@ func TestCommonTermsLeftOut(t *testing.T) {
 		return out
 	}
 	// A small index keeps every term.
-	if got := ids("gizmo widget"); len(got) != 10 {
-		t.Errorf("gizmo widget in a small index: %d hits, want all 10", len(got))
+	if got := ids("gizmo widget"); len(got) != 20 {
+		t.Errorf("gizmo widget in a small index: %d hits, want all 20", len(got))
 	}
 	defer func(n uint64) { commonMinDocs = n }(commonMinDocs)
 	commonMinDocs = 10
 	if got, want := ids("gizmo widget"), []string{"0000000000000000", "0000000000000001"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gizmo widget: %v, want only the gizmo documents %v", got, want)
 	}
-	if got := ids("widget"); len(got) != 10 {
-		t.Errorf("widget alone: %d hits, want all 10", len(got))
+	for _, tc := range []struct {
+		q     string
+		langs []string
+		want  int
+	}{
+		{"widget", nil, 20},                     // common terms alone
+		{"widget handlr", nil, 20},              // the other term is in no document
+		{"widget gizmo", []string{"python"}, 1}, // frequencies are not those of the filtered documents
+	} {
+		if got := ids(tc.q, tc.langs...); len(got) != tc.want {
+			t.Errorf("%q %v: %d hits, want %d", tc.q, tc.langs, len(got), tc.want)
+		}
 	}
 }
