@@ -80,17 +80,14 @@ type Engine struct {
 // text index up to date with the store (replaying what a crash left out).
 // It does not scan the workspace: call Index for that.
 func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
-	ws, err := workspace.Open(root, opts.Config)
+	dbDir, _, err := resolveDBDir(root, opts)
 	if err != nil {
 		return nil, err
 	}
-	dbDir := opts.DBDir
-	if dbDir == "" {
-		if dbDir, err = store.DefaultDir(ws.Root()); err != nil {
-			return nil, err
-		}
-	}
-	if dbDir, err = filepath.Abs(dbDir); err != nil {
+	// The walk never enters the index (a --db inside the workspace).
+	opts.Config.DBPath = dbDir
+	ws, err := workspace.Open(root, opts.Config)
+	if err != nil {
 		return nil, err
 	}
 	log := opts.Logger

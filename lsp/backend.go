@@ -324,11 +324,15 @@ func folderConfig(root string, s Settings) (workspace.Config, []string, error) {
 
 // dbDirFor picks a folder's index directory: under the dbPath setting
 // (relative paths are relative to the folder), else under the backend's
-// DBPath, else the engine's default location ("").
-func (b *Backend) dbDirFor(root string, s Settings) string {
+// DBPath (serve --db), else under the dbPath of the folder's
+// .context-ls.toml, else the engine's default location ("").
+func (b *Backend) dbDirFor(root string, s Settings, fileDBPath string) string {
 	base := s.DBPath
 	if base == "" {
 		base = b.opts.DBPath
+	}
+	if base == "" {
+		base = fileDBPath
 	}
 	if base == "" {
 		return ""
@@ -350,7 +354,7 @@ func (b *Backend) openEngine(f *backendFolder, s Settings) (*folderEngine, error
 	for _, p := range problems {
 		b.log.Warn("configuration problem", "root", f.root, "problem", p)
 	}
-	dbDir := b.dbDirFor(f.root, s)
+	dbDir := b.dbDirFor(f.root, s, cfg.DBPath)
 	cfg.DBPath = dbDir
 	ctx, cancel := context.WithCancel(context.Background())
 	eng, err := engine.OpenShared(ctx, f.root, engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log})

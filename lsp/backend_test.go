@@ -518,16 +518,23 @@ func TestFolderConfig(t *testing.T) {
 func TestDBDirFor(t *testing.T) {
 	b := NewBackend(BackendOptions{DBPath: "/var/idx"})
 	s := DefaultSettings()
-	a1, a2 := b.dbDirFor("/w/a", s), b.dbDirFor("/x/a", s)
-	if !strings.HasPrefix(a1, "/var/idx/a-") || a1 == a2 || a1 != b.dbDirFor("/w/a", s) {
+	a1, a2 := b.dbDirFor("/w/a", s, ""), b.dbDirFor("/x/a", s, "")
+	if !strings.HasPrefix(a1, "/var/idx/a-") || a1 == a2 || a1 != b.dbDirFor("/w/a", s, "") {
 		t.Errorf("dirs %s %s", a1, a2)
 	}
 	s.DBPath = ".cache/idx"
-	if got := b.dbDirFor("/w/a", s); !strings.HasPrefix(got, "/w/a/.cache/idx/a-") {
+	if got := b.dbDirFor("/w/a", s, ""); !strings.HasPrefix(got, "/w/a/.cache/idx/a-") {
 		t.Errorf("relative dbPath: %s", got)
 	}
-	if got := NewBackend(BackendOptions{}).dbDirFor("/w/a", DefaultSettings()); got != "" {
+	if got := NewBackend(BackendOptions{}).dbDirFor("/w/a", DefaultSettings(), ""); got != "" {
 		t.Errorf("no dbPath: %q", got)
+	}
+	// The workspace file's dbPath comes last.
+	if got := NewBackend(BackendOptions{}).dbDirFor("/w/a", DefaultSettings(), ".idx"); !strings.HasPrefix(got, "/w/a/.idx/a-") {
+		t.Errorf(".context-ls.toml dbPath: %s", got)
+	}
+	if got := b.dbDirFor("/w/a", DefaultSettings(), ".idx"); !strings.HasPrefix(got, "/var/idx/a-") {
+		t.Errorf("serve --db before the file's dbPath: %s", got)
 	}
 }
 

@@ -40,7 +40,7 @@ func (l LogLevel) slogLevel() slog.Level {
 // Settings are the user-facing options of the server. The JSON names are
 // the setting keys clients send.
 type Settings struct {
-	DBPath       string   `json:"dbPath" doc:"index directory; empty: the engine's default location"`
+	DBPath       string   `json:"dbPath" doc:"where indexes are kept, one per workspace folder (relative: to the folder); empty: the default location"`
 	Ignore       []string `json:"ignore" doc:"extra gitignore-style patterns of paths not to index"`
 	MaxFileSize  int64    `json:"maxFileSize" doc:"files larger than this many bytes are not indexed"`
 	Embeddings   bool     `json:"embeddings" doc:"compute embeddings for semantic search (forced off by CONTEXT_LS_EMBEDDINGS=off)"`

@@ -42,8 +42,10 @@ type Config struct {
 	// ModelPath is a local model directory overriding the registry; empty
 	// means use the registry.
 	ModelPath string
-	// DBPath is where the index is stored; empty lets the engine choose. When
-	// it lies inside the workspace, Walk never visits it.
+	// DBPath, as read from the file, is where indexes are kept (one per
+	// workspace; relative to the root; empty: the default location). Once
+	// an engine opens, it is that engine's index directory: when it lies
+	// inside the workspace, Walk never visits it.
 	DBPath string
 	// BudgetTokens is the default token budget of a context pack.
 	BudgetTokens int

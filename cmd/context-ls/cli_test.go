@@ -336,4 +336,29 @@ func TestDBHoldsOneIndexPerWorkspace(t *testing.T) {
 	if len(entries) != 1 || filepath.Join(db, entries[0].Name()) != want {
 		t.Fatalf("--db %s holds %v, want only %s", db, entries, want)
 	}
+
+	// A relative --db is inside the workspace, and never indexed itself.
+	for i := 0; i < 2; i++ {
+		if _, errOut, code := cli(t, "index", "--root", root, "--db", ".ctx"); code != 0 {
+			t.Fatalf("index --db .ctx: %d %s", code, errOut)
+		}
+	}
+	out, _, _ := cli(t, "stats", "--json", "--root", root, "--db", ".ctx")
+	var st struct {
+		Files     int
+		Languages map[string]int
+		DBPath    string
+	}
+	inside, _ := engine.IndexDir(".ctx", root)
+	if json.Unmarshal([]byte(out), &st) != nil || st.Files != 1 || st.DBPath != inside {
+		t.Fatalf("--db .ctx: %s, want 1 file and the index in %s", out, inside)
+	}
+
+	// Without --db, the dbPath of .context-ls.toml places the index.
+	writeFiles(t, root, map[string]string{".context-ls.toml": "dbPath = \".idx\"\n"})
+	out, errOut, code := cli(t, "stats", "--json", "--root", root)
+	fromFile, _ := engine.IndexDir(".idx", root)
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.DBPath != fromFile {
+		t.Fatalf("dbPath in .context-ls.toml: exit %d %s %s, want the index in %s", code, out, errOut, fromFile)
+	}
 }

@@ -96,6 +96,16 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	return cfg, nil
 }
 
+// indexDir is the index directory of root: under --db, else under the
+// config's dbPath, else in the default location.
+func (env *cliEnv) indexDir(cfg workspace.Config, root string) (string, error) {
+	base := env.db
+	if base == "" {
+		base = cfg.DBPath
+	}
+	return engine.IndexDir(base, root)
+}
+
 // open opens the engine for --root/--db; done releases it. When a server
 // owns the index, an indexed command runs there instead: open returns the
 // command's outcome as its error (see forward). In the server, it is the
@@ -113,7 +123,7 @@ func (env *cliEnv) open(ctx context.Context) (e *engine.Engine, done func(), err
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	dbDir, err := engine.IndexDir(env.db, env.root)
+	dbDir, err := env.indexDir(cfg, env.root)
 	if err != nil {
 		return nil, nil, err
 	}

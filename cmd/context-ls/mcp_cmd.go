@@ -43,7 +43,7 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	dbDir, err := engine.IndexDir(env.db, root)
+	dbDir, err := env.indexDir(cfg, root)
 	if err != nil {
 		return err
 	}
