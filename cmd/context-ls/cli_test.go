@@ -354,6 +354,10 @@ func TestDBHoldsOneIndexPerWorkspace(t *testing.T) {
 		t.Fatalf("--db .ctx: %s, want 1 file and the index in %s", out, inside)
 	}
 
+	if out, _, _ := cli(t, "files", "--root", root, "--db", ".ctx"); strings.Contains(out, ".ctx") {
+		t.Fatalf("files lists the index: %s", out)
+	}
+
 	// Without --db, the dbPath of .context-ls.toml places the index.
 	writeFiles(t, root, map[string]string{".context-ls.toml": "dbPath = \".idx\"\n"})
 	out, errOut, code := cli(t, "stats", "--json", "--root", root)

@@ -75,7 +75,8 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// config loads the workspace config and reports its diagnostics on stderr.
+// config loads the workspace config, reports its diagnostics on stderr and
+// applies the flags; its DBPath is the index directory of the root.
 func (env *cliEnv) config() (workspace.Config, error) {
 	cfg, diags, err := workspace.LoadConfig(env.root)
 	if err != nil {
@@ -93,17 +94,16 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	if strings.EqualFold(os.Getenv("CONTEXT_LS_EMBEDDINGS"), "off") {
 		cfg.Embeddings = false
 	}
-	return cfg, nil
-}
-
-// indexDir is the index directory of root: under --db, else under the
-// config's dbPath, else in the default location.
-func (env *cliEnv) indexDir(cfg workspace.Config, root string) (string, error) {
+	// Where the index is: under --db, else under the file's dbPath, else
+	// in the default location.
 	base := env.db
 	if base == "" {
 		base = cfg.DBPath
 	}
-	return engine.IndexDir(base, root)
+	if cfg.DBPath, err = engine.IndexDir(base, env.root); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
 }
 
 // open opens the engine for --root/--db; done releases it. When a server
@@ -123,13 +123,9 @@ func (env *cliEnv) open(ctx context.Context) (e *engine.Engine, done func(), err
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	dbDir, err := env.indexDir(cfg, env.root)
-	if err != nil {
-		return nil, nil, err
-	}
-	e, err = engine.Open(ctx, env.root, engine.Options{DBDir: dbDir, Config: cfg, Logger: log})
+	e, err = engine.Open(ctx, env.root, engine.Options{DBDir: cfg.DBPath, Config: cfg, Logger: log})
 	if errors.Is(err, store.ErrLocked) && env.cmd.indexed {
-		return nil, nil, env.forward(ctx, dbDir, err)
+		return nil, nil, env.forward(ctx, cfg.DBPath, err)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -43,12 +43,7 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	dbDir, err := env.indexDir(cfg, root)
-	if err != nil {
-		return err
-	}
-	// The workspace walk and the watcher leave the index directory alone.
-	cfg.DBPath = dbDir
+	dbDir := cfg.DBPath
 	level := slog.LevelInfo
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
 		level = slog.LevelDebug
