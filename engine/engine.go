@@ -74,6 +74,21 @@ type Engine struct {
 	// sharing serves the index to other processes while this engine owns
 	// it (share.go); Close stops it first.
 	sharing atomic.Pointer[shareOwner]
+
+	// scan lets one Index or Reindex run at a time, whoever calls (two
+	// would parse the same files twice, and one could delete a file the
+	// other just wrote); a semaphore, so waiting ends with the context.
+	scan chan struct{}
+}
+
+// lockScan waits for the scan semaphore until ctx ends.
+func (e *Engine) lockScan(ctx context.Context) (unlock func(), err error) {
+	select {
+	case e.scan <- struct{}{}:
+		return func() { <-e.scan }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Open opens (or creates) the index of the workspace at root and brings the
@@ -118,7 +133,7 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		}
 		rebuilt = true
 	}
-	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}}
+	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}, scan: make(chan struct{}, 1)}
 	e.worker = opts.Workers
 	if e.worker <= 0 {
 		e.worker = runtime.GOMAXPROCS(0)

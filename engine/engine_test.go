@@ -504,3 +504,36 @@ func TestMMRDemotesNearDuplicates(t *testing.T) {
 		t.Fatalf("MMR order %v: the near-duplicate should give way to different code", got)
 	}
 }
+
+// TestOneScanAtATime: Index and Reindex wait for a running scan, and give
+// up when their context ends first.
+func TestOneScanAtATime(t *testing.T) {
+	e := openTest(t, writeTree(t, fixture), t.TempDir())
+	defer e.Close()
+	unlock, err := e.lockScan(context.Background()) // a scan is running
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := e.Index(ctx, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Index while a scan runs: %v, want it to wait until its context ends", err)
+	}
+	if _, err := e.Reindex(ctx, nil, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Reindex while a scan runs: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Index(context.Background(), nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("Index ran beside a running scan: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

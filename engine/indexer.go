@@ -60,6 +60,11 @@ const textBatchDocs = 4000
 // file; otherwise a content hash decides. It can be interrupted (ctx or kill)
 // at any point; the next run resumes where it stopped.
 func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResult, error) {
+	unlock, err := e.lockScan(ctx)
+	if err != nil {
+		return IndexResult{}, err
+	}
+	defer unlock()
 	start := time.Now()
 	report := progress
 	progress = func(p Progress) {
@@ -76,7 +81,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	var res IndexResult
 	progress(Progress{Phase: "scan"})
 	var files []workspace.FileInfo
-	err := e.ws.Walk(ctx, func(fi workspace.FileInfo) error {
+	err = e.ws.Walk(ctx, func(fi workspace.FileInfo) error {
 		if e.languageOf(fi.Rel, nil) != nil {
 			files = append(files, fi)
 		}

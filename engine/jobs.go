@@ -177,6 +177,11 @@ func (e *Engine) statIndexable(rel string) (workspace.FileInfo, bool, error) {
 // old version of each file until its new batch is written. progress (may be
 // nil) gets Phase "index" reports with Done of Total files.
 func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progress)) (IndexResult, error) {
+	unlock, err := e.lockScan(ctx)
+	if err != nil {
+		return IndexResult{}, err
+	}
+	defer unlock()
 	start := time.Now()
 	if progress == nil {
 		progress = func(Progress) {}
