@@ -846,16 +846,21 @@ func (c *shareClient) send(m shareMsg) error {
 
 // CallOwner runs one call on the process owning the index in dbDir, for
 // a process that found the index locked and has no use for the index
-// beyond that call (a CLI command). It fails with an error wrapping
-// ErrNoOwner when nobody answers on the index's socket (the lock holder
-// does not share, or is gone) and returns the owner's description.
+// beyond that call (a CLI command). It returns the owner's description.
+// When nobody answers on the index's socket, or the owner is closing and
+// did not run the call, the error wraps ErrNoOwner (and, when there is no
+// socket at all — the lock holder does not share — fs.ErrNotExist); when
+// the owner went away during the call, ErrOwnerGone.
 func CallOwner(ctx context.Context, dbDir, role, service, method string, params json.RawMessage) (json.RawMessage, OwnerInfo, error) {
 	c, err := dialOwner(ctx, ShareSocketPath(dbDir), PeerInfo{PID: os.Getpid(), Role: role})
 	if err != nil {
-		return nil, OwnerInfo{}, fmt.Errorf("%w: %v", ErrNoOwner, err)
+		return nil, OwnerInfo{}, fmt.Errorf("%w: %w", ErrNoOwner, err)
 	}
 	defer c.close()
 	res, err := c.do(ctx, shareMsg{Op: "call", Service: service, Method: method, Params: params})
+	if errors.Is(err, errOwnerClosing) {
+		err = fmt.Errorf("%w: %w", ErrNoOwner, err)
+	}
 	return res, c.owner, err
 }
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
-	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -123,10 +122,9 @@ func (env *cliEnv) open(ctx context.Context) (e *engine.Engine, done func(), err
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	e, err = engine.Open(ctx, env.root, engine.Options{DBDir: cfg.DBPath, Config: cfg, Logger: log})
-	if errors.Is(err, store.ErrLocked) && env.cmd.indexed {
-		return nil, nil, env.forward(ctx, cfg.DBPath, err)
-	}
+	e, err = env.openOrForward(ctx, cfg.DBPath, func() (*engine.Engine, error) {
+		return engine.Open(ctx, env.root, engine.Options{DBDir: cfg.DBPath, Config: cfg, Logger: log})
+	})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,9 +16,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/store"
 )
 
 // cliService is the engine service (engine.RegisterService) that runs
@@ -72,18 +75,20 @@ func (r cliRunner) Call(ctx context.Context, method string, params json.RawMessa
 func (cliRunner) Close() error { return nil }
 
 // forward runs env's command on the process owning the index in dbDir and
-// prints what it printed; it returns the command's exitStatus. locked is the error of opening the index, returned
-// as is when no server answers for it (another CLI command holds it).
-func (env *cliEnv) forward(ctx context.Context, dbDir string, locked error) error {
+// prints what it printed; it returns the command's exitStatus. The error
+// wraps engine.ErrNoOwner when no server answers for the index (with
+// fs.ErrNotExist when none listens: another CLI command holds it) and
+// engine.ErrOwnerGone when the owner went away during the call.
+func (env *cliEnv) forward(ctx context.Context, dbDir string) error {
 	params, err := json.Marshal(forwardedCommand{Command: env.cmd.name, Args: env.args})
 	if err != nil {
 		return err
 	}
 	res, owner, err := engine.CallOwner(ctx, dbDir, engine.RoleCLI, cliService, "run", params)
-	switch {
-	case errors.Is(err, engine.ErrNoOwner):
-		return fmt.Errorf("%w (no context-ls server answers for it: another command is using it)", locked)
-	case err != nil:
+	if err != nil {
+		if errors.Is(err, engine.ErrNoOwner) || errors.Is(err, engine.ErrOwnerGone) {
+			return err
+		}
 		return fmt.Errorf("the index is owned by process %d (%s), which could not run the command: %w", owner.PID, owner.Role, err)
 	}
 	var fo forwardedOutput
@@ -98,4 +103,37 @@ func (env *cliEnv) forward(ctx context.Context, dbDir string, locked error) erro
 	io.WriteString(env.stderr, fo.Stderr)
 	// An error even for success: the command is over, nothing may run on.
 	return exitStatus(fo.Code)
+}
+
+// ownerWait bounds how long a command keeps trying while the index changes
+// hands (an owner exiting, or handing it to an editor's server).
+const ownerWait = 10 * time.Second
+
+// openOrForward opens the index in dbDir with open, or, while a server owns
+// it, runs the command there (the error is then the command's exitStatus).
+// An owner that is closing, gone or not answering yet is tried again, as is
+// the lock it leaves, until ownerWait; a lock held by a process that does
+// not share (another CLI command) fails at once.
+func (env *cliEnv) openOrForward(ctx context.Context, dbDir string, open func() (*engine.Engine, error)) (*engine.Engine, error) {
+	deadline := time.Now().Add(ownerWait)
+	for {
+		e, err := open()
+		if !errors.Is(err, store.ErrLocked) || !env.cmd.indexed {
+			return e, err
+		}
+		ferr := env.forward(ctx, dbDir)
+		switch {
+		case errors.Is(ferr, fs.ErrNotExist):
+			return nil, fmt.Errorf("%w (no context-ls server answers for it: another command is using it)", err)
+		case !errors.Is(ferr, engine.ErrNoOwner) && !errors.Is(ferr, engine.ErrOwnerGone):
+			return nil, ferr
+		case time.Now().After(deadline):
+			return nil, fmt.Errorf("the index changes hands and no owner answered within %s: %w", ownerWait, ferr)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
