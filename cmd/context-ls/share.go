@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 	"time"
@@ -38,12 +37,17 @@ type forwardedCommand struct {
 	Args    []string `json:"args"`
 }
 
-// forwardedOutput is what a forwarded command printed, and its exit status.
+// forwardedOutput is what a forwarded command printed (bytes as they are:
+// source text need not be UTF-8), and its exit status.
 type forwardedOutput struct {
-	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr"`
+	Stdout []byte `json:"stdout"`
+	Stderr []byte `json:"stderr"`
 	Code   int    `json:"code"`
 }
+
+// maxForwardedOutput bounds what a forwarded command may print: the reply
+// is one message of the sharing protocol (64 MiB, base64 inflates by 4/3).
+const maxForwardedOutput = 40 << 20
 
 // exitStatus ends a command that ran elsewhere and has printed everything
 // already, with its exit status (0 included).
@@ -69,7 +73,11 @@ func (r cliRunner) Call(ctx context.Context, method string, params json.RawMessa
 	var out, errb bytes.Buffer
 	env := &cliEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, cmd: c, args: fc.Args, owned: r.e}
 	code := runCommand(ctx, env)
-	return json.Marshal(forwardedOutput{Stdout: out.String(), Stderr: errb.String(), Code: code})
+	if n := out.Len() + errb.Len(); n > maxForwardedOutput {
+		return nil, fmt.Errorf("its output (%d MiB) is too large to send back (at most %d MiB); narrow the command, or run it while no server owns the index",
+			n>>20, maxForwardedOutput>>20)
+	}
+	return json.Marshal(forwardedOutput{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: code})
 }
 
 func (cliRunner) Close() error { return nil }
@@ -99,8 +107,8 @@ func (env *cliEnv) forward(ctx context.Context, dbDir string) error {
 		fmt.Fprintf(env.stderr, "context-ls %s: --model and --model-path do not apply: process %d (%s) owns the index and answered with its own model\n",
 			env.cmd.name, owner.PID, owner.Role)
 	}
-	io.WriteString(env.stdout, fo.Stdout)
-	io.WriteString(env.stderr, fo.Stderr)
+	env.stdout.Write(fo.Stdout)
+	env.stderr.Write(fo.Stderr)
 	// An error even for success: the command is over, nothing may run on.
 	return exitStatus(fo.Code)
 }
