@@ -647,6 +647,9 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 	last := e.db.Seq()
 	if len(paths) == 0 {
 		if wm < last {
+			if err := e.db.Sync(); err != nil { // as the text writer does
+				return err
+			}
 			b := e.text.NewBatch()
 			b.SetWatermark(last)
 			return e.text.Apply(b)

@@ -134,8 +134,10 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		vec, errs[2] = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
 	}
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
-		return res, err
+	for _, err := range errs {
+		if err != nil {
+			return res, err
+		}
 	}
 	legs := []search.Leg{
 		{Name: "bm25", Weight: legWeights["bm25"], Keys: hitIDs(bm)},

@@ -234,10 +234,14 @@ func siteRange(s engine.SiteRange) Range {
 }
 
 // graphCount is a hover's line about callers or tests: how many, and the
-// first few with their locations.
-func graphCount(ctx context.Context, d folderSymbol, kind graphKind) string {
+// first few with their locations. With onlyAny, nothing unless there are
+// some.
+func graphCount(ctx context.Context, d folderSymbol, kind graphKind, onlyAny bool) string {
 	t := engine.Target{Path: d.si.Path, Line: d.si.NameSpan.Start.Line + 1, Col: d.si.NameSpan.Start.Column + 1}
 	results, err := d.f.graph(ctx, kind, t)
+	if onlyAny && (err != nil || len(results) == 0 || len(results[0].Items) == 0) {
+		return ""
+	}
 	if err != nil || len(results) == 0 {
 		if err != nil && ctx.Err() == nil {
 			d.f.b.log.Debug("hover: graph query failed", "kind", kind, "target", t, "error", err)

@@ -201,10 +201,8 @@ func (b *Backend) hover(ctx context.Context, h FolderHandle, at Place) (*HoverRe
 		fmt.Fprintf(&md, " (%d more definitions of %s)", len(r.defs)-1, si.Name)
 	}
 	md.WriteString("\n\n**Related**\n\n")
-	if callable(si.Kind) {
-		md.WriteString(graphCount(ctx, top, graphCallers))
-	}
-	md.WriteString(graphCount(ctx, top, graphTests))
+	md.WriteString(graphCount(ctx, top, graphCallers, !callable(si.Kind)))
+	md.WriteString(graphCount(ctx, top, graphTests, false))
 	related, err := relatedDefinitions(ctx, top)
 	if err != nil {
 		return nil, err
@@ -390,11 +388,11 @@ func (b *Backend) workspaceSymbols(ctx context.Context, h FolderHandle, query st
 	return out, nil
 }
 
-// callable reports whether definitions of kind can have callers in the
-// code graph: functions, methods, constructors, macros, and classes (called
-// to instantiate them). Structs, interfaces, types, constants and
-// variables are used, not called: a count of callers would read as
-// "unused".
+// callable reports whether definitions of kind are made to be called:
+// functions, methods, constructors, macros, and classes (called to
+// instantiate them). Structs, interfaces, types, constants and variables
+// are mostly used, not called (a Go conversion or a Rust tuple struct
+// aside): for them "callers: 0" would read as "unused".
 func callable(kind symbols.Kind) bool {
 	switch kind {
 	case symbols.KindFunction, symbols.KindMethod, symbols.KindConstructor, symbols.KindClass, symbols.KindMacro:

@@ -318,13 +318,17 @@ func (db *DB) Seq() uint64 {
 // Sync makes every committed batch durable (writes are committed without
 // syncing; a derived index must not claim a change the store could lose
 // in a crash, so its writer syncs first).
+//
+// Writers are not held up meanwhile; Sync must not run concurrently with
+// Close.
 func (db *DB) Sync() error {
 	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.db == nil {
+	pdb := db.db
+	db.mu.Unlock()
+	if pdb == nil {
 		return ErrClosed
 	}
-	if err := db.db.LogData(nil, pebble.Sync); err != nil {
+	if err := pdb.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("sync store: %w", err)
 	}
 	return nil
