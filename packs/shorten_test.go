@@ -71,24 +71,25 @@ func checkWholeLines(t *testing.T, in, out string) {
 func TestShortenStructural(t *testing.T) {
 	for _, c := range []struct {
 		file, lang string
+		src        string // under testdata
 		// lines that must survive: signatures and doc comments
 		keep []string
 	}{
-		{"ledger.go", "go", []string{
+		{"ledger.go", "go", "repo/ledger/ledger.go", []string{
 			"// Transfer moves amount from one account to another. It fails with",
 			"func (l *Ledger) Transfer(from, to string, amount int64) error {",
 			"func (l *Ledger) Richest(n int) []*Account {",
 			"var audit = func(l *Ledger) error {",
 			"type Account struct {",
 		}},
-		{"shapes.py", "python", []string{
+		{"shapes.py", "python", "repo/scripts/shapes.py", []string{
 			"    def area(self):",
 			`        """Return pi r squared."""`,
 			"def regular_polygon_area(sides, length):",
 			"    Uses the apothem formula.",
 			"def largest(shapes):",
 		}},
-		{"widget.ts", "typescript", []string{
+		{"widget.ts", "typescript", "shorten/widget.ts", []string{
 			"  increment(step: number = 1): number {",
 			"  /** Increment by step and return the new count. */",
 			"export function total(counters: Counter[]): number {",
@@ -99,7 +100,7 @@ func TestShortenStructural(t *testing.T) {
 			if symbols.ByName(c.lang) == nil {
 				t.Skipf("symbols has no %s grammar yet", c.lang)
 			}
-			data, err := os.ReadFile(filepath.Join("testdata", "shorten", c.file))
+			data, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(c.src)))
 			if err != nil {
 				t.Fatal(err)
 			}
