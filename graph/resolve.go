@@ -132,6 +132,21 @@ func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
 	return t, nil
 }
 
+// memoizedType is memoized for the resolutions of a type: the type, how
+// sure it is, and whether it was found.
+func memoizedType(r *Resolver, key string, fn func() (typeRef, Confidence, bool, error)) (typeRef, Confidence, bool, error) {
+	type result struct {
+		t    typeRef
+		conf Confidence
+		ok   bool
+	}
+	res, err := memoized(r, key, func() (result, error) {
+		t, conf, ok, err := fn()
+		return result{t, conf, ok}, err
+	})
+	return res.t, res.conf, res.ok, err
+}
+
 // graph returns the header of a file's graph (no calls), or nil.
 func (r *Resolver) graph(p string) (*FileGraph, error) {
 	return r.loadGraph(p, r.graphs, DecodeHeader)
@@ -581,16 +596,9 @@ func qualify(te TypeExpr, g *FileGraph) typeRef {
 // fieldType returns the type of member field of type t, looking through
 // embedded fields and base types.
 func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	type result struct {
-		t    typeRef
-		conf Confidence
-		ok   bool
-	}
-	res, err := memoized(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (result, error) {
-		ft, fc, ok, err := r.fieldTypeUncached(t, field, depth)
-		return result{ft, fc, ok}, err
+	return memoizedType(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (typeRef, Confidence, bool, error) {
+		return r.fieldTypeUncached(t, field, depth)
 	})
-	return res.t, res.conf, res.ok, err
 }
 
 func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
@@ -703,21 +711,14 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 // implicit field of the enclosing type, a package-level variable, or a
 // type name (a static or class-method call).
 func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
-	type result struct {
-		t    typeRef
-		conf Confidence
-		ok   bool
-	}
 	c := &s.Call
 	key := fmt.Sprintf("free\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
 	if family(s.Lang) != "go" {
 		key += "\x00" + s.Path // wildcard imports are per file
 	}
-	res, err := memoized(r, key, func() (result, error) {
-		t, conf, ok, err := r.freeRootUncached(s)
-		return result{t, conf, ok}, err
+	return memoizedType(r, key, func() (typeRef, Confidence, bool, error) {
+		return r.freeRootUncached(s)
 	})
-	return res.t, res.conf, res.ok, err
 }
 
 func (r *Resolver) freeRootUncached(s *Site) (typeRef, Confidence, bool, error) {
@@ -799,17 +800,10 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 // instance, or the declared result of a function. It is exact when one
 // visible definition answers, likely when several do (the first wins).
 func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
-	type result struct {
-		t    typeRef
-		conf Confidence
-		ok   bool
-	}
 	key := fmt.Sprintf("call\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", te.Name, te.Module, te.Result, s.Lang, s.Module, s.Package, path.Dir(s.Path))
-	res, err := memoized(r, key, func() (result, error) {
-		t, conf, ok, err := r.callResultUncached(te, s)
-		return result{t, conf, ok}, err
+	return memoizedType(r, key, func() (typeRef, Confidence, bool, error) {
+		return r.callResultUncached(te, s)
 	})
-	return res.t, res.conf, res.ok, err
 }
 
 func (r *Resolver) callResultUncached(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
@@ -895,16 +889,9 @@ func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
 // methodResult resolves the k-th result type of method m of type t
 // (declared, promoted from an embedded field, or of an interface).
 func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
-	type result struct {
-		t    typeRef
-		conf Confidence
-		ok   bool
-	}
-	res, err := memoized(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (result, error) {
-		t, conf, ok, err := r.methodResultUncached(t, m, k)
-		return result{t, conf, ok}, err
+	return memoizedType(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (typeRef, Confidence, bool, error) {
+		return r.methodResultUncached(t, m, k)
 	})
-	return res.t, res.conf, res.ok, err
 }
 
 func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
