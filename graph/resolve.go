@@ -114,22 +114,30 @@ func (r *Resolver) CacheSize() int {
 	return len(r.graphs) + len(r.fulls) + len(r.syms) + len(r.sym) + len(r.refs) + len(r.named) + len(r.memo)
 }
 
-// memoized returns the cached value of key, computing it with fn once.
-func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
+// cached returns m[k], loading and storing it on a miss (an error is not
+// stored). m is one of the resolver's caches, guarded by r.mu.
+func cached[K comparable, V any](r *Resolver, m map[K]V, k K, load func() (V, error)) (V, error) {
 	r.mu.Lock()
-	v, ok := r.memo[key]
+	v, ok := m[k]
 	r.mu.Unlock()
 	if ok {
-		return v.(T), nil
+		return v, nil
 	}
-	t, err := fn()
+	v, err := load()
 	if err != nil {
-		return t, err
+		return v, err
 	}
 	r.mu.Lock()
-	r.memo[key] = t
+	m[k] = v
 	r.mu.Unlock()
-	return t, nil
+	return v, nil
+}
+
+// memoized returns the cached value of key, computing it with fn once.
+func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
+	v, err := cached(r, r.memo, key, func() (any, error) { return fn() })
+	t, _ := v.(T)
+	return t, err
 }
 
 // memoizedType is memoized for the resolutions of a type: the type, how
@@ -158,84 +166,59 @@ func (r *Resolver) graphFull(p string) (*FileGraph, error) {
 }
 
 func (r *Resolver) loadGraph(p string, cache map[string]*FileGraph, decode func([]byte) (*FileGraph, error)) (*FileGraph, error) {
-	r.mu.Lock()
-	g, ok := cache[p]
-	r.mu.Unlock()
-	if ok {
-		return g, nil
-	}
-	b, err := r.ix.GraphData(p)
-	if err != nil {
-		return nil, fmt.Errorf("graph of %s: %w", p, err)
-	}
-	if len(b) > 0 {
-		if g, err = decode(b); err != nil {
+	return cached(r, cache, p, func() (*FileGraph, error) {
+		b, err := r.ix.GraphData(p)
+		if err != nil {
 			return nil, fmt.Errorf("graph of %s: %w", p, err)
 		}
-	}
-	r.mu.Lock()
-	cache[p] = g
-	r.mu.Unlock()
-	return g, nil
+		if len(b) == 0 {
+			return nil, nil
+		}
+		g, err := decode(b)
+		if err != nil {
+			return nil, fmt.Errorf("graph of %s: %w", p, err)
+		}
+		return g, nil
+	})
 }
 
 func (r *Resolver) symbolsOf(p string) ([]symbols.Symbol, error) {
-	r.mu.Lock()
-	s, ok := r.syms[p]
-	r.mu.Unlock()
-	if ok {
+	return cached(r, r.syms, p, func() ([]symbols.Symbol, error) {
+		s, err := r.ix.Symbols(p)
+		if err != nil {
+			return nil, fmt.Errorf("symbols of %s: %w", p, err)
+		}
 		return s, nil
-	}
-	s, err := r.ix.Symbols(p)
-	if err != nil {
-		return nil, fmt.Errorf("symbols of %s: %w", p, err)
-	}
-	r.mu.Lock()
-	r.syms[p] = s
-	r.mu.Unlock()
-	return s, nil
+	})
 }
 
-// symbol returns one definition of a file.
+// symbol returns one definition of a file: from the file's symbols when
+// they are loaded, else read alone.
 func (r *Resolver) symbol(p string, ord int) (symbols.Symbol, error) {
-	k := symKey{p, ord}
 	r.mu.Lock()
-	s, ok := r.sym[k]
-	if !ok {
-		if all, loaded := r.syms[p]; loaded && ord >= 0 && ord < len(all) {
-			s, ok = all[ord], true
+	all, loaded := r.syms[p]
+	r.mu.Unlock()
+	if loaded && ord >= 0 && ord < len(all) {
+		return all[ord], nil
+	}
+	return cached(r, r.sym, symKey{p, ord}, func() (symbols.Symbol, error) {
+		s, err := r.ix.Symbol(p, ord)
+		if err != nil {
+			return s, fmt.Errorf("symbol %s#%d: %w", p, ord, err)
 		}
-	}
-	r.mu.Unlock()
-	if ok {
 		return s, nil
-	}
-	s, err := r.ix.Symbol(p, ord)
-	if err != nil {
-		return s, fmt.Errorf("symbol %s#%d: %w", p, ord, err)
-	}
-	r.mu.Lock()
-	r.sym[k] = s
-	r.mu.Unlock()
-	return s, nil
+	})
 }
 
 // defRefs returns the locations of definitions named name (any case).
 func (r *Resolver) defRefs(name string) ([]DefRef, error) {
-	r.mu.Lock()
-	refs, ok := r.refs[name]
-	r.mu.Unlock()
-	if ok {
+	return cached(r, r.refs, name, func() ([]DefRef, error) {
+		refs, err := r.ix.DefinitionRefs(name)
+		if err != nil {
+			return nil, fmt.Errorf("definitions of %s: %w", name, err)
+		}
 		return refs, nil
-	}
-	refs, err := r.ix.DefinitionRefs(name)
-	if err != nil {
-		return nil, fmt.Errorf("definitions of %s: %w", name, err)
-	}
-	r.mu.Lock()
-	r.refs[name] = refs
-	r.mu.Unlock()
-	return refs, nil
+	})
 }
 
 // definitionsWhere returns the definitions named exactly name whose
@@ -263,20 +246,7 @@ func (r *Resolver) definitionsWhere(name string, keep func(DefRef) bool) ([]Def,
 
 // definitions returns the definitions named exactly name.
 func (r *Resolver) definitions(name string) ([]Def, error) {
-	r.mu.Lock()
-	d, ok := r.named[name]
-	r.mu.Unlock()
-	if ok {
-		return d, nil
-	}
-	out, err := r.definitionsWhere(name, nil)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	r.named[name] = out
-	r.mu.Unlock()
-	return out, nil
+	return cached(r, r.named, name, func() ([]Def, error) { return r.definitionsWhere(name, nil) })
 }
 
 // pathModule returns the module identity a file's path implies, and false
