@@ -216,6 +216,19 @@ type chain struct {
 	fields []string
 }
 
+// chainType is the type of value v when the chain read reads from it is
+// rooted at a type (a constructor call: Foo(), Foo.new, new Foo), else
+// none.
+func chainType(x *extractor, v *sitter.Node, read func(*extractor, *sitter.Node, int) (chain, bool)) rawType {
+	if v == nil {
+		return rawType{}
+	}
+	if c, ok := read(x, v, 0); ok && c.root == rootType {
+		return c.typ
+	}
+	return rawType{}
+}
+
 type pendingCall struct {
 	name     string
 	site     symbols.Span

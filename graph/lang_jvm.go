@@ -423,17 +423,6 @@ func kotlinImport(x *extractor, n *sitter.Node, _ []capNode) {
 	x.g.Imports = append(x.g.Imports, im)
 }
 
-// kotlinValueType infers Foo() (a constructor call or function result).
-func (x *extractor) kotlinValueType(v *sitter.Node) rawType {
-	if v == nil {
-		return rawType{}
-	}
-	if c, ok := kotlinChain(x, v, 0); ok && c.root == rootType {
-		return c.typ
-	}
-	return rawType{}
-}
-
 func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 	switch n.Type() {
 	case "property_declaration":
@@ -460,7 +449,7 @@ func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		rt := x.rawTypeOf(typeNode)
 		if !rt.known() {
-			rt = x.kotlinValueType(value)
+			rt = chainType(x, value, kotlinChain) // Foo(): a constructor call or function result
 		}
 		encl := x.enclosing(int(n.StartByte()), true)
 		switch {

@@ -160,16 +160,6 @@ func rubyRequire(x *extractor, n *sitter.Node, caps []capNode) {
 	x.g.Imports = append(x.g.Imports, Import{Path: spec, Module: mod, Line: int(n.StartPoint().Row)})
 }
 
-func (x *extractor) rubyValueType(v *sitter.Node) rawType {
-	if v == nil {
-		return rawType{}
-	}
-	if c, ok := rubyChain(x, v, 0); ok && c.root == rootType {
-		return c.typ
-	}
-	return rawType{}
-}
-
 func rubyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 	switch n.Type() {
 	case "assignment":
@@ -177,7 +167,7 @@ func rubyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if left == nil {
 			return
 		}
-		rt := x.rubyValueType(n.ChildByFieldName("right"))
+		rt := chainType(x, n.ChildByFieldName("right"), rubyChain)
 		switch left.Type() {
 		case "identifier":
 			x.bindInFunction(x.text(left), n.StartByte(), rt)
@@ -319,12 +309,7 @@ func phpLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if left == nil {
 			return
 		}
-		var rt rawType
-		if right != nil {
-			if c, ok := phpChain(x, right, 0); ok && c.root == rootType {
-				rt = c.typ
-			}
-		}
+		rt := chainType(x, right, phpChain)
 		switch left.Type() {
 		case "variable_name":
 			x.bindInFunction(x.text(left), n.StartByte(), rt)
