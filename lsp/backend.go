@@ -486,6 +486,17 @@ func (f *backendFolder) engineOf() (*folderEngine, func(), error) {
 	return fe, release, nil
 }
 
+// snapshotOf returns the folder's engine and a snapshot of it; done
+// releases both.
+func (f *backendFolder) snapshotOf() (*folderEngine, *engine.Snapshot, func(), error) {
+	fe, release, err := f.engineOf()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	snap := fe.eng.Snapshot()
+	return fe, snap, func() { snap.Release(); release() }, nil
+}
+
 // setBootstrap records the state of the latest full index run for stats.
 func (fe *folderEngine) setBootstrap(state string) {
 	fe.stateMu.Lock()

@@ -133,13 +133,11 @@ func mergeHits(env *CommandEnv, all []folderHit, k int) []SearchHit {
 
 // search runs one engine search on the folder's current snapshot.
 func (f *backendFolder) search(ctx context.Context, req engine.SearchRequest) ([]engine.Hit, error) {
-	fe, release, err := f.engineOf()
+	_, snap, done, err := f.snapshotOf()
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	snap := fe.eng.Snapshot()
-	defer snap.Release()
+	defer done()
 	res, err := snap.Search(ctx, req)
 	if err != nil {
 		if errors.Is(err, path.ErrBadPattern) {
@@ -550,13 +548,11 @@ func runSimilar(ctx context.Context, env *CommandEnv, a SimilarArgs) (SearchResu
 
 // similar runs one engine Similar on the folder's current snapshot.
 func (f *backendFolder) similar(ctx context.Context, req engine.SimilarRequest) ([]engine.Hit, error) {
-	fe, release, err := f.engineOf()
+	_, snap, done, err := f.snapshotOf()
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	snap := fe.eng.Snapshot()
-	defer snap.Release()
+	defer done()
 	res, err := snap.Similar(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("similar in %s: %w", f.root, err)

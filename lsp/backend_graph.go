@@ -25,13 +25,11 @@ const (
 
 // graph runs one graph query on the folder's current snapshot.
 func (f *backendFolder) graph(ctx context.Context, kind graphKind, t engine.Target) ([]engine.GraphResult, error) {
-	fe, release, err := f.engineOf()
+	_, snap, done, err := f.snapshotOf()
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	snap := fe.eng.Snapshot()
-	defer snap.Release()
+	defer done()
 	switch kind {
 	case graphCallers:
 		return snap.Callers(ctx, t)

@@ -270,14 +270,12 @@ func runContextPack(ctx context.Context, env *CommandEnv, a ContextPackArgs) (Co
 	if req.Budget == 0 {
 		req.Budget = f.budgetSetting()
 	}
-	fe, release, err := f.engineOf()
+	_, snap, done, err := f.snapshotOf()
 	if err != nil {
 		return ContextPackResult{}, err
 	}
-	snap := fe.eng.Snapshot()
 	p, err := snap.Pack(ctx, req)
-	snap.Release()
-	release()
+	done()
 	if err != nil {
 		if errors.Is(err, engine.ErrBadSelection) || errors.Is(err, engine.ErrNothingToPack) {
 			return ContextPackResult{}, invalidParams("arguments[0]: %v", err)
@@ -369,14 +367,12 @@ func runRelated(ctx context.Context, env *CommandEnv, a RelatedArgs) (RelatedRes
 	if err != nil {
 		return RelatedResult{}, err
 	}
-	fe, release, err := sp.f.engineOf()
+	_, snap, done, err := sp.f.snapshotOf()
 	if err != nil {
 		return RelatedResult{}, err
 	}
-	snap := fe.eng.Snapshot()
 	rel, err := snap.Related(ctx, *sp.selection())
-	snap.Release()
-	release()
+	done()
 	if err != nil {
 		if errors.Is(err, engine.ErrBadSelection) {
 			return RelatedResult{}, invalidParams("arguments[0]: %v", err)

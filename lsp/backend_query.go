@@ -98,14 +98,12 @@ func (b *Backend) resolveAt(ctx context.Context, h FolderHandle, at Place) (*res
 		if g == f || ctx.Err() != nil {
 			continue
 		}
-		gfe, grelease, err := g.engineOf()
+		_, gsnap, gdone, err := g.snapshotOf()
 		if err != nil {
 			continue
 		}
-		gsnap := gfe.eng.Snapshot()
 		defs, err := gsnap.Definition(ctx, rel, content, off)
-		gsnap.Release()
-		grelease()
+		gdone()
 		if err != nil {
 			return nil, fmt.Errorf("definition of %s in %s: %w", ident, g.root, err)
 		}
@@ -365,13 +363,11 @@ func (b *Backend) workspaceSymbols(ctx context.Context, h FolderHandle, query st
 	if err != nil {
 		return nil, err
 	}
-	fe, release, err := f.engineOf()
+	_, snap, done, err := f.snapshotOf()
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	snap := fe.eng.Snapshot()
-	defer snap.Release()
+	defer done()
 	syms, err := snap.WorkspaceSymbols(ctx, query, maxWorkspaceSymbols)
 	if err != nil {
 		return nil, fmt.Errorf("workspace symbols: %w", err)
