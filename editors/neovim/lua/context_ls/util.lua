@@ -74,6 +74,20 @@ function M.byte_of_utf16(s, units)
   return math.min(i - 1, #s)
 end
 
+-- uv is libuv's binding (vim.uv from 0.10, vim.loop before).
+M.uv = vim.uv or vim.loop
+
+-- object returns t for a JSON object: an empty Lua table would be encoded as
+-- an array ([]), so it becomes vim.empty_dict(). Use it for every table
+-- the protocol wants as an object (settings, initializationOptions,
+-- command arguments).
+function M.object(t)
+  if t == nil or next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
 -- uri_from_fname and uri_to_fname wrap vim.uri_* (present since 0.5).
 function M.uri_from_fname(path)
   return vim.uri_from_fname(path)
@@ -103,6 +117,15 @@ function M.request(client, method, params, handler, bufnr)
     return client:request(method, params, handler, bufnr)
   end
   return client.request(method, params, handler, bufnr)
+end
+
+-- request_sync sends a request and waits up to timeout ms. Returns the
+-- response {err, result} or nil and an error text.
+function M.request_sync(client, method, params, timeout, bufnr)
+  if has('nvim-0.11') then
+    return client:request_sync(method, params, timeout, bufnr)
+  end
+  return client.request_sync(method, params, timeout, bufnr)
 end
 
 -- notify sends an LSP notification through a client.
