@@ -30,12 +30,9 @@ vim.opt.runtimepath:prepend(plugin)
 vim.opt.swapfile = false
 vim.opt.shortmess:append('F')
 
-local checks, outcomes, notes = {}, {}, {}
-
-local function check(name, ok, detail)
-  table.insert(checks, { name = name, ok = ok and true or false, detail = detail and tostring(detail) or nil })
-  return ok
-end
+local harness = dofile(plugin .. '/tests/harness.lua')
+local check = harness.check
+local outcomes, notes = {}, {}
 
 -- every vim.notify call is recorded (and still written to stderr for the
 -- log), and so is every message echoed (the default progress display)
@@ -66,27 +63,6 @@ local function find_note(list, pattern, level)
     end
   end
   return nil
-end
-
-local function finish()
-  local failed = 0
-  for _, c in ipairs(checks) do
-    if not c.ok then
-      failed = failed + 1
-    end
-  end
-  local f = io.open(out, 'w')
-  if f then
-    f:write(vim.fn.json_encode({ ok = failed == 0, checks = checks, outcomes = outcomes, notifications = notes }))
-    f:close()
-  end
-  for _, c in ipairs(checks) do
-    io.stdout:write(string.format('%s %s%s\n', c.ok and 'ok  ' or 'FAIL', c.name, (not c.ok and c.detail) and (' — ' .. c.detail) or ''))
-  end
-  io.stdout:write(string.format('neovim e2e: %d passed, %d failed\n', #checks - failed, failed))
-  vim.notify = orig_notify
-  vim.api.nvim_echo = orig_echo
-  vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
 end
 
 local cl -- require('context_ls'), after setup
@@ -248,19 +224,15 @@ local function scenario()
   if fw then
     vim.api.nvim_win_close(fw, true)
   end
-  goto_text('Reserve("apple"')
-  press('gd')
-  vim.wait(TIMEOUT, function()
-    return vim.fn.expand('%:t') == 'stock.go'
-  end, 20)
-  check('gd: jumps to the definition', here() == 'inventory/stock.go:25', here())
-  edit('cmd/shop/main.go')
-  goto_text('Reserve("apple"')
-  press('<C-]>')
-  vim.wait(TIMEOUT, function()
-    return vim.fn.expand('%:t') == 'stock.go'
-  end, 20)
-  check('Ctrl-]: jumps to the definition through tagfunc', here() == 'inventory/stock.go:25', here())
+  for _, keys in ipairs({ 'gd', '<C-]>' }) do
+    edit('cmd/shop/main.go')
+    goto_text('Reserve("apple"')
+    press(keys)
+    vim.wait(TIMEOUT, function()
+      return vim.fn.expand('%:t') == 'stock.go'
+    end, 20)
+    check(keys .. ': jumps to the definition', here() == 'inventory/stock.go:25', here())
+  end
   edit('cmd/shop/main.go')
   goto_text('Reserve("apple"')
   vim.fn.setqflist({}, ' ', { title = 'sentinel', items = {} })
@@ -543,19 +515,9 @@ local function scenario()
   check('ContextRestart: the new server answers', last ~= nil and last.err == nil and #qf().items > 0, last and vim.inspect(last.err))
 end
 
-vim.api.nvim_create_autocmd('VimEnter', {
-  once = true,
-  callback = function()
-    vim.defer_fn(function()
-      local ok, err = xpcall(scenario, debug.traceback)
-      check('scenario ran to the end', ok, err)
-      finish()
-    end, 10)
-  end,
-})
-
--- a hung scenario still ends the run
-vim.defer_fn(function()
-  check('finished within 5 minutes', false)
-  finish()
-end, 300000)
+harness.run('e2e', out, scenario, function()
+  return { outcomes = outcomes, notifications = notes }
+end, function()
+  vim.notify = orig_notify
+  vim.api.nvim_echo = orig_echo
+end)

@@ -28,10 +28,8 @@ vim.notify = function(msg, level)
   return orig_notify(msg, level)
 end
 
-local checks = {}
-local function check(name, ok, detail)
-  table.insert(checks, { name = name, ok = ok and true or false, detail = detail and tostring(detail) or nil })
-end
+local harness = dofile(os.getenv('CONTEXT_LS_PLUGIN') .. '/tests/harness.lua')
+local check = harness.check
 
 local function scenario()
   local want = require("context_ls").missing_text(MISSING)
@@ -68,24 +66,4 @@ local function scenario()
     messages)
 end
 
-vim.api.nvim_create_autocmd('VimEnter', {
-  once = true,
-  callback = function()
-    vim.defer_fn(function()
-      local ok, err = xpcall(scenario, debug.traceback)
-      check('scenario ran to the end', ok, err)
-      local failed = 0
-      for _, c in ipairs(checks) do
-        failed = failed + (c.ok and 0 or 1)
-        io.stdout:write(string.format('%s missing binary: %s%s\n', c.ok and 'ok  ' or 'FAIL', c.name,
-          (not c.ok and c.detail) and (' — ' .. c.detail) or ''))
-      end
-      local f = io.open(out, 'w')
-      if f then
-        f:write(vim.fn.json_encode({ ok = failed == 0, checks = checks }))
-        f:close()
-      end
-      vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
-    end, 10)
-  end,
-})
+harness.run('missing binary', out, scenario)

@@ -225,13 +225,8 @@ test('vim.lsp.start path (stubbed where the API is missing): one client per root
   local reuse = got[1].opts.reuse_client
   local stopped = false
   local client = { name = 'context-ls', config = { root_dir = tmp } }
-  client.is_stopped = function()
+  client.is_stopped = function() -- called as client.is_stopped() or client:is_stopped()
     return stopped
-  end
-  if vim.fn.has('nvim-0.11') == 1 then
-    setmetatable(client, { __index = { is_stopped = function()
-      return stopped
-    end } })
   end
   eq(reuse(client, got[1].conf), true, 'a running client of the root is reused')
   stopped = true
@@ -627,6 +622,25 @@ test('health: index and embeddings lines', function()
     { 'warn', 'index: failed: disk full (12,345 files, 45,678 definitions); :ContextReindex builds it again' },
     { 'info', 'embeddings: off (search uses BM25, symbol names and the call graph; :ContextSimilar needs them)' },
   })
+end)
+
+test(':help context-ls documents every command, option and mapping', function()
+  vim.cmd('runtime plugin/context_ls.lua')
+  local doc = table.concat(vim.fn.readfile(plugin .. '/doc/context-ls.txt'), '\n')
+  for name, _ in pairs(vim.api.nvim_get_commands({})) do
+    if name:find('^Context') then
+      eq(doc:find('*:' .. name .. '*', 1, true) ~= nil, true, ':' .. name .. ' has a help tag')
+    end
+  end
+  for key, _ in pairs(config.defaults()) do
+    eq(doc:find('\n    ' .. key .. ' ~\n', 1, true) ~= nil, true, 'option ' .. key .. ' is documented')
+  end
+  for _, m in ipairs(config.MAPPINGS) do
+    eq(doc:find('\n    ' .. m[1] .. '%s+' .. vim.pesc(m[2]) .. '%s') ~= nil, true, 'mapping ' .. m[1] .. ' ' .. m[2] .. ' is documented')
+  end
+  for _, topic in ipairs({ '*context-ls-mappings*', 'vim.lsp.buf.hover()', 'vim.lsp.buf.definition()', 'CTRL-]', ':checkhealth context_ls' }) do
+    eq(doc:find(topic, 1, true) ~= nil, true, topic)
+  end
 end)
 
 io.stdout:write(string.format('neovim unit: %d passed, %d failed\n', passed, failed))

@@ -154,13 +154,31 @@ function M.graph_unresolved(res)
   return out
 end
 
+-- present is v unless it is nil, JSON null or ''.
+local function present(v)
+  if v == nil or v == vim.NIL or v == '' then
+    return nil
+  end
+  return v
+end
+
+-- why_via is why a graph item is listed (a test's detail, else the reason)
+-- and the definition a two-hop test goes through ("via main"), or nil.
+local function why_via(it)
+  return present(it.detail) or it.reason, present(it.via) and ('via ' .. it.via) or nil
+end
+
+-- related_name names a related item: its symbol, else its file name.
+local function related_name(it)
+  return present(it.symbol) or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
+end
+
 -- test_items: one item per test, at its definition, with why it counts.
 function M.test_items(res, line_of)
   local out = {}
   for _, t in ipairs(res.targets or {}) do
     for _, it in ipairs(t.items or {}) do
-      local why = (it.detail and it.detail ~= vim.NIL and it.detail ~= '') and it.detail or it.reason
-      local via = (it.via and it.via ~= vim.NIL and it.via ~= '') and ('via ' .. it.via) or nil
+      local why, via = why_via(it)
       table.insert(out, M.item(it.location, string.format('%s: %s', it.name, join(why, via, it.confidence)), line_of))
     end
   end
@@ -171,8 +189,7 @@ end
 function M.related_items(res, line_of)
   local out = {}
   for _, it in ipairs(res.items or {}) do
-    local name = (it.symbol and it.symbol ~= '') and it.symbol or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
-    table.insert(out, M.item(it.location, string.format('%s (%s, %d tokens)', name, it.reason or '', it.tokens or 0), line_of))
+    table.insert(out, M.item(it.location, string.format('%s (%s, %d tokens)', related_name(it), it.reason or '', it.tokens or 0), line_of))
   end
   return out
 end
@@ -191,8 +208,7 @@ local function graph_entries(res, at_definition, line_of)
       if not at_definition and sites ~= nil and sites ~= vim.NIL and #sites > 0 then
         loc = sites[1]
       end
-      local why = (it.detail and it.detail ~= vim.NIL and it.detail ~= '') and it.detail or it.reason
-      local via = (it.via and it.via ~= vim.NIL and it.via ~= '') and ('via ' .. it.via) or nil
+      local why, via = why_via(it)
       table.insert(out, { item = M.item(loc, '', line_of), name = label(it.kind, it.name, '?'), detail = join(it.confidence, why, via) })
     end
   end
@@ -242,12 +258,13 @@ function M.results_model(root, outcomes, line_of)
     group('Callees', 'callees', function(r)
       return graph_entries(r, true, line_of)
     end, function(r)
-      local un = M.graph_unresolved(r)
-      local parts = {}
+      local parts, un, left = {}, M.graph_unresolved(r), omitted(r)
       if #un > 0 then
-        table.insert(parts, 'outside the workspace: ' .. table.concat(un, ', '))
+        table.insert(parts, 'calls outside the workspace: ' .. table.concat(un, ', '))
       end
-      table.insert(parts, omitted(r))
+      if left then
+        table.insert(parts, left)
+      end
       return #parts > 0 and table.concat(parts, '; ') or nil
     end),
     group('Tests', 'tests', function(r)
@@ -256,11 +273,9 @@ function M.results_model(root, outcomes, line_of)
     group('Related', 'related', function(r)
       local out = {}
       for _, it in ipairs(r.items or {}) do
-        local name = (it.symbol and it.symbol ~= '' and it.symbol ~= vim.NIL) and it.symbol
-          or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
         table.insert(out, {
           item = M.item(it.location, '', line_of),
-          name = label(it.kind ~= vim.NIL and it.kind or nil, name, '?'),
+          name = label(present(it.kind), related_name(it), '?'),
           detail = join(score_text(it.score), it.reason, util.group_digits(it.tokens) .. ' tokens'),
         })
       end

@@ -4,8 +4,6 @@
 -- entry under the cursor. lines() is pure (tested with a golden file);
 -- show() puts a model into the buffer. Other views of located entries
 -- (a pack preview, the pins list) are the same model with other groups.
-local util = require('context_ls.util')
-
 local M = {}
 
 -- BUFFER is the name of the results buffer.
