@@ -502,6 +502,30 @@ test('keymaps: defaults, overrides, off, tagfunc', function()
   eq(vim.bo[b].tagfunc, '')
 end)
 
+test('clients that nvim-lspconfig starts get the mappings too (LspAttach, 0.8+)', function()
+  if vim.fn.has('nvim-0.8') == 0 then
+    return -- no LspAttach: :help context-ls-lspconfig says to pass on_attach
+  end
+  local cl = require('context_ls')
+  cl.setup({ autostart = false })
+  local orig = vim.lsp.get_client_by_id
+  local names = { [41] = 'context_ls', [42] = 'gopls' }
+  vim.lsp.get_client_by_id = function(id)
+    return names[id] and { id = id, name = names[id] } or orig(id)
+  end
+  local ours, other = vim.api.nvim_create_buf(true, false), vim.api.nvim_create_buf(true, false)
+  local ok, err = pcall(function()
+    vim.api.nvim_exec_autocmds('LspAttach', { buffer = other, modeline = false, data = { client_id = 42 } })
+    vim.api.nvim_exec_autocmds('LspAttach', { buffer = ours, modeline = false, data = { client_id = 41 } })
+  end)
+  vim.lsp.get_client_by_id = orig
+  assert(ok, err)
+  vim.api.nvim_set_current_buf(ours)
+  eq(vim.fn.maparg('grc', 'n', false, true).buffer, 1, 'context_ls client: mapped')
+  vim.api.nvim_set_current_buf(other)
+  eq(vim.fn.maparg('grc', 'n', false, true).buffer, nil, 'another server: not mapped')
+end)
+
 test('picker selection: quickfix default, Telescope or fzf-lua when installed (fake modules)', function()
   local function fake(installed)
     local calls = {}
