@@ -444,7 +444,10 @@ local function scenario()
   vim.cmd('tabclose')
 
   -- :ContextAgents: the MCP registration for this workspace
+  local before_agents = #notes
   vim.cmd('ContextAgents a')
+  check('ContextAgents: says where the JSON went, in one short line',
+    find_note(notes_since(before_agents), '^context%-ls: MCP registration copied to register a$') ~= nil, vim.inspect(notes_since(before_agents)))
   local agents = vim.split(vim.fn.getreg('a'), '\n', { trimempty = true })
   local ok_json, decoded = pcall(vim.fn.json_decode, vim.fn.getreg('a'))
   check('ContextAgents: registration JSON for the workspace', ok_json and vim.deep_equal(decoded,

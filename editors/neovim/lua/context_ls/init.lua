@@ -607,12 +607,12 @@ function M.agents(reg)
   local lines = render.mcp_registration(binary, root, opts.settings)
   local bufnr = show_lines(M.AGENTS_BUFFER, lines)
   vim.bo[bufnr].filetype = 'json'
-  local where = 'add it to .mcp.json (Claude Code), .cursor/mcp.json (Cursor) or your agent\'s mcpServers'
+  -- short messages: a longer one would wrap into a hit-enter prompt
   if reg ~= nil and reg ~= '' then
     vim.fn.setreg(reg, table.concat(lines, '\n') .. '\n')
-    notify('context-ls: MCP registration for ' .. root .. ' copied to register ' .. reg .. '; ' .. where)
+    notify('context-ls: MCP registration copied to register ' .. reg)
   else
-    notify('context-ls: MCP registration for ' .. root .. ' (:ContextAgents + copies it); ' .. where)
+    notify('context-ls: MCP registration shown; :ContextAgents + copies it')
   end
   return lines
 end
