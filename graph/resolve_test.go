@@ -99,6 +99,7 @@ func describeTests(hits []TestHit) []string {
 func TestTests(t *testing.T) {
 	goIx := buildIndex(t, "testdata/go")
 	pyIx := buildIndex(t, "testdata/python")
+	luaIx := buildIndex(t, "testdata/lua")
 	tests := []struct {
 		name   string
 		ix     *memIndex
@@ -121,6 +122,10 @@ func TestTests(t *testing.T) {
 		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
 			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
 			"tests/test_db.py:test_open two-hops via Database.get"}},
+		{"lua busted blocks", luaIx, "lua/shop/cart.lua:Cart.new", []string{
+			"spec/shop/cart_spec.lua:Cart > adds items direct", "spec/shop/cart_spec.lua:Cart > totals direct", "spec/shop/cart_spec.lua:Cart direct"}},
+		{"lua two hops through a method", luaIx, "lua/shop/cart.lua:Cart.validate", []string{
+			"spec/shop/cart_spec.lua:Cart > adds items two-hops via Cart.add"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,6 +190,40 @@ func TestResolveAt(t *testing.T) {
 		}
 		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.line, tt.col, got, found, tt.want, tt.found)
+		}
+	}
+}
+
+// TestResolveAtLua goes to definition from Lua call sites. The grammar
+// starts a file-level statement with the white space before it: the site
+// is the name alone.
+func TestResolveAtLua(t *testing.T) {
+	ix := buildIndex(t, "testdata/lua")
+	r := NewResolver(ix, Options{})
+	tests := []struct {
+		path      string
+		line, col int // 1-based line, 0-based byte column
+		want      []string
+		found     bool
+	}{
+		{"lua/shop/cart.lua", 20, 29, []string{"lua/shop/util.lua:M.slug exact"}, true}, // util.slug(name)
+		{"lua/shop/cart.lua", 22, 2, []string{"lua/log.lua:log likely"}, true},          // a global function
+		{"lua/shop/cart.lua", 40, 10, nil, true},                                        // round: a nested local function
+		{"lua/other.lua", 10, 2, []string{"lua/other.lua:M.use exact"}, true},           // M.use() at file level
+		{"lua/other.lua", 11, 0, []string{"lua/log.lua:log likely"}, true},              // log(…) at file level
+		{"lua/other.lua", 10, 7, nil, false},                                            // the end of the line before
+	}
+	for _, tt := range tests {
+		ms, found, err := r.ResolveAt(tt.path, tt.line-1, tt.col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, describe(Edge{Def: m.Def, Confidence: m.Confidence}))
+		}
+		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.path, tt.line, tt.col, got, found, tt.want, tt.found)
 		}
 	}
 }

@@ -481,7 +481,7 @@ func (x *extractor) nodeSpan(n *sitter.Node) Span {
 func (x *extractor) nameSpan(n *sitter.Node) Span {
 	s := x.nodeSpan(n)
 	if x.lang.spec.foldsTrivia {
-		s = x.skipSpace(s)
+		s = SkipSpace(x.src, s)
 	}
 	return s
 }
@@ -500,23 +500,7 @@ func (x *extractor) skipTrivia(n *sitter.Node, s Span) Span {
 			s.StartByte, s.Start = e, toPoint(c.EndPoint())
 		}
 	}
-	return x.skipSpace(s)
-}
-
-// skipSpace moves the start of s past white space, never past its end.
-func (x *extractor) skipSpace(s Span) Span {
-	for s.StartByte < s.EndByte {
-		switch x.src[s.StartByte] {
-		case '\n':
-			s.Start = Point{Line: s.Start.Line + 1}
-		case ' ', '\t', '\r', '\f', '\v':
-			s.Start.Column++
-		default:
-			return s
-		}
-		s.StartByte++
-	}
-	return s
+	return SkipSpace(x.src, s)
 }
 
 // clampSpan keeps a span inside [0, n] with Start ≤ End whatever the tree
