@@ -33,17 +33,6 @@ func repoRoot(tb testing.TB) string {
 	}
 }
 
-// sharedFile returns a file of the shared directory beside the checkout
-// (../shared/rel from the repository root), skipping the test when absent.
-func sharedFile(tb testing.TB, rel string) string {
-	tb.Helper()
-	p := filepath.Join(repoRoot(tb), "..", "shared", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared file %s not available (%v): it sits beside the checkout in CI", p, err)
-	}
-	return p
-}
-
 // goStdlib returns the Go standard library source directory.
 func goStdlib(tb testing.TB) string {
 	tb.Helper()

@@ -33,14 +33,38 @@ func repoRoot(t testing.TB) string {
 }
 
 // sharedModel returns ../shared/models/<name> beside the checkout, skipping
-// the test when it is absent (CI has it; a bare clone may not).
+// the test when it is absent: the directory is an optional extra of this
+// project's machines, a clone passes without it.
 func sharedModel(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "models", name)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared model %s not found at %s (it ships beside the checkout)", name, dir)
+	dir, ok := sharedModelDir(t, name)
+	if !ok {
+		t.Skipf("shared model %s not found at %s (an optional directory beside the checkout)", name, dir)
 	}
 	return dir
+}
+
+// sharedModelDir returns ../shared/models/<name> and whether it exists.
+func sharedModelDir(t testing.TB, name string) (string, bool) {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "..", "shared", "models", name)
+	_, err := os.Stat(dir)
+	return dir, err == nil
+}
+
+// miniLM is the model whose tokenizer the repository keeps
+// (testdata/models/all-MiniLM-L6-v2, with its licence).
+const miniLM = "all-MiniLM-L6-v2"
+
+// tokenizerFile returns the tokenizer.json of model name: the repository's
+// copy for miniLM, else the one in ../shared/models (skipping the test when
+// it is absent).
+func tokenizerFile(t testing.TB, name string) string {
+	t.Helper()
+	if name == miniLM {
+		return filepath.Join(repoRoot(t), "testdata", "models", miniLM, TokenizerFileName)
+	}
+	return filepath.Join(sharedModel(t, name), TokenizerFileName)
 }
 
 // needRuntime skips the test when no ONNX Runtime library is installed.
