@@ -1,7 +1,6 @@
 package chunking
 
 import (
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,27 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// repoRoot returns the checkout root (the directory holding go.mod).
-func repoRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("getwd: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatalf("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // goStdlib returns the Go standard library source directory.
 func goStdlib(tb testing.TB) string {

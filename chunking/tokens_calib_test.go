@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
 
@@ -36,7 +38,7 @@ const (
 // (testdata/models) with truncation and padding off.
 func loadTokenizer(tb testing.TB) *tokenizer.Tokenizer {
 	tb.Helper()
-	tk, err := pretrained.FromFile(filepath.Join(repoRoot(tb), "testdata", "models", "all-MiniLM-L6-v2", "tokenizer.json"))
+	tk, err := pretrained.FromFile(filepath.Join(testutil.RepoRoot(tb), "testdata", "models", "all-MiniLM-L6-v2", "tokenizer.json"))
 	if err != nil {
 		tb.Fatalf("load tokenizer: %v", err)
 	}

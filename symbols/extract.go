@@ -868,25 +868,6 @@ func (x *extractor) parentType(n *sitter.Node) string {
 	return ""
 }
 
-// grandparentType is parentType one level further up.
-func (x *extractor) grandparentType(n *sitter.Node) string {
-	i := x.scopeEntryOf(n)
-	if i < 0 {
-		return ""
-	}
-	seen := 0
-	for p := x.scopeTab[i].parent; p >= 0; p = x.scopeTab[p].parent {
-		if x.scopeTab[p].typ == "ERROR" && x.scopeTab[p].parent >= 0 {
-			continue
-		}
-		if seen == 1 {
-			return x.scopeTab[p].typ
-		}
-		seen++
-	}
-	return ""
-}
-
 // atFileLevel reports whether n is a direct child of the root, possibly
 // through ERROR nodes and the given wrapper node types (export_statement).
 func (x *extractor) atFileLevel(n *sitter.Node, wrappers ...string) bool {

@@ -1,36 +1,15 @@
 package vectors
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// repoRoot is the checkout root: the nearest parent of the test's working
-// directory holding go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // sharedModel returns ../shared/models/<name> beside the checkout, skipping
 // the test when it is absent: the directory is an optional extra of this
@@ -47,7 +26,7 @@ func sharedModel(t testing.TB, name string) string {
 // sharedModelDir returns ../shared/models/<name> and whether it exists.
 func sharedModelDir(t testing.TB, name string) (string, bool) {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "models", name)
+	dir := filepath.Join(testutil.RepoRoot(t), "..", "shared", "models", name)
 	_, err := os.Stat(dir)
 	return dir, err == nil
 }
@@ -62,7 +41,7 @@ const miniLM = "all-MiniLM-L6-v2"
 func tokenizerFile(t testing.TB, name string) string {
 	t.Helper()
 	if name == miniLM {
-		return filepath.Join(repoRoot(t), "testdata", "models", miniLM, TokenizerFileName)
+		return filepath.Join(testutil.RepoRoot(t), "testdata", "models", miniLM, TokenizerFileName)
 	}
 	return filepath.Join(sharedModel(t, name), TokenizerFileName)
 }
@@ -82,7 +61,7 @@ func fixtureDir(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("CONTEXT_LS_FIXTURE_DIR")
 	if dir == "" {
-		dir = filepath.Join(repoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
+		dir = filepath.Join(testutil.RepoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
 	}
 	if _, err := os.Stat(filepath.Join(dir, ModelFileName)); err != nil {
 		t.Skipf("fixture model not generated at %s (run /usr/bin/python3 scripts/gen-minilm-fixture.py %s)", dir, dir)

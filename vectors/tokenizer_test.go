@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -105,7 +107,7 @@ func TestTokenizerReferences(t *testing.T) {
 	for _, s := range useLiteParityTexts {
 		computed.UseLite = append(computed.UseLite, parityCase{s, refUni.encode(s)})
 	}
-	if *update {
+	if *testutil.Update {
 		data, err := json.MarshalIndent(computed, "", "  ")
 		if err != nil {
 			t.Fatal(err)

@@ -415,7 +415,7 @@ local function scenario()
       last, got = run('25,31ContextUnpin')
       local nt = find_note(got, '^context%-ls: ContextUnpin failed: ', vim.log.levels.ERROR)
       check('ContextUnpin of what is not pinned: the server\'s reason without protocol prefixes',
-        nt ~= nil and nt.msg == 'context-ls: ContextUnpin failed: inventory/stock.go:25-31: not pinned', vim.inspect(got))
+        nt ~= nil and nt.msg == 'context-ls: ContextUnpin failed: inventory/stock.go:25-31: not pinned (pins lists what is pinned)', vim.inspect(got))
     else
       outcomes.ContextPin = 'error: ' .. tostring(last.err.message)
       check('ContextPin: missing engine part reported', missing_part(last), last.err.message)

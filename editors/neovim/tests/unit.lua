@@ -641,7 +641,7 @@ test('health: index and embeddings lines', function()
   })
   local f = vim.deepcopy(st.folders[1])
   f.indexing.state = 'failed: disk full'
-  f.embeddings = 'off'
+  f.embeddings = { state = 'off' }
   eq(health.folder_report(f), {
     { 'warn', 'index: failed: disk full (12,345 files, 45,678 definitions); :ContextReindex builds it again' },
     { 'info', 'embeddings: off (search uses BM25, symbol names and the call graph; :ContextSimilar needs them)' },

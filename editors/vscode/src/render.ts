@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'url';
 import {
   ContextPackResult,
+  EmbeddingsStats,
   GraphResult,
   FolderStats,
   Location,
@@ -219,7 +220,7 @@ export function packSummary(res: ContextPackResult): string {
 /** The notification after pin or unpin. */
 export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
   const pins = res.pins ?? [];
-  const tokens = pins.reduce((s, p) => s + p.tokens, 0);
+  const tokens = res.tokens ?? pins.reduce((s, p) => s + p.tokens, 0);
   const verb = action === 'pin' ? 'Pinned' : 'Unpinned';
   return `${verb}. ${pins.length} pin${pins.length === 1 ? '' : 's'} now add ${num(tokens)} tokens to every context pack.`;
 }
@@ -229,8 +230,8 @@ export function reindexQuestion(dry: ReindexResult): string {
   let files = 0;
   let removed = 0;
   for (const f of dry.folders ?? []) {
-    files += (f.reindex ?? []).length;
-    removed += (f.remove ?? []).length;
+    files += f.reindexCount ?? (f.reindex ?? []).length;
+    removed += f.removeCount ?? (f.remove ?? []).length;
   }
   const folders = (dry.folders ?? []).length;
   const drop = removed > 0 ? ` and drop ${num(removed)} file${removed === 1 ? '' : 's'} no longer indexable` : '';
@@ -249,20 +250,34 @@ export function bytes(n: number): string {
   return u === 0 ? `${v} B` : `${v.toFixed(1)} ${units[u]}`;
 }
 
-/** A short embeddings state: "ready", "off", "unavailable", … (the part before any reason). */
-export function embeddingsWord(state: string): string {
-  const i = state.indexOf(':');
-  return (i >= 0 ? state.slice(0, i) : state).trim() || 'unknown';
+/** A short embeddings state: "ready", "off", "unavailable", … */
+export function embeddingsWord(e: EmbeddingsStats | undefined): string {
+  return e?.state?.trim() || 'unknown';
 }
 
-function measure(m: { value?: number; unavailable?: string } | undefined, fmt: (v: number) => string): string {
-  if (m === undefined) {
-    return 'unknown';
+/** The embeddings state with its reason: "unavailable: no ONNX Runtime library found". */
+export function embeddingsText(e: EmbeddingsStats | undefined): string {
+  const word = embeddingsWord(e);
+  return e?.reason ? `${word}: ${e.reason}` : word;
+}
+
+function cacheHitCell(e: EmbeddingsStats | undefined): string {
+  if (e?.cacheHitRate !== undefined) {
+    return `${(e.cacheHitRate * 100).toFixed(1)} %`;
   }
-  if (m.value !== undefined) {
-    return fmt(m.value);
+  const word = embeddingsWord(e);
+  return word === 'ready' || word === 'loading' ? 'nothing embedded yet' : `none (embeddings ${word})`;
+}
+
+function embeddingsCell(e: EmbeddingsStats | undefined): string {
+  const parts = [embeddingsText(e)];
+  if (e?.model) {
+    parts.push(`model ${e.model}`);
   }
-  return `unavailable (${m.unavailable ?? 'no reason given'})`;
+  if (e !== undefined && (e.vectors > 0 || e.pending > 0)) {
+    parts.push(`${num(e.vectors)} vectors, ${num(e.pending)} pending`);
+  }
+  return parts.join(' · ');
 }
 
 /** Text safe inside a Markdown table cell. */
@@ -271,7 +286,8 @@ function cell(s: string): string {
 }
 
 function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
-  const name = folders.find((x) => x.uri === f.uri)?.name ?? uriToPath(f.uri);
+  const uri = f.folder ?? f.uri;
+  const name = folders.find((x) => x.uri === uri)?.name ?? uriToPath(uri);
   const langs = Object.entries(f.languages ?? {})
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([l, n]) => `${l} ${num(n)}`)
@@ -283,23 +299,23 @@ function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
     '',
     `| | |`,
     `|---|---|`,
-    `| folder | ${cell(uriToPath(f.uri))} |`,
+    `| folder | ${cell(uriToPath(uri))} |`,
     `| index | ${cell(f.index)} (${bytes(f.indexBytes)}) |`,
     `| files | ${num(f.files)} |`,
     `| definitions | ${num(f.symbols)} |`,
     `| chunks | ${num(f.chunks)} |`,
     `| lines | ${num(f.lines)} |`,
     `| languages | ${langs === '' ? 'none' : langs} |`,
-    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${ix?.lastIndex ? `, last full index ${ix.lastIndex}` : ''} |`,
-    `| embeddings | ${cell(f.embeddings)} |`,
+    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${f.lastIndex ? `, last full index ${f.lastIndex}` : ''} |`,
+    `| embeddings | ${cell(embeddingsCell(f.embeddings))} |`,
     `| searches | ${num(f.queries?.count ?? 0)} (p50 ${(f.queries?.p50Ms ?? 0).toFixed(1)} ms, p95 ${(f.queries?.p95Ms ?? 0).toFixed(1)} ms) |`,
-    `| embedding cache hit rate | ${cell(measure(f.cacheHitRate, (v) => `${(v * 100).toFixed(1)} %`))} |`,
-    `| average pack | ${cell(measure(f.avgPackTokens, (v) => `${num(v)} tokens`))} |`,
+    `| embedding cache hit rate | ${cacheHitCell(f.embeddings)} |`,
+    `| packs built | ${num(f.packs?.count ?? 0)}${f.packs?.avgTokens !== undefined ? `, ${num(f.packs.avgTokens)} tokens on average` : ''} |`,
     `| open buffers | ${num(f.openBuffers)} |`,
   ];
   if ((f.recent ?? []).length > 0) {
     lines.push('', 'Recent activity:', '');
-    for (const r of f.recent) {
+    for (const r of f.recent ?? []) {
       lines.push(`- ${r}`);
     }
   }
@@ -320,7 +336,7 @@ export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string 
     out.push('## Reindex jobs', '', '| job | state | done | indexed | removed | failed | started | finished |', '|---|---|---|---|---|---|---|---|');
     for (const j of stats.jobs) {
       out.push(
-        `| ${cell(j.id)} | ${cell(j.state)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
+        `| ${cell(j.jobId)} | ${cell(j.error ? `${j.status}: ${j.error}` : j.status)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
       );
     }
     out.push('');

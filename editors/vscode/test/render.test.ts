@@ -12,6 +12,7 @@ import {
   bytes,
   callEntries,
   displayPath,
+  embeddingsText,
   embeddingsWord,
   errorMessage,
   firstLine,
@@ -86,7 +87,7 @@ describe('render', () => {
       reindexQuestion(r.reindexDry),
       'Re-index 2 files in 2 folders and drop 1 file no longer indexable? Every selected file is parsed and written again.',
     );
-    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', reindex: [r.reindexDry.folders[0].reindex![0]] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
+    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', status: 'planned', paths: [], reindex: ['a.go'] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
   });
 
   const paths: { name: string; uri: string; folders: FolderRef[]; want: string }[] = [
@@ -117,9 +118,12 @@ describe('render', () => {
     assert.strictEqual(num(999), '999');
     assert.strictEqual(bytes(900), '900 B');
     assert.strictEqual(bytes(73400320), '70.0 MiB');
-    assert.strictEqual(embeddingsWord('unavailable: no runtime'), 'unavailable');
-    assert.strictEqual(embeddingsWord('ready'), 'ready');
-    assert.strictEqual(embeddingsWord(''), 'unknown');
+    const emb = { vectors: 0, pending: 0, embedded: 0 };
+    assert.strictEqual(embeddingsWord({ ...emb, state: 'unavailable', reason: 'no runtime' }), 'unavailable');
+    assert.strictEqual(embeddingsText({ ...emb, state: 'unavailable', reason: 'no runtime' }), 'unavailable: no runtime');
+    assert.strictEqual(embeddingsWord({ ...emb, state: 'ready' }), 'ready');
+    assert.strictEqual(embeddingsWord({ ...emb, state: '' }), 'unknown');
+    assert.strictEqual(embeddingsWord(undefined), 'unknown');
   });
 
   it('error messages keep the server words', () => {

@@ -27,13 +27,13 @@ function M.folder_report(f)
   local state = tostring(ix.state or 'unknown')
   local counts = string.format('%s files, %s definitions', util.group_digits(f.files), util.group_digits(f.symbols))
   if state == 'done' then
-    table.insert(out, { 'ok', 'index: ' .. counts .. ((ix.lastIndex and ix.lastIndex ~= vim.NIL) and (', last full index ' .. ix.lastIndex) or '') })
+    table.insert(out, { 'ok', 'index: ' .. counts .. ((f.lastIndex and f.lastIndex ~= vim.NIL) and (', last full index ' .. f.lastIndex) or '') })
   elseif state == 'running' then
     table.insert(out, { 'info', string.format('index: indexing, %s / %s files so far (%s)', util.group_digits(ix.done), util.group_digits(ix.total), counts) })
   else
     table.insert(out, { 'warn', 'index: ' .. state .. ' (' .. counts .. '); :ContextReindex builds it again' })
   end
-  local emb = tostring(f.embeddings or 'unknown')
+  local emb = require('context_ls.render').embeddings_text(f.embeddings)
   if emb == 'ready' then
     table.insert(out, { 'ok', 'embeddings: ready' })
   elseif emb == 'off' then

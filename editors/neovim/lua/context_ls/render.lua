@@ -312,8 +312,8 @@ end
 function M.reindex_question(dry)
   local files, removed = 0, 0
   for _, f in ipairs(dry.folders or {}) do
-    files = files + #(f.reindex or {})
-    removed = removed + #(f.remove or {})
+    files = files + (f.reindexCount or #(f.reindex or {}))
+    removed = removed + (f.removeCount or #(f.remove or {}))
   end
   local nf = #(dry.folders or {})
   local drop = ''
@@ -337,14 +337,25 @@ local function bytes(n)
   return string.format('%.1f %s', n, units[u])
 end
 
-local function measure(m, fmt)
-  if type(m) ~= 'table' then
-    return 'unknown'
+-- figure renders a number the server may not have yet.
+local function figure(v, fmt, none)
+  if v == nil or v == vim.NIL then
+    return none
   end
-  if m.value ~= nil and m.value ~= vim.NIL then
-    return fmt(m.value)
+  return fmt(v)
+end
+
+-- M.embeddings_text says an embeddings state in words: "ready", "off",
+-- "unavailable: reason".
+function M.embeddings_text(e)
+  if type(e) ~= 'table' then
+    return tostring(e or 'unknown')
   end
-  return 'unavailable (' .. tostring(m.unavailable or 'no reason given') .. ')'
+  local s = tostring(e.state or 'unknown')
+  if e.reason and e.reason ~= vim.NIL and e.reason ~= '' then
+    s = s .. ': ' .. e.reason
+  end
+  return s
 end
 
 -- stats_lines renders contextLs.stats as Markdown lines.
@@ -382,11 +393,11 @@ function M.stats_lines(stats)
       'languages:   ' .. (#lang_text > 0 and table.concat(lang_text, ', ') or 'none'),
       string.format('indexing:    %s, %s / %s files (%d %%)%s', tostring(ix.state), util.group_digits(ix.done),
         util.group_digits(ix.total), math.floor((ix.complete or 0) * 100 + 0.5),
-        (ix.lastIndex and ix.lastIndex ~= vim.NIL) and (', last full index ' .. ix.lastIndex) or ''),
-      'embeddings:  ' .. tostring(f.embeddings),
+        (f.lastIndex and f.lastIndex ~= vim.NIL) and (', last full index ' .. f.lastIndex) or ''),
+      'embeddings:  ' .. M.embeddings_text(f.embeddings),
       string.format('searches:    %s (p50 %.1f ms, p95 %.1f ms)', util.group_digits(q.count), q.p50Ms or 0, q.p95Ms or 0),
-      'cache hits:  ' .. measure(f.cacheHitRate, function(v) return string.format('%.1f %%', v * 100) end),
-      'avg pack:    ' .. measure(f.avgPackTokens, function(v) return util.group_digits(v) .. ' tokens' end),
+      'cache hits:  ' .. figure((f.embeddings or {}).cacheHitRate, function(v) return string.format('%.1f %%', v * 100) end, 'none yet'),
+      'avg pack:    ' .. figure((f.packs or {}).avgTokens, function(v) return util.group_digits(math.floor(v + 0.5)) .. ' tokens' end, 'no pack built yet'),
       'buffers:     ' .. util.group_digits(f.openBuffers),
     })
     if f.recent and #f.recent > 0 then
@@ -402,7 +413,7 @@ function M.stats_lines(stats)
     table.insert(out, '## Reindex jobs')
     table.insert(out, '')
     for _, j in ipairs(stats.jobs) do
-      table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.id, j.state,
+      table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.jobId, j.status,
         util.group_digits(j.done), util.group_digits(j.total), j.indexed or 0, j.removed or 0, j.failed or 0))
     end
   end
