@@ -145,9 +145,29 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		e.Close()
 		return nil, err
 	}
+	if err := e.dropStaleOverlays(ctx); err != nil {
+		e.Close()
+		return nil, err
+	}
 	e.dirty.Store(true)
 	e.startEmbeddings(ctx)
 	return e, nil
+}
+
+// dropStaleOverlays reconciles with disk every file whose indexed content
+// came from an editor buffer. Buffers belong to the process that had them:
+// whoever opens the index (an agent's server taking over from an editor
+// that died, or an editor starting again, which sends its buffers anew)
+// must not answer from a buffer nobody holds any more.
+func (e *Engine) dropStaleOverlays(ctx context.Context) error {
+	snap := e.db.Snapshot()
+	paths, err := snap.Overlays()
+	snap.Release()
+	if err != nil || len(paths) == 0 {
+		return err
+	}
+	e.log.Info("dropping editor buffers left in the index by a previous process", "files", len(paths))
+	return e.Refresh(ctx, paths)
 }
 
 // IndexDir is the index directory of the workspace root under base (--db,

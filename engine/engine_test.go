@@ -168,6 +168,51 @@ func TestOverlayWinsUntilClosed(t *testing.T) {
 	}
 }
 
+// TestReopenDropsBuffersOfThePreviousOwner: an editor's process dies with
+// an unsaved buffer in the index; whoever opens the index next answers from
+// disk at once (not after its first scan), and the overlay marker is gone.
+func TestReopenDropsBuffersOfThePreviousOwner(t *testing.T) {
+	root, db := testutil.WriteTree(t, testutil.Fixture), t.TempDir()
+	ctx := context.Background()
+	e := openTest(t, root, db)
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.UpdateOverlay(ctx, "util/retry.py", []byte("def zanzibar_quux():\n    pass\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.UpdateOverlay(ctx, "geo/shapes.go", []byte("package geo\n\nfunc Unsaved() {}\n")); err != nil {
+		t.Fatal(err)
+	}
+	snap := e.db.Snapshot()
+	marked, err := snap.Overlays()
+	snap.Release()
+	if err != nil || len(marked) != 2 {
+		t.Fatalf("overlay markers before close: %v %v", marked, err)
+	}
+	e.Close() // the store keeps the buffers, as after a crash
+
+	e = openTest(t, root, db)
+	defer e.Close()
+	if hits := query(t, e, "zanzibar_quux"); len(hits) != 0 {
+		t.Fatalf("a dead editor's buffer is still served: %v", hitPaths(hits))
+	}
+	cur := e.Snapshot()
+	defer cur.Release()
+	if syms, _ := cur.FindSymbols("Unsaved"); len(syms) != 0 {
+		t.Fatalf("a dead editor's definition is still served: %v", syms)
+	}
+	if syms, _ := cur.FindSymbols("Circle.Area"); len(syms) != 1 {
+		t.Fatalf("disk content not restored at open: %v", syms)
+	}
+	snap = e.db.Snapshot()
+	marked, err = snap.Overlays()
+	snap.Release()
+	if err != nil || len(marked) != 0 {
+		t.Fatalf("overlay markers after reopen: %v %v", marked, err)
+	}
+}
+
 // indexedWithVersion indexes the fixture and builds (without writing it) a
 // new version of util/retry.py holding content.
 func indexedWithVersion(t *testing.T, content string) (e *Engine, root, db string, data *store.FileData) {

@@ -38,6 +38,17 @@ func (s *Snapshot) Files(fn func(FileRecord) bool) error {
 	})
 }
 
+// Overlays returns the paths whose record holds an editor buffer rather
+// than the file on disk, in path order. It reads only those (usually none).
+func (s *Snapshot) Overlays() ([]string, error) {
+	var out []string
+	err := s.scan([]byte("o/"), func(k, _ []byte) (bool, error) {
+		out = append(out, string(k[len("o/"):]))
+		return true, nil
+	})
+	return out, err
+}
+
 // Symbols returns the definitions of path in source order.
 func (s *Snapshot) Symbols(path string) ([]symbols.Symbol, error) {
 	var out []symbols.Symbol

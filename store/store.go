@@ -8,6 +8,7 @@
 //
 //	m/<name>                          metadata (schema version, root, counters)
 //	f/<path>                          FileRecord
+//	o/<path>                          empty: the file's record holds an editor buffer (FileRecord.Overlay)
 //	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
 //	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
 //	c/<chunk id:8>                    ChunkRecord without Text and Summary (what ranking reads)
@@ -445,6 +446,11 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 	if err := b.Set(fileKey(path), v, nil); err != nil {
 		return 0, err
 	}
+	if rec.Overlay {
+		if err := b.Set(overlayKey(path), nil, nil); err != nil {
+			return 0, err
+		}
+	}
 	if err := db.logChangeLocked(b, seq, path); err != nil {
 		return 0, err
 	}
@@ -464,12 +470,23 @@ func (db *DB) TouchFile(path string, size, mtime int64) error {
 	if err != nil {
 		return err
 	}
+	wasOverlay := rec.Overlay
 	rec.Size, rec.ModTime, rec.Overlay = size, mtime, false
 	v, err := json.Marshal(&rec)
 	if err != nil {
 		return err
 	}
-	return db.db.Set(fileKey(path), v, pebble.NoSync)
+	b := db.db.NewBatch()
+	defer b.Close()
+	if err := b.Set(fileKey(path), v, nil); err != nil {
+		return err
+	}
+	if wasOverlay {
+		if err := b.Delete(overlayKey(path), nil); err != nil {
+			return err
+		}
+	}
+	return b.Commit(pebble.NoSync)
 }
 
 // DeleteFile removes everything stored for path in one batch and returns the
@@ -552,6 +569,11 @@ func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
 	if err := b.Delete(graphKey(path), nil); err != nil {
 		return err
 	}
+	if old.Overlay {
+		if err := b.Delete(overlayKey(path), nil); err != nil {
+			return err
+		}
+	}
 	return b.Delete(fileKey(path), nil)
 }
 
@@ -606,8 +628,9 @@ func getJSON(r pebble.Reader, key []byte, v any) error {
 
 // Key construction.
 
-func metaKey(name string) []byte { return append([]byte("m/"), name...) }
-func fileKey(path string) []byte { return append([]byte("f/"), path...) }
+func metaKey(name string) []byte    { return append([]byte("m/"), name...) }
+func fileKey(path string) []byte    { return append([]byte("f/"), path...) }
+func overlayKey(path string) []byte { return append([]byte("o/"), path...) }
 func graphKey(path string) []byte {
 	return append([]byte("g/"), path...)
 }
