@@ -297,6 +297,45 @@ func TestBackendBuffers(t *testing.T) {
 	}
 }
 
+// TestAnswersFollowTheBuffer: requests about an open document answer from
+// its current version, at once — no poll: the request right after the
+// edit must see it (the debounce of the overlay is cut short).
+func TestAnswersFollowTheBuffer(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	names := func(rel string) string {
+		var out []string
+		var walk func([]docSymbol)
+		walk = func(list []docSymbol) {
+			for _, d := range list {
+				out = append(out, d.Name)
+				walk(d.Children)
+			}
+		}
+		walk(s.documentSymbols(rel))
+		return strings.Join(out, " ")
+	}
+	s.didOpen("geo/rect.go", "go")
+	s.insert("geo/rect.go", "\n// Square makes a square.\nfunc Square(a float64) Rect { return Rect{a, a} }\n")
+	if got := names("geo/rect.go"); !strings.Contains(got, "Square") {
+		t.Fatalf("documentSymbol right after didChange: %s; want Square", got)
+	}
+	text := s.buffer("geo/rect.go")
+	if h := s.hover("geo/rect.go", position(t, text, "Square(a", 0, 1)); h == nil || !strings.Contains(h.Contents.Value, "Square") {
+		t.Fatalf("hover on the new function right after didChange: %+v", h)
+	}
+
+	// Close, then open again with other text: the first answer is the
+	// new buffer's, not the closed one's.
+	s.didClose("geo/rect.go")
+	fresh := "package geo\n\n// Hexagon has six sides.\ntype Hexagon struct{ Side float64 }\n"
+	must(t, s.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": s.uri("geo/rect.go"), "languageId": "go", "version": 7, "text": fresh,
+	}}))
+	if got := names("geo/rect.go"); got != "Hexagon Side" && got != "Hexagon" {
+		t.Fatalf("documentSymbol right after reopening with new text: %q; want the new buffer's Hexagon only", got)
+	}
+}
+
 func TestBackendQueriesDuringBootstrap(t *testing.T) {
 	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
 	h := startServer(t, Options{Backend: b})

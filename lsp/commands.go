@@ -378,7 +378,7 @@ func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
 			if errors.As(err, &te) {
 				field := "arguments[0]"
 				if te.Field != "" {
-					field += "." + te.Field
+					field += "." + jsonPath(t, te.Field)
 				}
 				return nil, jsonrpc.InvalidParams("%s: expected %s", field, jsonrpc.JSONTypeName(te.Type))
 			}
@@ -394,6 +394,43 @@ func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
 		}
 	}
 	return v.Elem().Interface(), nil
+}
+
+// jsonPath rewrites a field path of encoding/json, which names embedded
+// structs by their Go name ("PlaceArgs.textDocument.uri"), in the client's
+// terms: the JSON names only ("textDocument.uri").
+func jsonPath(t reflect.Type, path string) string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			out = append(out, part)
+			continue
+		}
+		if f, ok := t.FieldByName(part); ok && f.Anonymous {
+			t = f.Type
+			continue
+		}
+		out = append(out, part)
+		if f, ok := jsonField(t, part); ok {
+			t = f.Type
+		}
+	}
+	return strings.Join(out, ".")
+}
+
+// jsonField finds the field of struct t whose JSON name is name, looking
+// into embedded structs.
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for _, f := range reflect.VisibleFields(t) {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // StatusArgs are the (empty) arguments of contextLs.status.

@@ -87,6 +87,9 @@ func TestExecuteCommandErrors(t *testing.T) {
 		{map[string]any{"command": "test.echo", "arguments": []any{map[string]any{"nmae": "typo"}}}, `arguments[0]: unknown field "nmae"`},
 		{map[string]any{"command": "test.echo", "arguments": []any{"just a string"}}, "arguments[0]: expected object"},
 		{map[string]any{"command": "test.echo", "arguments": []any{map[string]any{}, map[string]any{}}}, "takes one argument object, got 2"},
+		// Embedded argument structs are not named (not "PlaceArgs.textDocument").
+		{map[string]any{"command": "contextLs.callers", "arguments": []any{map[string]any{"textDocument": 5}}}, "arguments[0].textDocument: expected object"},
+		{map[string]any{"command": "contextLs.callers", "arguments": []any{map[string]any{"textDocument": map[string]any{"uri": 5}}}}, "arguments[0].textDocument.uri: expected string"},
 	}
 	for _, tc := range tests {
 		err := h.c.Call(testCtx(t), "workspace/executeCommand", tc.params, nil)

@@ -174,19 +174,6 @@ func (q *overlayQueue) sync(ctx context.Context, rel string) error {
 	}
 }
 
-// count returns the number of open documents.
-func (q *overlayQueue) count() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	n := 0
-	for _, st := range q.docs {
-		if st.open {
-			n++
-		}
-	}
-	return n
-}
-
 func (q *overlayQueue) poke() {
 	select {
 	case q.wake <- struct{}{}:
