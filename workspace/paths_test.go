@@ -65,6 +65,7 @@ func TestResolve(t *testing.T) {
 		{"dangling-in", "dir/missing", ""},       // dangling link, target inside
 		{"../root/a.go", "a.go", ""},             // climbs out and back in
 		{"a\\b.go", "a\\b.go", ""},               // a backslash is a name byte on Unix
+		{"a:12:3.go", "a:12:3.go", ""},           // a colon is a name byte too; not a drive
 		{"..", "", "resolves to"},                //
 		{"../outside/secret", "", "resolves to"}, //
 		{"dir/../../outside", "", "resolves to"}, //

@@ -187,6 +187,20 @@ func TestCLIEndToEnd(t *testing.T) {
 	}
 }
 
+// TestCLIFilesQuotesOddNames: one line per file, whatever the names hold.
+func TestCLIFilesQuotesOddNames(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"plain.go": "package p\n", "new\nline.go": "package p\n", "tab\tbed.go": "package p\n", "a:12:3.go": "package p\n"})
+	out, errOut, code := cli(t, "files", "--root", root)
+	if code != 0 {
+		t.Fatalf("files: exit %d: %s", code, errOut)
+	}
+	want := []string{"a:12:3.go\tgo", `"new\nline.go"` + "\tgo", "plain.go\tgo", `"tab\tbed.go"` + "\tgo"}
+	if got := strings.Split(strings.TrimSpace(out), "\n"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("files printed\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestCLIErrors(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
 	writeFiles(t, root, repo)

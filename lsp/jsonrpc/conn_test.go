@@ -188,3 +188,21 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeMessageErrors pins the messages a malformed message gets: each
+// says what is wrong with it.
+func TestDecodeMessageErrors(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"jsonrpc":"2.0","id":1}`, `a request needs a "method"`},
+		{`{"jsonrpc":"2.0"}`, "a message needs a method or an id"},
+		{`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}`, "exactly one of result and error"},
+		{`{"jsonrpc":"1.0","id":1,"method":"x"}`, `"jsonrpc" must be "2.0"`},
+		{`[{"jsonrpc":"2.0","id":1,"method":"x"}]`, "batch messages are not supported"},
+		{`{"jsonrpc":`, "not valid JSON"},
+	} {
+		_, _, rerr := decodeMessage([]byte(tc.body))
+		if rerr == nil || !strings.Contains(rerr.Message, tc.want) {
+			t.Errorf("%s: %v, want a message containing %q", tc.body, rerr, tc.want)
+		}
+	}
+}
