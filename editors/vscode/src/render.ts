@@ -221,7 +221,37 @@ export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
   const pins = res.pins ?? [];
   const tokens = pins.reduce((s, p) => s + p.tokens, 0);
   const verb = action === 'pin' ? 'Pinned' : 'Unpinned';
-  return `${verb}. ${pins.length} pin${pins.length === 1 ? '' : 's'} now add ${num(tokens)} tokens to every context pack.`;
+  if (pins.length === 0) {
+    return `${verb}. Nothing is pinned now.`;
+  }
+  const n = pins.length === 1 ? '1 pin now adds' : `${num(pins.length)} pins now add`;
+  return `${verb}. ${n} ${num(tokens)} token${tokens === 1 ? '' : 's'} to every context pack.`;
+}
+
+/**
+ * What to say when Unpin finds nothing pinned at the selection, from the
+ * server's error ("arguments[0]: inventory/stock.go:24-30 not pinned");
+ * undefined for any other error.
+ */
+export function notPinnedMessage(err: unknown): string | undefined {
+  const m = /(?:^|: )([^:]*?(?::\d+-\d+)?) not pinned$/.exec(serverWords(err));
+  if (m === null) {
+    return undefined;
+  }
+  return `context-ls: ${m[1] === '' ? 'this selection' : m[1]} is not pinned, so there is nothing to unpin.`;
+}
+
+/**
+ * The notification when a re-index job ends, from the end message of its
+ * progress ("reindex-1 done: 6 files re-indexed, 0 removed, 0 failed"):
+ * the job id is dropped, the outcome said once.
+ */
+export function reindexDone(jobId: string, message: string | undefined): string {
+  let m = (message ?? '').trim();
+  if (m.startsWith(jobId + ' ')) {
+    m = m.slice(jobId.length + 1);
+  }
+  return m === '' ? 'context-ls: re-index finished.' : `context-ls: re-index ${m}.`;
 }
 
 /** The question asked before a reindex, from the dry run. */
@@ -348,12 +378,22 @@ export function isCancelled(err: unknown): boolean {
  * the user was doing.
  */
 export function errorMessage(what: string, err: unknown): string {
+  const msg = serverWords(err);
+  return `context-ls: ${what} failed: ${msg === '' ? 'unknown error' : msg}`;
+}
+
+/**
+ * An error's message without the argument list the server names first for
+ * a bad argument ("arguments[0].query: required" → "query: required",
+ * "arguments[0]: x not pinned" → "x not pinned"): the user never wrote
+ * that list, the extension did.
+ */
+export function serverWords(err: unknown): string {
   let msg: string;
   if (typeof err === 'object' && err !== null && typeof (err as RpcErrorLike).message === 'string') {
     msg = (err as RpcErrorLike).message as string;
   } else {
     msg = String(err);
   }
-  msg = msg.trim() === '' ? 'unknown error' : msg.trim();
-  return `context-ls: ${what} failed: ${msg}`;
+  return msg.trim().replace(/^arguments\[\d+\](?:\.|: )/, '');
 }
