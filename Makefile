@@ -22,8 +22,13 @@ test: deps build test-go test-editors
 test-go:
 	$(GO) test $(TESTFLAGS) ./...
 
+# The VS Code extension: unit tests and the real server (npm test), then the
+# packaged extension inside a real VS Code (code-server + headless Chromium,
+# installed by deps-editors; screenshots of failures in
+# editors/vscode/test-results/e2e).
 test-editors:
 	cd editors/vscode && npm test
+	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) npm run test:e2e
 	editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
@@ -85,6 +90,7 @@ deps-fixture:
 
 deps-editors:
 	cd editors/vscode && npm ci --no-audit --no-fund
+	scripts/install-code-server.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

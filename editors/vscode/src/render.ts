@@ -230,11 +230,11 @@ export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
 
 /**
  * What to say when Unpin finds nothing pinned at the selection, from the
- * server's error ("arguments[0]: inventory/stock.go:24-30 not pinned");
+ * server's error ("arguments[0]: inventory/stock.go:25-31: not pinned");
  * undefined for any other error.
  */
 export function notPinnedMessage(err: unknown): string | undefined {
-  const m = /(?:^|: )([^:]*?(?::\d+-\d+)?) not pinned$/.exec(serverWords(err));
+  const m = /^(.*?):? not pinned$/.exec(serverWords(err));
   if (m === null) {
     return undefined;
   }

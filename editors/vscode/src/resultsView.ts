@@ -34,8 +34,12 @@ export class ResultsView implements vscode.TreeDataProvider<ResultNode>, vscode.
   async show(title: string, roots: ResultNode[]): Promise<void> {
     this.roots = roots;
     this.view.description = title;
-    this.view.message = undefined;
-    this.changed.fire(undefined);
+    // A hidden view fetches its items when it is shown: a change event as
+    // well would fetch them twice, and a click on an item of the first
+    // fetch would then find its command gone.
+    if (this.view.visible) {
+      this.changed.fire(undefined);
+    }
     await vscode.commands.executeCommand(`${RESULTS_VIEW}.focus`);
   }
 

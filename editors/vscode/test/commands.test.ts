@@ -385,7 +385,7 @@ describe('commands', () => {
 
   it('Unpin of something not pinned says so plainly', async () => {
     openEditor([1, 0], [3, 0]);
-    const client = new FakeClient({ 'contextLs.unpin': new RpcError(-32602, 'arguments[0]: billing/invoice total.go:2-4 not pinned') });
+    const client = new FakeClient({ 'contextLs.unpin': new RpcError(-32602, 'arguments[0]: billing/invoice total.go:2-4: not pinned') });
     await pin(deps(client), 'unpin');
     assert.deepStrictEqual(harness.called('showErrorMessage'), []);
     assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: billing/invoice total.go:2-4 is not pinned, so there is nothing to unpin.']]);

@@ -89,7 +89,7 @@ describe('render', () => {
     assert.strictEqual(reindexDone('reindex-3', 'reindex-3 done: 6 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.');
     assert.strictEqual(reindexDone('reindex-3', 'cancelled'), 'context-ls: re-index cancelled.');
     assert.strictEqual(reindexDone('reindex-3', undefined), 'context-ls: re-index finished.');
-    assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: inventory/stock.go:24-30 not pinned' }), 'context-ls: inventory/stock.go:24-30 is not pinned, so there is nothing to unpin.');
+    assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: inventory/stock.go:25-31: not pinned' }), 'context-ls: inventory/stock.go:25-31 is not pinned, so there is nothing to unpin.');
     assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: docs/guide.md not pinned' }), 'context-ls: docs/guide.md is not pinned, so there is nothing to unpin.');
     assert.strictEqual(notPinnedMessage({ code: -32603, message: 'pins: disk full' }), undefined);
     assert.strictEqual(

@@ -281,7 +281,7 @@ export const window = {
   },
   createOutputChannel: (name: string) => ({ name, appendLine: () => undefined, dispose: () => undefined }),
   createTreeView: (id: string, options: any) => {
-    const view = { id, options, description: undefined as string | undefined, message: undefined as string | undefined, dispose: () => undefined };
+    const view = { id, options, visible: false, description: undefined as string | undefined, message: undefined as string | undefined, dispose: () => undefined };
     harness.treeViews.push(view);
     return view;
   },
