@@ -365,12 +365,14 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
   // Listen before starting: a small job may end before its answer arrives.
   let jobId: string | undefined;
   const ended: ProgressEnd[] = [];
-  const report = (): void => {
+  const report = (): boolean => {
     const end = jobId === undefined ? undefined : ended.find((e) => (e.message ?? '').startsWith(`${jobId} `));
-    if (end !== undefined) {
-      sub.dispose();
-      void vscode.window.showInformationMessage(reindexDone(jobId!, end.message));
+    if (end === undefined) {
+      return false;
     }
+    sub.dispose();
+    void vscode.window.showInformationMessage(reindexDone(jobId!, end.message));
+    return true;
   };
   const sub = deps.onDidEndProgress((end) => {
     ended.push(end);
@@ -378,12 +380,13 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
   });
   try {
     const res = await client.execute<ReindexResult>(Commands.reindex, reindexArgs('confirm'));
-    void vscode.window.showInformationMessage('context-ls: re-index started; progress is in the status bar.');
     jobId = res.jobId;
     if (jobId === undefined) {
       sub.dispose();
-    } else {
-      report();
+    }
+    // A job that is already over is told once, as done.
+    if (!report()) {
+      void vscode.window.showInformationMessage('context-ls: re-index started; progress is in the status bar.');
     }
     deps.refreshStatus();
   } catch (err) {

@@ -89,35 +89,39 @@ export function shorten(s: string, max: number): string {
   return cps.length <= max ? s : cps.slice(0, Math.max(0, max - 1)).join('') + '…';
 }
 
-/** The codicon for a chunk or symbol kind. */
-export function kindIcon(kind: string): string {
+/** The codicon id for a chunk or symbol kind ("symbol-function"). */
+export function kindCodicon(kind: string): string {
   switch (kind) {
     case 'function':
-      return '$(symbol-function)';
+      return 'symbol-function';
     case 'method':
-      return '$(symbol-method)';
+      return 'symbol-method';
     case 'class':
-      return '$(symbol-class)';
+    case 'type':
+      return 'symbol-class';
     case 'struct':
-      return '$(symbol-structure)';
+      return 'symbol-structure';
     case 'interface':
     case 'trait':
-      return '$(symbol-interface)';
+      return 'symbol-interface';
     case 'enum':
-      return '$(symbol-enum)';
-    case 'type':
-      return '$(symbol-class)';
+      return 'symbol-enum';
     case 'const':
     case 'constant':
-      return '$(symbol-constant)';
+      return 'symbol-constant';
     case 'var':
     case 'variable':
-      return '$(symbol-variable)';
+      return 'symbol-variable';
     case 'markdown_section':
-      return '$(markdown)';
+      return 'markdown';
     default:
-      return '$(symbol-misc)';
+      return 'symbol-misc';
   }
+}
+
+/** The codicon for a chunk or symbol kind, as label text ("$(symbol-function)"). */
+export function kindIcon(kind: string): string {
+  return `$(${kindCodicon(kind)})`;
 }
 
 /** The last element of a slash-separated path. */

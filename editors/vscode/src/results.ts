@@ -4,7 +4,7 @@
 // functions of the JSON results; no 'vscode' (resultsView.ts shows them).
 
 import { GraphItem, GraphResult, Location, RelatedResult } from './protocol';
-import { FolderRef, placeLabel } from './render';
+import { FolderRef, kindCodicon, placeLabel } from './render';
 
 /** One node of the results tree. */
 export interface ResultNode {
@@ -30,28 +30,6 @@ export interface ExploreAnswers {
 
 /** The groups of the tree, in order. */
 export const GROUPS = ['Definitions', 'Callers', 'Callees', 'Tests', 'Related'] as const;
-
-/** The codicon for a definition kind. */
-function kindCodicon(kind: string): string {
-  switch (kind) {
-    case 'function':
-      return 'symbol-function';
-    case 'method':
-      return 'symbol-method';
-    case 'class':
-    case 'type':
-      return 'symbol-class';
-    case 'struct':
-      return 'symbol-structure';
-    case 'interface':
-    case 'trait':
-      return 'symbol-interface';
-    case 'markdown_section':
-      return 'markdown';
-    default:
-      return 'symbol-misc';
-  }
-}
 
 /** "exact · direct call" — the words of a graph item that say why it is listed. */
 function why(it: GraphItem): string {

@@ -16,7 +16,7 @@ import {
 import { ContextClient } from './commands';
 import { answerConfiguration, ConfigReader, initializationOptions, SECTION, SERVER_KEYS, serverPathSetting, serverSettings } from './config';
 import { ProgressValue } from './protocol';
-import { errorMessage } from './render';
+import { errorMessage, serverWords } from './render';
 import { hostEnv, INSTALL_URL, resolveServerPath } from './serverPath';
 import { StatusBar } from './status';
 
@@ -25,6 +25,14 @@ export const SERVER_ARGS = ['serve'] as const;
 
 /** Buttons of the server-missing notification. */
 export const MissingButtons = { install: 'Install Instructions', settings: 'Open Settings' } as const;
+
+/**
+ * Why the server did not start, as a reason: no "context-ls:" prefix, which
+ * the messages that show a reason add once.
+ */
+export function startFailed(err: unknown): string {
+  return `starting the server failed: ${serverWords(err) || 'unknown error'}`;
+}
 
 /** The contextLs configuration for a scope. */
 export function readerFor(scope?: vscode.Uri): ConfigReader {
@@ -140,8 +148,8 @@ export class ServerController implements vscode.Disposable {
         },
       },
       initializationFailedHandler: (err) => {
-        this.reason = errorMessage('starting the server', err);
-        void vscode.window.showErrorMessage(this.reason);
+        this.reason = startFailed(err);
+        void vscode.window.showErrorMessage(`context-ls: ${this.reason}`);
         return false;
       },
     };
@@ -166,7 +174,7 @@ export class ServerController implements vscode.Disposable {
       await client.start();
       this.reason = 'the server is not running (Context: Restart Server starts it)';
     } catch (err) {
-      this.reason = errorMessage('starting the server', err);
+      this.reason = startFailed(err);
       this.status.setServer('stopped', this.reason);
       this.output.appendLine(this.reason);
     }
