@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share deps deps-system deps-go deps-ort deps-fixture deps-editors lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
@@ -29,7 +29,7 @@ test-go:
 test-editors:
 	cd editors/vscode && npm test
 	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) npm run test:e2e
-	editors/neovim/tests/run.sh
+	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
 bench: deps build bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
@@ -71,7 +71,7 @@ bench-edit:
 	$(GO) run ./bench edit
 
 ## deps: everything a fresh machine needs for build, test and bench.
-deps: deps-system deps-go deps-ort deps-fixture deps-editors
+deps: deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim
 
 deps-system:
 	scripts/install-system-deps.sh
@@ -91,6 +91,11 @@ deps-fixture:
 deps-editors:
 	cd editors/vscode && npm ci --no-audit --no-fund
 	scripts/install-code-server.sh
+
+# Newer Neovims (Debian trixie's 0.10 and sid's newest) for the plugin
+# tests, unpacked into $(CACHE)/neovim; the system's 0.7.2 is tested too.
+deps-neovim:
+	editors/neovim/tests/install-neovim.sh $(CACHE)/neovim
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -2,6 +2,7 @@ package chunking
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -479,6 +480,9 @@ func (c *coder) headerEnd(body *sitter.Node, lo, first int) int {
 	return end
 }
 
+// luaRequire matches a Lua statement that imports a module.
+var luaRequire = regexp.MustCompile(`^\s*(local\s+[\w\s,]+=\s*)?(require|pcall\(\s*require\s*,)\s*[("'\[]`)
+
 // headerNode reports node types that belong to a file header.
 func (c *coder) headerNode(n *sitter.Node) bool {
 	t := n.Type()
@@ -486,6 +490,11 @@ func (c *coder) headerNode(n *sitter.Node) bool {
 		if strings.Contains(t, h) {
 			return true
 		}
+	}
+	if c.lang == "lua" {
+		// Lua imports are calls: local x = require("a.b"), require "a.b".
+		return t == "shebang" || (t == "variable_declaration" || t == "function_call") &&
+			luaRequire.Match(c.src[n.StartByte():n.EndByte()])
 	}
 	if t == "expression_statement" && n.NamedChildCount() == 1 {
 		// A module docstring.

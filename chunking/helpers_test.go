@@ -1,7 +1,6 @@
 package chunking
 
 import (
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,38 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// repoRoot returns the checkout root (the directory holding go.mod).
-func repoRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("getwd: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatalf("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
-
-// sharedFile returns a file of the shared directory beside the checkout
-// (../shared/rel from the repository root), skipping the test when absent.
-func sharedFile(tb testing.TB, rel string) string {
-	tb.Helper()
-	p := filepath.Join(repoRoot(tb), "..", "shared", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared file %s not available (%v): it sits beside the checkout in CI", p, err)
-	}
-	return p
-}
 
 // goStdlib returns the Go standard library source directory.
 func goStdlib(tb testing.TB) string {

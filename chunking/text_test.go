@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // goldenOptions are small enough that the fixtures exercise splitting.
@@ -13,7 +15,7 @@ var goldenOptions = Options{MaxTokens: 120, MergeTokens: 40, OverlapLines: 2, Wi
 // checkGolden compares got with the golden file, or rewrites it with -update.
 func checkGolden(t *testing.T, golden, got string) {
 	t.Helper()
-	if *update {
+	if *testutil.Update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatalf("write %s: %v", golden, err)
 		}

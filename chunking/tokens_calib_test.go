@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
 
@@ -32,11 +34,11 @@ const (
 	targetP95AbsErr  = 0.25
 )
 
-// loadTokenizer loads the all-MiniLM-L6-v2 tokenizer with truncation and
-// padding off, or skips the test when the file is absent.
+// loadTokenizer loads the all-MiniLM-L6-v2 tokenizer the repository keeps
+// (testdata/models) with truncation and padding off.
 func loadTokenizer(tb testing.TB) *tokenizer.Tokenizer {
 	tb.Helper()
-	tk, err := pretrained.FromFile(sharedFile(tb, "models/all-MiniLM-L6-v2/tokenizer.json"))
+	tk, err := pretrained.FromFile(filepath.Join(testutil.RepoRoot(tb), "testdata", "models", "all-MiniLM-L6-v2", "tokenizer.json"))
 	if err != nil {
 		tb.Fatalf("load tokenizer: %v", err)
 	}

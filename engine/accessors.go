@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/context-ls/context-ls/packs"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // Accessors for servers built on the engine (the MCP tool service).
@@ -33,3 +35,24 @@ func (e *Engine) LastIndexed() (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339Nano, v)
 	return t, err == nil
 }
+
+// WaitVectorsLoaded waits while embeddings are loading (the model opening
+// and cached vectors being read), at most for d: a fresh process then
+// searches with the vectors it has instead of silently without. It
+// returns the embeddings state it ended with.
+func (e *Engine) WaitVectorsLoaded(ctx context.Context, d time.Duration) EmbeddingStats {
+	deadline := time.Now().Add(d)
+	for {
+		st := e.emb.stats()
+		if st.State != EmbedLoading || time.Now().After(deadline) || ctx.Err() != nil {
+			return st
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Config returns the workspace configuration the engine runs with.
+func (e *Engine) Config() workspace.Config { return e.cfg }

@@ -9,19 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/vectors"
 	"github.com/context-ls/context-ls/workspace"
 )
-
-// repoRoot is the checkout root (engine/..).
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Dir(wd)
-}
 
 // modelDir returns a model directory, skipping the test when it or the ONNX
 // Runtime library is absent (make deps provides both; ../shared/models is
@@ -31,9 +23,9 @@ func modelDir(t *testing.T, which string) string {
 	var dir string
 	switch which {
 	case "use-lite":
-		dir = filepath.Join(filepath.Dir(repoRoot(t)), "shared", "models", "use-lite")
+		dir = filepath.Join(filepath.Dir(testutil.RepoRoot(t)), "shared", "models", "use-lite")
 	case "fixture":
-		dir = filepath.Join(repoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
+		dir = filepath.Join(testutil.RepoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
 		t.Skipf("model %s not found at %s (make deps)", which, dir)
@@ -89,7 +81,7 @@ func TrimSpace(s string) string { return s }
 
 func TestEmbeddingsIndexSearchAndCacheAcrossRestarts(t *testing.T) {
 	dir := modelDir(t, "use-lite")
-	root := writeTree(t, semanticFixture)
+	root := testutil.WriteTree(t, semanticFixture)
 	db := t.TempDir()
 	ctx := context.Background()
 	e, err := Open(ctx, root, Options{DBDir: db, Config: embedConfig("use-lite", dir)})
@@ -148,7 +140,7 @@ func TestEmbeddingsIndexSearchAndCacheAcrossRestarts(t *testing.T) {
 
 func TestEmbeddingsModelSwitchNeverMixes(t *testing.T) {
 	lite, fixture := modelDir(t, "use-lite"), modelDir(t, "fixture")
-	root := writeTree(t, semanticFixture)
+	root := testutil.WriteTree(t, semanticFixture)
 	db := t.TempDir()
 	ctx := context.Background()
 	e, err := Open(ctx, root, Options{DBDir: db, Config: embedConfig("use-lite", lite)})
@@ -187,7 +179,7 @@ func TestEmbeddingsModelSwitchNeverMixes(t *testing.T) {
 }
 
 func TestEmbeddingsDegradeWithoutModel(t *testing.T) {
-	root := writeTree(t, semanticFixture)
+	root := testutil.WriteTree(t, semanticFixture)
 	ctx := context.Background()
 	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Config: embedConfig("use-lite", t.TempDir())})
 	if err != nil {
@@ -216,7 +208,7 @@ func TestEmbeddingsDegradeWithoutModel(t *testing.T) {
 }
 
 func TestEmbeddingsOff(t *testing.T) {
-	root := writeTree(t, semanticFixture)
+	root := testutil.WriteTree(t, semanticFixture)
 	cfg := workspace.DefaultConfig()
 	cfg.Embeddings = false
 	e, err := Open(context.Background(), root, Options{DBDir: t.TempDir(), Config: cfg})

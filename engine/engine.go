@@ -71,15 +71,16 @@ type Engine struct {
 	emb          *embedder
 	bulkIndexing atomic.Bool
 
-	// sharing serves the index to other processes while this engine owns
-	// it (share.go); Close stops it first.
-	sharing atomic.Pointer[shareOwner]
-
 	// scan lets one Index or Reindex run at a time, whoever calls (two
 	// would parse the same files twice, and one could delete a file the
 	// other just wrote); a semaphore, so waiting ends with the context.
 	scan chan struct{}
 }
+
+// LockScan waits (until ctx ends) for the scan semaphore that Index and
+// Reindex take, for work that must not run beside a scan; unlock releases
+// it.
+func (e *Engine) LockScan(ctx context.Context) (unlock func(), err error) { return e.lockScan(ctx) }
 
 // lockScan waits for the scan semaphore until ctx ends.
 func (e *Engine) lockScan(ctx context.Context) (unlock func(), err error) {
@@ -95,7 +96,7 @@ func (e *Engine) lockScan(ctx context.Context) (unlock func(), err error) {
 // text index up to date with the store (replaying what a crash left out).
 // It does not scan the workspace: call Index for that.
 func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
-	dbDir, _, err := resolveDBDir(root, opts)
+	dbDir, _, err := ResolveDir(root, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -187,18 +188,14 @@ func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
 // DBDir returns the index directory.
 func (e *Engine) DBDir() string { return e.dbDir }
 
-// Close stops serving the index to other processes (their in-flight calls
-// finish first; see share.go), releases the current snapshot and closes
-// the indexes. Closing twice is harmless.
+// Close releases the current snapshot and closes the indexes. Closing
+// twice is harmless.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() { e.closeErr = e.close() })
 	return e.closeErr
 }
 
 func (e *Engine) close() error {
-	if o := e.sharing.Swap(nil); o != nil {
-		o.stop(nil, shareMsg{})
-	}
 	e.snapMu.Lock()
 	if e.cur != nil {
 		e.cur.Release()
@@ -269,3 +266,26 @@ func (s *Snapshot) Generation() uint64 { return s.gen }
 
 // Root returns the workspace root.
 func (s *Snapshot) Root() string { return s.e.ws.Root() }
+
+// ResolveDir returns the index directory Open uses for root (opts.DBDir,
+// else the default location of the canonical root) and the canonical root.
+func ResolveDir(root string, opts Options) (dbDir, canonRoot string, err error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", "", fmt.Errorf("workspace %q: %w", root, err)
+	}
+	canonRoot, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", "", fmt.Errorf("open workspace: %w", err)
+	}
+	dbDir = opts.DBDir
+	if dbDir == "" {
+		if dbDir, err = store.DefaultDir(canonRoot); err != nil {
+			return "", "", err
+		}
+	}
+	if dbDir, err = filepath.Abs(dbDir); err != nil {
+		return "", "", err
+	}
+	return dbDir, canonRoot, nil
+}

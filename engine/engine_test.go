@@ -12,25 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
-
-// writeTree creates files (rel path → content) under a new temp root.
-func writeTree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func openTest(t *testing.T, root, db string) *Engine {
 	t.Helper()
@@ -39,34 +25,6 @@ func openTest(t *testing.T, root, db string) *Engine {
 		t.Fatal(err)
 	}
 	return e
-}
-
-var fixture = map[string]string{
-	"geo/shapes.go": `package geo
-
-import "math"
-
-// Circle is a round shape.
-type Circle struct{ R float64 }
-
-// Area returns the area of the circle.
-func (c Circle) Area() float64 { return math.Pi * c.R * c.R }
-
-// Perimeter returns the circumference.
-func (c Circle) Perimeter() float64 { return 2 * math.Pi * c.R }
-`,
-	"util/retry.py": `"""Retry helpers."""
-
-def retry_upload(fn, attempts=3):
-    """Retry a failed upload a few times with backoff."""
-    for i in range(attempts):
-        try:
-            return fn()
-        except IOError:
-            pass
-`,
-	"docs/guide.md":           "# Guide\n\n## Shapes\n\nCircles have an area and a perimeter.\n",
-	"node_modules/x/index.js": "function ignored() {}\n",
 }
 
 func query(t *testing.T, e *Engine, q string) []Hit {
@@ -89,7 +47,7 @@ func hitPaths(hits []Hit) []string {
 }
 
 func TestIndexSearchAndIncrementalUpdates(t *testing.T) {
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	ctx := context.Background()
@@ -151,7 +109,7 @@ func TestIndexSearchAndIncrementalUpdates(t *testing.T) {
 }
 
 func TestSnapshotIsolation(t *testing.T) {
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	ctx := context.Background()
@@ -178,7 +136,7 @@ func TestSnapshotIsolation(t *testing.T) {
 }
 
 func TestOverlayWinsUntilClosed(t *testing.T) {
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	ctx := context.Background()
@@ -214,7 +172,7 @@ func TestOverlayWinsUntilClosed(t *testing.T) {
 // new version of util/retry.py holding content.
 func indexedWithVersion(t *testing.T, content string) (e *Engine, root, db string, data *store.FileData) {
 	t.Helper()
-	root, db = writeTree(t, fixture), t.TempDir()
+	root, db = testutil.WriteTree(t, testutil.Fixture), t.TempDir()
 	e = openTest(t, root, db)
 	ctx := context.Background()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -314,7 +272,7 @@ func TestInterruptedIndexResumesToSameResult(t *testing.T) {
 		files[filepath.ToSlash(filepath.Join("pkg", string(rune('a'+i%26)), "f"+strconv.Itoa(i)+".go"))] =
 			"package p\n\n// Handler" + strconv.Itoa(i) + " serves request kind " + strconv.Itoa(i) + ".\nfunc Handler" + strconv.Itoa(i) + "() int { return " + strconv.Itoa(i) + " }\n"
 	}
-	root := writeTree(t, files)
+	root := testutil.WriteTree(t, files)
 	ctx := context.Background()
 
 	clean := openTest(t, root, t.TempDir())
@@ -353,9 +311,9 @@ func TestInterruptedIndexResumesToSameResult(t *testing.T) {
 
 func TestRefusesIndexOfAnotherRoot(t *testing.T) {
 	db := t.TempDir()
-	e := openTest(t, writeTree(t, fixture), db)
+	e := openTest(t, testutil.WriteTree(t, testutil.Fixture), db)
 	e.Close()
-	_, err := Open(context.Background(), writeTree(t, fixture), Options{DBDir: db, Config: workspace.DefaultConfig()})
+	_, err := Open(context.Background(), testutil.WriteTree(t, testutil.Fixture), Options{DBDir: db, Config: workspace.DefaultConfig()})
 	if !errors.Is(err, ErrWrongIndex) {
 		t.Fatalf("err = %v, want ErrWrongIndex", err)
 	}
@@ -382,7 +340,7 @@ func TestIdentifierAt(t *testing.T) {
 }
 
 func TestNewIndexerVersionReindexes(t *testing.T) {
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	ctx := context.Background()
@@ -412,7 +370,7 @@ func TestNewIndexerVersionReindexes(t *testing.T) {
 }
 
 func TestDefinitionUsesImportsAndTypes(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testutil.WriteTree(t, map[string]string{
 		"go.mod":       "module example.com/m\n",
 		"a/a.go":       "package a\n\n// Close releases a.\nfunc Close() {}\n",
 		"b/b.go":       "package b\n\n// Close releases b.\nfunc Close() {}\n",
@@ -441,7 +399,7 @@ func TestDefinitionUsesImportsAndTypes(t *testing.T) {
 }
 
 func TestFiltersApplyToEveryLeg(t *testing.T) {
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	ctx := context.Background()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -476,7 +434,7 @@ func TestFiltersApplyToEveryLeg(t *testing.T) {
 
 func TestMMRDemotesNearDuplicates(t *testing.T) {
 	dup := "package p\n\n// ParseWidget parses a widget description from text and validates its fields.\nfunc ParseWidget(s string) (Widget, error) { return parseWidgetText(s, strictMode) }\n"
-	root := writeTree(t, map[string]string{
+	root := testutil.WriteTree(t, map[string]string{
 		"a/widget.go":        dup,
 		"b/widget_mirror.go": dup, // a generated mirror of a/widget.go
 		"c/gadget.go":        "package p\n\n// ParseGadget parses a gadget, a kind of widget, from its text form.\nfunc ParseGadget(s string) Gadget { return Gadget{} }\n",
@@ -508,7 +466,7 @@ func TestMMRDemotesNearDuplicates(t *testing.T) {
 // TestOneScanAtATime: Index and Reindex wait for a running scan, and give
 // up when their context ends first.
 func TestOneScanAtATime(t *testing.T) {
-	e := openTest(t, writeTree(t, fixture), t.TempDir())
+	e := openTest(t, testutil.WriteTree(t, testutil.Fixture), t.TempDir())
 	defer e.Close()
 	unlock, err := e.lockScan(context.Background()) // a scan is running
 	if err != nil {

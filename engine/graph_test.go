@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -81,7 +83,7 @@ func callersOf(t *testing.T, e *Engine, target Target) []string {
 // caller lists follow, and nothing stale survives.
 func TestGraphIncremental(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, graphFixture)
+	root := testutil.WriteTree(t, graphFixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -155,7 +157,7 @@ func Twice() string {
 // rewriting a file leaves exactly the new reverse entries.
 func TestGraphReverseKeysReplaced(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, graphFixture)
+	root := testutil.WriteTree(t, graphFixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -191,7 +193,7 @@ func TestGraphReverseKeysReplaced(t *testing.T) {
 
 func TestGraphTargets(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, graphFixture)
+	root := testutil.WriteTree(t, graphFixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {

@@ -8,11 +8,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 func TestReindex(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -105,7 +107,7 @@ func TestReindex(t *testing.T) {
 
 func TestSnapshotLookups(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {
@@ -166,14 +168,14 @@ func TestSymbolScore(t *testing.T) {
 // text only.
 func TestEditKeepsUnchangedChunks(t *testing.T) {
 	ctx := context.Background()
-	root := writeTree(t, fixture)
+	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	const rel = "geo/shapes.go"
-	src := fixture[rel]
+	src := testutil.Fixture[rel]
 	tail := "\n// Diameter returns twice the radius; zebracount.\nfunc (c Circle) Diameter() float64 {\n\td := 2 * c.R\n\treturn d\n}\n"
 	edits := []string{src + tail, src + strings.Replace(tail, "zebracount", "yakcount", 1)}
 	for i, text := range edits {

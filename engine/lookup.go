@@ -68,3 +68,12 @@ func SymbolScore(query, name string) int {
 	}
 	return sc + caseBonus(query, name)
 }
+
+// Content returns the text of rel as the snapshot sees it: an indexed
+// editor overlay (rebuilt from its chunks), else the file on disk.
+func (s *Snapshot) Content(rel string) ([]byte, error) {
+	if rec, err := s.st.File(path.Clean(rel)); err == nil && rec.Overlay {
+		return s.overlayText(rec)
+	}
+	return s.e.ws.ReadFile(rel)
+}

@@ -56,6 +56,10 @@ type PackRequest struct {
 	// Task (analysis, implementation, review, testing, documentation,
 	// bugfix) selects how the budget is split across sources.
 	Task string
+	// Exclude leaves out candidates overlapping these spans (a span with
+	// no lines is a whole file): what the user dropped from an earlier
+	// pack stays out when it is built again.
+	Exclude []Selection
 }
 
 // Candidate pool sizes and scores of the sources, set with go run ./bench
@@ -131,11 +135,13 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 	if err := g.fixed(); err != nil {
 		return packs.Pack{}, err
 	}
+	excluded := g.exclude(req.Exclude)
 	p, err := packs.BuildContext(ctx, preq, g.cands)
 	if err != nil {
 		return packs.Pack{}, err
 	}
 	p.Notes = append(g.notes, p.Notes...)
+	p.Excluded = excluded
 	p.LatencyMs = float64(time.Since(began).Microseconds()) / 1000
 	return p, nil
 }
@@ -143,7 +149,8 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 // RelatedResult is the context related to a selection, unbudgeted.
 type RelatedResult struct {
 	Selection Selection `json:"selection"`
-	// Items are best first, their text scrubbed of secrets.
+	// Items are best first. Their text is as indexed: callers that show
+	// it scrub it (package service does).
 	Items []packs.Item `json:"items"`
 	// Notes name the sources that were skipped.
 	Notes []string `json:"notes,omitempty"`
@@ -158,14 +165,10 @@ func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, e
 	if err := g.selection(ctx, sel); err != nil {
 		return RelatedResult{}, err
 	}
-	sc, err := packs.NewScrubber(s.e.cfg.Scrub.Patterns)
-	if err != nil {
-		return RelatedResult{}, fmt.Errorf("scrub patterns: %w", err)
-	}
 	sort.SliceStable(g.cands, func(i, j int) bool { return g.cands[i].Score > g.cands[j].Score })
 	res := RelatedResult{Selection: g.sel, Items: []packs.Item{}, Notes: g.notes}
 	for _, c := range g.cands {
-		text := sc.Scrub(c.Text)
+		text := c.Text
 		res.Items = append(res.Items, packs.Item{
 			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind,
 			IncludeMode: packs.ModeAgent, Reason: c.Reason, Score: round3(c.Score),
@@ -194,6 +197,31 @@ func (g *gatherer) add(c packs.Candidate) {
 		return
 	}
 	g.cands = append(g.cands, c)
+}
+
+// exclude drops the candidates that overlap an excluded span and returns
+// how many it dropped.
+func (g *gatherer) exclude(spans []Selection) int {
+	if len(spans) == 0 {
+		return 0
+	}
+	kept, n := g.cands[:0], 0
+	for _, c := range g.cands {
+		out := false
+		for _, x := range spans {
+			if c.Path == x.Path && (x.StartLine == 0 || c.StartLine <= x.EndLine && x.StartLine <= c.EndLine) {
+				out = true
+				break
+			}
+		}
+		if out {
+			n++
+			continue
+		}
+		kept = append(kept, c)
+	}
+	g.cands = kept
+	return n
 }
 
 // queryHits adds the search hits for q, and an outline of the top file.
@@ -275,7 +303,7 @@ func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error
 			continue
 		}
 		n := 0
-		for t := range termSet(si.Name + " " + firstSentence(si.Doc)) {
+		for t := range termSet(si.Name + " " + FirstSentence(si.Doc)) {
 			if qterms[t] {
 				n++
 			}
@@ -296,7 +324,7 @@ func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error
 	var b strings.Builder
 	start, end := 0, 0
 	for i, e := range entries {
-		if doc := firstSentence(e.si.Doc); doc != "" && comment != "" {
+		if doc := FirstSentence(e.si.Doc); doc != "" && comment != "" {
 			b.WriteString(comment + " " + doc + "\n")
 		}
 		b.WriteString(e.si.Signature + "\n")
@@ -314,8 +342,9 @@ func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error
 	return nil
 }
 
-// firstSentence returns the first sentence of a doc comment on one line.
-func firstSentence(doc string) string {
+// FirstSentence returns the first sentence of a doc comment on one line
+// (at most about 200 bytes).
+func FirstSentence(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
 	for i := 0; i < len(doc); i++ {
 		if doc[i] == '.' && (i+1 == len(doc) || doc[i+1] == ' ') {
@@ -340,14 +369,7 @@ func (g *gatherer) lines(rel string) ([]string, error) {
 	if l, ok := g.files[rel]; ok {
 		return l, nil
 	}
-	var content []byte
-	rec, err := g.s.st.File(rel)
-	switch {
-	case err == nil && rec.Overlay:
-		content, err = g.s.overlayText(rec)
-	default:
-		content, err = g.s.e.ws.ReadFile(rel)
-	}
+	content, err := g.s.Content(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -959,6 +981,13 @@ func (e *Engine) Pin(p Pin) error {
 		}
 	}
 	return e.writePins(append(pins, p))
+}
+
+// UnpinAll removes every pin.
+func (e *Engine) UnpinAll() error {
+	pinsMu.Lock()
+	defer pinsMu.Unlock()
+	return e.writePins(nil)
 }
 
 // Unpin removes a pin; it fails with ErrNotPinned when there is none.

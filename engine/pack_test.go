@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -69,7 +71,7 @@ func TestTransfer(t *testing.T) {
 // engine (Close is not idempotent).
 func packEngine(t *testing.T, files map[string]string) (*Engine, string) {
 	t.Helper()
-	root := writeTree(t, files)
+	root := testutil.WriteTree(t, files)
 	e := openTest(t, root, filepath.Join(t.TempDir(), "db"))
 	if _, err := e.Index(context.Background(), nil); err != nil {
 		e.Close()

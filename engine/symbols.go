@@ -139,7 +139,8 @@ func isTestPath(p string) bool {
 		strings.HasSuffix(base, "_test.py"),
 		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
 		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"):
+		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
+		strings.HasSuffix(base, "_spec.lua"), strings.HasSuffix(base, "_test.lua"):
 		return true
 	}
 	for _, seg := range strings.Split(path.Dir(p), "/") {

@@ -2,7 +2,7 @@
 // sites, imports, struct and class member types, cheap type references and
 // test definitions, for every language the symbols package parses (Go,
 // Python, JavaScript, TypeScript/TSX, Java, Kotlin, C#, Rust, C, C++, Ruby,
-// PHP, Bash).
+// PHP, Bash, Lua).
 //
 // # Extraction
 //

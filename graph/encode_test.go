@@ -154,6 +154,8 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("import d from './x'; export default function f() { new A().b(); d(); }"))
 	f.Add([]byte("package p\nfunc (\xff) f() { \xfe.\xfd() }"))
 	f.Add([]byte("use crate::a::{b, c as d}; fn f() { d(); a::b::c(); }"))
+	f.Add([]byte("local m = require('a.b')\nlocal M = {}\nfunction M:f(x) self:g(); m.h().i:j(); require'c'.d() end\n" +
+		"describe('x', function() local o = setmetatable({}, M) it('y', function() o:f() end) end)\nreturn M\n"))
 	var langs []*symbols.Language
 	for _, l := range symbols.All() {
 		if l.HasGrammar() && Supported(l.Name) {

@@ -3,17 +3,16 @@ package graph
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/symbols"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // parseFile parses src as the language of rel and extracts its graph.
 func parseFile(t testing.TB, rel string, src []byte) (*symbols.File, *FileGraph) {
@@ -204,7 +203,7 @@ func TestGolden(t *testing.T) {
 				checkGraph(t, g, f.Symbols, len(src))
 				got := render(g, f.Symbols)
 				golden := filepath.Join(dir, rel+".golden")
-				if *update {
+				if *testutil.Update {
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
 					}

@@ -23,10 +23,11 @@ type FileGraph struct {
 	// Module is the file's module identity for resolution: the directory for
 	// Go, the dotted module for Python ("pkg.sub.mod"), the path without
 	// extension for JS/TS ("src/util"), the Rust module path ("net::tcp"),
-	// the package for Java/Kotlin/C#/PHP, the path for C/C++/Ruby/Bash.
+	// the package for Java/Kotlin/C#/PHP, the path for C/C++/Ruby/Bash,
+	// the path without ".lua" and "/init" for Lua ("a/b" for a/b/init.lua).
 	Module string
-	// DefaultExport names the definition a JS/TS file exports as default
-	// ("" when none or anonymous).
+	// DefaultExport names the definition a JS/TS file exports as default,
+	// or the table a Lua file returns (return M); "" when none or anonymous.
 	DefaultExport string
 	Imports       []Import
 	Calls         []Call
@@ -261,6 +262,7 @@ const (
 	TestCSharp    TestKind = "csharp-test"  // [Test]/[Fact]/[TestMethod] methods
 	TestPHPUnit   TestKind = "phpunit"      // test* methods of *Test classes
 	TestRuby      TestKind = "ruby-test"    // minitest test_* methods, RSpec it blocks
+	TestBusted    TestKind = "busted"       // Lua describe/it/test blocks
 )
 
 // Test is a test definition.

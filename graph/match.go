@@ -41,6 +41,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if err != nil || dg == nil {
 		return 0, "", false, err
 	}
+	if family(d.Lang) == "lua" {
+		return r.matchLua(s, d, dg)
+	}
 	switch c.Recv.Kind {
 	case RecvLocal:
 		return 0, "", false, nil

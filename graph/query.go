@@ -667,6 +667,28 @@ func ConventionalTestFiles(p string) []string {
 		return []string{join(dir, name+"_test.rb"), join(dir, name+"_spec.rb"), join("test", name+"_test.rb"), join("spec", name+"_spec.rb")}
 	case ".php":
 		return []string{join(dir, name+"Test.php"), join("tests", name+"Test.php")}
+	case ".lua":
+		if strings.HasSuffix(name, "_spec") || strings.HasSuffix(name, "_test") {
+			return nil
+		}
+		if name == "init" {
+			dir, name = path.Dir(dir), path.Base(dir) // a/b/init.lua is module a/b
+		}
+		out := []string{join(dir, name+"_spec.lua"), join(dir, name+"_test.lua")}
+		// spec/, test/ and tests/ at the root or beside lua/, mirroring
+		// the module path (lua/a/b.lua ↔ spec/a/b_spec.lua).
+		base, mod := "", dir
+		segs := strings.Split(dir, "/")
+		for i := len(segs) - 1; i >= 0; i-- {
+			if segs[i] == "lua" {
+				base, mod = strings.Join(segs[:i], "/"), strings.Join(segs[i+1:], "/")
+				break
+			}
+		}
+		for _, td := range []string{"spec", "test", "tests"} {
+			out = append(out, join(base, td, mod, name+"_spec.lua"), join(base, td, name+"_spec.lua"))
+		}
+		return dedupe(out)
 	}
 	return nil
 }

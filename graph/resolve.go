@@ -379,6 +379,10 @@ func (r *Resolver) moduleMatchPath(ref, lang, p, module, pkg string) bool {
 		return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
 	case "java", "kotlin", "csharp", "php":
 		return ref == pkg
+	case "lua":
+		// require("a.b") finds a/b.lua or a/b/init.lua on the package
+		// path, which may start anywhere (lua/ on Neovim's runtime path).
+		return strings.HasSuffix(module, "/"+ref)
 	case "c":
 		ref = strings.TrimPrefix(ref, "./")
 		if strings.HasSuffix(p, "/"+ref) || p == ref {

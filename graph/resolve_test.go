@@ -99,6 +99,7 @@ func describeTests(hits []TestHit) []string {
 func TestTests(t *testing.T) {
 	goIx := buildIndex(t, "testdata/go")
 	pyIx := buildIndex(t, "testdata/python")
+	luaIx := buildIndex(t, "testdata/lua")
 	tests := []struct {
 		name   string
 		ix     *memIndex
@@ -121,6 +122,12 @@ func TestTests(t *testing.T) {
 		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
 			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
 			"tests/test_db.py:test_open two-hops via Database.get"}},
+		{"lua busted blocks", luaIx, "lua/shop/cart.lua:Cart.new", []string{
+			"spec/shop/cart_spec.lua:Cart > adds items direct", "spec/shop/cart_spec.lua:Cart > totals direct", "spec/shop/cart_spec.lua:Cart direct",
+			"spec/shop/cart_spec.lua:validate > rejects empty names direct"}},
+		{"lua direct, two hops through a method, naming (spec/ mirrors lua/)", luaIx, "lua/shop/cart.lua:Cart.validate", []string{
+			"spec/shop/cart_spec.lua:Cart > adds items two-hops via Cart.add", "spec/shop/cart_spec.lua:validate > rejects empty names direct",
+			"spec/shop/cart_spec.lua:validate naming"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,21 +168,31 @@ func TestCallees(t *testing.T) {
 }
 
 func TestResolveAt(t *testing.T) {
-	ix := buildIndex(t, "testdata/go")
-	r := NewResolver(ix, Options{})
+	goR := NewResolver(buildIndex(t, "testdata/go"), Options{})
+	// Lua: the grammar starts a file-level statement with the white space
+	// before it; the site is the name alone.
+	luaR := NewResolver(buildIndex(t, "testdata/lua"), Options{})
 	tests := []struct {
+		r         *Resolver
+		path      string
 		line, col int // 1-based line, 0-based byte column
 		want      []string
 		found     bool
 	}{
-		{57, 17, []string{"shop/internal/money/money.go:Sum exact"}, true}, // money.Sum in Cart.Add
-		{57, 20, []string{"shop/internal/money/money.go:Sum exact"}, true}, // just after the name
-		{67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
-		{90, 2, nil, true},  // a local closure shadows helper
-		{10, 0, nil, false}, // not a call site
+		{goR, "shop/cart.go", 57, 17, []string{"shop/internal/money/money.go:Sum exact"}, true}, // money.Sum in Cart.Add
+		{goR, "shop/cart.go", 57, 20, []string{"shop/internal/money/money.go:Sum exact"}, true}, // just after the name
+		{goR, "shop/cart.go", 67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
+		{goR, "shop/cart.go", 90, 2, nil, true},                                                 // a local closure shadows helper
+		{goR, "shop/cart.go", 10, 0, nil, false},                                                // not a call site
+		{luaR, "lua/shop/cart.lua", 20, 29, []string{"lua/shop/util.lua:M.slug exact"}, true},   // util.slug(name)
+		{luaR, "lua/shop/cart.lua", 22, 2, []string{"lua/log.lua:log likely"}, true},            // a global function
+		{luaR, "lua/shop/cart.lua", 40, 10, nil, true},                                          // round: a nested local function
+		{luaR, "lua/other.lua", 10, 2, []string{"lua/other.lua:M.use exact"}, true},             // M.use() at file level
+		{luaR, "lua/other.lua", 11, 0, []string{"lua/log.lua:log likely"}, true},                // log(…) at file level
+		{luaR, "lua/other.lua", 10, 7, nil, false},                                              // the end of the line before
 	}
 	for _, tt := range tests {
-		ms, found, err := r.ResolveAt("shop/cart.go", tt.line-1, tt.col)
+		ms, found, err := tt.r.ResolveAt(tt.path, tt.line-1, tt.col)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +201,7 @@ func TestResolveAt(t *testing.T) {
 			got = append(got, describe(Edge{Def: m.Def, Confidence: m.Confidence}))
 		}
 		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.line, tt.col, got, found, tt.want, tt.found)
+			t.Errorf("%s: ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.path, tt.line, tt.col, got, found, tt.want, tt.found)
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,7 +15,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // fixtureDir is the workspace the backend tests serve (copied first, so
@@ -53,25 +54,11 @@ func copyFixture(t *testing.T, dst string) {
 // speed assertion.
 const wait = 15 * time.Second
 
-// poll calls fn every 10 ms until it reports done or wait passes; the
-// last description is the failure message.
-func poll(t *testing.T, what string, fn func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		ok, desc := fn()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still not true after %v: %s", what, wait, desc)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// poll waits (up to wait) until fn reports done.
+func poll(t *testing.T, what string, fn func() (bool, string)) { testutil.Poll(t, what, wait, fn) }
 
-// session drives a server serving root through a scripted client.
-type session struct {
+// editor drives a server serving root through a scripted client.
+type editor struct {
 	t    *testing.T
 	c    *lsptest.Client
 	root string
@@ -81,26 +68,26 @@ type session struct {
 	texts    map[string]string
 }
 
-func newSession(t *testing.T, c *lsptest.Client, root string) *session {
+func newSession(t *testing.T, c *lsptest.Client, root string) *editor {
 	c.Handle("window/workDoneProgress/create", func(json.RawMessage) (any, error) { return nil, nil })
 	c.Handle("client/registerCapability", func(json.RawMessage) (any, error) { return nil, nil })
-	return &session{t: t, c: c, root: root, versions: map[string]int32{}, texts: map[string]string{}}
+	return &editor{t: t, c: c, root: root, versions: map[string]int32{}, texts: map[string]string{}}
 }
 
-func (s *session) path(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }
-func (s *session) uri(rel string) string  { return PathToURI(s.path(rel)) }
+func (s *editor) path(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }
+func (s *editor) uri(rel string) string  { return workspace.PathToURI(s.path(rel)) }
 
-// initialize starts the session with progress support, client-side file
+// initialize starts the editor with progress support, client-side file
 // watching and hierarchical document symbols, serving the given folders
 // (s.root when none).
-func (s *session) initialize(initOptions map[string]any, folders ...string) map[string]any {
+func (s *editor) initialize(initOptions map[string]any, folders ...string) map[string]any {
 	s.t.Helper()
 	if len(folders) == 0 {
 		folders = []string{s.root}
 	}
 	var wf []map[string]string
 	for _, f := range folders {
-		wf = append(wf, map[string]string{"uri": PathToURI(f), "name": filepath.Base(f)})
+		wf = append(wf, map[string]string{"uri": workspace.PathToURI(f), "name": filepath.Base(f)})
 	}
 	caps := clientCaps{progress: true, dynamicWatch: true, hierarchical: true}.json()
 	var res struct {
@@ -139,7 +126,7 @@ func progressOn(token json.RawMessage, kind string) func(lsptest.Message) bool {
 // awaitIndexed waits for the bootstrap progress of one folder: the
 // server's token creation, then begin … end; it returns the end message
 // and the reports seen.
-func (s *session) awaitIndexed() (string, []string) {
+func (s *editor) awaitIndexed() (string, []string) {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 	defer cancel()
@@ -194,7 +181,7 @@ func position(t *testing.T, text, needle string, n, offset int) protocol.Positio
 }
 
 // fileText reads a workspace file.
-func (s *session) fileText(rel string) string {
+func (s *editor) fileText(rel string) string {
 	s.t.Helper()
 	b, err := os.ReadFile(s.path(rel))
 	must(s.t, err)
@@ -202,7 +189,7 @@ func (s *session) fileText(rel string) string {
 }
 
 // command runs workspace/executeCommand with one argument object.
-func (s *session) command(name string, args any, out any) error {
+func (s *editor) command(name string, args any, out any) error {
 	params := map[string]any{"command": name}
 	if args != nil {
 		params["arguments"] = []any{args}
@@ -211,14 +198,14 @@ func (s *session) command(name string, args any, out any) error {
 }
 
 // commandWithToken runs a command with a workDoneToken.
-func (s *session) commandWithToken(name string, args any, token string, out any) error {
+func (s *editor) commandWithToken(name string, args any, token string, out any) error {
 	return s.c.Call(testCtx(s.t), "workspace/executeCommand", map[string]any{
 		"command": name, "arguments": []any{args}, "workDoneToken": token,
 	}, out)
 }
 
 // search runs contextLs.search.
-func (s *session) search(query string, k int) SearchResult {
+func (s *editor) search(query string, k int) SearchResult {
 	s.t.Helper()
 	var res SearchResult
 	must(s.t, s.command("contextLs.search", map[string]any{"query": query, "k": k}, &res))
@@ -233,14 +220,14 @@ type symbolResult struct {
 	Location      protocol.Location `json:"location"`
 }
 
-func (s *session) workspaceSymbols(query string) []symbolResult {
+func (s *editor) workspaceSymbols(query string) []symbolResult {
 	s.t.Helper()
 	var out []symbolResult
 	must(s.t, s.c.Call(testCtx(s.t), "workspace/symbol", map[string]any{"query": query}, &out))
 	return out
 }
 
-func (s *session) definition(rel string, pos protocol.Position) []protocol.Location {
+func (s *editor) definition(rel string, pos protocol.Position) []protocol.Location {
 	s.t.Helper()
 	var out []protocol.Location
 	must(s.t, s.c.Call(testCtx(s.t), "textDocument/definition", map[string]any{
@@ -249,7 +236,7 @@ func (s *session) definition(rel string, pos protocol.Position) []protocol.Locat
 	return out
 }
 
-func (s *session) hover(rel string, pos protocol.Position) *protocol.Hover {
+func (s *editor) hover(rel string, pos protocol.Position) *protocol.Hover {
 	s.t.Helper()
 	var out *protocol.Hover
 	must(s.t, s.c.Call(testCtx(s.t), "textDocument/hover", map[string]any{
@@ -267,7 +254,7 @@ type docSymbol struct {
 	Children       []docSymbol    `json:"children"`
 }
 
-func (s *session) documentSymbols(rel string) []docSymbol {
+func (s *editor) documentSymbols(rel string) []docSymbol {
 	s.t.Helper()
 	var out []docSymbol
 	must(s.t, s.c.Call(testCtx(s.t), "textDocument/documentSymbol", map[string]any{
@@ -277,7 +264,7 @@ func (s *session) documentSymbols(rel string) []docSymbol {
 }
 
 // didOpen opens rel with its disk content.
-func (s *session) didOpen(rel, languageID string) {
+func (s *editor) didOpen(rel, languageID string) {
 	s.t.Helper()
 	text := s.fileText(rel)
 	s.mu.Lock()
@@ -291,7 +278,7 @@ func (s *session) didOpen(rel, languageID string) {
 
 // insert inserts text at the end of the open document rel (an
 // incremental change at a UTF-16 position).
-func (s *session) insert(rel, text string) {
+func (s *editor) insert(rel, text string) {
 	s.t.Helper()
 	s.mu.Lock()
 	old := s.texts[rel]
@@ -309,20 +296,20 @@ func (s *session) insert(rel, text string) {
 }
 
 // buffer returns the client's text of an open document.
-func (s *session) buffer(rel string) string {
+func (s *editor) buffer(rel string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.texts[rel]
 }
 
 // save writes the buffer to disk and sends didSave.
-func (s *session) save(rel string) {
+func (s *editor) save(rel string) {
 	s.t.Helper()
 	must(s.t, os.WriteFile(s.path(rel), []byte(s.buffer(rel)), 0o644))
 	must(s.t, s.c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": s.uri(rel)}}))
 }
 
-func (s *session) didClose(rel string) {
+func (s *editor) didClose(rel string) {
 	s.t.Helper()
 	s.mu.Lock()
 	delete(s.texts, rel)
@@ -357,48 +344,8 @@ func symbolNames(syms []symbolResult) string {
 	return strings.Join(out, ", ")
 }
 
-// Building the real binary, once per test process.
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
-)
-
-// serverBinary builds cmd/context-ls into a temporary directory (removed by
-// TestMain) and returns its path; the test is skipped when the go command
-// is not available.
-func serverBinary(t *testing.T) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build the server binary")
-	}
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "context-ls-bin-")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "context-ls")
-		cmd := exec.Command(gobin, "build", "-o", binPath, "./cmd/context-ls")
-		cmd.Dir = ".."
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("building the server: %v", binErr)
-	}
-	return binPath
-}
-
-// removeBinary deletes the built binary (TestMain calls it).
-func removeBinary() {
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-}
+// serverBinary builds cmd/context-ls once per test process.
+func serverBinary(t *testing.T) string { return testutil.Binary(t) }
 
 // rpcMessage returns the message of an *lsptest.RPCError.
 func rpcMessage(err error) string {

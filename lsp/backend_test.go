@@ -3,8 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,17 +15,19 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/context-ls/context-ls/engine"
-	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/vectors"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // startBackend serves the fixture workspace in-process with a Backend and
 // waits for the bootstrap index.
-func startBackend(t *testing.T, initOptions map[string]any) (*harness, *session, *Backend) {
+func startBackend(t *testing.T, initOptions map[string]any) (*harness, *editor, *session.Session) {
 	t.Helper()
-	b := NewBackend(BackendOptions{DBPath: t.TempDir(), Workers: 2})
-	h := startServer(t, Options{Features: b.Features()})
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2})
+	h := startServer(t, Options{Backend: b})
 	copyFixture(t, h.root)
 	s := newSession(t, h.c, h.root)
 	if initOptions == nil {
@@ -70,29 +72,37 @@ func TestBackendSettingsReopen(t *testing.T) {
 	if syms := s.workspaceSymbols("NewCircle"); len(syms) == 0 {
 		t.Error("NewCircle missing from the new index")
 	}
-	// Settings that do not touch the workspace rules keep the engine.
-	f := b.openFolders()[0]
-	f.mu.RLock()
-	fe := f.fe
-	f.mu.RUnlock()
-	must(t, s.c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"contextLs": map[string]any{"ignore": []string{"util/"}, "dbPath": newDB, "budgetTokens": 9000, "embeddings": false}}}))
+	// Settings that do not change the index keep the engine: its query
+	// counter (an engine's own) keeps counting.
+	s.search("circle", 3)
+	var mid StatsResult
+	must(t, s.command("contextLs.stats", nil, &mid))
+	must(t, s.c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"contextLs": map[string]any{"ignore": []string{"util/"}, "dbPath": newDB, "logLevel": "debug"}}}))
 	s.workspaceSymbols("x") // an ordered barrier: the notification has been handled
-	f.mu.RLock()
-	same, settings := f.fe == fe, f.settings
-	f.mu.RUnlock()
-	if !same || settings.BudgetTokens != 9000 || settings.Embeddings {
-		t.Errorf("engine replaced (%v) or settings not stored: %+v", !same, settings)
-	}
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
-	if st.Folders[0].Embeddings != "off" {
-		t.Errorf("embeddings %q after turning them off", st.Folders[0].Embeddings)
+	if st.Folders[0].Queries.Count < mid.Folders[0].Queries.Count {
+		t.Errorf("engine replaced by a log level change: queries %d → %d", mid.Folders[0].Queries.Count, st.Folders[0].Queries.Count)
 	}
+	// Embeddings off (already off) and a budget do change what the index
+	// is built with: the engine is reopened with them.
+	must(t, s.c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"contextLs": map[string]any{"ignore": []string{"util/"}, "dbPath": newDB, "budgetTokens": 9000, "embeddings": false}}}))
+	s.workspaceSymbols("x")
+	must(t, s.command("contextLs.stats", nil, &st))
+	if st.Folders[0].Embeddings.State != "off" {
+		t.Errorf("embeddings %q after turning them off", st.Folders[0].Embeddings.State)
+	}
+	var status StatusResult
+	must(t, s.command("contextLs.status", nil, &status))
+	if status.Settings.BudgetTokens != 9000 || status.Settings.Embeddings {
+		t.Errorf("settings not stored: %+v", status.Settings)
+	}
+	_ = b
 }
 
 func TestBackendMultiRoot(t *testing.T) {
-	b := NewBackend(BackendOptions{DBPath: t.TempDir(), Workers: 2})
-	h := startServer(t, Options{Features: b.Features()})
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2})
+	h := startServer(t, Options{Backend: b})
 	one, two := filepath.Join(h.root, "one"), filepath.Join(h.root, "two")
 	copyFixture(t, one)
 	writeFile(t, two, "lib/area.py", "def total_area(shapes):\n    \"\"\"Sum of the areas.\"\"\"\n    return sum(s.area() for s in shapes)\n")
@@ -108,7 +118,7 @@ func TestBackendMultiRoot(t *testing.T) {
 	if len(syms) < 2 || syms[0].Name != "total_area" || syms[1].Name != "TotalArea" {
 		t.Errorf("merged symbols %s", symbolNames(syms))
 	}
-	if len(syms) > 0 && string(syms[0].Location.URI) != PathToURI(filepath.Join(two, "lib/area.py")) {
+	if len(syms) > 0 && string(syms[0].Location.URI) != workspace.PathToURI(filepath.Join(two, "lib/area.py")) {
 		t.Errorf("total_area at %s", syms[0].Location.URI)
 	}
 	// search spans both folders and says which holds each hit.
@@ -120,12 +130,12 @@ func TestBackendMultiRoot(t *testing.T) {
 			t.Errorf("hit %s outside its folder %s", hit.Location.URI, hit.Folder)
 		}
 	}
-	if !folders[PathToURI(one)] || !folders[PathToURI(two)] {
+	if !folders[workspace.PathToURI(one)] || !folders[workspace.PathToURI(two)] {
 		t.Errorf("search hits from %v, want both folders: %s", folders, hitSymbols(res))
 	}
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
-	if len(st.Folders) != 2 || st.Folders[0].URI != PathToURI(one) || st.Folders[1].Files != 1 {
+	if len(st.Folders) != 2 || st.Folders[0].URI != workspace.PathToURI(one) || st.Folders[1].Files != 1 {
 		t.Errorf("stats %+v", st.Folders)
 	}
 	// Each folder has its own index directory.
@@ -144,8 +154,8 @@ func TestBackendRefusesPathsOutside(t *testing.T) {
 	tests := []struct {
 		name, uri, want string
 	}{
-		{"outside every folder", PathToURI(outside), "outside the workspace folders"},
-		{"symlink out of the folder", PathToURI(link), "path outside workspace"},
+		{"outside every folder", workspace.PathToURI(outside), "outside the workspace folders"},
+		{"symlink out of the folder", workspace.PathToURI(link), "outside the workspace"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -158,7 +168,7 @@ func TestBackendRefusesPathsOutside(t *testing.T) {
 		})
 	}
 	err := s.command("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{outside}}, nil)
-	if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(rpcMessage(err), "outside every workspace folder") {
+	if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(rpcMessage(err), "outside every workspace folder") {
 		t.Errorf("reindex outside: %v", err)
 	}
 	// The symlinked file was never indexed.
@@ -175,16 +185,7 @@ func TestBackendReindex(t *testing.T) {
 	// of a folder.
 	var plan ReindexResult
 	must(t, s.command("contextLs.reindex", map[string]any{"dryRun": true, "paths": []string{"geo", "docs/guide.md"}}, &plan))
-	var reindex, remove []string
-	for _, it := range plan.Folders[0].Reindex {
-		reindex = append(reindex, it.Path)
-		if it.Location.URI != s.uri(it.Path) {
-			t.Errorf("item %s at %s", it.Path, it.Location.URI)
-		}
-	}
-	for _, it := range plan.Folders[0].Remove {
-		remove = append(remove, it.Path)
-	}
+	reindex, remove := plan.Folders[0].Reindex, plan.Folders[0].Remove
 	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
 		t.Errorf("dry run %+v: reindex %v remove %v", plan, reindex, remove)
 	}
@@ -193,17 +194,17 @@ func TestBackendReindex(t *testing.T) {
 	}
 
 	// A second reindex of a folder is refused while one runs: hold the
-	// engine's index lock so the first stays queued.
-	f := b.openFolders()[0]
-	f.mu.RLock()
-	fe := f.fe
-	f.mu.RUnlock()
-	fe.indexMu.Lock()
+	// engine's scan lock so the first stays waiting.
+	svc, release, err := b.Service(h.root)
+	must(t, err)
+	unlock, err := svc.Engine().LockScan(testCtx(t))
+	must(t, err)
 	var first ReindexResult
 	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"docs"}}, "tok-1", &first))
-	err := s.command("contextLs.reindex", map[string]any{"confirm": true}, nil)
-	fe.indexMu.Unlock()
-	if !strings.Contains(rpcMessage(err), first.JobID) || !strings.Contains(rpcMessage(err), "already running") {
+	err = s.command("contextLs.reindex", map[string]any{"confirm": true}, nil)
+	unlock()
+	release()
+	if !strings.Contains(rpcMessage(err), first.JobID) || !strings.Contains(rpcMessage(err), "is still") {
 		t.Errorf("second reindex: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -214,7 +215,7 @@ func TestBackendReindex(t *testing.T) {
 		Value workDoneValue `json:"value"`
 	}
 	must(t, end.Decode(&ep))
-	if ep.Value.Message != first.JobID+" done: 0 files re-indexed, 1 removed, 0 failed" {
+	if ep.Value.Message != "0 files re-indexed, 1 removed, 0 failed" {
 		t.Errorf("progress end %q", ep.Value.Message)
 	}
 	if res := s.search("Fixture guide", 5); len(res.Hits) > 0 && res.Hits[0].Path == "docs/guide.md" {
@@ -229,14 +230,14 @@ func TestBackendReindex(t *testing.T) {
 }
 
 func TestBackendServerWatcher(t *testing.T) {
-	b := NewBackend(BackendOptions{DBPath: t.TempDir(), Workers: 2})
-	h := startServer(t, Options{Features: b.Features()})
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2})
+	h := startServer(t, Options{Backend: b})
 	copyFixture(t, h.root)
 	s := newSession(t, h.c, h.root)
 	// No dynamic registration: the server watches files itself.
 	must(t, s.c.Call(testCtx(t), "initialize", map[string]any{
 		"capabilities":          clientCaps{progress: true}.json(),
-		"workspaceFolders":      []map[string]string{{"uri": PathToURI(h.root), "name": "ws"}},
+		"workspaceFolders":      []map[string]string{{"uri": workspace.PathToURI(h.root), "name": "ws"}},
 		"initializationOptions": map[string]any{"embeddings": false},
 	}, nil))
 	must(t, s.c.Notify("initialized", map[string]any{}))
@@ -271,7 +272,7 @@ func TestBackendBuffers(t *testing.T) {
 	// the server.
 	s.insert("geo/rect.go", "\nfunc Binary() {}\n\x00\x01\x02")
 	s.didOpen("util/retry.py", "python")
-	s.insert("util/retry.py", "\ndef too_big():\n    pass\n"+strings.Repeat("# padding line\n", DefaultMaxFileSize/15+10))
+	s.insert("util/retry.py", "\ndef too_big():\n    pass\n"+strings.Repeat("# padding line\n", session.DefaultMaxFileSize/15+10))
 	s.didOpen("geo/shapes.go", "go")
 	s.insert("geo/shapes.go", "\nfunc Valid\xff\xfeUTF8() {}\n\nfunc AfterInvalid() {}\n")
 	poll(t, "an invalid UTF-8 buffer is still indexed", func() (bool, string) {
@@ -297,8 +298,8 @@ func TestBackendBuffers(t *testing.T) {
 }
 
 func TestBackendQueriesDuringBootstrap(t *testing.T) {
-	b := NewBackend(BackendOptions{DBPath: t.TempDir(), Workers: 1})
-	h := startServer(t, Options{Features: b.Features()})
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
+	h := startServer(t, Options{Backend: b})
 	copyFixture(t, h.root)
 	for i := 0; i < 300; i++ {
 		n := strconv.Itoa(i)
@@ -324,7 +325,7 @@ func TestBackendArgumentErrors(t *testing.T) {
 	_, s, _ := startBackend(t, nil)
 	// similar needs embeddings, and says why there are none.
 	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
-	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
+	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
 		t.Errorf("similar without embeddings: %v", err)
 	}
 	// Argument errors come first.
@@ -339,22 +340,22 @@ func TestBackendArgumentErrors(t *testing.T) {
 		{"contextLs.contextPack", map[string]any{"query": "x", "task": "golf"}, "task: \"golf\" is not one of"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "format": "yaml"}, "format: \"yaml\" is not"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "folder": "file:///not/open"}, "folder: file:///not/open is not an open workspace folder"},
-		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 200"},
+		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 100"},
 		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
-		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
-		{"contextLs.search", map[string]any{"query": " "}, "query: required"},
+		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
+		{"contextLs.search", map[string]any{"query": " "}, "query: must not be empty"},
 		{"contextLs.search", map[string]any{"query": "x", "k": 1000}, "k: must be between 1 and 100"},
 		{"contextLs.search", map[string]any{"query": "x", "paths": []string{"[bad"}}, "paths"},
 		{"contextLs.definition", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "location.uri: required"},
 		{"contextLs.definition", map[string]any{"location": map[string]any{"uri": s.uri("geo/rect.go"), "range": map[string]any{"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 3, "character": 0}}}, "position": map[string]any{"line": 2, "character": 0}}, "position.line: 2 is past the snippet's last line 1"},
 		{"contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"no/such/file.go"}}, "not found in any"},
-		{"contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition here"},
+		{"contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
 		{"contextLs.similar", map[string]any{"symbol": "NoSuchThing"}, "no definition named"},
 		{"contextLs.similar", map[string]any{"text": "x", "k": -1}, "k: must be between"},
 	}
 	for _, tc := range bad {
 		err := s.command(tc.command, tc.args, nil)
-		if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(rpcMessage(err), tc.want) {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(rpcMessage(err), tc.want) {
 			t.Errorf("%s %v: %v, want InvalidParams containing %q", tc.command, tc.args, err, tc.want)
 		}
 	}
@@ -397,63 +398,20 @@ func TestBackendHoverAndDefinitionEdges(t *testing.T) {
 	}
 }
 
-func TestSnippetRange(t *testing.T) {
-	file := "package p\n\nclass A:\n    def m(self):\n        return 1\n\n😀 x = 1\n"
-	m := NewMapper([]byte(file))
-	tests := []struct {
-		name string
-		m    *Mapper
-		line int
-		text string
-		want Range
-	}{
-		{"indented method", m, 3, "def m(self):\n        return 1", Range{Point{3, 4}, Point{4, 16}}},
-		{"whole lines", m, 2, "class A:\n    def m(self):\n", Range{Point{2, 0}, Point{4, 0}}},
-		{"after an emoji, in bytes", m, 6, "x = 1", Range{Point{6, 5}, Point{6, 10}}},
-		{"text no longer matches", m, 0, "package q", Range{Point{0, 0}, Point{0, 9}}},
-		{"unknown content", nil, 5, "a\nbc", Range{Point{5, 0}, Point{6, 2}}},
-		{"line past the end", m, 40, "zz", Range{Point{40, 0}, Point{40, 2}}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := snippetRange(tc.m, tc.line, tc.text); got != tc.want {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
-
-func FuzzSnippetRange(f *testing.F) {
-	f.Add("a\n  b\nc", 1, "b\nc")
-	f.Add("😀x\r\ny", 0, "x")
-	f.Add("", 3, "")
-	f.Fuzz(func(t *testing.T, file string, line int, text string) {
-		if line < 0 || line > 1<<20 {
-			return
-		}
-		r := snippetRange(NewMapper([]byte(file)), line, text)
-		if r.Start.Line != line || pointLess(r.End, r.Start) || r.Start.Column < 0 {
-			t.Fatalf("range %+v for line %d text %q", r, line, text)
-		}
-		if r.End.Line-r.Start.Line != strings.Count(text, "\n") {
-			t.Fatalf("range %+v spans the wrong number of lines for %q", r, text)
-		}
-	})
-}
-
 func TestSymbolTree(t *testing.T) {
-	span := func(l0, c0, l1, c1 int) symbols.Span {
-		return symbols.Span{Start: symbols.Point{Line: l0, Column: c0}, End: symbols.Point{Line: l1, Column: c1}, StartByte: l0*100 + c0, EndByte: l1*100 + c1}
+	l := (&server{docs: newDocumentStore(), log: newLogger(nil, io.Discard)}).newLocator()
+	rng := func(l0, c0, l1, c1 int) service.Range {
+		return service.Range{StartLine: l0 + 1, StartColumn: c0 + 1, EndLine: l1 + 1, EndColumn: c1 + 1}
 	}
-	syms := []engine.SymbolInfo{
-		{Symbol: symbols.Symbol{Name: "A", Kind: "class", Span: span(0, 0, 9, 0), NameSpan: span(0, 6, 0, 7), Parent: -1}},
-		{Symbol: symbols.Symbol{Name: "m", Kind: "method", Signature: "def m(self)", Span: span(1, 4, 2, 0), NameSpan: span(1, 8, 1, 9), Parent: 0}},
-		{Symbol: symbols.Symbol{Name: "inner", Kind: "function", Span: span(1, 10, 1, 20), NameSpan: span(1, 14, 1, 19), Parent: 1}},
-		{Symbol: symbols.Symbol{Name: "f", Kind: "function", Span: span(10, 0, 11, 0), Parent: -1}},
+	syms := []service.Symbol{
+		{Name: "A", Kind: "class", Location: service.Location{Range: rng(0, 0, 9, 0)}, NameRange: rng(0, 6, 0, 7), Parent: -1},
+		{Name: "m", Kind: "method", Signature: "def m(self)", Location: service.Location{Range: rng(1, 4, 2, 0)}, NameRange: rng(1, 8, 1, 9), Parent: 0},
+		{Name: "inner", Kind: "function", Location: service.Location{Range: rng(1, 10, 1, 20)}, NameRange: rng(1, 14, 1, 19), Parent: 1},
+		{Name: "f", Kind: "function", Location: service.Location{Range: rng(10, 0, 11, 0)}, NameRange: rng(10, 0, 10, 0), Parent: -1},
 		// A name outside the definition is clamped; a forward parent is a root.
-		{Symbol: symbols.Symbol{Name: "odd", Kind: "var", Span: span(12, 0, 12, 5), NameSpan: span(13, 0, 13, 3), Parent: 7}},
+		{Name: "odd", Kind: "var", Location: service.Location{Range: rng(12, 0, 12, 5)}, NameRange: rng(13, 0, 13, 3), Parent: 7},
 	}
-	got := symbolTree(syms)
+	got := symbolTree(l, filepath.Join(t.TempDir(), "gone.py"), syms)
 	if len(got) != 3 || got[0].Name != "A" || got[1].Name != "f" || got[2].Name != "odd" {
 		t.Fatalf("roots %+v", got)
 	}
@@ -461,99 +419,16 @@ func TestSymbolTree(t *testing.T) {
 	if len(m) != 1 || m[0].Name != "m" || m[0].Detail != "def m(self)" || len(m[0].Children) != 1 || m[0].Children[0].Name != "inner" {
 		t.Errorf("children %+v", m)
 	}
-	if got[1].SelectionRange != (Range{Point{10, 0}, Point{10, 0}}) {
-		t.Errorf("selection without a name span %+v", got[1].SelectionRange)
-	}
-	if got[2].SelectionRange != (Range{Point{12, 0}, Point{12, 0}}) {
+	if got[2].SelectionRange != (protocol.Range{Start: protocol.Position{Line: 12}, End: protocol.Position{Line: 12}}) {
 		t.Errorf("selection outside the range %+v", got[2].SelectionRange)
 	}
 }
 
-func TestFolderConfig(t *testing.T) {
-	root := t.TempDir()
-	writeFile(t, root, ".context-ls.toml", "ignore = [\"vendor/\"]\nmaxFileSize = \"2MiB\"\nbogus = 1\n")
-	tests := []struct {
-		name      string
-		settings  Settings
-		env       string
-		ignore    []string
-		maxSize   int64
-		embed     bool
-		problemIn string
-	}{
-		{"defaults keep the file's values", DefaultSettings(), "", []string{"vendor/"}, 2 << 20, true, "bogus"},
-		{"settings add patterns and override", func() Settings {
-			s := DefaultSettings()
-			s.Ignore, s.MaxFileSize, s.Embeddings = []string{"gen/"}, 4096, false
-			return s
-		}(), "", []string{"vendor/", "gen/"}, 4096, false, ""},
-		{"environment turns embeddings off", DefaultSettings(), "off", []string{"vendor/"}, 2 << 20, false, ""},
-		{"bad settings are reported", func() Settings {
-			s := DefaultSettings()
-			s.Ignore = []string{" "}
-			return s
-		}(), "", []string{"vendor/"}, 2 << 20, true, "settings: ignore"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("CONTEXT_LS_EMBEDDINGS", tc.env)
-			cfg, problems, err := folderConfig(root, tc.settings)
-			must(t, err)
-			if !reflect.DeepEqual(cfg.Ignore, tc.ignore) || cfg.MaxFileSize != tc.maxSize || cfg.Embeddings != tc.embed {
-				t.Errorf("config ignore %v size %d embeddings %v", cfg.Ignore, cfg.MaxFileSize, cfg.Embeddings)
-			}
-			if tc.problemIn != "" && !strings.Contains(strings.Join(problems, "\n"), tc.problemIn) {
-				t.Errorf("problems %v lack %q", problems, tc.problemIn)
-			}
-		})
-	}
-	// An unreadable configuration is an error.
-	dir := t.TempDir()
-	must(t, os.Mkdir(filepath.Join(dir, ".context-ls.toml"), 0o755))
-	if _, _, err := folderConfig(dir, DefaultSettings()); err == nil {
-		t.Error("a directory as configuration file was accepted")
-	}
-}
-
-func TestDBDirFor(t *testing.T) {
-	b := NewBackend(BackendOptions{DBPath: "/var/idx"})
-	s := DefaultSettings()
-	a1, a2 := b.dbDirFor("/w/a", s, ""), b.dbDirFor("/x/a", s, "")
-	if !strings.HasPrefix(a1, "/var/idx/a-") || a1 == a2 || a1 != b.dbDirFor("/w/a", s, "") {
-		t.Errorf("dirs %s %s", a1, a2)
-	}
-	s.DBPath = ".cache/idx"
-	if got := b.dbDirFor("/w/a", s, ""); !strings.HasPrefix(got, "/w/a/.cache/idx/a-") {
-		t.Errorf("relative dbPath: %s", got)
-	}
-	if got := NewBackend(BackendOptions{}).dbDirFor("/w/a", DefaultSettings(), ""); got != "" {
-		t.Errorf("no dbPath: %q", got)
-	}
-	// The workspace file's dbPath comes last.
-	if got := NewBackend(BackendOptions{}).dbDirFor("/w/a", DefaultSettings(), ".idx"); !strings.HasPrefix(got, "/w/a/.idx/a-") {
-		t.Errorf(".context-ls.toml dbPath: %s", got)
-	}
-	if got := b.dbDirFor("/w/a", DefaultSettings(), ".idx"); !strings.HasPrefix(got, "/var/idx/a-") {
-		t.Errorf("serve --db before the file's dbPath: %s", got)
-	}
-}
-
-func TestHandleOf(t *testing.T) {
-	if _, err := handleOf(&fakeFolder{}); !errors.Is(err, ErrNotEngineFolder) {
-		t.Errorf("foreign handle: %v", err)
-	}
-	f := &backendFolder{root: "/r"}
-	f.closed.Store(true)
-	if _, err := handleOf(f); !errors.Is(err, ErrFolderUnavailable) {
-		t.Errorf("closed folder: %v", err)
-	}
-}
-
 func TestCommandsNeedTheBackend(t *testing.T) {
-	h := startServer(t, Options{Features: (&fakeBackend{}).features()})
+	h := startServer(t, Options{Backend: &fakeBackend{}})
 	h.initialize(clientCaps{}, nil)
 	err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "contextLs.search", "arguments": []any{map[string]any{"query": "x"}}}, nil)
-	if !strings.Contains(rpcMessage(err), ErrNotEngineFolder.Error()) {
+	if !strings.Contains(rpcMessage(err), "not available") {
 		t.Errorf("search on a foreign backend: %v", err)
 	}
 }
@@ -581,11 +456,11 @@ func TestBackendSimilar(t *testing.T) {
 		if err := s.command("contextLs.stats", nil, &st); err != nil {
 			return false, err.Error()
 		}
-		return st.Folders[0].Embeddings == "ready", st.Folders[0].Embeddings
+		return st.Folders[0].Embeddings.State == "ready", st.Folders[0].Embeddings.State
 	})
 	fs := st.Folders[0]
-	if fs.Vectors.Vectors < fs.Chunks || !strings.HasPrefix(fs.Vectors.Model, "use-lite@") || fs.CacheHit.Value == nil {
-		t.Errorf("vector stats %+v, cache %+v, chunks %d", fs.Vectors, fs.CacheHit, fs.Chunks)
+	if fs.Embeddings.Vectors < fs.Chunks || !strings.HasPrefix(fs.Embeddings.Model, "use-lite@") || fs.Embeddings.CacheHitRate == nil {
+		t.Errorf("vector stats %+v, chunks %d", fs.Embeddings, fs.Chunks)
 	}
 
 	var res SearchResult
@@ -613,7 +488,7 @@ func TestBackendSimilar(t *testing.T) {
 func TestBackendGolden(t *testing.T) {
 	_, s, _ := startBackend(t, nil)
 	var out strings.Builder
-	root := PathToURI(s.root)
+	root := workspace.PathToURI(s.root)
 	clean := func(v string) string { return strings.ReplaceAll(v, root, "$ROOT") }
 	var dump func(prefix string, syms []docSymbol)
 	dump = func(prefix string, syms []docSymbol) {
@@ -696,8 +571,8 @@ func TestBackendGraph(t *testing.T) {
 			"Backoff.delay", []string{"retry_upload"}, nil},
 		{"a limit leaves items out", "contextLs.callers", map[string]any{"symbol": "NewCircle", "limit": 1},
 			"NewCircle", []string{"main"}, func(t *testing.T, g GraphTarget) {
-				if g.Omitted != 1 {
-					t.Errorf("omitted %d, want 1", g.Omitted)
+				if g.Truncated != 1 {
+					t.Errorf("truncated %d, want 1", g.Truncated)
 				}
 			}},
 	}
@@ -714,7 +589,7 @@ func TestBackendGraph(t *testing.T) {
 		})
 	}
 	err := s.command("contextLs.callers", map[string]any{"symbol": "NoSuchFunction"}, nil)
-	if !strings.Contains(rpcMessage(err), `"NoSuchFunction": no such symbol`) {
+	if !strings.Contains(rpcMessage(err), `no definition named "NoSuchFunction"`) {
 		t.Errorf("callers of a missing symbol: %v", err)
 	}
 	// Outgoing calls of a Python function through the call hierarchy.
@@ -731,8 +606,7 @@ func TestBackendGraph(t *testing.T) {
 	var callees []string
 	for _, o := range out {
 		callees = append(callees, o.To.Name)
-		if !containsRange(Range{Start: Point{int(o.To.Range.Start.Line), int(o.To.Range.Start.Character)}, End: Point{int(o.To.Range.End.Line), int(o.To.Range.End.Character)}},
-			Range{Start: Point{int(o.To.SelectionRange.Start.Line), int(o.To.SelectionRange.Start.Character)}, End: Point{int(o.To.SelectionRange.End.Line), int(o.To.SelectionRange.End.Character)}}) {
+		if !rangeWithin(o.To.Range, o.To.SelectionRange) {
 			t.Errorf("%s: selection %+v outside range %+v", o.To.Name, o.To.SelectionRange, o.To.Range)
 		}
 	}
@@ -764,7 +638,7 @@ func TestBackendPacks(t *testing.T) {
 	if rel.Symbol != "NewCircle" || rel.Selection.URI != s.uri("geo/shapes.go") || rel.Selection.Range.Start.Line != 11 {
 		t.Errorf("related selection %+v %q", rel.Selection, rel.Symbol)
 	}
-	kinds := map[string]PackItem{}
+	kinds := map[string]RelatedItem{}
 	for _, it := range rel.Items {
 		kinds[it.Symbol] = it
 	}
@@ -806,7 +680,7 @@ func TestBackendPacks(t *testing.T) {
 	// Stats average the packs built.
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
-	if v := st.Folders[0].PackTokens.Value; v == nil || *v <= 0 || *v > 2000 {
-		t.Errorf("average pack tokens %+v", st.Folders[0].PackTokens)
+	if v := st.Folders[0].Packs.AvgTokens; v == nil || *v <= 0 || *v > 2000 {
+		t.Errorf("average pack tokens %+v", st.Folders[0].Packs)
 	}
 }

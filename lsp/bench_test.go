@@ -1,11 +1,11 @@
 package lsp
 
 import (
-	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // BenchmarkStatusRoundTrip measures one request through the whole stack:
@@ -24,24 +24,16 @@ func BenchmarkStatusRoundTrip(b *testing.B) {
 	}
 }
 
-// BenchmarkEditThenHover measures edit-to-fresh latency of the protocol
-// edge on a 1.5 MB document: a one-character didChange followed by a hover
-// that must see it (the hover waits for the change to be applied, then maps
-// its UTF-16 position through the new text's line index).
-func BenchmarkEditThenHover(b *testing.B) {
+// BenchmarkEditThenPosition measures edit-to-fresh latency of the
+// protocol edge on a 1.5 MB document: a one-character didChange followed
+// by a request that must see it (it waits for the change to be applied,
+// then maps its UTF-16 position through the new text's line index).
+func BenchmarkEditThenPosition(b *testing.B) {
 	line := "\tfunc (s *server) handle(ctx context.Context) error { return nil } // 😀 é\n"
 	text := strings.Repeat(line, 20000)
-	f := Features{
-		OpenFolder: func(_ context.Context, root string, _ Settings, _ ProgressFunc) (FolderHandle, error) {
-			return root, nil
-		},
-		Hover: func(_ context.Context, _ FolderHandle, at Place) (*HoverResult, error) {
-			return &HoverResult{Markdown: fmt.Sprint(at.Point.Column)}, nil
-		},
-	}
-	h := startServer(b, Options{Features: f})
+	h := startServer(b, Options{commands: []Command{positionCommand()}})
 	h.initialize(clientCaps{}, nil)
-	uri := PathToURI(filepath.Join(h.root, "big.go"))
+	uri := workspace.PathToURI(filepath.Join(h.root, "big.go"))
 	if err := h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": text}}); err != nil {
 		b.Fatal(err)
 	}
@@ -55,17 +47,13 @@ func BenchmarkEditThenHover(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
-		var hov struct {
-			Contents struct{ Value string } `json:"contents"`
-		}
-		if err := h.c.Call(ctx, "textDocument/hover", map[string]any{
-			"textDocument": map[string]string{"uri": uri},
-			"position":     map[string]int{"line": 10000, "character": 72},
-		}, &hov); err != nil {
+		var out string
+		if err := h.c.Call(ctx, "workspace/executeCommand", map[string]any{"command": "test.position",
+			"arguments": []any{map[string]any{"uri": uri, "position": map[string]int{"line": 10000, "character": 72}}}}, &out); err != nil {
 			b.Fatal(err)
 		}
-		if hov.Contents.Value != "74" { // "😀 é" before: 2 UTF-16 units, 4 bytes
-			b.Fatalf("hover column %s", hov.Contents.Value)
+		if out != "10000:74" { // "😀 é" before: 2 UTF-16 units, 4 bytes
+			b.Fatalf("position %s", out)
 		}
 	}
 }

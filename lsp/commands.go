@@ -11,6 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/clip"
+
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
 	"go.lsp.dev/protocol"
 )
 
@@ -89,8 +94,11 @@ func commandTable() []Command {
 			"Pin a selection's lines, a definition or a whole document so that every context pack of its folder includes it; answers the folder's pins.",
 			runPin),
 		NewCommand("contextLs.unpin",
-			"Remove a pin (named as contextLs.pin names it); answers the folder's pins.",
+			"Remove a pin (named as contextLs.pin names it), or every pin of a folder with all; answers the folder's pins.",
 			runUnpin),
+		NewCommand("contextLs.pins",
+			"List a folder's pins: what every context pack includes, with the tokens each adds.",
+			runPins),
 		NewCommand("contextLs.similar",
 			"Snippets whose embeddings are nearest to a text, a selection, the definition at a position or a symbol's definition; fails saying why when embeddings are off or unavailable.",
 			runSimilar),
@@ -102,23 +110,23 @@ func commandTable() []Command {
 type (
 	// TextDocumentArg names a document.
 	TextDocumentArg struct {
-		URI string `json:"uri" doc:"file URI of the document"`
+		URI string `json:"uri" desc:"file URI of the document"`
 	}
 	// PositionArg is an LSP position.
 	PositionArg struct {
-		Line      uint32 `json:"line" doc:"0-based line"`
-		Character uint32 `json:"character" doc:"0-based offset in the line, in UTF-16 code units"`
+		Line      uint32 `json:"line" desc:"0-based line"`
+		Character uint32 `json:"character" desc:"0-based offset in the line, in UTF-16 code units"`
 	}
 	// RangeArg is an LSP range.
 	RangeArg struct {
-		Start PositionArg `json:"start" doc:"first position"`
-		End   PositionArg `json:"end" doc:"position just after the range"`
+		Start PositionArg `json:"start" desc:"first position"`
+		End   PositionArg `json:"end" desc:"position just after the range"`
 	}
 	// LocationResult is an LSP Location: every result item of a
 	// place-based command carries one.
 	LocationResult struct {
-		URI   string   `json:"uri" doc:"file URI"`
-		Range RangeArg `json:"range" doc:"the span in the file"`
+		URI   string   `json:"uri" desc:"file URI"`
+		Range RangeArg `json:"range" desc:"the span in the file"`
 	}
 )
 
@@ -126,23 +134,11 @@ type (
 // textDocument (or a bare uri) with a position, or a symbol; a selection
 // adds range. Embed it in a command's argument struct.
 type PlaceArgs struct {
-	TextDocument *TextDocumentArg `json:"textDocument,omitempty" doc:"the document (TextDocumentPositionParams shape)"`
-	URI          string           `json:"uri,omitempty" doc:"the document URI; shorthand for textDocument.uri"`
-	Position     *PositionArg     `json:"position,omitempty" doc:"the place in the document; required with a document unless range is given"`
-	Range        *RangeArg        `json:"range,omitempty" doc:"a selection in the document"`
-	Symbol       string           `json:"symbol,omitempty" doc:"a symbol name (Name or Container.Name) instead of a document place"`
-}
-
-// ResolvedPlace is PlaceArgs in engine terms.
-type ResolvedPlace struct {
-	// Folder is the folder of Path; nil for a symbol without a document.
-	Folder FolderHandle
-	// Path is the absolute file path; empty for a symbol alone.
-	Path string
-	// Point is the position, Range the selection; nil when not given.
-	Point  *Point
-	Range  *Range
-	Symbol string
+	TextDocument *TextDocumentArg `json:"textDocument,omitempty" desc:"the document (TextDocumentPositionParams shape)"`
+	URI          string           `json:"uri,omitempty" desc:"the document URI; shorthand for textDocument.uri"`
+	Position     *PositionArg     `json:"position,omitempty" desc:"the place in the document; required with a document unless range is given"`
+	Range        *RangeArg        `json:"range,omitempty" desc:"a selection in the document"`
+	Symbol       string           `json:"symbol,omitempty" desc:"a symbol name (Name or Container.Name) instead of a document place"`
 }
 
 // CommandEnv gives a running command what it needs from the session.
@@ -150,103 +146,157 @@ type CommandEnv struct {
 	s        *server
 	token    json.RawMessage
 	progress *progress
+	loc      *locator
 }
 
-// Features returns the backend hooks.
-func (e *CommandEnv) Features() Features { return e.s.opts.Features }
+// place is a command's place in service terms: the document's folder and
+// service (nil for a symbol alone: every folder is asked) and the
+// selection.
+type place struct {
+	doc *doc
+	sel service.Selection
+	// start is the position of a selection's start (graph commands take
+	// the definition or call there).
+	start service.Target
+}
 
-// Folders returns the handles of the open workspace folders, in order.
-func (e *CommandEnv) Folders() []FolderHandle {
-	var out []FolderHandle
-	for _, f := range e.s.openFolders() {
-		out = append(out, f.handle)
+// release ends the use of the place's service.
+func (p place) release() {
+	if p.doc != nil {
+		p.doc.release()
 	}
-	return out
 }
 
-// ResolvePlace checks place arguments and converts them to engine terms.
-// Errors are InvalidParams naming the field.
-func (e *CommandEnv) ResolvePlace(a PlaceArgs) (ResolvedPlace, error) {
+// resolvePlace checks place arguments and converts them to a selection
+// of the service: a symbol; a document with a non-empty range (its lines)
+// or a position (the definition there, or its line); a document alone (the
+// whole file). Errors are InvalidParams naming the field.
+func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, error) {
 	uri := a.URI
 	if a.TextDocument != nil {
 		if a.TextDocument.URI == "" {
-			return ResolvedPlace{}, invalidParams("textDocument.uri: required")
+			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required")
 		}
 		if uri != "" && uri != a.TextDocument.URI {
-			return ResolvedPlace{}, invalidParams("uri: disagrees with textDocument.uri")
+			return place{}, jsonrpc.InvalidParams("arguments[0].uri: disagrees with textDocument.uri")
 		}
 		uri = a.TextDocument.URI
 	}
-	out := ResolvedPlace{Symbol: a.Symbol}
 	if uri == "" {
 		switch {
+		case a.Symbol != "" && (a.Position != nil || a.Range != nil):
+			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required with position or range")
 		case a.Symbol != "":
-			if a.Position != nil || a.Range != nil {
-				return ResolvedPlace{}, invalidParams("textDocument.uri: required with position or range")
-			}
-			return out, nil
+			return place{sel: service.Selection{Target: service.Target{Symbol: a.Symbol}}}, nil
 		case a.Position != nil || a.Range != nil:
-			return ResolvedPlace{}, invalidParams("textDocument.uri: required with position or range")
+			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required with position or range")
 		default:
-			return ResolvedPlace{}, invalidParams("textDocument: required (with position), or symbol")
+			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument: required (with position), or symbol")
 		}
 	}
-	if a.Position == nil && a.Range == nil && a.Symbol == "" {
-		return ResolvedPlace{}, invalidParams("position: required with a document (or give range or symbol)")
+	if a.Symbol != "" {
+		return place{}, jsonrpc.InvalidParams("arguments[0].symbol: give a symbol or a document, not both")
 	}
-	path, err := docPath("textDocument.uri", uri)
+	d, err := e.s.document("arguments[0].textDocument.uri", uri)
 	if err != nil {
-		return ResolvedPlace{}, err
+		return place{}, err
 	}
-	_, h, err := e.s.folderFor(path)
-	if err != nil {
-		return ResolvedPlace{}, err
+	if err := e.s.backend.Sync(ctx, d.path); err != nil {
+		d.release()
+		return place{}, err
 	}
-	m, err := e.s.mapperFor(path)
-	if err != nil {
-		return ResolvedPlace{}, fmt.Errorf("mapping the position: %w", err)
-	}
-	out.Folder, out.Path = h, path
-	if a.Position != nil {
-		pt := m.PositionPoint(protocol.Position{Line: a.Position.Line, Character: a.Position.Character})
-		out.Point = &pt
-	}
-	if a.Range != nil {
-		r := m.RangeFromProtocol(protocol.Range{
-			Start: protocol.Position{Line: a.Range.Start.Line, Character: a.Range.Start.Character},
-			End:   protocol.Position{Line: a.Range.End.Line, Character: a.Range.End.Character},
-		})
-		if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Column < r.Start.Column {
-			return ResolvedPlace{}, invalidParams("range: end before start")
+	p := place{doc: d, sel: service.Selection{Target: service.Target{File: d.rel}}}
+	switch {
+	case a.Range != nil && (a.Range.Start != a.Range.End):
+		start, startCol, err := e.s.charPosition(d.path, protocol.Position(a.Range.Start))
+		end, endCol, err2 := e.s.charPosition(d.path, protocol.Position(a.Range.End))
+		if err = errors.Join(err, err2); err != nil {
+			d.release()
+			return place{}, err
 		}
-		out.Range = &r
+		if end < start {
+			d.release()
+			return place{}, jsonrpc.InvalidParams("arguments[0].range: end before start")
+		}
+		if endCol == 1 && end > start {
+			end-- // a selection ending at the start of a line leaves that line out
+		}
+		p.sel.Lines = fmt.Sprintf("%d-%d", start, end)
+		p.start = service.Target{File: d.rel, Line: start, Column: startCol}
+	case a.Position != nil || a.Range != nil:
+		at := a.Position
+		if at == nil {
+			at = &a.Range.Start
+		}
+		if p.sel.Line, p.sel.Column, err = e.s.charPosition(d.path, protocol.Position(*at)); err != nil {
+			d.release()
+			return place{}, err
+		}
 	}
-	return out, nil
+	return p, nil
 }
 
-// Locations converts engine locations for a result, reading each file once.
-func (e *CommandEnv) Locations(locs []Location) []LocationResult {
-	l := e.s.newLocator()
-	out := make([]LocationResult, 0, len(locs))
-	for _, loc := range locs {
-		pl := l.location(loc)
-		out = append(out, LocationResult{URI: string(pl.URI), Range: RangeArg{
-			Start: PositionArg{Line: pl.Range.Start.Line, Character: pl.Range.Start.Character},
-			End:   PositionArg{Line: pl.Range.End.Line, Character: pl.Range.End.Character},
-		}})
+// services runs fn on the service a place names: its document's folder,
+// or, for a symbol alone, each open folder in turn until one knows the
+// symbol (all: every folder; fn's errors of "not found" move on).
+func (e *CommandEnv) services(ctx context.Context, p place, all bool, fn func(f *folder, svc *service.Service) error) error {
+	if p.doc != nil {
+		return fn(p.doc.f, p.doc.svc)
 	}
-	return out
+	found := false
+	var missing error
+	err := e.s.eachFolder(ctx, "command", func(f *folder, svc *service.Service) error {
+		if found && !all {
+			return nil
+		}
+		err := fn(f, svc)
+		if errors.Is(err, service.ErrNotFound) {
+			missing = err
+			return nil
+		}
+		found = found || err == nil
+		return err
+	})
+	if err == nil && !found && missing != nil {
+		return missing
+	}
+	return err
+}
+
+// location converts a service location of a folder for a result.
+func (e *CommandEnv) location(f *folder, l service.Location) LocationResult {
+	if e.loc == nil {
+		e.loc = e.s.newLocator()
+	}
+	r := e.loc.serviceRange(f.abs(l.Path), l.Range)
+	return LocationResult{URI: string(f.fileURI(l.Path)), Range: RangeArg{
+		Start: PositionArg{Line: r.Start.Line, Character: r.Start.Character},
+		End:   PositionArg{Line: r.End.Line, Character: r.End.Character},
+	}}
+}
+
+// argError converts a service error for a command: an argument error
+// names the command's argument.
+func argError(err error) error {
+	var se *service.Error
+	if errors.As(err, &se) && (se.Code == service.CodeInvalid || se.Code == service.CodeNotFound) {
+		if se.Field == "" {
+			return jsonrpc.InvalidParams("arguments[0]: %s", se.Message)
+		}
+		return jsonrpc.InvalidParams("arguments[0].%s", se.Error())
+	}
+	return rpcError(err)
 }
 
 // Progress starts progress reporting for the command: on the client's
 // workDoneToken when it sent one, else on a server-created token when the
 // client supports that, else nowhere. It ends when the command returns;
 // one call per command.
-func (e *CommandEnv) Progress(title, unit string) ProgressFunc {
+func (e *CommandEnv) Progress(title, unit string) func(done, total int) {
 	if e.progress == nil {
 		switch {
-		case len(e.token) > 0 && !isNull(e.token):
-			e.progress = startProgress(e.s.ctx, e.s.conn, e.token, false, title, unit, e.s.opts.ClientRequestTimeout)
+		case len(e.token) > 0 && !session.IsNull(e.token):
+			e.progress = startProgress(e.s.ctx(), e.s.rpc, e.token, false, title, unit, e.s.opts.ClientRequestTimeout)
 		default:
 			e.progress = e.s.newServerProgress(title, unit)
 		}
@@ -260,7 +310,7 @@ type executeCommandParams struct {
 	WorkDoneToken json.RawMessage   `json:"workDoneToken"`
 }
 
-func (p *executeCommandParams) validate() error {
+func (p *executeCommandParams) Validate() error {
 	if p.Command == "" {
 		return errors.New("command: required")
 	}
@@ -288,7 +338,7 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		for j, c := range s.commands {
 			names[j] = c.Name
 		}
-		return nil, invalidParams("command: unknown command %q (known: %s)", truncate(p.Command, 100), strings.Join(names, ", "))
+		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", clip.Clip(p.Command, 100), strings.Join(names, ", "))
 	}
 	cmd := s.commands[i]
 	args, err := decodeCommandArgs(cmd, p.Arguments)
@@ -296,7 +346,16 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		return nil, err
 	}
 	env := &CommandEnv{s: s, token: p.WorkDoneToken}
-	defer func() { env.progress.end("") }()
+	defer func() {
+		env.progress.end("")
+		if env.progress != nil && !env.progress.create {
+			// Progress on the client's token ends before the response: the
+			// token means nothing to the client once the request is answered.
+			wctx, cancel := context.WithTimeout(s.ctx(), time.Second)
+			env.progress.wait(wctx)
+			cancel()
+		}
+	}()
 	return cmd.Run(ctx, env, args)
 }
 
@@ -310,8 +369,8 @@ func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
 	v := reflect.New(t)
 	switch {
 	case len(raw) > 1:
-		return nil, invalidParams("arguments: %s takes one argument object, got %d arguments", cmd.Name, len(raw))
-	case len(raw) == 1 && !isNull(raw[0]):
+		return nil, jsonrpc.InvalidParams("arguments: %s takes one argument object, got %d arguments", cmd.Name, len(raw))
+	case len(raw) == 1 && !session.IsNull(raw[0]):
 		dec := json.NewDecoder(bytes.NewReader(raw[0]))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(v.Interface()); err != nil {
@@ -321,17 +380,17 @@ func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
 				if te.Field != "" {
 					field += "." + te.Field
 				}
-				return nil, invalidParams("%s: expected %s", field, jsonTypeName(te.Type))
+				return nil, jsonrpc.InvalidParams("%s: expected %s", field, jsonrpc.JSONTypeName(te.Type))
 			}
 			if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-				return nil, invalidParams("arguments[0]: unknown field %s", msg)
+				return nil, jsonrpc.InvalidParams("arguments[0]: unknown field %s", msg)
 			}
-			return nil, invalidParams("arguments[0]: %v", err)
+			return nil, jsonrpc.InvalidParams("arguments[0]: %v", err)
 		}
 	}
-	if val, ok := v.Interface().(validator); ok {
-		if err := val.validate(); err != nil {
-			return nil, invalidParams("arguments[0].%v", err)
+	if val, ok := v.Interface().(jsonrpc.Validator); ok {
+		if err := val.Validate(); err != nil {
+			return nil, jsonrpc.InvalidParams("arguments[0].%v", err)
 		}
 	}
 	return v.Elem().Interface(), nil
@@ -342,33 +401,33 @@ type StatusArgs struct{}
 
 // StatusResult is the result of contextLs.status.
 type StatusResult struct {
-	Server    ServerStatus     `json:"server" doc:"the server"`
-	Folders   []FolderStatus   `json:"folders" doc:"workspace folders, in the client's order"`
-	Documents []DocumentStatus `json:"documents" doc:"open documents, sorted by path"`
-	Settings  Settings         `json:"settings" doc:"settings in effect"`
-	Watching  string           `json:"watching" doc:"who reports changes on disk: client, server or none"`
+	Server    ServerStatus     `json:"server" desc:"the server"`
+	Folders   []FolderStatus   `json:"folders" desc:"workspace folders, in the client's order"`
+	Documents []DocumentStatus `json:"documents" desc:"open documents, sorted by path"`
+	Settings  session.Settings `json:"settings" desc:"settings in effect"`
+	Watching  string           `json:"watching" desc:"who reports changes on disk: client, server or none"`
 }
 
 // ServerStatus names the server.
 type ServerStatus struct {
-	Name    string `json:"name" doc:"server name"`
-	Version string `json:"version" doc:"server version"`
+	Name    string `json:"name" desc:"server name"`
+	Version string `json:"version" desc:"server version"`
 }
 
 // FolderStatus is one workspace folder's state.
 type FolderStatus struct {
-	URI   string `json:"uri" doc:"folder URI"`
-	Path  string `json:"path" doc:"absolute folder path"`
-	Name  string `json:"name" doc:"folder name"`
-	State string `json:"state" doc:"open or unavailable"`
-	Error string `json:"error,omitempty" doc:"why the folder is unavailable"`
+	URI   string `json:"uri" desc:"folder URI"`
+	Path  string `json:"path" desc:"absolute folder path"`
+	Name  string `json:"name" desc:"folder name"`
+	State string `json:"state" desc:"open or unavailable"`
+	Error string `json:"error,omitempty" desc:"why the folder is unavailable"`
 }
 
 // DocumentStatus is one open document.
 type DocumentStatus struct {
-	URI     string `json:"uri" doc:"document URI"`
-	Version int32  `json:"version" doc:"the client's version number"`
-	Bytes   int    `json:"bytes" doc:"size of the text in bytes"`
+	URI     string `json:"uri" desc:"document URI"`
+	Version int32  `json:"version" desc:"the client's version number"`
+	Bytes   int    `json:"bytes" desc:"size of the text in bytes"`
 }
 
 func runStatus(_ context.Context, env *CommandEnv, _ StatusArgs) (StatusResult, error) {
@@ -508,7 +567,7 @@ func collectFields(rows *[]docField, t reflect.Type, prefix string, visiting map
 			typ += ", optional"
 		}
 		path := prefix + name
-		*rows = append(*rows, docField{path: path, typ: typ, doc: f.Tag.Get("doc")})
+		*rows = append(*rows, docField{path: path, typ: typ, doc: f.Tag.Get("desc")})
 		inner := deref(f.Type)
 		switch {
 		case inner.Kind() == reflect.Struct && !isOpaqueJSON(inner):

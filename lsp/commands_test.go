@@ -3,53 +3,42 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // TestCommandsDoc regenerates docs/commands.md from the command table and
 // fails when the committed file differs; -update rewrites it.
 func TestCommandsDoc(t *testing.T) {
 	path := filepath.Join("..", "docs", "commands.md")
-	got := CommandsMarkdown(commandTable())
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading %s (run with -update to create it): %v", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date with lsp/commands.go; run `go test ./lsp -run TestCommandsDoc -update`", path)
-	}
+	testutil.Golden(t, path, []byte(CommandsMarkdown(commandTable())))
 }
 
 func TestCommandsMarkdownReflection(t *testing.T) {
 	type inner struct {
-		Deep string `json:"deep" doc:"a nested field"`
+		Deep string `json:"deep" desc:"a nested field"`
 	}
 	type args struct {
 		PlaceArgs
-		Limit  int      `json:"limit,omitempty" doc:"at most this many"`
-		Inner  inner    `json:"inner" doc:"an object"`
-		Items  []inner  `json:"items" doc:"objects"`
-		Tags   []string `json:"tags" doc:"labels | with a pipe"`
+		Limit  int      `json:"limit,omitempty" desc:"at most this many"`
+		Inner  inner    `json:"inner" desc:"an object"`
+		Items  []inner  `json:"items" desc:"objects"`
+		Tags   []string `json:"tags" desc:"labels | with a pipe"`
 		hidden int
 		Skip   string `json:"-"`
 	}
 	type result struct {
 		Hits []struct {
-			Location LocationResult `json:"location" doc:"where"`
-		} `json:"hits" doc:"the hits"`
+			Location LocationResult `json:"location" desc:"where"`
+		} `json:"hits" desc:"the hits"`
 	}
 	cmd := NewCommand("test.doc", "Test the generator.", func(context.Context, *CommandEnv, args) (result, error) {
 		return result{}, nil
@@ -101,7 +90,7 @@ func TestExecuteCommandErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		err := h.c.Call(testCtx(t), "workspace/executeCommand", tc.params, nil)
-		if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: got %v, want InvalidParams containing %q", tc.params, err, tc.want)
 		}
 	}
@@ -118,9 +107,9 @@ func TestExecuteCommandErrors(t *testing.T) {
 }
 
 func TestStatusCommand(t *testing.T) {
-	h := startServer(t, Options{Features: (&fakeBackend{}).features()})
+	h := startServer(t, Options{Backend: &fakeBackend{}})
 	h.initialize(clientCaps{}, nil)
-	uri := PathToURI(filepath.Join(h.root, "s.go"))
+	uri := workspace.PathToURI(filepath.Join(h.root, "s.go"))
 	must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 3, "text": "héllo"}}))
 	st := h.status()
 	if st.Server.Name != "context-ls-test" || st.Server.Version != "0.0.0-test" {
@@ -142,51 +131,48 @@ func TestResolvePlace(t *testing.T) {
 	type args struct {
 		PlaceArgs
 	}
-	type res struct {
-		Path   string `json:"path"`
-		Point  *Point `json:"point"`
-		Range  *Range `json:"range"`
-		Symbol string `json:"symbol"`
-		Folder bool   `json:"folder"`
-	}
-	cmd := NewCommand("test.place", "test: resolve a place", func(_ context.Context, env *CommandEnv, a args) (res, error) {
-		p, err := env.ResolvePlace(a.PlaceArgs)
+	cmd := NewCommand("test.place", "test: resolve a place", func(ctx context.Context, env *CommandEnv, a args) (service.Selection, error) {
+		p, err := env.resolvePlace(ctx, a.PlaceArgs)
 		if err != nil {
-			return res{}, err
+			return service.Selection{}, err
 		}
-		return res{Path: p.Path, Point: p.Point, Range: p.Range, Symbol: p.Symbol, Folder: p.Folder != nil}, nil
+		p.release()
+		return p.sel, nil
 	})
-	h := startServer(t, Options{Features: (&fakeBackend{}).features(), commands: []Command{cmd}})
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
+	h := startServer(t, Options{Backend: b, commands: []Command{cmd}})
 	path := writeFile(t, h.root, "p.go", "a😀b\nline2\n")
-	uri := PathToURI(path)
-	h.initialize(clientCaps{}, nil)
+	uri := workspace.PathToURI(path)
+	h.initialize(clientCaps{}, map[string]any{"embeddings": false})
 	tests := []struct {
 		name    string
 		args    map[string]any
-		want    string // JSON of res, or an error substring when wantErr
+		want    string // JSON of the selection, or an error substring when wantErr
 		wantErr bool
 	}{
 		{"textDocument and position", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 3}},
-			`{"path":"` + path + `","point":{"line":0,"column":5},"range":null,"symbol":"","folder":true}`, false},
+			`{"file":"p.go","line":1,"column":3}`, false},
 		{"bare uri", map[string]any{"uri": uri, "position": map[string]any{"line": 1, "character": 2}},
-			`{"path":"` + path + `","point":{"line":1,"column":2},"range":null,"symbol":"","folder":true}`, false},
-		{"range", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 1}, "end": map[string]any{"line": 0, "character": 3}}},
-			`{"path":"` + path + `","point":null,"range":{"start":{"line":0,"column":1},"end":{"line":0,"column":5}},"symbol":"","folder":true}`, false},
-		{"symbol", map[string]any{"symbol": "Server.Handle"},
-			`{"path":"","point":null,"range":null,"symbol":"Server.Handle","folder":false}`, false},
+			`{"file":"p.go","line":2,"column":3}`, false},
+		{"range", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 1}, "end": map[string]any{"line": 1, "character": 3}}},
+			`{"file":"p.go","lines":"1-2"}`, false},
+		{"range ending at a line start", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}},
+			`{"file":"p.go","lines":"1-1"}`, false},
+		{"document alone: the whole file", map[string]any{"uri": uri}, `{"file":"p.go"}`, false},
+		{"symbol", map[string]any{"symbol": "Server.Handle"}, `{"symbol":"Server.Handle"}`, false},
 		{"nothing", map[string]any{}, "textDocument: required (with position), or symbol", true},
-		{"uri without position", map[string]any{"uri": uri}, "position: required", true},
 		{"position without uri", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri: required", true},
 		{"disagreeing uris", map[string]any{"uri": uri, "textDocument": map[string]any{"uri": uri + "x"}, "position": map[string]any{"line": 0, "character": 0}}, "uri: disagrees", true},
 		{"range end before start", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 1, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}}, "range: end before start", true},
 		{"non-file uri", map[string]any{"uri": "untitled:1", "position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri:", true},
+		{"symbol and document", map[string]any{"uri": uri, "symbol": "X"}, "give a symbol or a document", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got json.RawMessage
 			err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.place", "arguments": []any{tc.args}}, &got)
 			if tc.wantErr {
-				if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
+				if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("got %v, want InvalidParams containing %q", err, tc.want)
 				}
 				return
@@ -201,33 +187,21 @@ func TestResolvePlace(t *testing.T) {
 	}
 }
 
-func TestCommandEnvHelpers(t *testing.T) {
+// TestCommandEnvLocation: service locations (characters) become LSP
+// locations (UTF-16) against the file's text.
+func TestCommandEnvLocation(t *testing.T) {
 	type args struct{}
-	type res struct {
-		Folders   int              `json:"folders"`
-		HasHook   bool             `json:"hasHook"`
-		Locations []LocationResult `json:"locations"`
-	}
-	var path string
-	cmd := NewCommand("test.locate", "test: convert locations", func(_ context.Context, env *CommandEnv, _ args) (res, error) {
-		return res{
-			Folders: len(env.Folders()),
-			HasHook: env.Features().OpenFolder != nil,
-			Locations: env.Locations([]Location{
-				{Path: path, Range: Range{Start: Point{0, 4}, End: Point{1, 2}}},
-			}),
-		}, nil
+	cmd := NewCommand("test.locate", "test: convert a location", func(_ context.Context, env *CommandEnv, _ args) (LocationResult, error) {
+		f := env.s.openFolders()[0]
+		return env.location(f, service.Location{Path: "l.go", Range: service.Range{StartLine: 1, StartColumn: 2, EndLine: 2, EndColumn: 3}}), nil
 	})
-	h := startServer(t, Options{Features: (&fakeBackend{}).features(), commands: []Command{cmd}})
-	path = writeFile(t, h.root, "l.go", "😀x\nab\n")
+	h := startServer(t, Options{Backend: &fakeBackend{}, commands: []Command{cmd}})
+	path := writeFile(t, h.root, "l.go", "😀x\nab\n")
 	h.initialize(clientCaps{}, nil)
-	var got res
+	var got LocationResult
 	must(t, h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.locate"}, &got))
-	want := res{Folders: 1, HasHook: true, Locations: []LocationResult{{
-		URI:   PathToURI(path),
-		Range: RangeArg{Start: PositionArg{Line: 0, Character: 2}, End: PositionArg{Line: 1, Character: 2}},
-	}}}
+	want := LocationResult{URI: workspace.PathToURI(path), Range: RangeArg{Start: PositionArg{Line: 0, Character: 2}, End: PositionArg{Line: 1, Character: 2}}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v\nwant %+v", got, want)
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

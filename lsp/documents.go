@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
 
@@ -159,7 +160,7 @@ type didOpenParams struct {
 	TextDocument protocol.TextDocumentItem `json:"textDocument"`
 }
 
-func (p *didOpenParams) validate() error {
+func (p *didOpenParams) Validate() error {
 	if p.TextDocument.URI == "" {
 		return errors.New("textDocument.uri: required")
 	}
@@ -173,7 +174,7 @@ type didChangeParams struct {
 	ContentChanges []ContentChange                          `json:"contentChanges"`
 }
 
-func (p *didChangeParams) validate() error {
+func (p *didChangeParams) Validate() error {
 	if p.TextDocument.URI == "" {
 		return errors.New("textDocument.uri: required")
 	}
@@ -186,7 +187,7 @@ type textDocumentParams struct {
 	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 }
 
-func (p *textDocumentParams) validate() error {
+func (p *textDocumentParams) Validate() error {
 	if p.TextDocument.URI == "" {
 		return errors.New("textDocument.uri: required")
 	}
@@ -196,21 +197,18 @@ func (p *textDocumentParams) validate() error {
 // documentPath converts a document URI; non-file documents (untitled:,
 // git:) are skipped with a debug log and ok=false.
 func (s *server) documentPath(method, uri string) (string, bool) {
-	path, err := URIToPath(uri)
+	path, err := workspace.URIToPath(uri)
 	if err != nil {
-		s.log.debug("document ignored", "method", method, "error", err)
+		s.log.Debug("document ignored", "method", method, "error", err)
 		return "", false
 	}
 	return path, true
 }
 
-// callDocHook calls one of the DidOpen/DidChange/DidClose/DidSave hooks.
+// callDocHook calls one of the backend's DidOpen/DidChange/DidClose/DidSave.
 func (s *server) callDocHook(name string, hook func(string, []byte, int32), d *Document) {
-	if hook == nil {
-		return
-	}
-	if err := s.protect(name, func() error { hook(d.Path, d.Text, d.Version); return nil }); err != nil {
-		s.log.error("backend hook failed", "hook", name, "path", d.Path, "error", err)
+	if err := s.rpc.Protect(name, func() error { hook(d.Path, d.Text, d.Version); return nil }); err != nil {
+		s.log.Error("backend hook failed", "hook", name, "path", d.Path, "error", err)
 	}
 }
 
@@ -224,9 +222,9 @@ func (s *server) didOpen(_ context.Context, p didOpenParams) error {
 		Version: p.TextDocument.Version, Text: []byte(p.TextDocument.Text),
 	}
 	if s.docs.open(d) {
-		s.log.warn("didOpen of a document already open; replaced", "path", path)
+		s.log.Warn("didOpen of a document already open; replaced", "path", path)
 	}
-	s.callDocHook("DidOpen", s.opts.Features.DidOpen, d)
+	s.callDocHook("DidOpen", s.backend.DidOpen, d)
 	return nil
 }
 
@@ -238,12 +236,12 @@ func (s *server) didChange(_ context.Context, p didChangeParams) error {
 	d, err := s.docs.change(path, p.TextDocument.Version, p.ContentChanges)
 	if err != nil {
 		if errors.Is(err, ErrStaleVersion) {
-			s.log.warn("didChange rejected", "error", err)
+			s.log.Warn("didChange rejected", "error", err)
 			return nil
 		}
 		return fmt.Errorf("didChange: %w", err)
 	}
-	s.callDocHook("DidChange", s.opts.Features.DidChange, d)
+	s.callDocHook("DidChange", s.backend.DidChange, d)
 	return nil
 }
 
@@ -256,7 +254,7 @@ func (s *server) didClose(_ context.Context, p textDocumentParams) error {
 	if err != nil {
 		return fmt.Errorf("didClose: %w", err)
 	}
-	s.callDocHook("DidClose", s.opts.Features.DidClose, d)
+	s.callDocHook("DidClose", s.backend.DidClose, d)
 	return nil
 }
 
@@ -269,6 +267,6 @@ func (s *server) didSave(_ context.Context, p textDocumentParams) error {
 	if d == nil {
 		return fmt.Errorf("didSave: %s: %w", path, ErrNotOpen)
 	}
-	s.callDocHook("DidSave", s.opts.Features.DidSave, d)
+	s.callDocHook("DidSave", s.backend.DidSave, d)
 	return nil
 }

@@ -5,10 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
+
+// The navigation handlers: definition, hover, document and workspace
+// symbols, the call hierarchy. Each finds the document's folder, asks its
+// service and converts the answer to protocol types; UTF-16 positions are
+// converted here, at the edge.
 
 // positionParams is TextDocumentPositionParams (the work-done and partial
 // result tokens are not used and so not decoded).
@@ -17,158 +29,251 @@ type positionParams struct {
 	Position     protocol.Position               `json:"position"`
 }
 
-func (p *positionParams) validate() error {
+func (p *positionParams) Validate() error {
 	if p.TextDocument.URI == "" {
 		return errors.New("textDocument.uri: required")
 	}
 	return nil
 }
 
-// needHook answers a request whose backend hook is missing.
-func needHook(ok bool, feature string) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf("%s: %w (the backend provides no %s hook)", feature, ErrNotSupported, feature)
-}
-
 // docPath converts a request's document URI, as InvalidParams on failure.
 func docPath(field, uri string) (string, error) {
-	path, err := URIToPath(uri)
+	path, err := workspace.URIToPath(uri)
 	if err != nil {
-		return "", invalidParams("%s: %v", field, err)
+		return "", jsonrpc.InvalidParams("%s: %v", field, err)
 	}
 	return path, nil
 }
 
-// place resolves a document position to an engine Place and its folder.
-func (s *server) place(uri string, pos protocol.Position) (Place, FolderHandle, error) {
-	path, err := docPath("textDocument.uri", uri)
+// doc is a request's document: its folder and that folder's service, to
+// be released when done.
+type doc struct {
+	path    string
+	f       *folder
+	svc     *service.Service
+	release func()
+	rel     string
+}
+
+// document resolves a request's document.
+func (s *server) document(field, uri string) (*doc, error) {
+	path, err := docPath(field, uri)
 	if err != nil {
-		return Place{}, nil, err
+		return nil, err
 	}
-	_, h, err := s.folderFor(path)
+	return s.documentAt(path)
+}
+
+// documentAt resolves an absolute path to its folder's service.
+func (s *server) documentAt(path string) (*doc, error) {
+	f, err := s.folderFor(path)
 	if err != nil {
-		return Place{}, nil, err
+		return nil, err
 	}
+	svc, release, err := s.backend.Service(f.root)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := svc.Rel(path)
+	if err != nil {
+		release()
+		return nil, rpcError(err)
+	}
+	return &doc{path: path, f: f, svc: svc, release: release, rel: rel}, nil
+}
+
+// charPosition converts an LSP position in path to the service's 1-based
+// line and character column.
+func (s *server) charPosition(path string, p protocol.Position) (line, col int, err error) {
 	m, err := s.mapperFor(path)
 	if err != nil {
-		return Place{}, nil, fmt.Errorf("mapping the position: %w", err)
+		return 0, 0, fmt.Errorf("mapping the position: %w", err)
 	}
-	return Place{Path: path, Point: m.PositionPoint(pos)}, h, nil
+	off := m.PositionOffset(p)
+	pt := m.OffsetPoint(off)
+	start := off - pt.Column
+	return pt.Line + 1, utf8.RuneCount(m.Text()[start:off]) + 1, nil
 }
 
-// locator converts engine locations to protocol ones, reading each file's
-// text (the open document, else the file on disk) once per request.
-type locator struct {
-	s     *server
-	cache map[string]*Mapper
-}
-
-func (s *server) newLocator() *locator { return &locator{s: s, cache: make(map[string]*Mapper)} }
-
-// mapper returns path's mapper, or nil when the file cannot be read.
-func (l *locator) mapper(path string) *Mapper {
-	if m, ok := l.cache[path]; ok {
-		return m
+// positionRequest converts a position request for the service, after the
+// document's open buffer has reached the index.
+func (s *server) positionRequest(ctx context.Context, d *doc, p protocol.Position) (service.PositionRequest, error) {
+	if err := s.backend.Sync(ctx, d.path); err != nil {
+		return service.PositionRequest{}, err
 	}
-	m, err := l.s.mapperFor(path)
+	line, col, err := s.charPosition(d.path, p)
 	if err != nil {
-		l.s.log.debug("cannot read a result's file; its columns are byte columns", "path", path, "error", err)
-		m = nil
+		return service.PositionRequest{}, err
 	}
-	l.cache[path] = m
-	return m
+	return service.PositionRequest{File: d.rel, Line: line, Column: col}, nil
 }
 
-// protoRange converts a range in path. When the file cannot be read the
-// line numbers are kept and byte columns are sent as they are (exact for
-// ASCII lines).
-func (l *locator) protoRange(path string, r Range) protocol.Range {
-	if m := l.mapper(path); m != nil {
-		return m.RangeToProtocol(r)
+// abs is the absolute path of a folder-relative path, in the client's
+// terms (the folder's root as the client named it).
+func (f *folder) abs(rel string) string { return filepath.Join(f.root, filepath.FromSlash(rel)) }
+
+// fileURI is the file URI of a folder-relative path.
+func (f *folder) fileURI(rel string) protocol.DocumentURI {
+	return protocol.DocumentURI(workspace.PathToURI(f.abs(rel)))
+}
+
+// definitionAt answers the service's definition of the identifier at a
+// document position; release ends the use of the document.
+func (s *server) definitionAt(ctx context.Context, p positionParams) (d *doc, res *service.DefinitionResult, err error) {
+	d, err = s.document("textDocument.uri", string(p.TextDocument.URI))
+	if err != nil {
+		return nil, nil, err
 	}
-	clamp := func(n int) uint32 {
-		if n < 0 {
-			return 0
+	req, err := s.positionRequest(ctx, d, p.Position)
+	if err == nil {
+		if res, err = d.svc.Definition(ctx, req); err != nil {
+			err = rpcError(err)
 		}
-		return uint32(n)
 	}
-	return protocol.Range{
-		Start: protocol.Position{Line: clamp(r.Start.Line), Character: clamp(r.Start.Column)},
-		End:   protocol.Position{Line: clamp(r.End.Line), Character: clamp(r.End.Column)},
+	if err != nil {
+		d.release()
+		return nil, nil, err
 	}
-}
-
-// engineRange converts a protocol range in path to an engine range.
-func (l *locator) engineRange(path string, r protocol.Range) Range {
-	if m := l.mapper(path); m != nil {
-		return m.RangeFromProtocol(r)
-	}
-	return Range{
-		Start: Point{Line: int(r.Start.Line), Column: int(r.Start.Character)},
-		End:   Point{Line: int(r.End.Line), Column: int(r.End.Character)},
-	}
-}
-
-func (l *locator) location(loc Location) protocol.Location {
-	return protocol.Location{URI: protocol.DocumentURI(PathToURI(loc.Path)), Range: l.protoRange(loc.Path, loc.Range)}
+	return d, res, nil
 }
 
 func (s *server) definition(ctx context.Context, p positionParams) ([]protocol.Location, error) {
-	return placeList(ctx, s, p, "definition", s.opts.Features.Definition, (*locator).location)
-}
-
-// placeList answers a request about a place with a list: it resolves the
-// place, calls the feature hook (refusing when the feature is missing) and
-// converts each result at the edge.
-func placeList[T, R any](ctx context.Context, s *server, p positionParams, feature string,
-	hook func(context.Context, FolderHandle, Place) ([]T, error), convert func(*locator, T) R) ([]R, error) {
-	if err := needHook(hook != nil, feature); err != nil {
-		return nil, err
-	}
-	at, h, err := s.place(string(p.TextDocument.URI), p.Position)
+	d, res, err := s.definitionAt(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	items, err := hook(ctx, h, at)
-	if err != nil {
-		return nil, err
-	}
+	defer d.release()
 	l := s.newLocator()
-	out := make([]R, 0, len(items))
-	for _, it := range items {
-		out = append(out, convert(l, it))
+	out := []protocol.Location{}
+	for _, def := range res.Definitions {
+		out = append(out, protocol.Location{URI: d.f.fileURI(def.Path), Range: l.serviceRange(d.f.abs(def.Path), def.NameRange)})
+	}
+	if len(out) == 0 && res.Identifier != "" {
+		out = s.definitionsElsewhere(ctx, d.f, res.Identifier, l)
 	}
 	return out, nil
+}
+
+// definitionsElsewhere looks a name up in the other open folders, when
+// the document's own folder has no definition of it.
+func (s *server) definitionsElsewhere(ctx context.Context, skip *folder, name string, l *locator) []protocol.Location {
+	out := []protocol.Location{}
+	for _, f := range s.openFolders() {
+		if f == skip || ctx.Err() != nil {
+			continue
+		}
+		svc, release, err := s.backend.Service(f.root)
+		if err != nil {
+			continue
+		}
+		res, err := svc.Symbols(ctx, service.SymbolsRequest{Name: name, Limit: 10})
+		release()
+		if err != nil || res.Fuzzy {
+			continue
+		}
+		for _, sym := range res.Symbols {
+			out = append(out, protocol.Location{URI: f.fileURI(sym.Path), Range: l.serviceRange(f.abs(sym.Path), sym.NameRange)})
+		}
+	}
+	return out
 }
 
 func (s *server) hover(ctx context.Context, p positionParams) (*protocol.Hover, error) {
-	hook := s.opts.Features.Hover
-	if err := needHook(hook != nil, "hover"); err != nil {
-		return nil, err
-	}
-	at, h, err := s.place(string(p.TextDocument.URI), p.Position)
+	d, err := s.document("textDocument.uri", string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	res, err := hook(ctx, h, at)
-	if err != nil || res == nil {
+	defer d.release()
+	req, err := s.positionRequest(ctx, d, p.Position)
+	if err != nil {
 		return nil, err
 	}
-	out := &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: res.Markdown}}
-	if res.Range != nil {
-		r := s.newLocator().protoRange(at.Path, *res.Range)
-		out.Range = &r
+	res, err := d.svc.Hover(ctx, req)
+	if err != nil {
+		return nil, rpcError(err)
 	}
-	return out, nil
+	if res.Definition == nil {
+		return nil, nil
+	}
+	r := s.newLocator().serviceRange(d.path, res.Range)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverMarkdown(d.f, res)}, Range: &r}, nil
+}
+
+// hoverMarkdown renders a hover: the signature in a fence, the doc
+// comment, where it is defined, then the Related section.
+func hoverMarkdown(f *folder, h *service.HoverResult) string {
+	def := h.Definition
+	var md strings.Builder
+	sig := def.Signature
+	if sig == "" {
+		sig = def.Name
+	}
+	fmt.Fprintf(&md, "```%s\n%s\n```\n", fenceLanguage(def.Language), sig)
+	if doc := strings.TrimSpace(def.Doc); doc != "" {
+		md.WriteString("\n" + doc + "\n")
+	}
+	line := def.NameRange.StartLine
+	fmt.Fprintf(&md, "\nDefined in [%s:%d](%s#L%d)", def.Path, line, f.fileURI(def.Path), line)
+	if h.More > 0 {
+		fmt.Fprintf(&md, " (%d more definitions of %s)", h.More, def.Name)
+	}
+	md.WriteString("\n\n**Related**\n\n")
+	writeCount(&md, f, "callers", h.Callers, false)
+	if h.Tests != nil {
+		writeCount(&md, f, "tests", h.Tests, true)
+	} else {
+		md.WriteString("- tests: unknown (the code graph has no answer here)\n")
+	}
+	for _, r := range h.Related {
+		fmt.Fprintf(&md, "- `%s` (%s) [%s:%d](%s#L%d)\n", r.Symbol, r.Kind, r.Path, r.StartLine, f.fileURI(r.Path), r.StartLine)
+	}
+	if len(h.Related) == 0 {
+		md.WriteString("- no related definitions found\n")
+	}
+	return md.String()
+}
+
+// writeCount is a hover's line about callers or tests: how many the graph
+// can justify and the first few with their locations.
+func writeCount(md *strings.Builder, f *folder, what string, c *service.Count, reasons bool) {
+	if c == nil {
+		return
+	}
+	n := fmt.Sprint(c.Count)
+	if c.More {
+		n += "+"
+	}
+	fmt.Fprintf(md, "- %s: %s", what, n)
+	for i, it := range c.First {
+		sep := ", "
+		if i == 0 {
+			sep = " — "
+		}
+		fmt.Fprintf(md, "%s[`%s`](%s#L%d)", sep, it.Symbol, f.fileURI(it.Path), it.StartLine)
+		if reasons && it.Reason != "" {
+			fmt.Fprintf(md, " (%s)", it.Reason)
+		}
+	}
+	if c.Count > len(c.First) {
+		md.WriteString(", …")
+	}
+	md.WriteString("\n")
+}
+
+// fenceLanguage names a Markdown code fence's language.
+func fenceLanguage(lang string) string {
+	switch lang {
+	case "", "text", "markdown":
+		return ""
+	}
+	return lang
 }
 
 type documentSymbolParams struct {
 	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 }
 
-func (p *documentSymbolParams) validate() error {
+func (p *documentSymbolParams) Validate() error {
 	if p.TextDocument.URI == "" {
 		return errors.New("textDocument.uri: required")
 	}
@@ -176,59 +281,81 @@ func (p *documentSymbolParams) validate() error {
 }
 
 // documentSymbol answers with DocumentSymbol trees, or with flat
-// SymbolInformation when the client lacks hierarchical support.
+// SymbolInformation when the client lacks hierarchical support, from the
+// document's current text.
 func (s *server) documentSymbol(ctx context.Context, p documentSymbolParams) (any, error) {
-	hook := s.opts.Features.DocumentSymbols
-	if err := needHook(hook != nil, "documentSymbol"); err != nil {
-		return nil, err
-	}
-	path, err := docPath("textDocument.uri", string(p.TextDocument.URI))
+	d, err := s.document("textDocument.uri", string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	_, h, err := s.folderFor(path)
-	if err != nil {
+	defer d.release()
+	if err := s.backend.Sync(ctx, d.path); err != nil {
 		return nil, err
 	}
-	syms, err := hook(ctx, h, path)
+	res, err := d.svc.Symbols(ctx, service.SymbolsRequest{File: d.rel})
 	if err != nil {
-		return nil, err
+		return nil, rpcError(err)
 	}
 	l := s.newLocator()
 	s.mu.RLock()
 	hierarchical := s.caps.TextDocument.DocumentSymbol.HierarchicalDocumentSymbolSupport
 	s.mu.RUnlock()
-	if hierarchical {
-		return convertDocumentSymbols(l, path, syms), nil
-	}
-	flat := []protocol.SymbolInformation{}
-	var walk func(list []DocumentSymbol, container string)
-	walk = func(list []DocumentSymbol, container string) {
-		for _, d := range list {
+	if !hierarchical {
+		flat := []protocol.SymbolInformation{}
+		for _, sym := range res.Symbols {
+			container := ""
+			if sym.Parent >= 0 && sym.Parent < len(res.Symbols) {
+				container = res.Symbols[sym.Parent].Name
+			}
 			flat = append(flat, protocol.SymbolInformation{
-				Name: d.Name, Kind: protocolSymbolKind(d.Kind), ContainerName: container,
-				Location: protocol.Location{URI: protocol.DocumentURI(PathToURI(path)), Range: l.protoRange(path, d.Range)},
+				Name: sym.Name, Kind: protocolSymbolKind(sym.Kind), ContainerName: container,
+				Location: protocol.Location{URI: d.f.fileURI(sym.Path), Range: l.serviceRange(d.path, sym.Range)},
 			})
-			walk(d.Children, d.Name)
 		}
+		return flat, nil
 	}
-	walk(syms, "")
-	return flat, nil
+	return symbolTree(l, d.path, res.Symbols), nil
 }
 
-func convertDocumentSymbols(l *locator, path string, syms []DocumentSymbol) []protocol.DocumentSymbol {
-	out := make([]protocol.DocumentSymbol, 0, len(syms))
-	for _, d := range syms {
-		ds := protocol.DocumentSymbol{
-			Name: d.Name, Detail: d.Detail, Kind: protocolSymbolKind(d.Kind),
-			Range: l.protoRange(path, d.Range), SelectionRange: l.protoRange(path, d.SelectionRange),
+// symbolTree nests a file's definitions by their Parent indexes (an index
+// that does not point to an earlier definition makes a root).
+func symbolTree(l *locator, path string, syms []service.Symbol) []protocol.DocumentSymbol {
+	children := make([][]int, len(syms))
+	var roots []int
+	for i, sym := range syms {
+		if sym.Parent >= 0 && sym.Parent < i {
+			children[sym.Parent] = append(children[sym.Parent], i)
+		} else {
+			roots = append(roots, i)
 		}
-		if len(d.Children) > 0 {
-			ds.Children = convertDocumentSymbols(l, path, d.Children)
+	}
+	var build func(i int) protocol.DocumentSymbol
+	build = func(i int) protocol.DocumentSymbol {
+		sym := syms[i]
+		full := l.serviceRange(path, sym.Range)
+		sel := l.serviceRange(path, sym.NameRange)
+		if !rangeWithin(full, sel) {
+			sel = protocol.Range{Start: full.Start, End: full.Start}
 		}
-		out = append(out, ds)
+		ds := protocol.DocumentSymbol{Name: sym.Name, Detail: sym.Signature, Kind: protocolSymbolKind(sym.Kind), Range: full, SelectionRange: sel}
+		for _, c := range children[i] {
+			ds.Children = append(ds.Children, build(c))
+		}
+		return ds
+	}
+	out := make([]protocol.DocumentSymbol, 0, len(roots))
+	for _, i := range roots {
+		out = append(out, build(i))
 	}
 	return out
+}
+
+// rangeWithin reports whether inner lies within outer.
+func rangeWithin(outer, inner protocol.Range) bool {
+	before := func(a, b protocol.Position) bool {
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	}
+	return !before(inner.Start, outer.Start) && !before(outer.End, inner.End)
 }
 
 type workspaceSymbolParams struct {
@@ -236,199 +363,174 @@ type workspaceSymbolParams struct {
 }
 
 // workspaceSymbol queries every open folder and merges the results by
-// score (stable: equal scores keep folder order). A folder that fails is logged and skipped unless every
-// folder fails.
+// score (stable: equal scores keep folder order). A folder that fails is
+// logged and skipped unless every folder fails.
 func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	hook := s.opts.Features.WorkspaceSymbols
-	if err := needHook(hook != nil, "workspaceSymbol"); err != nil {
+	type found struct {
+		f   *folder
+		sym service.Symbol
+	}
+	var all []found
+	err := s.eachFolder(ctx, "workspace/symbol", func(f *folder, svc *service.Service) error {
+		res, err := svc.Symbols(ctx, service.SymbolsRequest{Query: p.Query})
+		if err != nil {
+			return err
+		}
+		for _, sym := range res.Symbols {
+			all = append(all, found{f, sym})
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	folders := s.openFolders()
-	if len(folders) == 0 {
-		return nil, fmt.Errorf("no workspace folder is open: %w", ErrFolderUnavailable)
-	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].sym.Score > all[j].sym.Score })
 	l := s.newLocator()
-	var all []SymbolInfo
-	var errs []error
-	for _, f := range folders {
-		syms, err := hook(ctx, f.handle, p.Query)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			errs = append(errs, fmt.Errorf("%s: %w", f.root, err))
-			continue
-		}
-		all = append(all, syms...)
-	}
-	if len(errs) == len(folders) {
-		return nil, errors.Join(errs...)
-	}
-	for _, err := range errs {
-		s.log.warn("workspace/symbol: a folder failed", "error", err)
-	}
-	// Folders merge by score; equal scores keep folder order.
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
 	out := make([]protocol.SymbolInformation, 0, len(all))
-	for _, si := range all {
+	for _, a := range all {
 		out = append(out, protocol.SymbolInformation{
-			Name: si.Name, Kind: protocolSymbolKind(si.Kind), ContainerName: si.Container,
-			Location: l.location(si.Location),
+			Name: a.sym.Name, Kind: protocolSymbolKind(a.sym.Kind), ContainerName: a.sym.Container,
+			Location: protocol.Location{URI: a.f.fileURI(a.sym.Path), Range: l.serviceRange(a.f.abs(a.sym.Path), a.sym.NameRange)},
 		})
 	}
 	return out, nil
 }
 
-func (l *locator) callItem(it CallItem) protocol.CallHierarchyItem {
-	out := protocol.CallHierarchyItem{
-		Name: it.Name, Kind: protocolSymbolKind(it.Kind), Detail: it.Detail,
-		URI:            protocol.DocumentURI(PathToURI(it.Path)),
-		Range:          l.protoRange(it.Path, it.Range),
-		SelectionRange: l.protoRange(it.Path, it.SelectionRange),
+// eachFolder calls fn with the service of every open folder, in order.
+// A folder that fails is logged and skipped unless every folder fails.
+func (s *server) eachFolder(ctx context.Context, what string, fn func(f *folder, svc *service.Service) error) error {
+	folders := s.openFolders()
+	if len(folders) == 0 {
+		return fmt.Errorf("no workspace folder is open: %w", session.ErrFolderUnavailable)
 	}
-	if len(it.Data) > 0 {
-		out.Data = it.Data
+	var errs []error
+	for _, f := range folders {
+		svc, release, err := s.backend.Service(f.root)
+		if err == nil {
+			err = fn(f, svc)
+			release()
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", f.root, err))
+		}
 	}
-	return out
+	if len(errs) == len(folders) {
+		return rpcError(errors.Join(errs...))
+	}
+	for _, err := range errs {
+		s.log.Warn(what+": a folder failed", "error", err)
+	}
+	return nil
+}
+
+// callData is what a call hierarchy item carries to identify its
+// definition when the client sends it back.
+type callData struct {
+	Path   string `json:"path"`   // relative to the folder
+	Line   int    `json:"line"`   // 1-based line of the name
+	Column int    `json:"column"` // 1-based character column of the name
+}
+
+// callItem builds a call hierarchy item.
+func (l *locator) callItem(f *folder, loc service.Location, name service.Range, label, kind, detail string) protocol.CallHierarchyItem {
+	data, _ := json.Marshal(callData{Path: loc.Path, Line: name.StartLine, Column: max(name.StartColumn, 1)})
+	abs := f.abs(loc.Path)
+	return protocol.CallHierarchyItem{
+		Name: label, Kind: protocolSymbolKind(kind), Detail: detail, URI: f.fileURI(loc.Path),
+		Range: l.serviceRange(abs, loc.Range), SelectionRange: l.serviceRange(abs, name), Data: json.RawMessage(data),
+	}
 }
 
 func (s *server) prepareCallHierarchy(ctx context.Context, p positionParams) ([]protocol.CallHierarchyItem, error) {
-	return placeList(ctx, s, p, "callHierarchy", s.opts.Features.PrepareCallHierarchy, (*locator).callItem)
+	d, res, err := s.definitionAt(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer d.release()
+	l := s.newLocator()
+	out := []protocol.CallHierarchyItem{}
+	for _, def := range res.Definitions {
+		detail := def.Signature
+		if detail == "" {
+			detail = def.Container
+		}
+		out = append(out, l.callItem(d.f, def.Location, def.NameRange, def.Name, def.Kind, detail))
+	}
+	return out, nil
 }
 
 type callHierarchyParams struct {
 	Item protocol.CallHierarchyItem `json:"item"`
 }
 
-func (p *callHierarchyParams) validate() error {
+func (p *callHierarchyParams) Validate() error {
 	if p.Item.URI == "" {
 		return errors.New("item.uri: required")
 	}
 	return nil
 }
 
-// engineCallItem converts the client's item back to engine terms.
-func (s *server) engineCallItem(l *locator, it protocol.CallHierarchyItem) (CallItem, FolderHandle, error) {
-	path, err := docPath("item.uri", string(it.URI))
-	if err != nil {
-		return CallItem{}, nil, err
-	}
-	_, h, err := s.folderFor(path)
-	if err != nil {
-		return CallItem{}, nil, err
-	}
-	out := CallItem{
-		Name: it.Name, Kind: engineSymbolKind(it.Kind), Detail: it.Detail, Path: path,
-		Range: l.engineRange(path, it.Range), SelectionRange: l.engineRange(path, it.SelectionRange),
-	}
-	if it.Data != nil {
-		raw, err := json.Marshal(it.Data)
-		if err != nil {
-			return CallItem{}, nil, invalidParams("item.data: %v", err)
-		}
-		out.Data = raw
-	}
-	return out, h, nil
-}
-
 func (s *server) incomingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyIncomingCall, error) {
-	// Call sites lie in the caller's file.
-	items, ranges, err := s.calls(ctx, p, "incomingCalls", s.opts.Features.IncomingCalls,
-		func(c Call, _ CallItem) string { return c.Item.Path })
-	out := make([]protocol.CallHierarchyIncomingCall, len(items))
-	for i := range items {
-		out[i] = protocol.CallHierarchyIncomingCall{From: items[i], FromRanges: ranges[i]}
-	}
+	out := []protocol.CallHierarchyIncomingCall{}
+	err := s.calls(ctx, p, (*service.Service).Callers, false, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
+		out = append(out, protocol.CallHierarchyIncomingCall{From: item, FromRanges: sites})
+	})
 	return out, err
 }
 
 func (s *server) outgoingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyOutgoingCall, error) {
-	// Call sites lie in the file of the item asked about.
-	items, ranges, err := s.calls(ctx, p, "outgoingCalls", s.opts.Features.OutgoingCalls,
-		func(_ Call, item CallItem) string { return item.Path })
-	out := make([]protocol.CallHierarchyOutgoingCall, len(items))
-	for i := range items {
-		out[i] = protocol.CallHierarchyOutgoingCall{To: items[i], FromRanges: ranges[i]}
-	}
+	out := []protocol.CallHierarchyOutgoingCall{}
+	err := s.calls(ctx, p, (*service.Service).Callees, true, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
+		out = append(out, protocol.CallHierarchyOutgoingCall{To: item, FromRanges: sites})
+	})
 	return out, err
 }
 
-// calls resolves a call-hierarchy item, calls an incoming/outgoing hook and
-// converts each call's item and its call-site ranges, which lie in the file
-// sitePath names.
-func (s *server) calls(ctx context.Context, p callHierarchyParams, feature string,
-	hook func(context.Context, FolderHandle, CallItem) ([]Call, error),
-	sitePath func(c Call, item CallItem) string) ([]protocol.CallHierarchyItem, [][]protocol.Range, error) {
-	if err := needHook(hook != nil, feature); err != nil {
-		return nil, nil, err
+// calls answers incoming or outgoing calls of an item: the item's
+// definition is named by its data (or its selection range), the graph
+// query runs on its folder's service, and each call's item and call sites
+// are converted (callers' sites lie in the caller's file, callees' in the
+// item's).
+func (s *server) calls(ctx context.Context, p callHierarchyParams,
+	q func(*service.Service, context.Context, service.GraphRequest) (*service.GraphResult, error), sitesInTarget bool,
+	add func(item protocol.CallHierarchyItem, sites []protocol.Range)) error {
+	d, err := s.document("item.uri", string(p.Item.URI))
+	if err != nil {
+		return err
+	}
+	defer d.release()
+	t := service.Target{File: d.rel}
+	var cd callData
+	if raw, err := json.Marshal(p.Item.Data); err == nil && json.Unmarshal(raw, &cd) == nil && cd.Path != "" && cd.Line > 0 {
+		t.File, t.Line, t.Column = cd.Path, cd.Line, cd.Column
+	} else if t.Line, t.Column, err = s.charPosition(d.path, p.Item.SelectionRange.Start); err != nil {
+		return err
+	}
+	res, err := q(d.svc, ctx, service.GraphRequest{Target: t})
+	if err != nil {
+		return rpcError(err)
 	}
 	l := s.newLocator()
-	item, h, err := s.engineCallItem(l, p.Item)
-	if err != nil {
-		return nil, nil, err
-	}
-	calls, err := hook(ctx, h, item)
-	if err != nil {
-		return nil, nil, err
-	}
-	items := make([]protocol.CallHierarchyItem, len(calls))
-	ranges := make([][]protocol.Range, len(calls))
-	for i, c := range calls {
-		items[i] = l.callItem(c.Item)
-		ranges[i] = make([]protocol.Range, 0, len(c.Ranges))
-		for _, r := range c.Ranges {
-			ranges[i] = append(ranges[i], l.protoRange(sitePath(c, item), r))
+	for _, r := range res.Results {
+		for _, it := range r.Items {
+			name := it.Symbol
+			if i := strings.LastIndexByte(name, '.'); i >= 0 && it.Kind != "file" {
+				name = name[i+1:]
+			}
+			item := l.callItem(d.f, it.Location, it.NameRange, name, it.Kind, it.Symbol)
+			sitePath := d.f.abs(it.Path)
+			if sitesInTarget {
+				sitePath = d.f.abs(r.Definition.Path)
+			}
+			sites := make([]protocol.Range, 0, len(it.Sites))
+			for _, site := range it.Sites {
+				sites = append(sites, l.serviceRange(sitePath, site))
+			}
+			add(item, sites)
 		}
 	}
-	return items, ranges, nil
+	return nil
 }
-
-// symbolKinds maps kind names to LSP symbol kinds.
-var symbolKinds = map[SymbolKind]protocol.SymbolKind{
-	"file":        protocol.SymbolKindFile,
-	"module":      protocol.SymbolKindModule,
-	"namespace":   protocol.SymbolKindNamespace,
-	"package":     protocol.SymbolKindPackage,
-	"class":       protocol.SymbolKindClass,
-	"type":        protocol.SymbolKindClass,
-	"method":      protocol.SymbolKindMethod,
-	"property":    protocol.SymbolKindProperty,
-	"field":       protocol.SymbolKindField,
-	"constructor": protocol.SymbolKindConstructor,
-	"enum":        protocol.SymbolKindEnum,
-	"interface":   protocol.SymbolKindInterface,
-	"trait":       protocol.SymbolKindInterface,
-	"function":    protocol.SymbolKindFunction,
-	"macro":       protocol.SymbolKindFunction,
-	"var":         protocol.SymbolKindVariable,
-	"variable":    protocol.SymbolKindVariable,
-	"const":       protocol.SymbolKindConstant,
-	"constant":    protocol.SymbolKindConstant,
-	"string":      protocol.SymbolKindString,
-	"key":         protocol.SymbolKindKey,
-	"object":      protocol.SymbolKindObject,
-	"enumMember":  protocol.SymbolKindEnumMember,
-	"struct":      protocol.SymbolKindStruct,
-}
-
-// engineKinds maps LSP kinds back to the engine's names.
-var engineKinds = map[protocol.SymbolKind]SymbolKind{
-	protocol.SymbolKindFile: "file", protocol.SymbolKindModule: "module", protocol.SymbolKindNamespace: "namespace",
-	protocol.SymbolKindPackage: "package", protocol.SymbolKindClass: "class", protocol.SymbolKindMethod: "method",
-	protocol.SymbolKindProperty: "property", protocol.SymbolKindField: "field", protocol.SymbolKindConstructor: "constructor",
-	protocol.SymbolKindEnum: "enum", protocol.SymbolKindInterface: "interface", protocol.SymbolKindFunction: "function",
-	protocol.SymbolKindVariable: "var", protocol.SymbolKindConstant: "const", protocol.SymbolKindString: "string",
-	protocol.SymbolKindKey: "key", protocol.SymbolKindObject: "object", protocol.SymbolKindEnumMember: "enumMember",
-	protocol.SymbolKindStruct: "struct",
-}
-
-// protocolSymbolKind maps a kind name; unknown names become Object.
-func protocolSymbolKind(k SymbolKind) protocol.SymbolKind {
-	if pk, ok := symbolKinds[k]; ok {
-		return pk
-	}
-	return protocol.SymbolKindObject
-}
-
-// engineSymbolKind maps an LSP kind back to a kind name ("" if unknown).
-func engineSymbolKind(k protocol.SymbolKind) SymbolKind { return engineKinds[k] }

@@ -2,90 +2,65 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/workspace"
+	"go.lsp.dev/protocol"
 )
 
-// featureBackend answers queries over two files whose lines mix ASCII,
-// 2-byte, 3-byte and 4-byte runes, so byte and UTF-16 columns differ.
-type featureBackend struct {
-	fakeBackend
-	main, lib string
-	mu        sync.Mutex
-	seen      []string // what the query hooks received, in engine terms
+// featureWorkspace has lines that mix ASCII, 2-, 3- and 4-byte runes, so
+// byte, character and UTF-16 columns all differ.
+var featureWorkspace = map[string]string{
+	"go.mod": "module example.com/app\n\ngo 1.22\n",
+	"main.go": "package main\n\nimport \"example.com/app/lib\"\n\n" +
+		"// main prints a size.\nfunc main() { s := \"😀€\"; größe := lib.Größe(); println(s, größe) }\n",
+	"lib/shape.py": "class Größe:\n    \"\"\"A size in m².\"\"\"\n\n    def maß(self):\n        return 1\n",
+	"lib/lib.go": "package lib\n\n// Größe returns a size.\nfunc Größe() int { return größeIn(\"m²\") }\n\n" +
+		"// T holds 😀 fields.\ntype T struct {\n\t😀field int\n}\n\nfunc größeIn(u string) int { return len(u) }\n",
 }
 
-func (fb *featureBackend) saw(format string, args ...any) {
-	fb.mu.Lock()
-	fb.seen = append(fb.seen, fmt.Sprintf(format, args...))
-	fb.mu.Unlock()
-}
-
-func (fb *featureBackend) features() Features {
-	f := fb.fakeBackend.features()
-	f.Definition = func(_ context.Context, h FolderHandle, at Place) ([]Location, error) {
-		fb.saw("definition %s %d:%d", filepath.Base(at.Path), at.Point.Line, at.Point.Column)
-		// "func Größe()" on lib line 1: the name starts at byte 5.
-		return []Location{{Path: fb.lib, Range: Range{Start: Point{1, 5}, End: Point{1, 12}}}}, nil
+// startFeatures serves featureWorkspace with a real session and waits
+// for its index.
+func startFeatures(t *testing.T, cc clientCaps) (*harness, *editor) {
+	t.Helper()
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
+	h := startServer(t, Options{Backend: b})
+	for rel, text := range featureWorkspace {
+		writeFile(t, h.root, rel, text)
 	}
-	f.Hover = func(_ context.Context, h FolderHandle, at Place) (*HoverResult, error) {
-		fb.saw("hover %s %d:%d", filepath.Base(at.Path), at.Point.Line, at.Point.Column)
-		return &HoverResult{Markdown: "**Größe** returns a size", Range: &Range{Start: Point{0, 4}, End: Point{0, 9}}}, nil
-	}
-	f.DocumentSymbols = func(_ context.Context, h FolderHandle, path string) ([]DocumentSymbol, error) {
-		fb.saw("symbols %s", filepath.Base(path))
-		return []DocumentSymbol{{
-			Name: "T", Kind: "struct", Detail: "type T struct",
-			Range: Range{Point{0, 0}, Point{2, 1}}, SelectionRange: Range{Point{0, 5}, Point{0, 6}},
-			Children: []DocumentSymbol{{Name: "😀field", Kind: "field", Range: Range{Point{1, 1}, Point{1, 14}}, SelectionRange: Range{Point{1, 1}, Point{1, 10}}}},
-		}}, nil
-	}
-	f.WorkspaceSymbols = func(_ context.Context, h FolderHandle, query string) ([]SymbolInfo, error) {
-		fb.saw("workspace %q", query)
-		if query == "fail" {
-			return nil, errors.New("index unavailable")
+	e := newSession(t, h.c, h.root)
+	caps := cc.json()
+	var res json.RawMessage
+	must(t, h.c.Call(testCtx(t), "initialize", map[string]any{
+		"processId": nil, "capabilities": caps, "initializationOptions": map[string]any{"embeddings": false},
+		"workspaceFolders": []map[string]string{{"uri": workspace.PathToURI(h.root), "name": "root"}},
+	}, &res))
+	must(t, h.c.Notify("initialized", map[string]any{}))
+	poll(t, "the feature workspace indexed", func() (bool, string) {
+		var st StatsResult
+		if err := e.command("contextLs.stats", nil, &st); err != nil || len(st.Folders) == 0 {
+			return false, fmt.Sprint(err)
 		}
-		return []SymbolInfo{{Name: "Größe", Kind: "function", Container: "lib", Location: Location{Path: fb.lib, Range: Range{Point{1, 5}, Point{1, 12}}}}}, nil
-	}
-	f.PrepareCallHierarchy = func(_ context.Context, h FolderHandle, at Place) ([]CallItem, error) {
-		fb.saw("prepare %s %d:%d", filepath.Base(at.Path), at.Point.Line, at.Point.Column)
-		return []CallItem{{Name: "Größe", Kind: "function", Path: fb.lib, Range: Range{Point{1, 0}, Point{1, 16}},
-			SelectionRange: Range{Point{1, 5}, Point{1, 12}}, Data: json.RawMessage(`{"id":42}`)}}, nil
-	}
-	f.IncomingCalls = func(_ context.Context, h FolderHandle, item CallItem) ([]Call, error) {
-		fb.saw("incoming %s %s %s sel %d:%d data %s", item.Name, item.Kind, filepath.Base(item.Path), item.SelectionRange.Start.Line, item.SelectionRange.Start.Column, item.Data)
-		caller := CallItem{Name: "main", Kind: "function", Path: fb.main, Range: Range{Point{0, 0}, Point{0, 20}}, SelectionRange: Range{Point{0, 0}, Point{0, 4}}}
-		return []Call{{Item: caller, Ranges: []Range{{Point{0, 12}, Point{0, 19}}}}}, nil
-	}
-	f.OutgoingCalls = func(_ context.Context, h FolderHandle, item CallItem) ([]Call, error) {
-		fb.saw("outgoing %s", item.Name)
-		callee := CallItem{Name: "main", Kind: "function", Path: fb.main, Range: Range{Point{0, 0}, Point{0, 20}}, SelectionRange: Range{Point{0, 0}, Point{0, 4}}}
-		// Call sites are in the item's own file (lib).
-		return []Call{{Item: callee, Ranges: []Range{{Point{1, 5}, Point{1, 12}}}}}, nil
-	}
-	return f
+		return st.Folders[0].Indexing.State == "done", st.Folders[0].Indexing.State
+	})
+	return h, e
 }
 
+// TestFeatureConversions: every navigation request converts positions
+// between UTF-16 (the protocol) and the service's characters both ways.
 func TestFeatureConversions(t *testing.T) {
-	fb := &featureBackend{}
-	h := startServer(t, Options{Features: fb.features()})
-	// main: "😀 = Größe()" — byte 12 is UTF-16 column 9.
-	fb.main = writeFile(t, h.root, "main.go", "😀 = x; y = Größe()\n")
-	fb.lib = writeFile(t, h.root, "lib/lib.go", "package lib\nfunc Größe() int\n")
-	h.initialize(clientCaps{hierarchical: true}, nil)
-	mainURI, libURI := PathToURI(fb.main), PathToURI(fb.lib)
-	// The open document differs from the disk: its text is used.
-	must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": mainURI, "languageId": "go", "version": 1, "text": "ab = Größe()\n"}}))
-
-	at := func(uri string, line, char int) map[string]any {
-		return map[string]any{"textDocument": map[string]string{"uri": uri}, "position": map[string]int{"line": line, "character": char}}
+	h, e := startFeatures(t, clientCaps{hierarchical: true, progress: true})
+	mainURI, libURI := e.uri("main.go"), e.uri("lib/lib.go")
+	mainText, libText := featureWorkspace["main.go"], featureWorkspace["lib/lib.go"]
+	at := func(uri string, pos protocol.Position) map[string]any {
+		return map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos}
 	}
 	var out bytes.Buffer
 	call := func(label, method string, params any) json.RawMessage {
@@ -95,95 +70,89 @@ func TestFeatureConversions(t *testing.T) {
 		}
 		var pretty bytes.Buffer
 		must(t, json.Indent(&pretty, res, "", "  "))
-		fmt.Fprintf(&out, "== %s\n%s\n", label, strings.ReplaceAll(pretty.String(), PathToURI(h.root), "file://$ROOT"))
+		fmt.Fprintf(&out, "== %s\n%s\n", label, strings.ReplaceAll(pretty.String(), workspace.PathToURI(h.root), "file://$ROOT"))
 		return res
 	}
-	call("definition", "textDocument/definition", at(mainURI, 0, 8))
-	call("hover", "textDocument/hover", at(libURI, 1, 5))
+	// On "Größe" after "😀€" and "größe := lib.".
+	call("definition", "textDocument/definition", at(mainURI, position(t, mainText, "Größe", 0, 2)))
+	call("hover", "textDocument/hover", at(libURI, position(t, libText, "Größe", 1, 1)))
 	call("documentSymbol hierarchical", "textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": libURI}})
-	call("workspace/symbol", "workspace/symbol", map[string]any{"query": "Gr"})
-	items := call("prepareCallHierarchy", "textDocument/prepareCallHierarchy", at(libURI, 1, 6))
+	call("workspace/symbol", "workspace/symbol", map[string]any{"query": "größeIn"})
+	items := call("prepareCallHierarchy", "textDocument/prepareCallHierarchy", at(libURI, position(t, libText, "größeIn", 1, 3)))
 	var parsed []json.RawMessage
 	must(t, json.Unmarshal(items, &parsed))
+	if len(parsed) != 1 {
+		t.Fatalf("prepareCallHierarchy: %s", items)
+	}
 	call("incomingCalls", "callHierarchy/incomingCalls", map[string]any{"item": parsed[0]})
+	items = call("prepareCallHierarchy of Größe", "textDocument/prepareCallHierarchy", at(libURI, position(t, libText, "Größe", 1, 0)))
+	must(t, json.Unmarshal(items, &parsed))
 	call("outgoingCalls", "callHierarchy/outgoingCalls", map[string]any{"item": parsed[0]})
-	fb.mu.Lock()
-	fmt.Fprintf(&out, "== backend saw\n%s\n", strings.Join(fb.seen, "\n"))
-	fb.mu.Unlock()
 	golden(t, "features.golden", out.Bytes())
 }
 
 func TestDocumentSymbolFlat(t *testing.T) {
-	fb := &featureBackend{}
-	h := startServer(t, Options{Features: fb.features()})
-	fb.lib = writeFile(t, h.root, "lib.go", "type T struct {\n\t😀field int\n}\n")
-	h.initialize(clientCaps{}, nil)
+	h, e := startFeatures(t, clientCaps{})
 	var syms []struct {
 		Name          string `json:"name"`
 		ContainerName string `json:"containerName"`
 		Kind          int    `json:"kind"`
-		Location      struct {
-			Range struct {
-				Start struct{ Line, Character int } `json:"start"`
-			} `json:"range"`
-		} `json:"location"`
 	}
-	must(t, h.c.Call(testCtx(t), "textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": PathToURI(fb.lib)}}, &syms))
-	if len(syms) != 2 || syms[0].Name != "T" || syms[0].Kind != 23 || syms[1].Name != "😀field" || syms[1].ContainerName != "T" || syms[1].Kind != 8 {
-		t.Errorf("flat symbols %+v", syms)
+	must(t, h.c.Call(testCtx(t), "textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": e.uri("lib/shape.py")}}, &syms))
+	var got []string
+	for _, s := range syms {
+		got = append(got, fmt.Sprintf("%s<%s>%d", s.Name, s.ContainerName, s.Kind))
+	}
+	want := "Größe<>5 maß<Größe>6"
+	if strings.Join(got, " ") != want {
+		t.Errorf("flat symbols %q, want %q", strings.Join(got, " "), want)
 	}
 }
 
 func TestFeatureErrors(t *testing.T) {
-	fb := &featureBackend{}
-	h := startServer(t, Options{Features: fb.features()})
-	fb.lib = writeFile(t, h.root, "lib.go", "x\n")
-	h.initialize(clientCaps{}, nil)
-	outside := PathToURI(filepath.Join(t.TempDir(), "elsewhere.go"))
+	h, _ := startFeatures(t, clientCaps{})
+	outside := workspace.PathToURI(filepath.Join(t.TempDir(), "elsewhere.go"))
 	err := h.c.Call(testCtx(t), "textDocument/definition", map[string]any{
 		"textDocument": map[string]string{"uri": outside}, "position": map[string]int{"line": 0, "character": 0}}, nil)
-	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(err.Error(), "outside the workspace folders") {
+	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(err.Error(), "outside the workspace folders") {
 		t.Errorf("outside file: %v", err)
 	}
-	err = h.c.Call(testCtx(t), "workspace/symbol", map[string]any{"query": "fail"}, nil)
-	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(err.Error(), "index unavailable") {
-		t.Errorf("failing backend: %v", err)
+	// A position past the end of the file names the line.
+	err = h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
+		"textDocument": map[string]string{"uri": workspace.PathToURI(filepath.Join(h.root, "main.go"))},
+		"position":     map[string]int{"line": 400, "character": 0}}, nil)
+	if err != nil {
+		t.Errorf("hover past the end: %v (the position clamps to the end)", err)
 	}
-	// A missing file is still located: byte columns are kept.
+	// A missing file is still located: character columns are kept.
 	gone := filepath.Join(h.root, "gone.go")
-	l := (&server{docs: newDocumentStore(), log: newLogger(nil, &syncBuffer{})}).newLocator()
-	r := l.protoRange(gone, Range{Point{3, 7}, Point{3, 9}})
+	l := (&server{docs: newDocumentStore(), log: newLogger(nil, &bytes.Buffer{})}).newLocator()
+	r := l.serviceRange(gone, service.Range{StartLine: 4, StartColumn: 8, EndLine: 4, EndColumn: 10})
 	if r.Start.Line != 3 || r.Start.Character != 7 || r.End.Character != 9 {
 		t.Errorf("range in unreadable file %+v", r)
 	}
 }
 
+// TestWorkspaceSymbolPartialFailure: a folder whose index is not
+// available is skipped (and logged) when another answers.
 func TestWorkspaceSymbolPartialFailure(t *testing.T) {
-	second := t.TempDir()
-	f := Features{
-		OpenFolder: func(_ context.Context, root string, _ Settings, _ ProgressFunc) (FolderHandle, error) {
-			return root, nil
-		},
-		WorkspaceSymbols: func(_ context.Context, h FolderHandle, q string) ([]SymbolInfo, error) {
-			if h.(string) == second {
-				return nil, errors.New("second folder broken")
-			}
-			return []SymbolInfo{{Name: "A", Kind: "var", Location: Location{Path: filepath.Join(h.(string), "a.go")}}}, nil
-		},
-	}
-	h := startServer(t, Options{Features: f})
-	h.initialize(clientCaps{}, nil)
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
+	h := startServer(t, Options{Backend: b})
+	writeFile(t, h.root, "a.go", "package a\n\nvar A = 1\n")
+	e := newSession(t, h.c, h.root)
+	e.initialize(map[string]any{"embeddings": false})
+	e.awaitIndexed()
+	// The second folder exists for the client but is not a directory the
+	// session can open.
+	second := filepath.Join(t.TempDir(), "missing")
 	must(t, h.c.Notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
-		"added": []any{map[string]string{"uri": PathToURI(second), "name": "second"}}, "removed": []any{}}}))
+		"added": []any{map[string]string{"uri": workspace.PathToURI(second), "name": "second"}}, "removed": []any{}}}))
 	var syms []struct {
 		Name string `json:"name"`
 	}
 	must(t, h.c.Call(testCtx(t), "workspace/symbol", map[string]any{"query": "A"}, &syms))
 	if len(syms) != 1 || syms[0].Name != "A" {
 		t.Errorf("symbols %+v", syms)
-	}
-	if !strings.Contains(h.stderr.String(), "second folder broken") {
-		t.Error("folder failure not logged")
 	}
 }
 
@@ -192,12 +161,8 @@ func TestSymbolKinds(t *testing.T) {
 		if got := protocolSymbolKind(name); got != kind {
 			t.Errorf("%s → %v, want %v", name, got, kind)
 		}
-		// Round trip through the client keeps a name of the same LSP kind.
-		if back := engineSymbolKind(kind); symbolKinds[back] != kind {
-			t.Errorf("%s → %v → %q", name, kind, back)
-		}
 	}
-	if got := protocolSymbolKind("markdown_section"); got != 19 {
-		t.Errorf("unknown kind → %v, want Object (19)", got)
+	if got := protocolSymbolKind("markdown_section"); got != protocol.SymbolKindObject {
+		t.Errorf("unknown kind → %v, want Object", got)
 	}
 }

@@ -1,11 +1,10 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,19 +12,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/workspace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestMain doubles as a language server process for TestServeProcess: with
 // CONTEXT_LS_TEST_SERVE=1 the test binary serves LSP on its stdio.
 func TestMain(m *testing.M) {
 	if os.Getenv("CONTEXT_LS_TEST_SERVE") == "1" {
-		os.Exit(Serve(context.Background(), Stdio(), Options{Name: "context-ls-process", Version: "1"}))
+		os.Exit(Serve(context.Background(), Stdio(), Options{Name: "context-ls-process", Version: "1", Backend: &fakeBackend{}}))
 	}
 	code := m.Run()
-	removeBinary()
+	testutil.RemoveBinary()
 	os.Exit(code)
 }
 
@@ -40,42 +41,27 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// syncBuffer is a goroutine-safe buffer for captured logs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // harness runs Serve over pipes with a scripted client.
 type harness struct {
 	t      testing.TB
 	c      *lsptest.Client
 	exit   chan int
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 	root   string
 }
 
 func startServer(t testing.TB, opts Options) *harness {
 	t.Helper()
 	c, rwc := lsptest.Pipe()
-	h := &harness{t: t, c: c, exit: make(chan int, 1), stderr: &syncBuffer{}, root: t.TempDir()}
+	h := &harness{t: t, c: c, exit: make(chan int, 1), stderr: &testutil.SyncBuffer{}, root: t.TempDir()}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(h.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	if opts.Name == "" {
 		opts.Name, opts.Version = "context-ls-test", "0.0.0-test"
+	}
+	if opts.Backend == nil {
+		opts.Backend = &fakeBackend{}
 	}
 	go func() { h.exit <- Serve(context.Background(), rwc, opts) }()
 	t.Cleanup(func() {
@@ -115,7 +101,7 @@ func (h *harness) initialize(cc clientCaps, initOptions any) json.RawMessage {
 	params := map[string]any{
 		"processId":        nil,
 		"capabilities":     cc.json(),
-		"workspaceFolders": []map[string]string{{"uri": PathToURI(h.root), "name": "root"}},
+		"workspaceFolders": []map[string]string{{"uri": workspace.PathToURI(h.root), "name": "root"}},
 	}
 	if initOptions != nil {
 		params["initializationOptions"] = initOptions
@@ -188,36 +174,22 @@ func writeFile(t testing.TB, dir, name, text string) string {
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the output (run with -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	testutil.Golden(t, filepath.Join("testdata", name), got)
 }
 
-// fakeBackend is a Features implementation recording what it is told.
+// fakeBackend is a Backend recording what it is told; it has no index,
+// so queries fail. The protocol's own tests use it.
 type fakeBackend struct {
 	mu       sync.Mutex
 	events   []string
 	changed  [][]string
-	settings []Settings
+	settings []session.Settings // SettingsChanged
+	opened   []session.Settings // the settings OpenFolder was given
 	watchers []string
 	stopped  []string
+	// openErr, when set, fails OpenFolder.
+	openErr error
 }
-
-type fakeFolder struct{ root string }
 
 func (b *fakeBackend) record(e string) {
 	b.mu.Lock()
@@ -231,48 +203,70 @@ func (b *fakeBackend) eventList() []string {
 	return append([]string(nil), b.events...)
 }
 
-// features returns Features with the lifecycle and document hooks set.
-func (b *fakeBackend) features() Features {
-	return Features{
-		OpenFolder: func(ctx context.Context, root string, s Settings, progress ProgressFunc) (FolderHandle, error) {
-			b.record("open " + filepath.Base(root))
-			return &fakeFolder{root: root}, nil
-		},
-		CloseFolder: func(h FolderHandle) error {
-			b.record("close " + filepath.Base(h.(*fakeFolder).root))
-			return nil
-		},
-		DidOpen: func(path string, text []byte, version int32) {
-			b.record("didOpen " + filepath.Base(path) + " " + string(text))
-		},
-		DidChange: func(path string, text []byte, version int32) {
-			b.record("didChange " + filepath.Base(path) + " " + string(text))
-		},
-		DidClose: func(path string, text []byte, version int32) {
-			b.record("didClose " + filepath.Base(path))
-		},
-		DidSave: func(path string, text []byte, version int32) {
-			b.record("didSave " + filepath.Base(path))
-		},
-		FilesChanged: func(paths []string) {
-			b.mu.Lock()
-			b.changed = append(b.changed, paths)
-			b.mu.Unlock()
-		},
-		SettingsChanged: func(s Settings) {
-			b.mu.Lock()
-			b.settings = append(b.settings, s)
-			b.mu.Unlock()
-		},
-		StartWatcher: func(root string) func() {
-			b.mu.Lock()
-			b.watchers = append(b.watchers, root)
-			b.mu.Unlock()
-			return func() {
-				b.mu.Lock()
-				b.stopped = append(b.stopped, root)
-				b.mu.Unlock()
-			}
-		},
+func (b *fakeBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error {
+	if b.openErr != nil {
+		return b.openErr
 	}
+	b.mu.Lock()
+	b.opened = append(b.opened, s)
+	b.mu.Unlock()
+	b.record("open " + filepath.Base(root))
+	return nil
+}
+
+func (b *fakeBackend) CloseFolder(root string) error {
+	b.record("close " + filepath.Base(root))
+	return nil
+}
+
+func (b *fakeBackend) DidOpen(path string, text []byte, version int32) {
+	b.record("didOpen " + filepath.Base(path) + " " + string(text))
+}
+
+func (b *fakeBackend) DidChange(path string, text []byte, version int32) {
+	b.record("didChange " + filepath.Base(path) + " " + string(text))
+}
+
+func (b *fakeBackend) DidClose(path string, text []byte, version int32) {
+	b.record("didClose " + filepath.Base(path))
+}
+
+func (b *fakeBackend) DidSave(path string, text []byte, version int32) {
+	b.record("didSave " + filepath.Base(path))
+}
+
+func (b *fakeBackend) FilesChanged(paths []string) {
+	b.mu.Lock()
+	b.changed = append(b.changed, paths)
+	b.mu.Unlock()
+}
+
+func (b *fakeBackend) SettingsChanged(s session.Settings) {
+	b.mu.Lock()
+	b.settings = append(b.settings, s)
+	b.mu.Unlock()
+}
+
+func (b *fakeBackend) StartWatcher(root string) func() {
+	b.mu.Lock()
+	b.watchers = append(b.watchers, root)
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		b.stopped = append(b.stopped, root)
+		b.mu.Unlock()
+	}
+}
+
+func (b *fakeBackend) Sync(ctx context.Context, path string) error { return nil }
+
+// errNoIndex is the fake's answer to queries.
+var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)
+
+func (b *fakeBackend) Service(root string) (*service.Service, func(), error) {
+	return nil, nil, errNoIndex
+}
+
+func (b *fakeBackend) PlanPaths(paths []string) ([]session.FolderPaths, error) {
+	return nil, errNoIndex
 }

@@ -14,7 +14,10 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // TestServerBinary drives the real context-ls binary over pipes through a
@@ -29,7 +32,7 @@ func TestServerBinary(t *testing.T) {
 
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
-	stderr := &syncBuffer{}
+	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	c, err := lsptest.Start(cmd)
 	must(t, err)
@@ -188,12 +191,12 @@ func TestServerBinary(t *testing.T) {
 
 	// reindex: refused without confirm; with it, a job with progress.
 	err = s.command("contextLs.reindex", map[string]any{}, nil)
-	if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(rpcMessage(err), "confirm") {
+	if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(rpcMessage(err), "confirm") {
 		t.Errorf("reindex without confirm: %v", err)
 	}
 	var job ReindexResult
 	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true}, "reindex-token", &job))
-	if !strings.HasPrefix(job.JobID, "reindex-") || len(job.Folders) != 1 || job.Folders[0].URI != PathToURI(root) {
+	if !strings.HasPrefix(job.JobID, "reindex-") || len(job.Folders) != 1 || job.Folders[0].URI != workspace.PathToURI(root) {
 		t.Errorf("reindex result %+v", job)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -204,7 +207,7 @@ func TestServerBinary(t *testing.T) {
 		Value workDoneValue `json:"value"`
 	}
 	must(t, end.Decode(&ep))
-	if !strings.Contains(ep.Value.Message, job.JobID+" done") {
+	if !strings.Contains(ep.Value.Message, "files re-indexed, 0 removed, 0 failed") {
 		t.Errorf("reindex progress end %q", ep.Value.Message)
 	}
 
@@ -223,19 +226,19 @@ func TestServerBinary(t *testing.T) {
 			t.Errorf("stats languages %v lack %s", fs.Languages, lang)
 		}
 	}
-	if fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.Indexing.LastIndex == "" {
+	if fs.Indexing.State != "done" || fs.Indexing.Complete != 1 || fs.LastIndex == "" {
 		t.Errorf("stats indexing %+v", fs.Indexing)
 	}
-	if fs.Embeddings != "off" {
-		t.Errorf("embeddings %q with CONTEXT_LS_EMBEDDINGS=off", fs.Embeddings)
+	if fs.Embeddings.State != "off" {
+		t.Errorf("embeddings %q with CONTEXT_LS_EMBEDDINGS=off", fs.Embeddings.State)
 	}
 	if fs.Queries.Count == 0 || fs.Queries.P95Ms < fs.Queries.P50Ms {
 		t.Errorf("stats queries %+v", fs.Queries)
 	}
-	if fs.CacheHit.Value != nil || fs.CacheHit.Unavailable == "" || fs.PackTokens.Unavailable == "" {
-		t.Errorf("stats cache/pack figures %+v %+v", fs.CacheHit, fs.PackTokens)
+	if fs.Embeddings.CacheHitRate != nil || fs.Packs.AvgTokens != nil {
+		t.Errorf("stats cache/pack figures %+v %+v", fs.Embeddings, fs.Packs)
 	}
-	if len(st.Jobs) != 1 || st.Jobs[0].ID != job.JobID || st.Jobs[0].State != "done" || st.Jobs[0].Indexed < 7 {
+	if len(st.Jobs) != 1 || st.Jobs[0].JobID != job.JobID || st.Jobs[0].Status != "done" || st.Jobs[0].Indexed < 7 {
 		t.Errorf("stats jobs %+v", st.Jobs)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/context-ls/context-ls/lsp/session"
 	"go.lsp.dev/protocol"
 )
 
@@ -31,7 +32,7 @@ func newLogger(base *slog.Logger, stderr interface{ Write([]byte) (int, error) }
 }
 
 // setLevel changes the filter.
-func (l *logger) setLevel(level LogLevel) { l.level.Set(level.slogLevel()) }
+func (l *logger) setLevel(level session.LogLevel) { l.level.Set(level.SlogLevel()) }
 
 // log writes one record to stderr and, when its level passes the filter,
 // to the client.
@@ -43,14 +44,15 @@ func (l *logger) log(level slog.Level, msg string, args ...any) {
 	_ = l.send("window/logMessage", protocol.LogMessageParams{Type: messageType(level), Message: formatRecord(msg, args...)})
 }
 
-func (l *logger) debug(msg string, args ...any) { l.log(slog.LevelDebug, msg, args...) }
-func (l *logger) info(msg string, args ...any)  { l.log(slog.LevelInfo, msg, args...) }
-func (l *logger) warn(msg string, args ...any)  { l.log(slog.LevelWarn, msg, args...) }
-func (l *logger) error(msg string, args ...any) { l.log(slog.LevelError, msg, args...) }
+// Debug, Info, Warn and Error log at their level (jsonrpc.Logger).
+func (l *logger) Debug(msg string, args ...any) { l.log(slog.LevelDebug, msg, args...) }
+func (l *logger) Info(msg string, args ...any)  { l.log(slog.LevelInfo, msg, args...) }
+func (l *logger) Warn(msg string, args ...any)  { l.log(slog.LevelWarn, msg, args...) }
+func (l *logger) Error(msg string, args ...any) { l.log(slog.LevelError, msg, args...) }
 
-// panicked logs a recovered panic with its stack: always to stderr and
+// Panicked logs a recovered panic with its stack: always to stderr and
 // always to the client as an Error message, whatever the filter.
-func (l *logger) panicked(where string, value any, stack []byte) {
+func (l *logger) Panicked(where string, value any, stack []byte) {
 	l.base.Error("panic recovered", "in", where, "panic", fmt.Sprint(value), "stack", string(stack))
 	if l.send != nil {
 		_ = l.send("window/logMessage", protocol.LogMessageParams{

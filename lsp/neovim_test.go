@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
 
@@ -93,7 +94,7 @@ func TestNeovimHeadless(t *testing.T) {
 	shapes, err := os.ReadFile(filepath.Join(root, "geo/shapes.go"))
 	must(t, err)
 	wantDef := protocol.Location{
-		URI:   protocol.DocumentURI(PathToURI(filepath.Join(root, "geo/shapes.go"))),
+		URI:   protocol.DocumentURI(workspace.PathToURI(filepath.Join(root, "geo/shapes.go"))),
 		Range: protocol.Range{Start: position(t, string(shapes), "NewCircle", 1, 0), End: position(t, string(shapes), "NewCircle", 1, 9)},
 	}
 	if d := res.Definition; d.Error != "" || len(d.Result) != 1 || d.Result[0] != wantDef {
@@ -103,7 +104,7 @@ func TestNeovimHeadless(t *testing.T) {
 	// Commands: search answers with located hits; callers of the call
 	// site's callee come with the call site.
 	if s := res.Search; s.Error != "" || len(s.Result.Hits) == 0 || s.Result.Hits[0].Symbol != "TotalArea" ||
-		s.Result.Hits[0].Location.URI != PathToURI(filepath.Join(root, "geo/rect.go")) || !strings.Contains(s.Result.Hits[0].Text, "func TotalArea") {
+		s.Result.Hits[0].Location.URI != workspace.PathToURI(filepath.Join(root, "geo/rect.go")) || !strings.Contains(s.Result.Hits[0].Text, "func TotalArea") {
 		t.Errorf("search %+v", s)
 	}
 	site := RangeArg{Start: PositionArg{res.Position.Line, res.Position.Character}, End: PositionArg{res.Position.Line, res.Position.Character + 9}}
@@ -112,7 +113,7 @@ func TestNeovimHeadless(t *testing.T) {
 		t.Fatalf("callers %+v", c)
 	}
 	if it := c.Result.Targets[0].Items[0]; it.Name != "main" || len(it.CallSites) != 1 || it.CallSites[0].Range != site ||
-		it.CallSites[0].URI != PathToURI(filepath.Join(root, "cmd/app/main.go")) {
+		it.CallSites[0].URI != workspace.PathToURI(filepath.Join(root, "cmd/app/main.go")) {
 		t.Errorf("caller %+v, want main calling at %+v", it, site)
 	}
 

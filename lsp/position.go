@@ -160,6 +160,32 @@ func (m *Mapper) OffsetPosition(off int) protocol.Position {
 	return protocol.Position{Line: uint32(line), Character: uint32(units)}
 }
 
+// CharPosition converts a 0-based line and a 1-based character column
+// (Unicode code points, as package service counts them) to a protocol
+// Position. Column 0 means the start of the line, or its end when end is
+// set (a range given in whole lines); a column past the end of the line
+// clamps to the end.
+func (m *Mapper) CharPosition(line, col int, end bool) protocol.Position {
+	if line < 0 {
+		line = 0
+	}
+	if line >= len(m.lines) {
+		return m.OffsetPosition(len(m.text))
+	}
+	if col <= 0 {
+		if end {
+			return m.OffsetPosition(m.lineContentEnd(line))
+		}
+		col = 1
+	}
+	off, stop := m.lines[line], m.lineContentEnd(line)
+	for n := 1; n < col && off < stop; n++ {
+		_, size := utf8.DecodeRune(m.text[off:stop])
+		off += size
+	}
+	return m.OffsetPosition(off)
+}
+
 // utf16Len is the number of UTF-16 code units of a decoded rune; an invalid
 // byte (RuneError of size 1) counts as one unit.
 func utf16Len(r rune, size int) int {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/lsptest"
 )
 
@@ -26,7 +27,7 @@ func TestServeProcess(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), "CONTEXT_LS_TEST_SERVE=1")
-			stderr := &syncBuffer{}
+			stderr := &testutil.SyncBuffer{}
 			cmd.Stderr = stderr
 			c, err := lsptest.Start(cmd)
 			must(t, err)

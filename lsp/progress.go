@@ -44,8 +44,8 @@ type (
 
 // progressSink is what a reporter needs from the server.
 type progressSink interface {
-	call(ctx context.Context, method string, params any) (json.RawMessage, error)
-	notify(method string, params any) error
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	Notify(method string, params any) error
 }
 
 // progress reports one long operation to the client: an optional
@@ -57,6 +57,8 @@ type progress struct {
 	token json.RawMessage
 	title string
 	unit  string
+
+	create bool // the token is the server's (created on the client first)
 
 	mu       sync.Mutex
 	reported bool
@@ -76,7 +78,7 @@ type progress struct {
 // otherwise token is one the client supplied.
 func startProgress(ctx context.Context, sink progressSink, token json.RawMessage, create bool, title, unit string, timeout time.Duration) *progress {
 	p := &progress{
-		sink: sink, token: token, title: title, unit: unit,
+		sink: sink, token: token, title: title, unit: unit, create: create,
 		wake: make(chan struct{}, 1), finished: make(chan struct{}),
 	}
 	go p.run(ctx, create, timeout)
@@ -138,8 +140,8 @@ func (p *progress) settle() {
 	p.end(msg)
 }
 
-// fn returns the reporter as a ProgressFunc.
-func (p *progress) fn() ProgressFunc {
+// fn returns the reporter as a function of files done of total.
+func (p *progress) fn() func(done, total int) {
 	return func(done, total int) { p.report(done, total) }
 }
 
@@ -190,13 +192,13 @@ func (p *progress) run(ctx context.Context, create bool, timeout time.Duration) 
 	defer p.stop()
 	if create {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
-		_, err := p.sink.call(cctx, "window/workDoneProgress/create", workDoneProgressCreateParams{Token: p.token})
+		_, err := p.sink.Call(cctx, "window/workDoneProgress/create", workDoneProgressCreateParams{Token: p.token})
 		cancel()
 		if err != nil {
 			return // the client refused the token: report nothing
 		}
 	}
-	if p.sink.notify("$/progress", progressParams{Token: p.token, Value: progressBegin{Kind: "begin", Title: p.title}}) != nil {
+	if p.sink.Notify("$/progress", progressParams{Token: p.token, Value: progressBegin{Kind: "begin", Title: p.title}}) != nil {
 		return
 	}
 	var last time.Time
@@ -229,10 +231,10 @@ func (p *progress) run(ctx context.Context, create bool, timeout time.Duration) 
 		p.mu.Unlock()
 		switch {
 		case endReq:
-			_ = p.sink.notify("$/progress", progressParams{Token: p.token, Value: progressEnd{Kind: "end", Message: endMsg}})
+			_ = p.sink.Notify("$/progress", progressParams{Token: p.token, Value: progressEnd{Kind: "end", Message: endMsg}})
 			return
 		case pending:
-			if p.sink.notify("$/progress", progressParams{Token: p.token, Value: value}) != nil {
+			if p.sink.Notify("$/progress", progressParams{Token: p.token, Value: value}) != nil {
 				return
 			}
 			last = time.Now()

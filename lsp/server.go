@@ -9,21 +9,20 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/clip"
+
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
 
-// Defaults of Options.
-const (
-	DefaultRequestTimeout       = 30 * time.Second
-	DefaultShutdownTimeout      = 5 * time.Second
-	DefaultClientRequestTimeout = 10 * time.Second
-)
+// DefaultClientRequestTimeout is the default Options.ClientRequestTimeout.
+const DefaultClientRequestTimeout = 10 * time.Second
 
 // Options configure Serve.
 type Options struct {
@@ -33,22 +32,23 @@ type Options struct {
 	// Logger receives the server's logs; nil logs text to os.Stderr,
 	// filtered by the logLevel setting. stdout is never written.
 	Logger *slog.Logger
-	// Features is the domain backend.
-	Features Features
+	// Backend is the session: *session.Session in context-ls serve.
+	Backend Backend
 	// RequestTimeout is the deadline of a read-only request
-	// (DefaultRequestTimeout when zero); MethodTimeouts overrides it per
-	// method, and a Command's Timeout per command.
+	// (jsonrpc.DefaultRequestTimeout when zero); MethodTimeouts overrides
+	// it per method, and a Command's Timeout per command.
 	RequestTimeout time.Duration
 	MethodTimeouts map[string]time.Duration
 	// MaxConcurrent bounds the read-only requests running at once
 	// (2×GOMAXPROCS, at least 4, when zero).
 	MaxConcurrent int
-	// MaxMessageBytes bounds one incoming message (DefaultMaxMessageBytes
-	// when zero); larger messages are dropped with a ParseError.
+	// MaxMessageBytes bounds one incoming message
+	// (jsonrpc.DefaultMaxMessageBytes when zero); larger messages are
+	// dropped with a ParseError.
 	MaxMessageBytes int64
 	// ShutdownTimeout bounds how long shutdown waits for in-flight requests
 	// and how long Serve waits for handlers when it stops
-	// (DefaultShutdownTimeout when zero).
+	// (jsonrpc.DefaultShutdownTimeout when zero).
 	ShutdownTimeout time.Duration
 	// ClientRequestTimeout bounds the wait for the client's answer to
 	// workspace/configuration and window/workDoneProgress/create
@@ -121,54 +121,33 @@ type folder struct {
 	root string
 	name string
 
-	handle    FolderHandle
 	opened    bool  // OpenFolder succeeded and CloseFolder has not run
 	err       error // why the folder is unavailable
 	stopWatch func()
 	progress  *progress
 }
 
-// server is one client session.
+// server is one client session: the lifecycle and feature handlers over
+// a jsonrpc connection, the session behind them.
 type server struct {
 	opts    Options
-	conn    *conn
+	rpc     *jsonrpc.Server
 	log     *logger
-	methods map[string]methodSpec
-	queue   *orderedQueue
+	backend Backend
 	docs    *documentStore
 	tokens  progressTokens
-
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	// Reader goroutine only.
-	shutdownSeen bool
-
-	initState atomic.Int32
-	stopping  atomic.Bool
-
-	inflightMu sync.Mutex
-	inflight   map[string]context.CancelFunc
-	sem        chan struct{}
-	wg         sync.WaitGroup
-
-	finishOnce sync.Once
-	finished   chan struct{}
-	exitCode   int
 
 	commands     []Command
 	commandIndex map[string]int
 
 	// Session state, written on the ordered queue.
-	mu            sync.RWMutex
-	caps          clientCapabilities
-	folders       []*folder
-	baseSettings  Settings // defaults + initializationOptions
-	settings      Settings // in effect
-	reportedKeys  map[string]bool
-	shutdown      bool
-	watchMode     string // "client", "server" or "none"
-	missingWarned map[string]bool
+	mu           sync.RWMutex
+	caps         clientCapabilities
+	folders      []*folder
+	baseSettings session.Settings // defaults + initializationOptions
+	settings     session.Settings // in effect
+	reportedKeys map[string]bool
+	watchMode    string // "client", "server" or "none"
 }
 
 // stdio joins os.Stdin and os.Stdout.
@@ -186,51 +165,31 @@ func Stdio() io.ReadWriteCloser { return stdio{} }
 // code: 0 after shutdown then exit, 1 otherwise. rwc is closed on return.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (exitCode int) {
 	s := newServer(ctx, rwc, opts)
-	go s.queue.run()
-	go s.readLoop()
-	select {
-	case <-s.finished:
-	case <-ctx.Done():
-		s.log.info("stopping: context cancelled")
-		s.finish(1)
-	}
-	s.teardown()
-	return s.exitCode
+	return s.rpc.Run(s.closeAllFolders)
 }
 
 func newServer(ctx context.Context, rwc io.ReadWriteCloser, opts Options) *server {
-	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = DefaultRequestTimeout
-	}
-	if opts.ShutdownTimeout <= 0 {
-		opts.ShutdownTimeout = DefaultShutdownTimeout
-	}
 	if opts.ClientRequestTimeout <= 0 {
 		opts.ClientRequestTimeout = DefaultClientRequestTimeout
-	}
-	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = max(4, 2*runtime.GOMAXPROCS(0))
 	}
 	if opts.Name == "" {
 		opts.Name = "context-ls"
 	}
 	s := &server{
-		opts:          opts,
-		conn:          newConn(rwc, opts.MaxMessageBytes),
-		log:           newLogger(opts.Logger, os.Stderr),
-		queue:         newOrderedQueue(),
-		docs:          newDocumentStore(),
-		inflight:      make(map[string]context.CancelFunc),
-		sem:           make(chan struct{}, opts.MaxConcurrent),
-		finished:      make(chan struct{}),
-		baseSettings:  ApplyEnv(DefaultSettings()),
-		reportedKeys:  make(map[string]bool),
-		missingWarned: make(map[string]bool),
-		watchMode:     "none",
+		opts:         opts,
+		log:          newLogger(opts.Logger, os.Stderr),
+		backend:      opts.Backend,
+		docs:         newDocumentStore(),
+		baseSettings: session.ApplyEnv(session.DefaultSettings()),
+		reportedKeys: make(map[string]bool),
+		watchMode:    "none",
 	}
 	s.settings = s.baseSettings
-	s.ctx, s.cancel = context.WithCancel(ctx)
-	s.log.send = s.conn.notify
+	s.rpc = jsonrpc.NewServer(ctx, rwc, jsonrpc.Options{
+		Logger: s.log, RequestTimeout: opts.RequestTimeout, MethodTimeouts: opts.MethodTimeouts,
+		MaxConcurrent: opts.MaxConcurrent, MaxMessageBytes: opts.MaxMessageBytes, ShutdownTimeout: opts.ShutdownTimeout,
+	})
+	s.log.send = s.rpc.Notify
 	s.commands = commandTable()
 	if opts.commands != nil {
 		s.commands = opts.commands
@@ -239,105 +198,44 @@ func newServer(ctx context.Context, rwc io.ReadWriteCloser, opts Options) *serve
 	for i, c := range s.commands {
 		s.commandIndex[c.Name] = i
 	}
-	s.methods = s.methodTable()
+	s.rpc.Handle(s.methodTable())
 	return s
 }
 
 // methodTable is the handler table.
-func (s *server) methodTable() map[string]methodSpec {
-	m := map[string]methodSpec{
-		"initialize":  request(true, s.initialize),
-		"shutdown":    request(true, s.shutdownRequest),
-		"initialized": notification(s.initialized),
+func (s *server) methodTable() map[string]jsonrpc.Method {
+	m := map[string]jsonrpc.Method{
+		"initialize":  jsonrpc.Request(true, s.initialize),
+		"shutdown":    jsonrpc.Request(true, s.shutdownRequest),
+		"initialized": jsonrpc.Notification(s.initialized),
 
-		"textDocument/didOpen":   notification(s.didOpen),
-		"textDocument/didChange": notification(s.didChange),
-		"textDocument/didClose":  notification(s.didClose),
-		"textDocument/didSave":   notification(s.didSave),
+		"textDocument/didOpen":   jsonrpc.Notification(s.didOpen),
+		"textDocument/didChange": jsonrpc.Notification(s.didChange),
+		"textDocument/didClose":  jsonrpc.Notification(s.didClose),
+		"textDocument/didSave":   jsonrpc.Notification(s.didSave),
 
-		"workspace/didChangeConfiguration":    notification(s.didChangeConfiguration),
-		"workspace/didChangeWatchedFiles":     notification(s.didChangeWatchedFiles),
-		"workspace/didChangeWorkspaceFolders": notification(s.didChangeWorkspaceFolders),
+		"workspace/didChangeConfiguration":    jsonrpc.Notification(s.didChangeConfiguration),
+		"workspace/didChangeWatchedFiles":     jsonrpc.Notification(s.didChangeWatchedFiles),
+		"workspace/didChangeWorkspaceFolders": jsonrpc.Notification(s.didChangeWorkspaceFolders),
 
-		"textDocument/definition":           request(false, s.definition),
-		"textDocument/hover":                request(false, s.hover),
-		"textDocument/documentSymbol":       request(false, s.documentSymbol),
-		"workspace/symbol":                  request(false, s.workspaceSymbol),
-		"textDocument/prepareCallHierarchy": request(false, s.prepareCallHierarchy),
-		"callHierarchy/incomingCalls":       request(false, s.incomingCalls),
-		"callHierarchy/outgoingCalls":       request(false, s.outgoingCalls),
+		"textDocument/definition":           jsonrpc.Request(false, s.definition),
+		"textDocument/hover":                jsonrpc.Request(false, s.hover),
+		"textDocument/documentSymbol":       jsonrpc.Request(false, s.documentSymbol),
+		"workspace/symbol":                  jsonrpc.Request(false, s.workspaceSymbol),
+		"textDocument/prepareCallHierarchy": jsonrpc.Request(false, s.prepareCallHierarchy),
+		"callHierarchy/incomingCalls":       jsonrpc.Request(false, s.incomingCalls),
+		"callHierarchy/outgoingCalls":       jsonrpc.Request(false, s.outgoingCalls),
 	}
-	exec := request(false, s.executeCommand)
-	exec.timeoutOf = s.commandTimeout
+	exec := jsonrpc.Request(false, s.executeCommand)
+	exec.TimeoutOf = s.commandTimeout
 	m["workspace/executeCommand"] = exec
 	return m
 }
 
-// finish records the exit code once and releases Serve.
-func (s *server) finish(code int) {
-	s.finishOnce.Do(func() {
-		s.exitCode = code
-		close(s.finished)
-	})
-}
+// ctx is the session's context: it ends when the session stops.
+func (s *server) ctx() context.Context { return s.rpc.Context() }
 
-// exit handles the exit notification (on the ordered queue).
-func (s *server) exit() {
-	s.mu.RLock()
-	down := s.shutdown
-	s.mu.RUnlock()
-	if down {
-		s.finish(0)
-		return
-	}
-	s.log.warn("exit without shutdown")
-	s.finish(1)
-}
-
-// teardown stops everything Serve started.
-func (s *server) teardown() {
-	s.inflightMu.Lock()
-	s.stopping.Store(true)
-	s.inflightMu.Unlock()
-	s.cancel()
-	s.queue.close()
-	deadline := time.NewTimer(s.opts.ShutdownTimeout)
-	defer deadline.Stop()
-	queueStopped := true
-	select {
-	case <-s.queue.done:
-	case <-deadline.C:
-		queueStopped = false
-		s.log.error("an ordered handler did not return after cancellation; folders are left open")
-	}
-	if !waitGroupWithin(&s.wg, deadline.C) {
-		s.log.error("some request handlers did not return after cancellation")
-	}
-	if queueStopped {
-		s.closeAllFolders()
-	}
-	if err := s.conn.close(); err != nil {
-		s.log.debug("closing the stream", "error", err)
-	}
-}
-
-// waitGroupWithin waits for wg until stop fires; it reports whether wg
-// finished.
-func waitGroupWithin(wg *sync.WaitGroup, stop <-chan time.Time) bool {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return true
-	case <-stop:
-		return false
-	}
-}
-
-func (p *initializeParams) validate() error {
+func (p *initializeParams) Validate() error {
 	for i, f := range p.WorkspaceFolders {
 		if f.URI == "" {
 			return fmt.Errorf("workspaceFolders[%d].uri: required", i)
@@ -348,13 +246,13 @@ func (p *initializeParams) validate() error {
 
 // initialize handles the initialize request.
 func (s *server) initialize(ctx context.Context, p initializeParams) (initializeResult, error) {
-	base, issues := ParseSettings(DefaultSettings(), p.InitializationOptions)
+	base, issues := session.ParseSettings(session.DefaultSettings(), p.InitializationOptions)
 	folders := s.initialFolders(p)
 	s.mu.Lock()
 	s.caps = p.Capabilities
 	s.folders = folders
 	s.baseSettings = base
-	s.settings = ApplyEnv(base)
+	s.settings = session.ApplyEnv(base)
 	s.mu.Unlock()
 	s.log.setLevel(s.currentSettings().LogLevel)
 	s.reportSettingsIssues(issues)
@@ -362,8 +260,8 @@ func (s *server) initialize(ctx context.Context, p initializeParams) (initialize
 	if p.ClientInfo != nil {
 		client = strings.TrimSpace(p.ClientInfo.Name + " " + p.ClientInfo.Version)
 	}
-	s.log.info("initialize", "client", client, "folders", len(folders))
-	s.initState.Store(initDone)
+	s.log.Info("initialize", "client", client, "folders", len(folders))
+	s.rpc.Initialized()
 	return initializeResult{
 		Capabilities: s.capabilities(),
 		ServerInfo:   &protocol.ServerInfo{Name: s.opts.Name, Version: s.opts.Version},
@@ -376,9 +274,9 @@ func (s *server) initialFolders(p initializeParams) []*folder {
 	var out []*folder
 	seen := map[string]bool{}
 	add := func(uri, name string) {
-		root, err := URIToPath(uri)
+		root, err := workspace.URIToPath(uri)
 		if err != nil {
-			s.log.warn("workspace folder ignored", "uri", uri, "error", err)
+			s.log.Warn("workspace folder ignored", "uri", uri, "error", err)
 			return
 		}
 		if seen[root] {
@@ -399,16 +297,14 @@ func (s *server) initialFolders(p initializeParams) []*folder {
 		add(p.RootURI, "")
 	case p.RootPath != "":
 		if abs, err := filepath.Abs(p.RootPath); err == nil {
-			add(PathToURI(abs), "")
+			add(workspace.PathToURI(abs), "")
 		}
 	}
 	return out
 }
 
-// capabilities lists what the server advertises; query capabilities appear
-// only when the backend provides the hook.
+// capabilities lists what the server advertises.
 func (s *server) capabilities() serverCapabilities {
-	f := s.opts.Features
 	names := make([]string, len(s.commands))
 	for i, c := range s.commands {
 		names[i] = c.Name
@@ -419,11 +315,11 @@ func (s *server) capabilities() serverCapabilities {
 			Change:    protocol.TextDocumentSyncKindIncremental,
 			Save:      &protocol.SaveOptions{IncludeText: false},
 		},
-		DefinitionProvider:      f.Definition != nil,
-		HoverProvider:           f.Hover != nil,
-		DocumentSymbolProvider:  f.DocumentSymbols != nil,
-		WorkspaceSymbolProvider: f.WorkspaceSymbols != nil,
-		CallHierarchyProvider:   f.PrepareCallHierarchy != nil,
+		DefinitionProvider:      true,
+		HoverProvider:           true,
+		DocumentSymbolProvider:  true,
+		WorkspaceSymbolProvider: true,
+		CallHierarchyProvider:   true,
 		Workspace: &protocol.ServerCapabilitiesWorkspace{
 			WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: true},
 		},
@@ -454,19 +350,7 @@ func (s *server) initialized(ctx context.Context, _ json.RawMessage) error {
 // shutdownRequest handles shutdown: it waits (bounded) for in-flight
 // requests, then closes the folders.
 func (s *server) shutdownRequest(ctx context.Context, _ json.RawMessage) (any, error) {
-	stop := time.NewTimer(s.opts.ShutdownTimeout)
-	defer stop.Stop()
-	if !waitGroupWithin(&s.wg, stop.C) {
-		s.log.warn("shutdown: cancelling requests still running")
-		s.inflightMu.Lock()
-		for _, cancel := range s.inflight {
-			cancel()
-		}
-		s.inflightMu.Unlock()
-	}
-	s.mu.Lock()
-	s.shutdown = true
-	s.mu.Unlock()
+	s.rpc.Drain()
 	s.closeAllFolders()
 	return nil, nil
 }
@@ -482,33 +366,22 @@ func (s *server) closeAllFolders() {
 }
 
 // currentSettings returns the settings in effect.
-func (s *server) currentSettings() Settings {
+func (s *server) currentSettings() session.Settings {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.settings
 }
 
-// warnMissing logs once that a backend hook is missing.
-func (s *server) warnMissing(hook, consequence string) {
-	s.mu.Lock()
-	seen := s.missingWarned[hook]
-	s.missingWarned[hook] = true
-	s.mu.Unlock()
-	if !seen {
-		s.log.warn("backend hook missing", "hook", hook, "consequence", consequence)
-	}
-}
-
 // showMessage sends window/showMessage.
 func (s *server) showMessage(t protocol.MessageType, msg string) {
-	if err := s.conn.notify("window/showMessage", protocol.ShowMessageParams{Type: t, Message: msg}); err != nil {
-		s.log.debug("showMessage not sent", "error", err)
+	if err := s.rpc.Notify("window/showMessage", protocol.ShowMessageParams{Type: t, Message: msg}); err != nil {
+		s.log.Debug("showMessage not sent", "error", err)
 	}
 }
 
 // reportSettingsIssues shows settings problems: unknown keys once per key
 // for the session, other problems every time.
-func (s *server) reportSettingsIssues(issues []SettingsIssue) {
+func (s *server) reportSettingsIssues(issues []session.SettingsIssue) {
 	var lines []string
 	s.mu.Lock()
 	for _, is := range issues {
@@ -522,7 +395,7 @@ func (s *server) reportSettingsIssues(issues []SettingsIssue) {
 	}
 	s.mu.Unlock()
 	for _, l := range lines {
-		s.log.warn("settings", "problem", l)
+		s.log.Warn("settings", "problem", l)
 		s.showMessage(protocol.MessageTypeWarning, "context-ls settings: "+l)
 	}
 }
@@ -532,16 +405,16 @@ func (s *server) reportSettingsIssues(issues []SettingsIssue) {
 func (s *server) pullSettings(ctx context.Context, notify bool) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.ClientRequestTimeout)
 	defer cancel()
-	raw, err := s.conn.call(cctx, "workspace/configuration", protocol.ConfigurationParams{
-		Items: []protocol.ConfigurationItem{{Section: settingsSection}},
+	raw, err := s.rpc.Call(cctx, "workspace/configuration", protocol.ConfigurationParams{
+		Items: []protocol.ConfigurationItem{{Section: session.SettingsSection}},
 	})
 	if err != nil {
-		s.log.warn("workspace/configuration failed; keeping current settings", "error", err)
+		s.log.Warn("workspace/configuration failed; keeping current settings", "error", err)
 		return
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) != 1 {
-		s.log.warn("workspace/configuration: expected an array of one item", "result", truncate(string(raw), 200))
+		s.log.Warn("workspace/configuration: expected an array of one item", "result", clip.Clip(string(raw), 200))
 		return
 	}
 	s.applySettings(items[0], notify)
@@ -554,8 +427,8 @@ func (s *server) applySettings(raw json.RawMessage, notify bool) {
 	base := s.baseSettings
 	old := s.settings
 	s.mu.RUnlock()
-	next, issues := ParseSettings(base, raw)
-	next = ApplyEnv(next)
+	next, issues := session.ParseSettings(base, raw)
+	next = session.ApplyEnv(next)
 	s.reportSettingsIssues(issues)
 	if next.Equal(old) {
 		return
@@ -564,10 +437,10 @@ func (s *server) applySettings(raw json.RawMessage, notify bool) {
 	s.settings = next
 	s.mu.Unlock()
 	s.log.setLevel(next.LogLevel)
-	s.log.info("settings changed")
-	if notify && s.opts.Features.SettingsChanged != nil {
-		if err := s.protect("SettingsChanged", func() error { s.opts.Features.SettingsChanged(next); return nil }); err != nil {
-			s.log.error("SettingsChanged failed", "error", err)
+	s.log.Info("settings changed")
+	if notify {
+		if err := s.rpc.Protect("SettingsChanged", func() error { s.backend.SettingsChanged(next); return nil }); err != nil {
+			s.log.Error("SettingsChanged failed", "error", err)
 		}
 	}
 }
@@ -582,7 +455,7 @@ func (s *server) didChangeConfiguration(ctx context.Context, p didChangeConfigur
 	s.mu.RLock()
 	pull := s.caps.Workspace.Configuration
 	s.mu.RUnlock()
-	empty := len(p.Settings) == 0 || isNull(p.Settings) || string(p.Settings) == "{}"
+	empty := len(p.Settings) == 0 || session.IsNull(p.Settings) || string(p.Settings) == "{}"
 	if empty && pull {
 		s.pullSettings(ctx, true)
 		return nil
@@ -593,33 +466,22 @@ func (s *server) didChangeConfiguration(ctx context.Context, p didChangeConfigur
 
 // openFolder opens one folder through the backend, with progress.
 func (s *server) openFolder(ctx context.Context, f *folder) {
-	open := s.opts.Features.OpenFolder
-	if open == nil {
-		s.warnMissing("OpenFolder", "workspace folders are not indexed")
-		s.mu.Lock()
-		f.err = fmt.Errorf("%s: %w", f.root, ErrNotSupported)
-		s.mu.Unlock()
-		return
-	}
 	settings := s.currentSettings()
 	p := s.newServerProgress("Indexing "+f.name, "files")
-	var h FolderHandle
-	err := s.protect("OpenFolder", func() error {
-		var err error
-		h, err = open(ctx, f.root, settings, p.fn())
-		return err
+	err := s.rpc.Protect("OpenFolder", func() error {
+		return s.backend.OpenFolder(ctx, f.root, settings, p.fn())
 	})
 	if err != nil {
 		s.mu.Lock()
 		f.err = fmt.Errorf("opening %s: %w", f.root, err)
 		s.mu.Unlock()
 		p.end("failed")
-		s.log.error("cannot open workspace folder", "root", f.root, "error", err)
+		s.log.Error("cannot open workspace folder", "root", f.root, "error", err)
 		s.showMessage(protocol.MessageTypeError, fmt.Sprintf("context-ls: cannot open %s: %v", f.root, err))
 		return
 	}
 	s.mu.Lock()
-	f.handle, f.opened, f.err, f.progress = h, true, nil, p
+	f.opened, f.err, f.progress = true, nil, p
 	s.mu.Unlock()
 	p.settle()
 }
@@ -628,21 +490,21 @@ func (s *server) openFolder(ctx context.Context, f *folder) {
 // watcher and progress.
 func (s *server) closeFolder(f *folder) {
 	s.mu.Lock()
-	stop, h, opened, p := f.stopWatch, f.handle, f.opened, f.progress
+	stop, opened, p := f.stopWatch, f.opened, f.progress
 	f.stopWatch, f.opened, f.progress = nil, false, nil
 	if f.err == nil {
-		f.err = fmt.Errorf("%s: closed: %w", f.root, ErrFolderUnavailable)
+		f.err = fmt.Errorf("%s: closed: %w", f.root, session.ErrFolderUnavailable)
 	}
 	s.mu.Unlock()
 	p.end("stopped")
 	if stop != nil {
-		if err := s.protect("watcher stop", func() error { stop(); return nil }); err != nil {
-			s.log.error("stopping watcher", "root", f.root, "error", err)
+		if err := s.rpc.Protect("watcher stop", func() error { stop(); return nil }); err != nil {
+			s.log.Error("stopping watcher", "root", f.root, "error", err)
 		}
 	}
-	if opened && s.opts.Features.CloseFolder != nil {
-		if err := s.protect("CloseFolder", func() error { return s.opts.Features.CloseFolder(h) }); err != nil {
-			s.log.error("closing workspace folder", "root", f.root, "error", err)
+	if opened {
+		if err := s.rpc.Protect("CloseFolder", func() error { return s.backend.CloseFolder(f.root) }); err != nil {
+			s.log.Error("closing workspace folder", "root", f.root, "error", err)
 		}
 	}
 }
@@ -656,7 +518,7 @@ func (s *server) newServerProgress(title, unit string) *progress {
 	if !ok {
 		return nil
 	}
-	return startProgress(s.ctx, s.conn, s.tokens.newToken("progress"), true, title, unit, s.opts.ClientRequestTimeout)
+	return startProgress(s.ctx(), s.rpc, s.tokens.newToken("progress"), true, title, unit, s.opts.ClientRequestTimeout)
 }
 
 type didChangeWorkspaceFoldersParams struct {
@@ -666,9 +528,9 @@ type didChangeWorkspaceFoldersParams struct {
 // didChangeWorkspaceFolders closes removed folders and opens added ones.
 func (s *server) didChangeWorkspaceFolders(ctx context.Context, p didChangeWorkspaceFoldersParams) error {
 	for _, r := range p.Event.Removed {
-		root, err := URIToPath(r.URI)
+		root, err := workspace.URIToPath(r.URI)
 		if err != nil {
-			s.log.warn("removed folder ignored", "uri", r.URI, "error", err)
+			s.log.Warn("removed folder ignored", "uri", r.URI, "error", err)
 			continue
 		}
 		s.mu.Lock()
@@ -686,9 +548,9 @@ func (s *server) didChangeWorkspaceFolders(ctx context.Context, p didChangeWorks
 		}
 	}
 	for _, a := range p.Event.Added {
-		root, err := URIToPath(a.URI)
+		root, err := workspace.URIToPath(a.URI)
 		if err != nil {
-			s.log.warn("added folder ignored", "uri", a.URI, "error", err)
+			s.log.Warn("added folder ignored", "uri", a.URI, "error", err)
 			continue
 		}
 		name := a.Name
@@ -719,40 +581,29 @@ func (s *server) didChangeWorkspaceFolders(ctx context.Context, p didChangeWorks
 
 // folderFor returns the open folder containing path (the deepest one when
 // folders nest).
-func (s *server) folderFor(path string) (*folder, FolderHandle, error) {
+func (s *server) folderFor(path string) (*folder, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var best *folder
 	for _, f := range s.folders {
-		if within(path, f.root) && (best == nil || len(f.root) > len(best.root)) {
+		if session.Within(path, f.root) && (best == nil || len(f.root) > len(best.root)) {
 			best = f
 		}
 	}
 	if best == nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, ErrNoFolder)
+		return nil, fmt.Errorf("%s: %w", path, session.ErrNoFolder)
 	}
 	if !best.opened {
 		err := best.err
 		if err == nil {
-			err = fmt.Errorf("%s: %w", best.root, ErrFolderUnavailable)
+			err = fmt.Errorf("%s: %w", best.root, session.ErrFolderUnavailable)
 		}
-		return best, nil, err
+		return best, err
 	}
-	return best, best.handle, nil
+	return best, nil
 }
 
-// within reports whether path is root or inside it.
-func within(path, root string) bool {
-	if path == root {
-		return true
-	}
-	if strings.HasSuffix(root, string(filepath.Separator)) {
-		return strings.HasPrefix(path, root)
-	}
-	return strings.HasPrefix(path, root+string(filepath.Separator))
-}
-
-// openFolders returns the open folders and their handles, in order.
+// openFolders returns the open folders, in order.
 func (s *server) openFolders() []*folder {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -771,7 +622,7 @@ func (s *server) mapperFor(path string) (*Mapper, error) {
 	if d := s.docs.get(path); d != nil {
 		return d.Mapper(), nil
 	}
-	text, err := readFileLimited(path, DefaultMaxMessageBytes)
+	text, err := readFileLimited(path, jsonrpc.DefaultMaxMessageBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/workspace"
+	"go.lsp.dev/protocol"
 )
 
 func TestLifecycleExitCodes(t *testing.T) {
@@ -56,7 +59,7 @@ func TestLifecycleExitCodes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &fakeBackend{}
-			h := startServer(t, Options{Features: b.features()})
+			h := startServer(t, Options{Backend: b})
 			tc.script(h)
 			if got := h.waitExit(); got != tc.want {
 				t.Errorf("exit code %d, want %d", got, tc.want)
@@ -80,14 +83,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestInitializeResultGolden(t *testing.T) {
-	b := &fakeBackend{}
-	f := b.features()
-	f.Definition = func(context.Context, FolderHandle, Place) ([]Location, error) { return nil, nil }
-	f.Hover = func(context.Context, FolderHandle, Place) (*HoverResult, error) { return nil, nil }
-	f.DocumentSymbols = func(context.Context, FolderHandle, string) ([]DocumentSymbol, error) { return nil, nil }
-	f.WorkspaceSymbols = func(context.Context, FolderHandle, string) ([]SymbolInfo, error) { return nil, nil }
-	f.PrepareCallHierarchy = func(context.Context, FolderHandle, Place) ([]CallItem, error) { return nil, nil }
-	h := startServer(t, Options{Features: f})
+	h := startServer(t, Options{Backend: &fakeBackend{}})
 	res := h.initialize(clientCaps{}, nil)
 	var pretty bytes.Buffer
 	must(t, json.Indent(&pretty, res, "", "  "))
@@ -98,31 +94,19 @@ func TestInitializeResultGolden(t *testing.T) {
 	}
 }
 
-func TestCapabilitiesFollowHooks(t *testing.T) {
+// TestQueryWithoutIndex: a request about a folder whose index is not
+// open answers RequestFailed saying so, and the server keeps serving.
+func TestQueryWithoutIndex(t *testing.T) {
 	h := startServer(t, Options{})
-	var res struct {
-		Capabilities map[string]json.RawMessage `json:"capabilities"`
-	}
-	raw := h.initialize(clientCaps{}, nil)
-	must(t, json.Unmarshal(raw, &res))
-	for _, k := range []string{"definitionProvider", "hoverProvider", "documentSymbolProvider", "workspaceSymbolProvider", "callHierarchyProvider"} {
-		if _, ok := res.Capabilities[k]; ok {
-			t.Errorf("%s advertised without its hook", k)
-		}
-	}
-	for _, k := range []string{"textDocumentSync", "executeCommandProvider", "workspace"} {
-		if _, ok := res.Capabilities[k]; !ok {
-			t.Errorf("%s not advertised", k)
-		}
-	}
-	// A request for a missing feature answers MethodNotFound naming it.
+	h.initialize(clientCaps{}, nil)
 	err := h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
-		"textDocument": map[string]string{"uri": PathToURI(filepath.Join(h.root, "a.go"))},
+		"textDocument": map[string]string{"uri": workspace.PathToURI(filepath.Join(h.root, "a.go"))},
 		"position":     map[string]int{"line": 0, "character": 0},
 	}, nil)
-	if rpcCode(err) != int64(CodeMethodNotFound) || !strings.Contains(err.Error(), "hover") {
-		t.Errorf("hover without hook: %v, want MethodNotFound naming hover", err)
+	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(err.Error(), "not available") {
+		t.Errorf("hover without an index: %v, want RequestFailed saying the folder is not available", err)
 	}
+	h.status()
 }
 
 func TestLifecycleErrors(t *testing.T) {
@@ -133,19 +117,19 @@ func TestLifecycleErrors(t *testing.T) {
 	t.Run("request before initialize", func(t *testing.T) {
 		h := startServer(t, Options{})
 		err := h.c.Call(testCtx(t), "textDocument/hover", hoverParams, nil)
-		if rpcCode(err) != int64(CodeServerNotInitialized) {
+		if rpcCode(err) != int64(jsonrpc.CodeServerNotInitialized) {
 			t.Fatalf("got %v, want ServerNotInitialized", err)
 		}
 		err = h.c.Call(testCtx(t), "no/such/method", nil, nil)
-		if rpcCode(err) != int64(CodeServerNotInitialized) {
+		if rpcCode(err) != int64(jsonrpc.CodeServerNotInitialized) {
 			t.Fatalf("unknown method before initialize: %v, want ServerNotInitialized", err)
 		}
 	})
 	t.Run("notification before initialize is dropped", func(t *testing.T) {
 		b := &fakeBackend{}
-		h := startServer(t, Options{Features: b.features()})
+		h := startServer(t, Options{Backend: b})
 		must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-			"uri": PathToURI(filepath.Join(h.root, "early.go")), "languageId": "go", "version": 1, "text": "x"}}))
+			"uri": workspace.PathToURI(filepath.Join(h.root, "early.go")), "languageId": "go", "version": 1, "text": "x"}}))
 		h.initialize(clientCaps{}, nil)
 		if st := h.status(); len(st.Documents) != 0 {
 			t.Errorf("document opened before initialize was kept: %+v", st.Documents)
@@ -154,11 +138,11 @@ func TestLifecycleErrors(t *testing.T) {
 	t.Run("failed initialize may be retried", func(t *testing.T) {
 		h := startServer(t, Options{})
 		err := h.c.Call(testCtx(t), "initialize", map[string]any{"capabilities": "none"}, nil)
-		if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(err.Error(), "capabilities: expected object") {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(err.Error(), "capabilities: expected object") {
 			t.Fatalf("got %v, want InvalidParams naming capabilities", err)
 		}
 		err = h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "contextLs.status"}, nil)
-		if rpcCode(err) != int64(CodeServerNotInitialized) {
+		if rpcCode(err) != int64(jsonrpc.CodeServerNotInitialized) {
 			t.Fatalf("request after a failed initialize: %v", err)
 		}
 		h.initialize(clientCaps{}, nil)
@@ -168,7 +152,7 @@ func TestLifecycleErrors(t *testing.T) {
 		h := startServer(t, Options{})
 		h.initialize(clientCaps{}, nil)
 		err := h.c.Call(testCtx(t), "initialize", map[string]any{"capabilities": map[string]any{}}, nil)
-		if rpcCode(err) != int64(CodeInvalidRequest) {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidRequest) {
 			t.Fatalf("got %v, want InvalidRequest", err)
 		}
 	})
@@ -178,7 +162,7 @@ func TestLifecycleErrors(t *testing.T) {
 		must(t, h.c.Call(testCtx(t), "shutdown", nil, nil))
 		for _, m := range []string{"textDocument/hover", "shutdown", "workspace/executeCommand", "no/such/method"} {
 			err := h.c.Call(testCtx(t), m, hoverParams, nil)
-			if rpcCode(err) != int64(CodeInvalidRequest) {
+			if rpcCode(err) != int64(jsonrpc.CodeInvalidRequest) {
 				t.Errorf("%s after shutdown: %v, want InvalidRequest", m, err)
 			}
 		}
@@ -192,7 +176,7 @@ func TestLifecycleErrors(t *testing.T) {
 		h.initialize(clientCaps{}, nil)
 		for _, m := range []string{"no/such/method", "$/customRequest"} {
 			err := h.c.Call(testCtx(t), m, nil, nil)
-			if rpcCode(err) != int64(CodeMethodNotFound) {
+			if rpcCode(err) != int64(jsonrpc.CodeMethodNotFound) {
 				t.Errorf("%s: %v, want MethodNotFound", m, err)
 			}
 		}
@@ -217,7 +201,7 @@ func TestLifecycleErrors(t *testing.T) {
 		h := startServer(t, Options{})
 		h.initialize(clientCaps{}, nil)
 		err := h.c.Call(testCtx(t), "textDocument/didSave", map[string]any{}, nil)
-		if rpcCode(err) != int64(CodeInvalidRequest) {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidRequest) {
 			t.Errorf("got %v, want InvalidRequest", err)
 		}
 	})
@@ -228,7 +212,7 @@ func TestLifecycleErrors(t *testing.T) {
 // context's fate on ended.
 func blockingCommand(name string, started chan<- string, release <-chan struct{}, ended chan<- error) Command {
 	type args struct {
-		Tag string `json:"tag" doc:"a label"`
+		Tag string `json:"tag" desc:"a label"`
 	}
 	return NewCommand(name, "test: block", func(ctx context.Context, _ *CommandEnv, a args) (string, error) {
 		started <- a.Tag
@@ -251,12 +235,7 @@ func TestSlowCommandDoesNotBlockOtherRequests(t *testing.T) {
 	started := make(chan string, 1)
 	release := make(chan struct{})
 	cmds := append(commandTable(), blockingCommand("test.slow", started, release, nil))
-	b := &fakeBackend{}
-	f := b.features()
-	f.Hover = func(ctx context.Context, _ FolderHandle, at Place) (*HoverResult, error) {
-		return &HoverResult{Markdown: fmt.Sprintf("hover at %d:%d", at.Point.Line, at.Point.Column)}, nil
-	}
-	h := startServer(t, Options{Features: f, commands: cmds})
+	h := startServer(t, Options{commands: append(cmds, positionCommand())})
 	h.initialize(clientCaps{}, nil)
 	path := writeFile(t, h.root, "a.go", "package a\n")
 	slow, err := h.c.Go("workspace/executeCommand", map[string]any{"command": "test.slow", "arguments": []any{map[string]string{"tag": "s"}}})
@@ -264,16 +243,10 @@ func TestSlowCommandDoesNotBlockOtherRequests(t *testing.T) {
 	if tag := <-started; tag != "s" {
 		t.Fatalf("started %q", tag)
 	}
-	// The slow command is running and blocked; a hover must still answer.
-	var hov struct {
-		Contents struct{ Value string } `json:"contents"`
-	}
-	must(t, h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
-		"textDocument": map[string]string{"uri": PathToURI(path)},
-		"position":     map[string]int{"line": 0, "character": 3},
-	}, &hov))
-	if hov.Contents.Value != "hover at 0:3" {
-		t.Errorf("hover %q", hov.Contents.Value)
+	// The slow command is running and blocked; another request must still
+	// answer.
+	if got := callPosition(t, h, workspace.PathToURI(path), 0, 3); got != "0:3" {
+		t.Errorf("position %q", got)
 	}
 	select {
 	case <-release:
@@ -312,7 +285,7 @@ func TestCancelRequest(t *testing.T) {
 			<-started
 			must(t, p.Cancel())
 			err = p.Wait(testCtx(t), nil)
-			if rpcCode(err) != int64(CodeRequestCancelled) {
+			if rpcCode(err) != int64(jsonrpc.CodeRequestCancelled) {
 				t.Fatalf("got %v, want RequestCancelled (-32800)", err)
 			}
 			if e := <-ended; !errors.Is(e, context.Canceled) {
@@ -356,7 +329,7 @@ func TestCancelQueuedRequest(t *testing.T) {
 	second, err := h.c.Go("workspace/executeCommand", map[string]any{"command": "test.block", "arguments": []any{map[string]string{"tag": "2"}}})
 	must(t, err)
 	must(t, second.Cancel())
-	if err := second.Wait(testCtx(t), nil); rpcCode(err) != int64(CodeRequestCancelled) {
+	if err := second.Wait(testCtx(t), nil); rpcCode(err) != int64(jsonrpc.CodeRequestCancelled) {
 		t.Fatalf("queued request: %v, want RequestCancelled", err)
 	}
 	close(release)
@@ -377,7 +350,7 @@ func TestRequestDeadline(t *testing.T) {
 	})
 	h.initialize(clientCaps{}, nil)
 	err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.block", "arguments": []any{map[string]string{}}}, nil)
-	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(err.Error(), "timed out") {
+	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("got %v, want RequestFailed timed out", err)
 	}
 	if e := <-ended; !errors.Is(e, context.DeadlineExceeded) {
@@ -405,7 +378,7 @@ func TestRequestIDs(t *testing.T) {
 		must(t, h.c.WriteFrame([]byte(body)))
 		m, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool { return m.Kind == lsptest.Response })
 		must(t, err)
-		if m.Error == nil || m.Error.Code != int64(CodeInvalidRequest) || string(m.ID) != "null" {
+		if m.Error == nil || m.Error.Code != int64(jsonrpc.CodeInvalidRequest) || string(m.ID) != "null" {
 			t.Errorf("id %s: got %+v (id %s), want InvalidRequest with null id", id, m.Error, m.ID)
 		}
 	}
@@ -419,21 +392,21 @@ func TestMalformedInput(t *testing.T) {
 		raw      string // written as is
 		wantCode int64  // code of a reply with a null id; 0 when no reply is expected
 	}{
-		{"invalid JSON body", frame(`{"jsonrpc`), int64(CodeParseError)},
-		{"truncated object", frame(`{"jsonrpc":"2.0"`), int64(CodeParseError)},
-		{"empty body", frame(""), int64(CodeParseError)},
-		{"not an object", frame("42"), int64(CodeInvalidRequest)},
-		{"batch", frame("[]"), int64(CodeInvalidRequest)},
-		{"missing jsonrpc", frame(`{"method":"x","params":{}}`), int64(CodeInvalidRequest)},
-		{"wrong jsonrpc", frame(`{"jsonrpc":"1.0","method":"x"}`), int64(CodeInvalidRequest)},
-		{"method not a string", frame(`{"jsonrpc":"2.0","method":7}`), int64(CodeInvalidRequest)},
-		{"invalid UTF-8 body", frame("\xff\xfe\xfd\xfc"), int64(CodeParseError)},
+		{"invalid JSON body", frame(`{"jsonrpc`), int64(jsonrpc.CodeParseError)},
+		{"truncated object", frame(`{"jsonrpc":"2.0"`), int64(jsonrpc.CodeParseError)},
+		{"empty body", frame(""), int64(jsonrpc.CodeParseError)},
+		{"not an object", frame("42"), int64(jsonrpc.CodeInvalidRequest)},
+		{"batch", frame("[]"), int64(jsonrpc.CodeInvalidRequest)},
+		{"missing jsonrpc", frame(`{"method":"x","params":{}}`), int64(jsonrpc.CodeInvalidRequest)},
+		{"wrong jsonrpc", frame(`{"jsonrpc":"1.0","method":"x"}`), int64(jsonrpc.CodeInvalidRequest)},
+		{"method not a string", frame(`{"jsonrpc":"2.0","method":7}`), int64(jsonrpc.CodeInvalidRequest)},
+		{"invalid UTF-8 body", frame("\xff\xfe\xfd\xfc"), int64(jsonrpc.CodeParseError)},
 		{"garbage line before a header", "garbage\r\n\r\n", 0},
 		{"header without length", "Content-Type: x\r\n\r\n", 0},
 		{"bad length", "Content-Length: ten\r\n\r\n", 0},
 		{"negative length", "Content-Length: -4\r\n\r\n", 0},
 		{"overlong header line", strings.Repeat("x", 10000) + "\r\n\r\n", 0},
-		{"LF-only header", "Content-Length: 2\n\n{}", int64(CodeInvalidRequest)},
+		{"LF-only header", "Content-Length: 2\n\n{}", int64(jsonrpc.CodeInvalidRequest)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -478,18 +451,14 @@ func TestOversizedMessage(t *testing.T) {
 	must(t, h.c.WriteFrame([]byte(body)))
 	m, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool { return m.Kind == lsptest.Response })
 	must(t, err)
-	if m.Error == nil || m.Error.Code != int64(CodeParseError) || !strings.Contains(m.Error.Message, "exceeds") {
+	if m.Error == nil || m.Error.Code != int64(jsonrpc.CodeParseError) || !strings.Contains(m.Error.Message, "exceeds") {
 		t.Errorf("got %+v", m.Error)
 	}
 	h.status()
 }
 
 func TestInvalidParamsNameTheField(t *testing.T) {
-	b := &fakeBackend{}
-	f := b.features()
-	f.Hover = func(context.Context, FolderHandle, Place) (*HoverResult, error) { return nil, nil }
-	f.Definition = func(context.Context, FolderHandle, Place) ([]Location, error) { return nil, nil }
-	h := startServer(t, Options{Features: f})
+	h := startServer(t, Options{})
 	h.initialize(clientCaps{}, nil)
 	tests := []struct {
 		method string
@@ -507,7 +476,7 @@ func TestInvalidParamsNameTheField(t *testing.T) {
 	}
 	for _, tc := range tests {
 		err := h.c.Call(testCtx(t), tc.method, tc.params, nil)
-		if rpcCode(err) != int64(CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
+		if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: got %v, want InvalidParams containing %q", tc.method, tc.params, err, tc.want)
 		}
 	}
@@ -515,27 +484,23 @@ func TestInvalidParamsNameTheField(t *testing.T) {
 	must(t, h.c.WriteFrame([]byte(`{"jsonrpc":"2.0","id":99,"method":"textDocument/hover","params":5}`)))
 	m, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool { return m.Kind == lsptest.Response })
 	must(t, err)
-	if m.Error == nil || m.Error.Code != int64(CodeInvalidParams) || string(m.ID) != "99" {
+	if m.Error == nil || m.Error.Code != int64(jsonrpc.CodeInvalidParams) || string(m.ID) != "99" {
 		t.Errorf("scalar params: %+v id %s", m.Error, m.ID)
 	}
 }
 
 func TestPanicRecovery(t *testing.T) {
-	b := &fakeBackend{}
-	f := b.features()
-	f.Hover = func(context.Context, FolderHandle, Place) (*HoverResult, error) { panic("hover exploded") }
-	f.DidOpen = func(string, []byte, int32) { panic("didOpen exploded") }
-	h := startServer(t, Options{Features: f})
+	explode := NewCommand("test.explode", "test: panic", func(context.Context, *CommandEnv, StatsArgs) (string, error) {
+		panic("command exploded")
+	})
+	h := startServer(t, Options{Backend: &panickyBackend{}, commands: append(commandTable(), explode)})
 	h.initialize(clientCaps{}, nil)
 	path := writeFile(t, h.root, "p.go", "package p\n")
-	err := h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
-		"textDocument": map[string]string{"uri": PathToURI(path)},
-		"position":     map[string]int{"line": 0, "character": 0},
-	}, nil)
-	if rpcCode(err) != int64(CodeInternalError) || !strings.Contains(err.Error(), "hover exploded") {
+	err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.explode"}, nil)
+	if rpcCode(err) != int64(jsonrpc.CodeInternalError) || !strings.Contains(err.Error(), "command exploded") {
 		t.Fatalf("got %v, want InternalError", err)
 	}
-	m, err := h.c.Await(testCtx(t), lsptest.LogMessage("hover exploded"))
+	m, err := h.c.Await(testCtx(t), lsptest.LogMessage("command exploded"))
 	must(t, err)
 	var lm struct {
 		Type    int    `json:"type"`
@@ -545,13 +510,13 @@ func TestPanicRecovery(t *testing.T) {
 	if lm.Type != 1 || !strings.Contains(lm.Message, "goroutine") {
 		t.Errorf("logMessage type %d, want 1 (Error) with a stack: %q", lm.Type, lm.Message)
 	}
-	if !strings.Contains(h.stderr.String(), "hover exploded") || !strings.Contains(h.stderr.String(), "stack=") {
+	if !strings.Contains(h.stderr.String(), "command exploded") || !strings.Contains(h.stderr.String(), "stack=") {
 		t.Errorf("panic not logged with stack to stderr")
 	}
 	// A panicking notification hook is recovered too; the document is still
 	// tracked and the server keeps serving.
 	must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": PathToURI(path), "languageId": "go", "version": 1, "text": "package p\n"}}))
+		"uri": workspace.PathToURI(path), "languageId": "go", "version": 1, "text": "package p\n"}}))
 	_, err = h.c.Await(testCtx(t), lsptest.LogMessage("didOpen exploded"))
 	must(t, err)
 	if st := h.status(); len(st.Documents) != 1 {
@@ -564,14 +529,9 @@ func TestPanicRecovery(t *testing.T) {
 
 func TestOrderedBeforeConcurrent(t *testing.T) {
 	// A request sent after a didChange sees the change.
-	b := &fakeBackend{}
-	f := b.features()
-	f.Hover = func(_ context.Context, _ FolderHandle, at Place) (*HoverResult, error) {
-		return &HoverResult{Markdown: fmt.Sprintf("%d:%d", at.Point.Line, at.Point.Column)}, nil
-	}
-	h := startServer(t, Options{Features: f})
+	h := startServer(t, Options{commands: []Command{positionCommand()}})
 	h.initialize(clientCaps{}, nil)
-	uri := PathToURI(filepath.Join(h.root, "o.go"))
+	uri := workspace.PathToURI(filepath.Join(h.root, "o.go"))
 	must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": "ab"}}))
 	for v := 2; v < 40; v++ {
 		// Prepend one emoji per version: UTF-16 column 2v-2 is byte 4v-4.
@@ -579,15 +539,8 @@ func TestOrderedBeforeConcurrent(t *testing.T) {
 			"textDocument":   map[string]any{"uri": uri, "version": v},
 			"contentChanges": []any{map[string]any{"range": rng(0, 0, 0, 0), "text": "😀"}},
 		}))
-		var hov struct {
-			Contents struct{ Value string } `json:"contents"`
-		}
-		must(t, h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
-			"textDocument": map[string]string{"uri": uri},
-			"position":     map[string]int{"line": 0, "character": 2 * (v - 1)},
-		}, &hov))
-		if want := fmt.Sprintf("0:%d", 4*(v-1)); hov.Contents.Value != want {
-			t.Fatalf("version %d: hover at %s, want %s", v, hov.Contents.Value, want)
+		if got, want := callPosition(t, h, uri, 0, 2*(v-1)), fmt.Sprintf("0:%d", 4*(v-1)); got != want {
+			t.Fatalf("version %d: position at byte %s, want %s", v, got, want)
 		}
 	}
 }
@@ -601,9 +554,9 @@ func rng(l1, c1, l2, c2 int) map[string]any {
 
 func TestDocumentSync(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{}, nil)
-	uri := PathToURI(filepath.Join(h.root, "d.txt"))
+	uri := workspace.PathToURI(filepath.Join(h.root, "d.txt"))
 	open := func(text string) {
 		must(t, h.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "plaintext", "version": 1, "text": text}}))
 	}
@@ -640,12 +593,12 @@ func TestDocumentSync(t *testing.T) {
 
 func TestWorkspaceFolderChanges(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{}, nil)
 	other := t.TempDir()
 	must(t, h.c.Notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
-		"added":   []any{map[string]string{"uri": PathToURI(other), "name": "other"}},
-		"removed": []any{map[string]string{"uri": PathToURI(h.root), "name": "root"}},
+		"added":   []any{map[string]string{"uri": workspace.PathToURI(other), "name": "other"}},
+		"removed": []any{map[string]string{"uri": workspace.PathToURI(h.root), "name": "root"}},
 	}}))
 	st := h.status()
 	if len(st.Folders) != 1 || st.Folders[0].Path != other || st.Folders[0].State != "open" {
@@ -665,15 +618,8 @@ func TestWorkspaceFolderChanges(t *testing.T) {
 }
 
 func TestOpenFolderFailure(t *testing.T) {
-	watched := make(chan string, 1)
-	f := Features{
-		OpenFolder: func(context.Context, string, Settings, ProgressFunc) (FolderHandle, error) {
-			return nil, errors.New("disk on fire")
-		},
-		Hover:        func(context.Context, FolderHandle, Place) (*HoverResult, error) { return nil, nil },
-		StartWatcher: func(root string) func() { watched <- root; return nil },
-	}
-	h := startServer(t, Options{Features: f})
+	b := &fakeBackend{openErr: errors.New("disk on fire")}
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{}, nil)
 	if _, err := h.c.Await(testCtx(t), lsptest.ShowMessage("disk on fire")); err != nil {
 		t.Fatal(err)
@@ -683,15 +629,50 @@ func TestOpenFolderFailure(t *testing.T) {
 		t.Errorf("folders %+v", st.Folders)
 	}
 	err := h.c.Call(testCtx(t), "textDocument/hover", map[string]any{
-		"textDocument": map[string]string{"uri": PathToURI(filepath.Join(h.root, "x.go"))},
+		"textDocument": map[string]string{"uri": workspace.PathToURI(filepath.Join(h.root, "x.go"))},
 		"position":     map[string]int{"line": 0, "character": 0},
 	}, nil)
-	if rpcCode(err) != int64(CodeRequestFailed) || !strings.Contains(err.Error(), "disk on fire") {
+	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("hover in a failed folder: %v", err)
 	}
-	select {
-	case root := <-watched:
-		t.Errorf("watcher started on a folder that failed to open: %s", root)
-	default:
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.watchers) > 0 {
+		t.Errorf("watcher started on a folder that failed to open: %v", b.watchers)
 	}
 }
+
+// positionCommand answers where a document position lands: the 0-based
+// line and byte column of the server's copy of the document.
+func positionCommand() Command {
+	type args struct {
+		URI      string      `json:"uri" desc:"document"`
+		Position PositionArg `json:"position" desc:"position"`
+	}
+	return NewCommand("test.position", "test: map a position", func(_ context.Context, env *CommandEnv, a args) (string, error) {
+		path, err := docPath("uri", a.URI)
+		if err != nil {
+			return "", err
+		}
+		m, err := env.s.mapperFor(path)
+		if err != nil {
+			return "", err
+		}
+		pt := m.PositionPoint(protocol.Position(a.Position))
+		return fmt.Sprintf("%d:%d", pt.Line, pt.Column), nil
+	})
+}
+
+// callPosition runs test.position.
+func callPosition(t *testing.T, h *harness, uri string, line, char int) string {
+	t.Helper()
+	var out string
+	must(t, h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.position",
+		"arguments": []any{map[string]any{"uri": uri, "position": map[string]int{"line": line, "character": char}}}}, &out))
+	return out
+}
+
+// panickyBackend panics in DidOpen.
+type panickyBackend struct{ fakeBackend }
+
+func (b *panickyBackend) DidOpen(string, []byte, int32) { panic("didOpen exploded") }

@@ -2,85 +2,15 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/lsp/session"
 )
-
-// TestParseSettingsGolden parses each testdata/settings/*.json over a base
-// with non-default values and compares settings and issues with the golden
-// file beside it.
-func TestParseSettingsGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "settings", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	base := DefaultSettings()
-	base.DBPath = "/base/index"
-	base.Ignore = []string{"base/"}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".json")
-		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, issues := ParseSettings(base, raw)
-			out, err := json.MarshalIndent(struct {
-				Settings Settings        `json:"settings"`
-				Issues   []SettingsIssue `json:"issues"`
-			}{got, issues}, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join("settings", name+".golden"), append(out, '\n'))
-		})
-	}
-}
-
-func TestApplyEnv(t *testing.T) {
-	tests := []struct {
-		env  string
-		want bool
-	}{{"off", false}, {"OFF", false}, {"0", false}, {"false", false}, {"on", true}, {"", true}}
-	for _, tc := range tests {
-		t.Setenv("CONTEXT_LS_EMBEDDINGS", tc.env)
-		s := DefaultSettings()
-		if got := ApplyEnv(s).Embeddings; got != tc.want {
-			t.Errorf("CONTEXT_LS_EMBEDDINGS=%q: embeddings %v, want %v", tc.env, got, tc.want)
-		}
-	}
-}
-
-func FuzzParseSettings(f *testing.F) {
-	entries, _ := filepath.Glob(filepath.Join("testdata", "settings", "*.json"))
-	for _, e := range entries {
-		if b, err := os.ReadFile(e); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		s, issues := ParseSettings(DefaultSettings(), raw)
-		for _, is := range issues {
-			if is.Message == "" {
-				t.Fatalf("issue without message: %+v", is)
-			}
-		}
-		if s.LogLevel != LogError && s.LogLevel != LogWarn && s.LogLevel != LogInfo && s.LogLevel != LogDebug {
-			t.Fatalf("invalid log level %q", s.LogLevel)
-		}
-		if s.MaxFileSize <= 0 || s.BudgetTokens <= 0 {
-			t.Fatalf("non-positive limits: %+v", s)
-		}
-	})
-}
 
 // settingsWarnings returns the texts of showMessage warnings so far.
 func settingsWarnings(c *lsptest.Client) []string {
@@ -103,12 +33,12 @@ func settingsWarnings(c *lsptest.Client) []string {
 func TestSettingsSession(t *testing.T) {
 	t.Setenv("CONTEXT_LS_EMBEDDINGS", "")
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{}, map[string]any{"contextLs": map[string]any{
 		"dbPath": "/idx", "budgetTokens": 1234, "colour": "blue", "maxFileSize": "big",
 	}})
 	st := h.status()
-	if st.Settings.DBPath != "/idx" || st.Settings.BudgetTokens != 1234 || st.Settings.MaxFileSize != DefaultMaxFileSize {
+	if st.Settings.DBPath != "/idx" || st.Settings.BudgetTokens != 1234 || st.Settings.MaxFileSize != session.DefaultMaxFileSize {
 		t.Errorf("settings after initialize: %+v", st.Settings)
 	}
 	// Push a change with the same unknown key, a new unknown key and a bad type.
@@ -116,7 +46,7 @@ func TestSettingsSession(t *testing.T) {
 		"colour": "red", "flavour": 1, "embeddings": "no", "logLevel": "error",
 	}}}))
 	st = h.status()
-	if st.Settings.DBPath != "/idx" || st.Settings.LogLevel != LogError || !st.Settings.Embeddings {
+	if st.Settings.DBPath != "/idx" || st.Settings.LogLevel != session.LogError || !st.Settings.Embeddings {
 		t.Errorf("settings after change: %+v", st.Settings)
 	}
 	got := settingsWarnings(h.c)
@@ -153,14 +83,7 @@ func TestSettingsSession(t *testing.T) {
 
 func TestSettingsPull(t *testing.T) {
 	b := &fakeBackend{}
-	var opened []Settings
-	f := b.features()
-	open := f.OpenFolder
-	f.OpenFolder = func(ctx context.Context, root string, s Settings, p ProgressFunc) (FolderHandle, error) {
-		opened = append(opened, s)
-		return open(ctx, root, s, p)
-	}
-	h := startServer(t, Options{Features: f})
+	h := startServer(t, Options{Backend: b})
 	calls := 0
 	h.c.Handle("workspace/configuration", func(params json.RawMessage) (any, error) {
 		calls++
@@ -179,8 +102,8 @@ func TestSettingsPull(t *testing.T) {
 	if st.Settings.BudgetTokens != 100 || st.Settings.DBPath != "/from-init" {
 		t.Errorf("settings %+v", st.Settings)
 	}
-	if len(opened) != 1 || opened[0].BudgetTokens != 100 {
-		t.Errorf("OpenFolder saw %+v, want pulled settings", opened)
+	if len(b.opened) != 1 || b.opened[0].BudgetTokens != 100 {
+		t.Errorf("OpenFolder saw %+v, want pulled settings", b.opened)
 	}
 	// An empty didChangeConfiguration makes the server pull again.
 	must(t, h.c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": nil}))
@@ -200,30 +123,5 @@ func TestSettingsPullFailureKeepsSettings(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(h.stderr.String()), []byte("workspace/configuration failed")) {
 		t.Error("failure not logged")
-	}
-}
-
-func TestSettingsEqual(t *testing.T) {
-	a := DefaultSettings()
-	a.Ignore = []string{"x", "y"}
-	tests := []struct {
-		name   string
-		change func(*Settings)
-		equal  bool
-	}{
-		{"same", func(*Settings) {}, true},
-		{"dbPath", func(s *Settings) { s.DBPath = "/d" }, false},
-		{"ignore order", func(s *Settings) { s.Ignore = []string{"y", "x"} }, false},
-		{"ignore length", func(s *Settings) { s.Ignore = []string{"x"} }, false},
-		{"embeddings", func(s *Settings) { s.Embeddings = !s.Embeddings }, false},
-		{"logLevel", func(s *Settings) { s.LogLevel = LogDebug }, false},
-	}
-	for _, tc := range tests {
-		b := a
-		b.Ignore = append([]string(nil), a.Ignore...)
-		tc.change(&b)
-		if got := a.Equal(b); got != tc.equal {
-			t.Errorf("%s: Equal = %v", tc.name, got)
-		}
 	}
 }

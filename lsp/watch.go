@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
 
@@ -13,10 +14,10 @@ const watchRegistrationID = "context-ls/watched-files"
 
 // setupWatching arranges to hear about file changes on disk: through the
 // client when it supports dynamic registration of
-// workspace/didChangeWatchedFiles, else through Features.StartWatcher on
+// workspace/didChangeWatchedFiles, else through the backend's watcher on
 // each folder. It never waits for the client: the registration's answer
-// is handled on another goroutine, and a refusal falls back to
-// StartWatcher on the ordered queue.
+// is handled on another goroutine, and a refusal falls back to the
+// backend's watcher on the ordered queue.
 func (s *server) setupWatching(ctx context.Context) {
 	s.mu.RLock()
 	dynamic := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
@@ -38,41 +39,30 @@ func (s *server) setupWatching(ctx context.Context) {
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, s.opts.ClientRequestTimeout)
 		defer cancel()
-		if _, err := s.conn.call(cctx, "client/registerCapability", params); err != nil {
+		if _, err := s.rpc.Call(cctx, "client/registerCapability", params); err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			s.queue.push(s.useServerWatchers)
-			s.log.warn("client refused to watch files; using the server's watcher", "error", err)
+			s.rpc.Enqueue(s.useServerWatchers)
+			s.log.Warn("client refused to watch files; using the server's watcher", "error", err)
 		}
 	}()
 }
 
-// useServerWatchers switches to Features.StartWatcher for every folder.
+// useServerWatchers switches to the backend's watcher for every folder.
 func (s *server) useServerWatchers() {
 	s.mu.Lock()
 	s.watchMode = "server"
 	folders := append([]*folder(nil), s.folders...)
 	s.mu.Unlock()
-	if s.opts.Features.StartWatcher == nil {
-		s.warnMissing("StartWatcher", "changes on disk are not seen")
-		s.mu.Lock()
-		s.watchMode = "none"
-		s.mu.Unlock()
-		return
-	}
 	for _, f := range folders {
 		s.startServerWatcher(f)
 	}
 }
 
-// startServerWatcher starts Features.StartWatcher on one open folder (a
+// startServerWatcher starts the backend's watcher on one open folder (a
 // folder that failed to open is not watched).
 func (s *server) startServerWatcher(f *folder) {
-	start := s.opts.Features.StartWatcher
-	if start == nil {
-		return
-	}
 	s.mu.RLock()
 	skip := f.stopWatch != nil || !f.opened
 	s.mu.RUnlock()
@@ -80,8 +70,8 @@ func (s *server) startServerWatcher(f *folder) {
 		return
 	}
 	var stop func()
-	if err := s.protect("StartWatcher", func() error { stop = start(f.root); return nil }); err != nil {
-		s.log.error("starting the file watcher", "root", f.root, "error", err)
+	if err := s.rpc.Protect("StartWatcher", func() error { stop = s.backend.StartWatcher(f.root); return nil }); err != nil {
+		s.log.Error("starting the file watcher", "root", f.root, "error", err)
 		return
 	}
 	s.mu.Lock()
@@ -99,9 +89,9 @@ func (s *server) didChangeWatchedFiles(_ context.Context, p didChangeWatchedFile
 	seen := make(map[string]bool, len(p.Changes))
 	paths := make([]string, 0, len(p.Changes))
 	for _, c := range p.Changes {
-		path, err := URIToPath(string(c.URI))
+		path, err := workspace.URIToPath(string(c.URI))
 		if err != nil {
-			s.log.debug("watched-file event ignored", "error", err)
+			s.log.Debug("watched-file event ignored", "error", err)
 			continue
 		}
 		if !seen[path] {
@@ -109,9 +99,9 @@ func (s *server) didChangeWatchedFiles(_ context.Context, p didChangeWatchedFile
 			paths = append(paths, path)
 		}
 	}
-	if len(paths) == 0 || s.opts.Features.FilesChanged == nil {
+	if len(paths) == 0 {
 		return nil
 	}
 	sort.Strings(paths)
-	return s.protect("FilesChanged", func() error { s.opts.Features.FilesChanged(paths); return nil })
+	return s.rpc.Protect("FilesChanged", func() error { s.backend.FilesChanged(paths); return nil })
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 func TestWatchDynamicRegistration(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{dynamicWatch: true}, nil)
 	m, err := h.c.Await(testCtx(t), lsptest.Method("client/registerCapability"))
 	must(t, err)
@@ -46,7 +47,7 @@ func TestWatchDynamicRegistration(t *testing.T) {
 
 func TestWatchFallback(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{}, nil)
 	if st := h.status(); st.Watching != "server" {
 		t.Errorf("watching %q", st.Watching)
@@ -74,7 +75,7 @@ func TestWatchFallback(t *testing.T) {
 
 func TestWatchRegistrationRefused(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.c.Handle("client/registerCapability", func(json.RawMessage) (any, error) {
 		return nil, &lsptest.RPCError{Code: -32601, Message: "no dynamic registration here"}
 	})
@@ -91,25 +92,15 @@ func TestWatchRegistrationRefused(t *testing.T) {
 	}
 }
 
-func TestWatchWithoutWatcherHook(t *testing.T) {
-	h := startServer(t, Options{})
-	h.initialize(clientCaps{}, nil)
-	if st := h.status(); st.Watching != "none" {
-		t.Errorf("watching %q", st.Watching)
-	}
-	_, err := h.c.Await(testCtx(t), lsptest.LogMessage("StartWatcher"))
-	must(t, err)
-}
-
 func TestDidChangeWatchedFiles(t *testing.T) {
 	b := &fakeBackend{}
-	h := startServer(t, Options{Features: b.features()})
+	h := startServer(t, Options{Backend: b})
 	h.initialize(clientCaps{dynamicWatch: true}, nil)
 	a, z := filepath.Join(h.root, "a.go"), filepath.Join(h.root, "sub", "z.go")
 	must(t, h.c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
-		map[string]any{"uri": PathToURI(z), "type": 2},
-		map[string]any{"uri": PathToURI(a), "type": 1},
-		map[string]any{"uri": PathToURI(z), "type": 3},
+		map[string]any{"uri": workspace.PathToURI(z), "type": 2},
+		map[string]any{"uri": workspace.PathToURI(a), "type": 1},
+		map[string]any{"uri": workspace.PathToURI(z), "type": 3},
 		map[string]any{"uri": "untitled:Untitled-1", "type": 1},
 	}}))
 	h.status()

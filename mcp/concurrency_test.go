@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -28,7 +31,7 @@ type lspProc struct {
 	t      *testing.T
 	c      *lsptest.Client
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 	root   string
 	ver    int
 }
@@ -37,7 +40,7 @@ func startLSP(t *testing.T, root, db string) *lspProc {
 	t.Helper()
 	cmd := exec.Command(binary(t), "serve", "--db", db)
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
-	l := &lspProc{t: t, cmd: cmd, stderr: &syncBuffer{}, root: root}
+	l := &lspProc{t: t, cmd: cmd, stderr: &testutil.SyncBuffer{}, root: root}
 	cmd.Stderr = l.stderr
 	c, err := lsptest.Start(cmd)
 	if err != nil {
@@ -187,7 +190,7 @@ func (c *mcpClient) queryHas(query, path, text string) (bool, string) {
 	if res.IsError {
 		return false, res.text()
 	}
-	var q QueryResult
+	var q service.SearchResult
 	if err := json.Unmarshal(res.StructuredContent, &q); err != nil {
 		return false, err.Error()
 	}
@@ -245,7 +248,7 @@ func TestEditorFirst(t *testing.T) {
 	agent := startMCP(t, nil, "--root", root, "--db", db)
 	agent.initialize(LatestProtocolVersion)
 	sh := agent.sharing()
-	if sh.State != "client" || sh.OwnerPID != ed.pid() || sh.OwnerRole != engine.RoleEditor {
+	if sh.State != "client" || sh.OwnerPID != ed.pid() || sh.OwnerRole != share.RoleEditor {
 		t.Fatalf("the MCP server does not forward to the editor's server: %+v", sh)
 	}
 	if ok, seen := agent.queryHas("cart total", "cart/cart.go", "func (c *Cart) Total"); !ok {
@@ -293,7 +296,7 @@ func TestAgentFirst(t *testing.T) {
 	a.awaitOwner("the first agent owns the index", "owner", func(s Sharing) bool { return s.OwnerPID == a.pid() })
 	b := startMCP(t, nil, "--root", root, "--db", db)
 	b.initialize(LatestProtocolVersion)
-	if sh := b.sharing(); sh.State != "client" || sh.OwnerPID != a.pid() || sh.OwnerRole != engine.RoleAgent {
+	if sh := b.sharing(); sh.State != "client" || sh.OwnerPID != a.pid() || sh.OwnerRole != share.RoleAgent {
 		t.Fatalf("the second agent: %+v", sh)
 	}
 	if ok, seen := b.queryHas("cart total", "cart/cart.go", "func (c *Cart) Total"); !ok {
@@ -305,7 +308,7 @@ func TestAgentFirst(t *testing.T) {
 	ed.awaitIndexed()
 	for name, c := range map[string]*mcpClient{"first": a, "second": b} {
 		c.awaitOwner(name+" agent forwards to the editor", "client", func(s Sharing) bool {
-			return s.OwnerPID == ed.pid() && s.OwnerRole == engine.RoleEditor
+			return s.OwnerPID == ed.pid() && s.OwnerRole == share.RoleEditor
 		})
 	}
 	disk, err := os.ReadFile(filepath.Join(root, "cart", "cart.go"))

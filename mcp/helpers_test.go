@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,51 +17,21 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/context-ls/context-ls/internal/testutil"
+)
 
 // wait bounds every wait of the process tests.
 const wait = 90 * time.Second
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testutil.RemoveBinary()
 	os.Exit(code)
 }
 
 // binary builds the context-ls binary once per test run.
-func binary(t *testing.T) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build the context-ls binary")
-	}
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "context-ls-mcp-bin-"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "context-ls")
-		cmd := exec.Command(gobin, "build", "-o", binPath, "./cmd/context-ls")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("building context-ls: %v", binErr)
-	}
-	return binPath
-}
+func binary(t *testing.T) string { return testutil.Binary(t) }
 
 // fixture copies testdata/repo to a new workspace and returns its root.
 func fixture(t *testing.T) string { return fixtureTB(t) }
@@ -95,24 +64,6 @@ func fixtureTB(t testing.TB) string {
 // not indexed).
 const fixtureFiles = 6
 
-// syncBuffer collects a process's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rpcResponse is a JSON-RPC response as the client sees it.
 type rpcResponse struct {
 	ID     json.RawMessage `json:"id"`
@@ -126,7 +77,7 @@ type mcpClient struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 	done   chan struct{}
 
 	mu      sync.Mutex
@@ -149,7 +100,7 @@ func startMCP(t *testing.T, env []string, args ...string) *mcpClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &mcpClient{t: t, cmd: cmd, stdin: stdin, stderr: &syncBuffer{}, done: make(chan struct{}), waiters: map[string]chan rpcResponse{}}
+	c := &mcpClient{t: t, cmd: cmd, stdin: stdin, stderr: &testutil.SyncBuffer{}, done: make(chan struct{}), waiters: map[string]chan rpcResponse{}}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -380,20 +331,7 @@ func (c *mcpClient) stdoutJunk() []string {
 }
 
 // poll retries cond until it holds or wait passes.
-func poll(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	last := ""
-	for time.Now().Before(deadline) {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s: gave up after %s; last state: %s", what, wait, last)
-}
+func poll(t *testing.T, what string, cond func() (bool, string)) { testutil.Poll(t, what, wait, cond) }
 
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -535,39 +473,5 @@ func validate(schema map[string]any, v any, at string) []string {
 // -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./mcp -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./mcp -run %s -update rewrites it):\n%s", p, t.Name(), lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows the first differing lines.
-func lineDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
-		}
-	}
-	return "(no line differs)"
+	testutil.Golden(t, filepath.Join("testdata", "golden", name), got)
 }

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/packs"
+	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/vectors"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // TestProtocolVersions negotiates every supported version and an unknown
@@ -69,7 +71,7 @@ func TestProtocolVersions(t *testing.T) {
 				}
 			}
 			want := []string{"query_context", "context_pack", "related_context", "find_callers", "find_callees",
-				"find_tests", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
+				"find_tests", "find_symbols", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
 			if !slices.Equal(names, want) {
 				t.Errorf("tools %v, want %v", names, want)
 			}
@@ -176,13 +178,13 @@ func TestTools(t *testing.T) {
 	c.initialize("2025-06-18")
 
 	t.Run("query_context", func(t *testing.T) {
-		var q QueryResult
+		var q service.SearchResult
 		res := c.ok("query_context", map[string]any{"query": "how is the cart total computed", "k": 5}, &q)
 		if len(q.Hits) == 0 || q.Hits[0].Path != "cart/cart.go" || !strings.Contains(q.Hits[0].Text, "func (c *Cart) Total() Money") {
 			t.Fatalf("hits: %+v", q.Hits)
 		}
 		h := q.Hits[0]
-		if h.StartLine < 1 || h.EndLine < h.StartLine || h.URI != fileURI(filepath.Join(realRoot(t, root), "cart", "cart.go")) || h.Language != "go" {
+		if h.StartLine < 1 || h.EndLine < h.StartLine || h.URI != workspace.PathToURI(filepath.Join(realRoot(t, root), "cart", "cart.go")) || h.Language != "go" {
 			t.Errorf("location of the top hit: %+v", h.Location)
 		}
 		lines := fileLines(t, root, "cart/cart.go")
@@ -225,7 +227,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("context_pack", func(t *testing.T) {
-		var p PackResult
+		var p service.PackResult
 		res := c.ok("context_pack", map[string]any{"query": "how is the cart total computed", "budget": 300}, &p)
 		if p.Budget != 300 || p.Tokens > 300 || packs.CountTokens(res.text()) > 300 || len(p.Items) == 0 {
 			t.Errorf("pack: budget %d, tokens %d (text %d), %d items", p.Budget, p.Tokens, packs.CountTokens(res.text()), len(p.Items))
@@ -258,7 +260,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("related_context", func(t *testing.T) {
-		var r RelatedResult
+		var r service.RelatedResult
 		c.ok("related_context", map[string]any{"file": "cmd/shop/main.go", "lines": "10-14"}, &r)
 		if r.Selection.Path != "cmd/shop/main.go" || r.Selection.StartLine != 10 || r.Selection.EndLine != 14 {
 			t.Errorf("selection %+v", r.Selection)
@@ -282,7 +284,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("find_callers", func(t *testing.T) {
-		var g GraphResult
+		var g service.GraphResult
 		res := c.ok("find_callers", map[string]any{"symbol": "Cart.Total"}, &g)
 		if len(g.Results) != 1 || g.Results[0].Definition.Symbol != "Cart.Total" || g.Results[0].Definition.Path != "cart/cart.go" {
 			t.Fatalf("callers: %+v", g.Results)
@@ -290,7 +292,7 @@ func TestTools(t *testing.T) {
 		var callers []string
 		for _, it := range g.Results[0].Items {
 			callers = append(callers, it.Path+":"+it.Symbol)
-			if it.Symbol == "main" && (len(it.Sites) != 1 || it.Sites[0].Line != 13) {
+			if it.Symbol == "main" && (len(it.Sites) != 1 || it.Sites[0].StartLine != 13) {
 				t.Errorf("call site in main: %+v", it.Sites)
 			}
 		}
@@ -308,7 +310,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("find_callees", func(t *testing.T) {
-		var g GraphResult
+		var g service.GraphResult
 		c.ok("find_callees", map[string]any{"file": "cmd/shop/main.go", "line": 10}, &g)
 		if len(g.Results) != 1 || g.Results[0].Definition.Symbol != "main" {
 			t.Fatalf("callees: %+v", g.Results)
@@ -332,7 +334,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("find_tests", func(t *testing.T) {
-		var g GraphResult
+		var g service.GraphResult
 		c.ok("find_tests", map[string]any{"symbol": "Cart.Total"}, &g)
 		if len(g.Results) != 1 || len(g.Results[0].Items) == 0 || g.Results[0].Items[0].Symbol != "TestCartTotal" ||
 			g.Results[0].Items[0].Path != "cart/cart_test.go" {
@@ -370,7 +372,7 @@ func TestTools(t *testing.T) {
 		edit := "\n// Refund returns money to the customer.\nfunc Refund(m Money) Money {\n\treturn -m\n}\n"
 		appendFile(t, root, "cart/money.go", edit)
 		writeFile(t, root, "cart/coupon.go", "package cart\n\n// Coupon is a discount code.\ntype Coupon struct{ Code string }\n")
-		var r RefreshResult
+		var r service.RefreshResult
 		res := c.ok("refresh_context", map[string]any{"paths": []string{"cart/money.go", filepath.Join(root, "cart", "coupon.go"), "nope.go"}}, &r)
 		got := map[string]string{}
 		for _, f := range r.Files {
@@ -389,7 +391,7 @@ func TestTools(t *testing.T) {
 		if !strings.Contains(res.text(), "cart/money.go") {
 			t.Errorf("text: %s", res.text())
 		}
-		var q QueryResult
+		var q service.SearchResult
 		c.ok("query_context", map[string]any{"query": "Refund"}, &q)
 		if len(q.Hits) == 0 || q.Hits[0].Path != "cart/money.go" || !strings.Contains(q.Hits[0].Text, "func Refund") {
 			t.Errorf("after refresh, Refund: %+v", q.Hits)
@@ -414,10 +416,10 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("rebuild_context", func(t *testing.T) {
-		c.toolError("rebuild_context", map[string]any{}, "confirm", "validateOnly")
-		var rb RebuildResult
+		c.toolError("rebuild_context", map[string]any{}, "confirm", "dryRun")
+		var rb service.ReindexResult
 		res := c.ok("rebuild_context", map[string]any{"validateOnly": true, "paths": []string{"cart"}}, &rb)
-		if rb.Status != "validated" || rb.JobID != "" || rb.ReindexCount != 3 || !slices.Equal(rb.Reindex, []string{"cart/cart.go", "cart/cart_test.go", "cart/money.go"}) {
+		if rb.Status != "planned" || rb.JobID != "" || rb.ReindexCount != 3 || !slices.Equal(rb.Reindex, []string{"cart/cart.go", "cart/cart_test.go", "cart/money.go"}) {
 			t.Errorf("validateOnly: %+v", rb)
 		}
 		if !strings.Contains(res.text(), "would parse 3 files again") {
@@ -425,10 +427,10 @@ func TestTools(t *testing.T) {
 		}
 		c.toolError("rebuild_context", map[string]any{"confirm": true, "paths": []string{"/etc"}}, "paths[0]", "outside the workspace")
 		c.ok("rebuild_context", map[string]any{"confirm": true}, &rb)
-		if rb.Status != "started" || !strings.HasPrefix(rb.JobID, "rebuild-") {
+		if rb.Status != "started" || !strings.HasPrefix(rb.JobID, "reindex-") {
 			t.Fatalf("rebuild: %+v", rb)
 		}
-		var js JobStatus
+		var js service.JobStatus
 		poll(t, "rebuild done", func() (bool, string) {
 			c.ok("get_rebuild_status", map[string]any{"jobId": rb.JobID}, &js)
 			return js.Status == "done", js.Status + " " + js.Error
@@ -438,10 +440,10 @@ func TestTools(t *testing.T) {
 		}
 		var st StatsResult
 		c.ok("get_context_stats", map[string]any{}, &st)
-		if len(st.Rebuilds) == 0 || st.Rebuilds[len(st.Rebuilds)-1].JobID != rb.JobID {
-			t.Errorf("stats lack the job: %+v", st.Rebuilds)
+		if len(st.Jobs) == 0 || st.Jobs[len(st.Jobs)-1].JobID != rb.JobID {
+			t.Errorf("stats lack the job: %+v", st.Jobs)
 		}
-		c.toolError("get_rebuild_status", map[string]any{"jobId": "rebuild-1-999"}, "jobId", "no rebuild job")
+		c.toolError("get_rebuild_status", map[string]any{"jobId": "rebuild-1-999"}, "jobId", "no reindex job")
 	})
 
 	t.Run("bad arguments", func(t *testing.T) {
@@ -452,15 +454,15 @@ func TestTools(t *testing.T) {
 		}{
 			{"query_context", map[string]any{}, []string{"query: required"}},
 			{"query_context", map[string]any{"query": 5}, []string{"query: must be a string"}},
-			{"query_context", map[string]any{"query": "x", "k": 0}, []string{"k: must be between 1 and 50"}},
+			{"query_context", map[string]any{"query": "x", "k": 0}, []string{"k: must be between 1 and 100"}},
 			{"query_context", map[string]any{"query": "x", "k": 2.5}, []string{"k: must be an integer"}},
 			{"query_context", map[string]any{"query": "x", "kk": 1}, []string{"kk: unknown argument", "query, k, paths"}},
 			{"query_context", map[string]any{"query": "x", "paths": []any{"ok/**", 3}}, []string{"paths[1]: must be a string"}},
 			{"query_context", map[string]any{"query": "x", "paths": []string{"[bad"}}, []string{"paths", "syntax error in pattern"}},
 			{"query_context", "not an object", []string{"arguments: must be an object"}},
-			{"context_pack", map[string]any{}, []string{"query: required without file"}},
+			{"context_pack", map[string]any{}, []string{"query: required without a selection"}},
 			{"context_pack", map[string]any{"query": "x", "format": "html"}, []string{"format", `"html" is not one of markdown, xml, json, plain`}},
-			{"context_pack", map[string]any{"query": "x", "budget": 10}, []string{"budget: must be between 100 and 200000"}},
+			{"context_pack", map[string]any{"query": "x", "budget": 10}, []string{"budget: must be between 100 and 1000000"}},
 			{"context_pack", map[string]any{"file": "cart/cart.go", "lines": "9-3"}, []string{"lines", "A-B"}},
 			{"context_pack", map[string]any{"file": "cart/cart.go", "lines": "400-410"}, []string{"lines", "has 45 lines"}},
 			{"context_pack", map[string]any{"file": "../../etc/passwd"}, []string{"file", "outside the workspace"}},
@@ -473,7 +475,7 @@ func TestTools(t *testing.T) {
 			{"find_callers", map[string]any{"symbol": "NoSuchThing"}, []string{"symbol", `no definition named "NoSuchThing"`}},
 			{"find_callees", map[string]any{"file": "cart/cart.go", "line": 0}, []string{"line: must be at least 1"}},
 			{"find_tests", map[string]any{"file": "go.mod", "line": 1}, []string{"file", "not indexed"}},
-			{"find_similar", map[string]any{"snippet": "  "}, []string{"snippet: must not be empty"}},
+			{"find_similar", map[string]any{"snippet": "  "}, []string{"snippet: required without a selection"}},
 			{"refresh_context", map[string]any{"sync": "yes"}, []string{"sync: must be true or false"}},
 			{"get_rebuild_status", map[string]any{}, []string{"jobId: required"}},
 			{"get_context_stats", map[string]any{"verbose": true}, []string{"verbose: unknown argument", "takes no arguments"}},
@@ -495,7 +497,7 @@ func TestFindSimilar(t *testing.T) {
 		c.ok("get_context_stats", map[string]any{}, &st)
 		return st.Embeddings.State == "ready", st.Embeddings.State + " " + st.Embeddings.Reason
 	})
-	var s SimilarResult
+	var s service.SearchResult
 	res := c.ok("find_similar", map[string]any{"snippet": "func sumPrices(items []Item) (total Money) {\n\tfor _, it := range items {\n\t\ttotal += it.Price\n\t}\n\treturn total\n}", "k": 3, "languages": []string{"go"}}, &s)
 	if len(s.Hits) == 0 || s.Hits[0].Sources[0] != "vector" {
 		t.Fatalf("similar: %+v", s.Hits)

@@ -1,17 +1,20 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/context-ls/context-ls/service"
 )
 
 // Text renderings of tool results: what an agent reads in content[0].
 // Locations come first on each item, as path:start-end.
 
 // span renders path:start-end (or path:line).
-func span(l Location) string {
+func span(l service.Location) string {
 	if l.StartLine == 0 {
 		return l.Path
 	}
@@ -46,25 +49,41 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-func writeHits(b *strings.Builder, hits []Hit) {
+func writeHits(b *strings.Builder, hits []service.Hit) {
 	for i, h := range hits {
 		fmt.Fprintf(b, "\n%d. %s  %s (%s, %s)  score %.2f\n", i+1, span(h.Location), h.Symbol, h.Kind, h.Language, h.Score)
 		b.WriteString(fenced(h.Text, h.Language))
 	}
 }
 
-func renderHits(r *QueryResult) string {
+func renderHits(r *service.SearchResult) string {
 	var b strings.Builder
 	if len(r.Hits) == 0 {
-		fmt.Fprintf(&b, "No hits for %q. Try other words or fewer filters; after changing files, refresh_context.\n", r.Query)
-		return b.String()
+		fmt.Fprintf(&b, "No hits for %q. Try other words or fewer filters; after changing files, refresh_context.\n", clip(r.Query))
+	} else {
+		fmt.Fprintf(&b, "%s for %q, best first:\n", plural(len(r.Hits), "hit", "hits"), clip(r.Query))
+		writeHits(&b, r.Hits)
 	}
-	fmt.Fprintf(&b, "%s for %q, best first:\n", plural(len(r.Hits), "hit", "hits"), r.Query)
-	writeHits(&b, r.Hits)
+	writeNotes(&b, r.Notes)
 	return b.String()
 }
 
-func renderSimilar(r *SimilarResult) string {
+// clip shortens a long query for a heading.
+func clip(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if len(q) > 120 {
+		return strings.ToValidUTF8(q[:120], "") + "…"
+	}
+	return q
+}
+
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(b, "\nNote: %s\n", n)
+	}
+}
+
+func renderSimilar(r *service.SearchResult) string {
 	if len(r.Hits) == 0 {
 		return "No similar code found.\n"
 	}
@@ -74,8 +93,9 @@ func renderSimilar(r *SimilarResult) string {
 	return b.String()
 }
 
-// renderPack is the pack text itself: it is what the budget bounds.
-func renderPack(r *PackResult) string {
+// renderPack is the pack text itself: it is what the budget bounds (with
+// format json, the items).
+func renderPack(r *service.PackResult) string {
 	if len(r.Items) == 0 {
 		msg := "The context pack is empty: nothing relevant was found."
 		if len(r.Notes) > 0 {
@@ -83,10 +103,14 @@ func renderPack(r *PackResult) string {
 		}
 		return msg + "\n"
 	}
+	if r.Text == "" {
+		b, _ := json.MarshalIndent(r.Items, "", "  ")
+		return string(b) + "\n"
+	}
 	return r.Text
 }
 
-func renderRelated(r *RelatedResult) string {
+func renderRelated(r *service.RelatedResult) string {
 	var b strings.Builder
 	if len(r.Items) == 0 {
 		fmt.Fprintf(&b, "Nothing related to %s was found.\n", span(r.Selection))
@@ -97,15 +121,13 @@ func renderRelated(r *RelatedResult) string {
 		fmt.Fprintf(&b, "\n%d. %s  %s (%s)  %s, score %.2f\n", i+1, span(it.Location), it.Symbol, it.Kind, it.Reason, it.Score)
 		b.WriteString(fenced(it.Text, it.Language))
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "\nNote: %s\n", n)
-	}
+	writeNotes(&b, r.Notes)
 	return b.String()
 }
 
 // renderGraph renders callers, callees or tests.
-func renderGraph(what string) func(*GraphResult) string {
-	return func(r *GraphResult) string {
+func renderGraph(what string) func(*service.GraphResult) string {
+	return func(r *service.GraphResult) string {
 		var b strings.Builder
 		for i, t := range r.Results {
 			if i > 0 {
@@ -116,25 +138,16 @@ func renderGraph(what string) func(*GraphResult) string {
 			if len(t.Items) == 0 {
 				b.WriteString("  none found\n")
 			}
-			for _, it := range t.Items {
-				fmt.Fprintf(&b, "  %s  %s (%s)  %s, %s", span(it.Location), it.Symbol, it.Kind, it.Confidence, it.Reason)
-				if it.Via != "" {
-					fmt.Fprintf(&b, ", via %s", it.Via)
-				}
-				if len(it.Sites) > 0 {
-					lines := make([]string, 0, len(it.Sites))
-					for _, s := range it.Sites {
-						lines = append(lines, strconv.Itoa(s.Line))
-					}
-					fmt.Fprintf(&b, "  [call at line %s]", strings.Join(lines, ", "))
-				}
-				b.WriteString("\n")
-			}
+			writeGraphItems(&b, t.Items)
 			if t.Truncated > 0 {
 				fmt.Fprintf(&b, "  … %d more (raise limit to see them)\n", t.Truncated)
 			}
+			if len(t.Guesses) > 0 {
+				fmt.Fprintf(&b, "  name-only guesses (calls of the same name the graph cannot tie to this definition):\n")
+				writeGraphItems(&b, t.Guesses)
+			}
 			if t.Omitted > 0 {
-				fmt.Fprintf(&b, "  … %d name-only matches of a common name omitted\n", t.Omitted)
+				fmt.Fprintf(&b, "  … %s left out (guesses: true lists them)\n", plural(t.Omitted, "name-only guess", "name-only guesses"))
 			}
 			if len(t.Unresolved) > 0 {
 				fmt.Fprintf(&b, "  unresolved (library or builtin): %s\n", strings.Join(t.Unresolved, ", "))
@@ -144,7 +157,42 @@ func renderGraph(what string) func(*GraphResult) string {
 	}
 }
 
-func renderRefresh(r *RefreshResult) string {
+func writeGraphItems(b *strings.Builder, items []service.GraphItem) {
+	for _, it := range items {
+		fmt.Fprintf(b, "  %s  %s (%s)  %s, %s", span(it.Location), it.Symbol, it.Kind, it.Confidence, it.Reason)
+		if it.Via != "" {
+			fmt.Fprintf(b, ", via %s", it.Via)
+		}
+		if len(it.Sites) > 0 {
+			lines := make([]string, 0, len(it.Sites))
+			for _, s := range it.Sites {
+				lines = append(lines, strconv.Itoa(s.StartLine))
+			}
+			fmt.Fprintf(b, "  [call at line %s]", strings.Join(lines, ", "))
+		}
+		b.WriteString("\n")
+	}
+}
+
+func renderSymbols(r *service.SymbolsResult) string {
+	if len(r.Symbols) == 0 {
+		return "No definitions found.\n"
+	}
+	var b strings.Builder
+	if r.Fuzzy {
+		b.WriteString("No definition has that name exactly; the closest:\n")
+	}
+	for _, sym := range r.Symbols {
+		fmt.Fprintf(&b, "%s  %s (%s)", span(sym.Location), sym.Symbol, sym.Kind)
+		if sym.Signature != "" {
+			fmt.Fprintf(&b, "  %s", sym.Signature)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func renderRefresh(r *service.RefreshResult) string {
 	var b strings.Builder
 	if r.Status == "started" {
 		if len(r.Files) == 0 {
@@ -213,7 +261,7 @@ func renderStats(r *StatsResult) string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Queries: %d, p50 %.1f ms, p95 %.1f ms\n", r.Queries.Count, r.Queries.P50Ms, r.Queries.P95Ms)
-	for _, j := range r.Rebuilds {
+	for _, j := range r.Jobs {
 		fmt.Fprintf(&b, "Rebuild %s\n", jobLine(&j))
 	}
 	if s := r.Sharing; s != nil {
@@ -226,7 +274,7 @@ func renderStats(r *StatsResult) string {
 	return b.String()
 }
 
-func renderRebuild(r *RebuildResult) string {
+func renderRebuild(r *service.ReindexResult) string {
 	what := "the whole workspace"
 	if len(r.Paths) > 0 {
 		what = strings.Join(r.Paths, ", ")
@@ -252,7 +300,7 @@ func renderRebuild(r *RebuildResult) string {
 	return b.String()
 }
 
-func jobLine(j *JobStatus) string {
+func jobLine(j *service.JobStatus) string {
 	s := fmt.Sprintf("%s: %s", j.JobID, j.Status)
 	switch j.Status {
 	case "running":
@@ -266,4 +314,4 @@ func jobLine(j *JobStatus) string {
 	return s
 }
 
-func renderJob(j *JobStatus) string { return "Rebuild " + jobLine(j) + "\n" }
+func renderJob(j *service.JobStatus) string { return "Rebuild " + jobLine(j) + "\n" }

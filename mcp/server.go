@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/share"
 )
 
 // Options configure Serve.
@@ -22,13 +24,17 @@ type Options struct {
 	// Engine configures the index (DBDir, Config, Workers, Logger) when
 	// this server opens it.
 	Engine engine.Options
+	// FirstIndexWait bounds how long a query waits for the first full scan
+	// of a new index before answering from what is indexed
+	// (defaultFirstIndexWait when zero).
+	FirstIndexWait time.Duration
 	// Name and Version are reported as serverInfo.
 	Name, Version string
 	// Logger receives diagnostics; it must not write to the protocol
 	// stream. Nil discards them.
 	Logger *slog.Logger
 	// ShareWait bounds the search for the index's owner or its lock
-	// (engine.DefaultShareWait when zero).
+	// (share.DefaultWait when zero).
 	ShareWait time.Duration
 }
 
@@ -36,9 +42,10 @@ type Options struct {
 // client closed its end, before cancelling them.
 const drainGrace = 5 * time.Second
 
-// firstIndexWait bounds how long a query waits for the first full scan of
-// a new index before answering from what is indexed.
-const firstIndexWait = 60 * time.Second
+// defaultFirstIndexWait: an agent's query waits up to this long for the
+// first full scan of a new index; an answer from its first files would
+// mislead.
+const defaultFirstIndexWait = 60 * time.Second
 
 // server is one MCP session.
 type server struct {
@@ -57,7 +64,7 @@ type server struct {
 	cancelled   map[string]bool
 
 	joinMu  sync.Mutex
-	idx     *engine.SharedIndex
+	idx     *share.Index
 	idxErr  error
 	idxDone chan struct{}
 
@@ -70,13 +77,15 @@ type server struct {
 // forwarding tool calls to the process that owns it — and leaves it when
 // the session ends.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	Register()
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Name == "" {
 		opts.Name = "context-ls"
+	}
+	if opts.FirstIndexWait <= 0 {
+		opts.FirstIndexWait = defaultFirstIndexWait
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -169,15 +178,17 @@ func (s *server) join(ctx context.Context) {
 	}
 }
 
-func (s *server) openIndex(ctx context.Context) (*engine.SharedIndex, error) {
-	return engine.OpenSharedIndex(ctx, s.opts.Root, s.opts.Engine, engine.ShareOptions{
-		Role: engine.RoleAgent, Yield: true, OnOwn: s.own, Wait: s.opts.ShareWait,
+func (s *server) openIndex(ctx context.Context) (*share.Index, error) {
+	return share.Join(ctx, s.opts.Root, share.Options{
+		Engine:  s.opts.Engine,
+		Service: service.Options{Logger: s.log.With("part", "service"), FirstIndexWait: s.opts.FirstIndexWait},
+		Role:    share.RoleAgent, Yield: true, OnOwn: s.own, Wait: s.opts.ShareWait,
 	})
 }
 
 // index returns the joined index, trying again if the first attempt
 // failed.
-func (s *server) index(ctx context.Context) (*engine.SharedIndex, error) {
+func (s *server) index(ctx context.Context) (*share.Index, error) {
 	select {
 	case <-s.idxDone:
 	case <-ctx.Done():
@@ -197,38 +208,10 @@ func (s *server) index(ctx context.Context) (*engine.SharedIndex, error) {
 }
 
 // own runs while this process owns the index: bring it up to date, then
-// follow changes on disk.
-func (s *server) own(ctx context.Context, e *engine.Engine) {
-	skip := dbRelOf(e)
-	res, err := refreshPaths(ctx, e, nil, skip)
-	switch {
-	case err != nil && ctx.Err() == nil:
-		s.log.Error("indexing the workspace", "root", e.Root(), "error", err)
-	case err == nil && res.Scan != nil:
-		s.log.Info("index up to date", "root", e.Root(), "files", res.Scan.Files, "indexed", res.Scan.Indexed,
-			"removed", res.Scan.Removed, "took", time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
-	}
-	if ctx.Err() != nil {
-		return
-	}
-	err = e.Workspace().Watch(ctx, 0, func(changed []string) {
-		if _, err := refreshPaths(ctx, e, changed, skip); err != nil && ctx.Err() == nil {
-			s.log.Warn("refreshing changed files", "error", err)
-		}
-	})
-	if err != nil && ctx.Err() == nil {
-		s.log.Warn("not watching the workspace for changes (refresh_context still works)", "root", e.Root(), "error", err)
-	}
-}
-
-// dbRelOf is the index directory relative to the root when it lies
-// inside the workspace, else "".
-func dbRelOf(e *engine.Engine) string {
-	rel, err := e.Workspace().Resolve(e.DBDir())
-	if err != nil || rel == "." {
-		return ""
-	}
-	return rel
+// follow changes on disk, until ownership ends.
+func (s *server) own(ctx context.Context, svc *service.Service) {
+	svc.Maintain(service.MaintainOptions{Watch: true})
+	<-ctx.Done()
 }
 
 // write sends one message (or a batch) as a line.
@@ -462,6 +445,12 @@ func (s *server) handle(ctx context.Context, in incoming) *response {
 	return fail(codeMethodNotFound, "method not found: %s", in.method)
 }
 
+// callParams are the parameters of tools/call.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
 func paramsOrEmpty(p json.RawMessage) json.RawMessage {
 	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
 		return json.RawMessage("{}")
@@ -484,78 +473,53 @@ const instructions = "context-ls indexes this workspace and answers with small, 
 	"the call graph. Locations are workspace-relative paths with 1-based, inclusive line ranges. After you edit " +
 	"files, call refresh_context with their paths so that later answers see the change."
 
-// callTool runs a tool through the index: in this process when it owns
-// the index, else in the owner's process.
+// callTool runs a tool's operation through the index — in this process
+// when it owns the index, else in the owner's — and renders its result.
+// Bad arguments and failures are tool errors the agent reads.
 func (s *server) callTool(ctx context.Context, t *tool, args json.RawMessage) (*toolResult, *rpcError) {
-	if t.name == "get_rebuild_status" {
-		// A job started while this process owned the index stays here.
-		var a RebuildStatusArgs
-		if decodeArgs(args, &a) == nil && jobs.get(a.JobID) != nil {
-			structured, text, err := t.run(ctx, nil, args)
-			if err == nil {
-				raw, err := json.Marshal(structured)
-				if err == nil {
-					return &toolResult{Content: []textContent{{Type: "text", Text: text}}, StructuredContent: raw}, nil
-				}
-			}
-		}
-	}
 	idx, err := s.index(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errorResult("%s: cancelled", t.name), nil
 		}
-		return errorResult("%s: the index of %s is not available: %s", t.name, s.opts.Root, oneLine(err)), nil
+		return errorResult("%s: the index of %s is not available: %s", t.name, s.opts.Root, service.OneLine(err)), nil
 	}
-	params, err := json.Marshal(callParams{Name: t.name, Arguments: args})
-	if err != nil {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: " + err.Error()}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
 	}
-	raw, err := idx.Call(ctx, ServiceName, "tools/call", params)
-	if errors.Is(err, engine.ErrOwnerGone) && t.readOnly {
-		s.log.Info("the index owner went away during a call; sending it again", "tool", t.name)
-		raw, err = idx.Call(ctx, ServiceName, "tools/call", params)
-	}
+	raw, err := idx.Call(ctx, t.op.Name, args)
+	var se *service.Error
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return errorResult("%s: cancelled", t.name), nil
-	case errors.Is(err, engine.ErrOwnerGone):
+	case errors.As(err, &se) && (se.Code == service.CodeInvalid || se.Code == service.CodeNotFound && se.Field != ""):
+		return errorResult("%s: bad argument %s", t.name, service.OneLine(se)), nil
+	case errors.Is(err, share.ErrOwnerGone):
 		return errorResult("%s: the process owning the index exited during the call, which may or may not have "+
 			"taken effect; check with get_context_stats or get_rebuild_status", t.name), nil
 	default:
-		return errorResult("%s failed: %s", t.name, oneLine(err)), nil
+		return errorResult("%s failed: %s", t.name, service.OneLine(err)), nil
 	}
-	var out callOutcome
-	if err := json.Unmarshal(raw, &out); err != nil || (out.Result == nil && out.Error == nil) {
-		return nil, &rpcError{Code: codeInternalError, Message: fmt.Sprintf("%s: malformed answer from the index owner", t.name)}
+	text, structured, err := t.render(raw, s)
+	if err != nil {
+		return nil, &rpcError{Code: codeInternalError, Message: fmt.Sprintf("%s: %v", t.name, err)}
 	}
-	if out.Error != nil {
-		return nil, out.Error
-	}
-	if t.name == "get_context_stats" && !out.Result.IsError {
-		s.addSharing(idx, out.Result)
-	}
-	return out.Result, nil
+	return &toolResult{Content: []textContent{{Type: "text", Text: text}}, StructuredContent: structured}, nil
 }
 
-// addSharing adds this session's view of index ownership to a stats
-// result (the owner's process cannot know which client asked).
-func (s *server) addSharing(idx *engine.SharedIndex, r *toolResult) {
-	var st StatsResult
-	if err := json.Unmarshal(r.StructuredContent, &st); err != nil {
-		return
+// sharing is this session's view of index ownership.
+func (s *server) sharing() *Sharing {
+	s.joinMu.Lock()
+	idx := s.idx
+	s.joinMu.Unlock()
+	if idx == nil {
+		return nil
 	}
 	ss := idx.Status()
 	sh := &Sharing{State: ss.State, ServerPID: os.Getpid(), Socket: ss.Socket}
 	if ss.Owner != nil {
 		sh.OwnerPID, sh.OwnerRole = ss.Owner.PID, ss.Owner.Role
 	}
-	st.Sharing = sh
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return
-	}
-	r.StructuredContent = raw
-	r.Content = []textContent{{Type: "text", Text: renderStats(&st)}}
+	return sh
 }

@@ -179,6 +179,9 @@ type Pack struct {
 	// Dropped counts candidates left out because the budget ran out
 	// (duplicates and items past TopN are not counted).
 	Dropped int `json:"dropped"`
+	// Excluded counts candidates the request left out (set by the caller
+	// that filtered them).
+	Excluded int `json:"excluded,omitempty"`
 	// LatencyMs is the time taken to build the pack.
 	LatencyMs float64 `json:"latencyMs"`
 	// Items are in rendering order: grouped by file, by line within a file.
@@ -224,19 +227,6 @@ var defaultPriorities = map[string]map[string]float64{
 
 // Tasks lists the built-in task types.
 var Tasks = []string{TaskAnalysis, TaskImplementation, TaskReview, TaskTesting, TaskDocumentation, TaskBugfix}
-
-// DefaultPriorities returns a copy of the built-in shares per task.
-func DefaultPriorities() map[string]map[string]float64 {
-	out := make(map[string]map[string]float64, len(defaultPriorities))
-	for t, row := range defaultPriorities {
-		r := make(map[string]float64, len(row))
-		for s, v := range row {
-			r[s] = v
-		}
-		out[t] = r
-	}
-	return out
-}
 
 // settings is a validated Request with defaults applied.
 type settings struct {

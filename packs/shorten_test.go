@@ -2,7 +2,6 @@ package packs
 
 import (
 	"context"
-	"flag"
 	"go/parser"
 	"go/token"
 	"os"
@@ -11,16 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"github.com/context-ls/context-ls/symbols"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // checkGolden compares got with testdata/<name>, rewriting it with -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if *testutil.Update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

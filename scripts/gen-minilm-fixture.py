@@ -8,7 +8,8 @@ architecture (BERT encoder: 6 layers, hidden 384, 12 heads, intermediate 1536,
 vocabulary 30522, 512 positions, 2 token types; inputs input_ids,
 attention_mask and token_type_ids, int64 [batch, seq]; output
 last_hidden_state, float32 [batch, seq, 384]) filled with seeded random
-weights, and copies the real MiniLM tokenizer.json next to it.
+weights, and copies the real MiniLM tokenizer.json next to it (by default
+the repository's testdata/models/all-MiniLM-L6-v2/tokenizer.json).
 
 The weights are random: the model measures speed and plumbing, never quality.
 Needs Debian's python3-onnx and python3-numpy; run it with /usr/bin/python3.
@@ -159,8 +160,9 @@ def build(seed):
 
 
 def default_tokenizer():
+    """The MiniLM tokenizer the repository keeps (testdata/models, Apache-2.0)."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(os.path.dirname(repo), "shared", "models", "all-MiniLM-L6-v2", "tokenizer.json")
+    return os.path.join(repo, "testdata", "models", "all-MiniLM-L6-v2", "tokenizer.json")
 
 
 def sha256(path):

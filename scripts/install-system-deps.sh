@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-system-deps.sh — the Debian packages `make test` needs on a fresh
-# machine: neovim (the headless real-client test) and python3-onnx +
-# python3-numpy (they generate the random-weight test model). Installs only
+# machine: neovim (the headless real-client test), tmux (the Neovim plugin
+# test that reads a terminal's screen) and python3-onnx + python3-numpy
+# (they generate the random-weight test model). Installs only
 # what is missing; uses sudo when not root. On non-Debian systems it says
 # what to install and exits 0: the tests that need these packages skip with
 # a message.
@@ -9,6 +10,7 @@ set -euo pipefail
 
 need=()
 command -v nvim >/dev/null 2>&1 || need+=(neovim)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import onnx' >/dev/null 2>&1 || need+=(python3-onnx)
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)

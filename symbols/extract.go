@@ -111,6 +111,12 @@ type langSpec struct {
 	// extendStart lists sibling node types directly before the outer node
 	// that belong to the definition (Rust attributes).
 	extendStart map[string]bool
+	// foldsTrivia marks grammars whose nodes start with the trivia before
+	// them: tjdevries' Lua grammar folds the white space before a
+	// statement into its first token and the doc comment above a
+	// definition into the definition node. Spans then start after the
+	// leading comment children and white space, and names skip white space.
+	foldsTrivia bool
 	doc         docRules
 }
 
@@ -239,7 +245,7 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 			Doc:       doc,
 			Span:      d.span,
 			DocSpan:   docSpan,
-			NameSpan:  x.nodeSpan(d.nameNode),
+			NameSpan:  x.nameSpan(d.nameNode),
 			Exported:  d.exported,
 			Parent:    d.parent,
 		}
@@ -438,6 +444,9 @@ func isTypeKind(k Kind) bool {
 // attribute siblings the language attaches to definitions.
 func (x *extractor) computeSpan(d *def) {
 	s := x.nodeSpan(d.outer)
+	if x.lang.spec.foldsTrivia {
+		s = x.skipTrivia(d.outer, s)
+	}
 	if len(x.lang.spec.extendStart) > 0 {
 		for prev := d.outer.PrevNamedSibling(); prev != nil && x.lang.spec.extendStart[prev.Type()]; prev = prev.PrevNamedSibling() {
 			s.StartByte = int(prev.StartByte())
@@ -465,6 +474,33 @@ func (x *extractor) nodeSpan(n *sitter.Node) Span {
 		Start: toPoint(n.StartPoint()), End: toPoint(n.EndPoint()),
 	}
 	return clampSpan(s, len(x.src))
+}
+
+// nameSpan is the span of a name node, without the white space a
+// foldsTrivia grammar puts before it.
+func (x *extractor) nameSpan(n *sitter.Node) Span {
+	s := x.nodeSpan(n)
+	if x.lang.spec.foldsTrivia {
+		s = SkipSpace(x.src, s)
+	}
+	return s
+}
+
+// skipTrivia moves the start of span s of node n past n's leading comment
+// children (doc comments a foldsTrivia grammar puts inside the
+// definition) and the white space after them.
+func (x *extractor) skipTrivia(n *sitter.Node, s Span) Span {
+	count := int(n.ChildCount())
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		if !x.lang.spec.doc.comments[c.Type()] {
+			break
+		}
+		if e := int(c.EndByte()); e > s.StartByte && e <= s.EndByte {
+			s.StartByte, s.Start = e, toPoint(c.EndPoint())
+		}
+	}
+	return SkipSpace(x.src, s)
 }
 
 // clampSpan keeps a span inside [0, n] with Start ≤ End whatever the tree
@@ -828,25 +864,6 @@ func (x *extractor) parentType(n *sitter.Node) string {
 		if x.scopeTab[p].typ != "ERROR" || x.scopeTab[p].parent < 0 {
 			return x.scopeTab[p].typ
 		}
-	}
-	return ""
-}
-
-// grandparentType is parentType one level further up.
-func (x *extractor) grandparentType(n *sitter.Node) string {
-	i := x.scopeEntryOf(n)
-	if i < 0 {
-		return ""
-	}
-	seen := 0
-	for p := x.scopeTab[i].parent; p >= 0; p = x.scopeTab[p].parent {
-		if x.scopeTab[p].typ == "ERROR" && x.scopeTab[p].parent >= 0 {
-			continue
-		}
-		if seen == 1 {
-			return x.scopeTab[p].typ
-		}
-		seen++
 	}
 	return ""
 }

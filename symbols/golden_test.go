@@ -3,7 +3,6 @@ package symbols
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/context-ls/context-ls/internal/testutil"
+)
 
 // renderSymbols prints one line per symbol: kind, qualified name, exported
 // flag, 1-based line span, signature and the first doc line with its lines.
@@ -142,7 +141,7 @@ func TestGolden(t *testing.T) {
 				checkInvariants(t, f)
 				got := renderSymbols(f)
 				golden := path + ".golden"
-				if *update {
+				if *testutil.Update {
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
 					}

@@ -24,6 +24,7 @@ func TestForPath(t *testing.T) {
 		{"a.cs", "csharp"},
 		{"index.php", "php"},
 		{"a.kt", "kotlin"}, {"build.gradle.kts", "kotlin"},
+		{"init.lua", "lua"}, {"lua/plugin/config.LUA", "lua"}, {"pkg-1.0-1.rockspec", "lua"}, {".luacheckrc", "lua"},
 		{"run.sh", "bash"}, {"x.bash", "bash"}, {".bashrc", "bash"}, {"home/u/.profile", "bash"},
 		{"README.md", "markdown"}, {"doc.markdown", "markdown"},
 		{"ci.yml", "yaml"}, {"ci.yaml", "yaml"},
@@ -59,6 +60,8 @@ func TestForContent(t *testing.T) {
 		{"bin/tool", "#!/usr/bin/env ruby\n", "ruby"},
 		{"bin/tool", "#!/usr/bin/env FOO=1 php\n", "php"},
 		{"bin/tool", "\xef\xbb\xbf#!/bin/bash\n", "bash"},
+		{"bin/tool", "#!/usr/bin/env lua5.4\n", "lua"},
+		{"bin/tool", "#!/usr/bin/luajit\n", "lua"},
 		{"bin/tool", "#!/usr/bin/env perl\n", ""},
 		{"bin/tool", "#!\n", ""},
 		{"bin/tool", "plain text", ""},
@@ -81,7 +84,7 @@ func TestForContent(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	wantGrammar := []string{"bash", "c", "cpp", "csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby", "rust", "tsx", "typescript"}
+	wantGrammar := []string{"bash", "c", "cpp", "csharp", "go", "java", "javascript", "kotlin", "lua", "php", "python", "ruby", "rust", "tsx", "typescript"}
 	wantText := []string{"json", "markdown", "sql", "text", "toml", "yaml"}
 	all := All()
 	if len(all) != len(wantGrammar)+len(wantText) {

@@ -9,6 +9,7 @@ import (
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/lua"
 	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/ruby"
@@ -54,6 +55,10 @@ func codeLanguages() []*Language {
 			Interpreters: []string{"bash"}, grammar: bash.GetLanguage, spec: bashSpec,
 		},
 		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
+		{
+			Name: "lua", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
+			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec,
+		},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }

@@ -88,6 +88,24 @@ type Symbol struct {
 	Parent int `json:"parent"`
 }
 
+// SkipSpace returns span s of src with its start moved past white space,
+// never past its end. Some grammars start a node with the white space
+// before it (Lua's folds it into the first token of a statement).
+func SkipSpace(src []byte, s Span) Span {
+	for s.StartByte < s.EndByte && s.StartByte < len(src) {
+		switch src[s.StartByte] {
+		case '\n':
+			s.Start = Point{Line: s.Start.Line + 1}
+		case ' ', '\t', '\r', '\f', '\v':
+			s.Start.Column++
+		default:
+			return s
+		}
+		s.StartByte++
+	}
+	return s
+}
+
 // QualifiedName is Container.Name, or Name for top-level symbols.
 func (s Symbol) QualifiedName() string {
 	if s.Container == "" {

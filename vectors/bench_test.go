@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	ort "github.com/yalue/onnxruntime_go"
 )
 
@@ -336,7 +338,7 @@ func useLiteDataset(b *testing.B) ([2][][]float32, bool) {
 	if _, err := FindRuntime(""); err != nil {
 		return [2][][]float32{}, false
 	}
-	dir := filepath.Join(repoRoot(b), "..", "shared", "models", "use-lite")
+	dir := filepath.Join(testutil.RepoRoot(b), "..", "shared", "models", "use-lite")
 	if _, err := os.Stat(dir); err != nil {
 		return [2][][]float32{}, false
 	}

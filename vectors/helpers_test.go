@@ -1,46 +1,49 @@
 package vectors
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// repoRoot is the checkout root: the nearest parent of the test's working
-// directory holding go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
-
 // sharedModel returns ../shared/models/<name> beside the checkout, skipping
-// the test when it is absent (CI has it; a bare clone may not).
+// the test when it is absent: the directory is an optional extra of this
+// project's machines, a clone passes without it.
 func sharedModel(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "models", name)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared model %s not found at %s (it ships beside the checkout)", name, dir)
+	dir, ok := sharedModelDir(t, name)
+	if !ok {
+		t.Skipf("shared model %s not found at %s (an optional directory beside the checkout)", name, dir)
 	}
 	return dir
+}
+
+// sharedModelDir returns ../shared/models/<name> and whether it exists.
+func sharedModelDir(t testing.TB, name string) (string, bool) {
+	t.Helper()
+	dir := filepath.Join(testutil.RepoRoot(t), "..", "shared", "models", name)
+	_, err := os.Stat(dir)
+	return dir, err == nil
+}
+
+// miniLM is the model whose tokenizer the repository keeps
+// (testdata/models/all-MiniLM-L6-v2, with its licence).
+const miniLM = "all-MiniLM-L6-v2"
+
+// tokenizerFile returns the tokenizer.json of model name: the repository's
+// copy for miniLM, else the one in ../shared/models (skipping the test when
+// it is absent).
+func tokenizerFile(t testing.TB, name string) string {
+	t.Helper()
+	if name == miniLM {
+		return filepath.Join(testutil.RepoRoot(t), "testdata", "models", miniLM, TokenizerFileName)
+	}
+	return filepath.Join(sharedModel(t, name), TokenizerFileName)
 }
 
 // needRuntime skips the test when no ONNX Runtime library is installed.
@@ -58,7 +61,7 @@ func fixtureDir(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("CONTEXT_LS_FIXTURE_DIR")
 	if dir == "" {
-		dir = filepath.Join(repoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
+		dir = filepath.Join(testutil.RepoRoot(t), ".cache", "models", "minilm-arch-random-fixture")
 	}
 	if _, err := os.Stat(filepath.Join(dir, ModelFileName)); err != nil {
 		t.Skipf("fixture model not generated at %s (run /usr/bin/python3 scripts/gen-minilm-fixture.py %s)", dir, dir)

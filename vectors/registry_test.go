@@ -70,8 +70,8 @@ func TestRegistryEntries(t *testing.T) {
 	if got, _ := Lookup("use-lite"); got.MaxSeq != 128 || len(got.Inputs) != 2 {
 		t.Errorf("use-lite: MaxSeq %d inputs %v", got.MaxSeq, got.Inputs)
 	}
-	// The tokenizer checksums are those of the files shipped beside the
-	// checkout (/work/shared/models/README.md).
+	// The tokenizer checksums are those of the real files (the
+	// all-MiniLM-L6-v2 one is testdata/models/all-MiniLM-L6-v2/tokenizer.json).
 	tokSHA := map[string]string{
 		"all-MiniLM-L6-v2":  "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0",
 		"bge-small-en-v1.5": "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66",
@@ -309,28 +309,35 @@ func TestVerifyUnpinned(t *testing.T) {
 	}
 }
 
+// TestVerifySharedModels checks the registry's pins against real files:
+// the repository's all-MiniLM-L6-v2 tokenizer always, use-lite and the
+// bge-small-en-v1.5 tokenizer when ../shared has them.
 func TestVerifySharedModels(t *testing.T) {
-	dir := sharedModel(t, "use-lite")
-	spec, _ := Lookup("use-lite")
-	st, err := Verify(spec, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range st {
-		if !s.OK || !s.Pinned {
-			t.Errorf("%+v", s)
-		}
-	}
-	for _, name := range []string{"all-MiniLM-L6-v2", "bge-small-en-v1.5"} {
-		spec, _ := Lookup(name)
-		tok, _ := spec.file(TokenizerFileName)
-		size, sum, err := hashFile(filepath.Join(sharedModel(t, name), TokenizerFileName))
+	t.Run("use-lite", func(t *testing.T) {
+		dir := sharedModel(t, "use-lite")
+		spec, _ := Lookup("use-lite")
+		st, err := Verify(spec, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := checkFile(tok, size, sum); p != "" {
-			t.Errorf("%s tokenizer: %s", name, p)
+		for _, s := range st {
+			if !s.OK || !s.Pinned {
+				t.Errorf("%+v", s)
+			}
 		}
+	})
+	for _, name := range []string{miniLM, "bge-small-en-v1.5"} {
+		t.Run(name, func(t *testing.T) {
+			spec, _ := Lookup(name)
+			tok, _ := spec.file(TokenizerFileName)
+			size, sum, err := hashFile(tokenizerFile(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := checkFile(tok, size, sum); p != "" {
+				t.Errorf("%s tokenizer: %s", name, p)
+			}
+		})
 	}
 }
 

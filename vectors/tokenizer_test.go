@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/context-ls/context-ls/internal/testutil"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -60,11 +62,43 @@ var useLiteParityTexts = []string{
 	"i18n and l10n: naïve café",
 }
 
+// TestTokenizerParity checks Tokenizer against the ids of the reference
+// tokenizers, checked in as testdata/tokenizer_parity.golden.json: for
+// all-MiniLM-L6-v2 always, for use-lite when ../shared has it.
 func TestTokenizerParity(t *testing.T) {
-	minilmDir := sharedModel(t, "all-MiniLM-L6-v2")
-	useLiteDir := sharedModel(t, "use-lite")
-	refBert := loadRefWordPiece(t, filepath.Join(minilmDir, "vocab.txt"))
-	refUni := loadRefUnigram(t, filepath.Join(useLiteDir, TokenizerFileName))
+	want := readParityGolden(t)
+	for _, tc := range []struct {
+		model string
+		cases []parityCase
+	}{{miniLM, want.MiniLM}, {"use-lite", want.UseLite}} {
+		t.Run(tc.model, func(t *testing.T) {
+			tok, err := LoadTokenizer(tokenizerFile(t, tc.model), 512)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tc.cases) == 0 {
+				t.Fatal("no golden cases")
+			}
+			for _, c := range tc.cases {
+				got, err := tok.Encode(c.Text)
+				if err != nil {
+					t.Errorf("Encode(%q): %v", c.Text, err)
+					continue
+				}
+				if !slices.Equal(got.IDs, c.IDs) {
+					t.Errorf("Encode(%q)\n got %v\nwant %v", c.Text, got.IDs, c.IDs)
+				}
+			}
+		})
+	}
+}
+
+// TestTokenizerReferences checks that the reference tokenizers, built from
+// the vocabularies in ../shared/models, still produce the checked-in
+// golden ids; with -update it rewrites the golden from them.
+func TestTokenizerReferences(t *testing.T) {
+	refBert := loadRefWordPiece(t, filepath.Join(sharedModel(t, miniLM), "vocab.txt"))
+	refUni := loadRefUnigram(t, tokenizerFile(t, "use-lite"))
 
 	computed := parityGolden{}
 	for _, s := range miniLMParityTexts {
@@ -73,8 +107,7 @@ func TestTokenizerParity(t *testing.T) {
 	for _, s := range useLiteParityTexts {
 		computed.UseLite = append(computed.UseLite, parityCase{s, refUni.encode(s)})
 	}
-	golden := filepath.Join("testdata", "tokenizer_parity.golden.json")
-	if *update {
+	if *testutil.Update {
 		data, err := json.MarshalIndent(computed, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -83,42 +116,30 @@ func TestTokenizerParity(t *testing.T) {
 		data = regexp.MustCompile(`\[[\s\d,]*\]`).ReplaceAllFunc(data, func(b []byte) []byte {
 			return regexp.MustCompile(`\s+`).ReplaceAll(b, nil)
 		})
-		if err := os.WriteFile(golden, append(data, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(parityGoldenFile, append(data, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	data, err := os.ReadFile(golden)
+	want := readParityGolden(t)
+	if !slices.EqualFunc(computed.MiniLM, want.MiniLM, caseEqual) || !slices.EqualFunc(computed.UseLite, want.UseLite, caseEqual) {
+		t.Fatalf("reference tokenizers disagree with %s (run with -update if the texts changed)", parityGoldenFile)
+	}
+}
+
+// parityGoldenFile holds the reference tokenizers' ids of the parity texts.
+var parityGoldenFile = filepath.Join("testdata", "tokenizer_parity.golden.json")
+
+func readParityGolden(t *testing.T) parityGolden {
+	t.Helper()
+	data, err := os.ReadFile(parityGoldenFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want parityGolden
-	if err := json.Unmarshal(data, &want); err != nil {
+	var g parityGolden
+	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	// The references must still produce the checked-in ids.
-	if !slices.EqualFunc(computed.MiniLM, want.MiniLM, caseEqual) || !slices.EqualFunc(computed.UseLite, want.UseLite, caseEqual) {
-		t.Fatalf("reference tokenizers disagree with %s (run with -update if the texts changed)", golden)
-	}
-
-	for _, tc := range []struct {
-		dir   string
-		cases []parityCase
-	}{{minilmDir, want.MiniLM}, {useLiteDir, want.UseLite}} {
-		tok, err := LoadTokenizer(filepath.Join(tc.dir, TokenizerFileName), 512)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range tc.cases {
-			got, err := tok.Encode(c.Text)
-			if err != nil {
-				t.Errorf("%s: Encode(%q): %v", filepath.Base(tc.dir), c.Text, err)
-				continue
-			}
-			if !slices.Equal(got.IDs, c.IDs) {
-				t.Errorf("%s: Encode(%q)\n got %v\nwant %v", filepath.Base(tc.dir), c.Text, got.IDs, c.IDs)
-			}
-		}
-	}
+	return g
 }
 
 func caseEqual(a, b parityCase) bool { return a.Text == b.Text && slices.Equal(a.IDs, b.IDs) }
@@ -335,46 +356,48 @@ func TestTokenizerLongText(t *testing.T) {
 		size     int // the library's Unigram is super-linear: keep its text short
 		maxSeqs  []int
 	}{
-		{"all-MiniLM-L6-v2", 2, 24000, []int{16, 128, 512, 4000}},
+		{miniLM, 2, 24000, []int{16, 128, 512, 4000}},
 		{"use-lite", 0, 2500, []int{16, 128, 512, 4000}},
 	} {
-		text := strings.ToValidUTF8(string(src[:tc.size]), "")
-		path := filepath.Join(sharedModel(t, tc.model), TokenizerFileName)
-		whole, err := LoadTokenizer(path, 1<<20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := whole.encodeSafe(whole.Prepare(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := toEncoded(enc, 1<<20)
-		for _, maxSeq := range tc.maxSeqs {
-			tok, err := LoadTokenizer(path, maxSeq)
+		t.Run(tc.model, func(t *testing.T) {
+			text := strings.ToValidUTF8(string(src[:tc.size]), "")
+			path := tokenizerFile(t, tc.model)
+			whole, err := LoadTokenizer(path, 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := tok.Encode(text)
+			enc, err := whole.encodeSafe(whole.Prepare(text))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := min(maxSeq, len(want.IDs)); len(got.IDs) != n {
-				t.Fatalf("%s maxSeq %d: %d ids, want %d", tc.model, maxSeq, len(got.IDs), n)
-			}
-			if len(got.IDs) == len(want.IDs) {
-				if !slices.Equal(got.IDs, want.IDs) {
-					t.Errorf("%s maxSeq %d: ids differ from the whole-text encoding", tc.model, maxSeq)
+			want := toEncoded(enc, 1<<20)
+			for _, maxSeq := range tc.maxSeqs {
+				tok, err := LoadTokenizer(path, maxSeq)
+				if err != nil {
+					t.Fatal(err)
 				}
-				continue
+				got, err := tok.Encode(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := min(maxSeq, len(want.IDs)); len(got.IDs) != n {
+					t.Fatalf("maxSeq %d: %d ids, want %d", maxSeq, len(got.IDs), n)
+				}
+				if len(got.IDs) == len(want.IDs) {
+					if !slices.Equal(got.IDs, want.IDs) {
+						t.Errorf("maxSeq %d: ids differ from the whole-text encoding", maxSeq)
+					}
+					continue
+				}
+				head := want.IDs[:maxSeq-tc.nSpecial/2]
+				if !slices.Equal(got.IDs[:len(head)], head) {
+					t.Errorf("maxSeq %d: head differs from the whole-text encoding", maxSeq)
+				}
+				if tc.nSpecial == 2 && got.IDs[maxSeq-1] != want.IDs[len(want.IDs)-1] {
+					t.Errorf("maxSeq %d: last id %d, want [SEP] %d", maxSeq, got.IDs[maxSeq-1], want.IDs[len(want.IDs)-1])
+				}
 			}
-			head := want.IDs[:maxSeq-tc.nSpecial/2]
-			if !slices.Equal(got.IDs[:len(head)], head) {
-				t.Errorf("%s maxSeq %d: head differs from the whole-text encoding", tc.model, maxSeq)
-			}
-			if tc.nSpecial == 2 && got.IDs[maxSeq-1] != want.IDs[len(want.IDs)-1] {
-				t.Errorf("%s maxSeq %d: last id %d, want [SEP] %d", tc.model, maxSeq, got.IDs[maxSeq-1], want.IDs[len(want.IDs)-1])
-			}
-		}
+		})
 	}
 }
 
@@ -409,8 +432,7 @@ func goroot(t testing.TB) string {
 }
 
 func TestTokenizerBadInput(t *testing.T) {
-	path := filepath.Join(sharedModel(t, "all-MiniLM-L6-v2"), TokenizerFileName)
-	tok, err := LoadTokenizer(path, 64)
+	tok, err := LoadTokenizer(tokenizerFile(t, miniLM), 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,9 +472,13 @@ func FuzzTokenizerEncode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Add("\xff\x00\u2581\u3000:x")
+	paths := []string{tokenizerFile(f, miniLM)}
+	if dir, ok := sharedModelDir(f, "use-lite"); ok {
+		paths = append(paths, filepath.Join(dir, TokenizerFileName))
+	}
 	var toks []*Tokenizer
-	for _, name := range []string{"all-MiniLM-L6-v2", "use-lite"} {
-		tok, err := LoadTokenizer(filepath.Join(sharedModel(f, name), TokenizerFileName), 64)
+	for _, p := range paths {
+		tok, err := LoadTokenizer(p, 64)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -135,11 +135,18 @@ type Diagnostic struct {
 	Line int
 	// Message says what is wrong and what is expected.
 	Message string
+	// Source names the layer it comes from (Layered sets it): the
+	// configuration file, "settings" or an environment variable.
+	Source string
 }
 
-// String formats the diagnostic as `key: line N: message`.
+// String formats the diagnostic as `source: key: line N: message`.
 func (d Diagnostic) String() string {
 	var b strings.Builder
+	if d.Source != "" {
+		b.WriteString(d.Source)
+		b.WriteString(": ")
+	}
 	if d.Key != "" {
 		b.WriteString(d.Key)
 		b.WriteString(": ")

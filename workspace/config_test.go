@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // TestConfigGolden parses each testdata/config/*.toml and compares the
@@ -36,7 +38,7 @@ func TestConfigGolden(t *testing.T) {
 			b.Write(js)
 			b.WriteString("\n")
 			golden := strings.TrimSuffix(path, ".toml") + ".golden"
-			if *update {
+			if *testutil.Update {
 				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 					t.Fatal(err)
 				}

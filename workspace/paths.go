@@ -111,7 +111,8 @@ func checkPathSyntax(p string, windows bool) error {
 		return fmt.Errorf("%w: %q is not valid UTF-8", ErrOutsideWorkspace, p)
 	}
 	slashed := strings.ReplaceAll(p, `\`, "/")
-	if len(slashed) >= 2 && slashed[1] == ':' && isASCIILetter(slashed[0]) && !windows {
+	// "C:", "C:/x" and "C:\x" name a drive; "a:12:3.go" is a file name.
+	if len(slashed) >= 2 && slashed[1] == ':' && isASCIILetter(slashed[0]) && (len(slashed) == 2 || slashed[2] == '/') && !windows {
 		return fmt.Errorf("%w: %q is a Windows drive path", ErrOutsideWorkspace, p)
 	}
 	if strings.HasPrefix(p, `\\`) || (strings.HasPrefix(slashed, "//") && windows) {

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,9 +11,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/context-ls/context-ls/internal/testutil"
+)
 
 // fixture is a txtar-style archive: a comment, then "-- name --" sections.
 // Section names: "path" (a file with the section as content), "path/" (an
@@ -251,7 +250,7 @@ func TestWalkFixtures(t *testing.T) {
 			}
 			got := strings.ReplaceAll(b.String(), tmp, "$TMP")
 			golden := strings.TrimSuffix(path, ".txtar") + ".golden"
-			if *update {
+			if *testutil.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -128,7 +128,7 @@ func TestCLIEndToEnd(t *testing.T) {
 	if len(hits) == 0 || len(hits) > 3 {
 		t.Fatalf("hits = %v", hits)
 	}
-	want := []string{"endLine", "kind", "language", "path", "score", "sources", "startLine", "symbol"}
+	want := []string{"endColumn", "endLine", "kind", "language", "path", "score", "sources", "startColumn", "startLine", "symbol", "text", "uri"}
 	if keys := sortedKeys(hits[0]); !reflect.DeepEqual(keys, want) {
 		t.Fatalf("hit keys %v, want %v", keys, want)
 	}
@@ -201,7 +201,7 @@ func TestCLIErrors(t *testing.T) {
 		{"missing query", []string{"search", "--root", root, "--db", db}, 2, "missing QUERY"},
 		{"bad flag value", []string{"search", "--k", "zero", "x"}, 2, "invalid value"},
 		{"root is not a directory", []string{"index", "--root", filepath.Join(root, "tools/report.py"), "--db", db}, 1, ""},
-		{"path outside the workspace", []string{"similar", "--root", root, "--db", db, "--file", filepath.Join(outside, "x.go")}, 1, "outside"},
+		{"path outside the workspace", []string{"similar", "--root", root, "--db", db, "--file", filepath.Join(outside, "x.go")}, 2, "outside"},
 		{"traversal", []string{"files", "--root", root, "--why", "../../etc/passwd"}, 0, "outside"},
 	}
 	for _, c := range cases {
@@ -215,7 +215,7 @@ func TestCLIErrors(t *testing.T) {
 		if strings.Contains(errOut, "goroutine ") || strings.Contains(errOut, "panic") {
 			t.Errorf("%s: stack trace on stderr: %s", c.name, errOut)
 		}
-		if c.code == 1 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		if c.code != 0 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 && !strings.Contains(errOut, "usage:") {
 			t.Errorf("%s: error is not one line: %q", c.name, errOut)
 		}
 	}
@@ -347,10 +347,10 @@ func TestDBHoldsOneIndexPerWorkspace(t *testing.T) {
 	var st struct {
 		Files     int
 		Languages map[string]int
-		DBPath    string
+		Index     string
 	}
 	inside, _ := engine.IndexDir(".ctx", root)
-	if json.Unmarshal([]byte(out), &st) != nil || st.Files != 1 || st.DBPath != inside {
+	if json.Unmarshal([]byte(out), &st) != nil || st.Files != 1 || st.Index != inside {
 		t.Fatalf("--db .ctx: %s, want 1 file and the index in %s", out, inside)
 	}
 
@@ -362,7 +362,7 @@ func TestDBHoldsOneIndexPerWorkspace(t *testing.T) {
 	writeFiles(t, root, map[string]string{".context-ls.toml": "dbPath = \".idx\"\n"})
 	out, errOut, code := cli(t, "stats", "--json", "--root", root)
 	fromFile, _ := engine.IndexDir(".idx", root)
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.DBPath != fromFile {
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Index != fromFile {
 		t.Fatalf("dbPath in .context-ls.toml: exit %d %s %s, want the index in %s", code, out, errOut, fromFile)
 	}
 }

@@ -7,33 +7,34 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/share"
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
-// cliEnv carries what every subcommand shares: streams, the common flags and
-// the opened engine.
+// cliEnv carries what every subcommand shares: streams and the common
+// flags.
 type cliEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cmd            command
 	args           []string // the command's arguments, as given
-	// owned is the engine of the server running this command for a CLI
-	// process (share.go); nil in the CLI itself.
-	owned *engine.Engine
 
 	root, db         string
 	model, modelPath string
 	jsonOut          bool
 }
 
-// flags returns a FlagSet with the common flags (--root, --db, and --json
-// when withJSON) bound to env.
+// flags returns a FlagSet with the common flags (--root, --db, the model
+// flags, and --json when withJSON) bound to env.
 func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(env.cmd.name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
@@ -74,27 +75,26 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// config loads the workspace config, reports its diagnostics on stderr and
-// applies the flags; its DBPath is the index directory of the root.
+// config builds the workspace configuration — defaults, .context-ls.toml,
+// the flags, the environment (workspace.Layered) — reports its
+// diagnostics on stderr, and sets its DBPath to the root's index
+// directory: under --db, else under the file's dbPath, else the default
+// location.
 func (env *cliEnv) config() (workspace.Config, error) {
-	cfg, diags, err := workspace.LoadConfig(env.root)
+	ov := map[string]any{}
+	if env.model != "" {
+		ov["model"] = env.model
+	}
+	if env.modelPath != "" {
+		ov["modelPath"] = env.modelPath
+	}
+	cfg, diags, err := workspace.Layered(env.root, ov)
 	if err != nil {
 		return cfg, err
 	}
 	for _, d := range diags {
 		fmt.Fprintf(env.stderr, "context-ls: %s\n", d)
 	}
-	if env.model != "" {
-		cfg.Model = env.model
-	}
-	if env.modelPath != "" {
-		cfg.ModelPath = env.modelPath
-	}
-	if strings.EqualFold(os.Getenv("CONTEXT_LS_EMBEDDINGS"), "off") {
-		cfg.Embeddings = false
-	}
-	// Where the index is: under --db, else under the file's dbPath, else
-	// in the default location.
 	base := env.db
 	if base == "" {
 		base = cfg.DBPath
@@ -105,53 +105,144 @@ func (env *cliEnv) config() (workspace.Config, error) {
 	return cfg, nil
 }
 
-// open opens the engine for --root/--db; done releases it. When a server
-// owns the index, an indexed command runs there instead: open returns the
-// command's outcome as its error (see forward). In the server, it is the
-// server's engine.
-func (env *cliEnv) open(ctx context.Context) (e *engine.Engine, done func(), err error) {
-	if env.owned != nil {
-		return env.owned, func() {}, nil
-	}
-	cfg, err := env.config()
-	if err != nil {
-		return nil, nil, err
-	}
-	level := slog.LevelWarn
+// logger is the CLI's log on stderr (CONTEXT_LS_DEBUG=1: debug).
+func (env *cliEnv) logger(level slog.Level) *slog.Logger {
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	e, err = env.openOrForward(ctx, cfg.DBPath, func() (*engine.Engine, error) {
-		return engine.Open(ctx, env.root, engine.Options{DBDir: cfg.DBPath, Config: cfg, Logger: log})
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, func() { e.Close() }, nil
+	return slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// ensureIndexed brings the index up to date before a query. Unchanged files
-// cost a stat each.
-func (env *cliEnv) ensureIndexed(ctx context.Context, e *engine.Engine) error {
-	_, err := e.Index(ctx, nil)
+// index is the index a command works on: opened by this process (svc
+// set), or owned by a server, which runs the command's operations (a CLI
+// process that finds the index locked forwards them over the owner's
+// socket, so an editor's unsaved buffers are seen).
+type index struct {
+	env   *cliEnv
+	cfg   workspace.Config
+	log   *slog.Logger
+	eng   *engine.Engine
+	svc   *service.Service
+	owner *share.OwnerInfo // the owner that answered, when forwarding
+}
+
+// ownerWait bounds how long a command keeps trying while the index changes
+// hands (an owner exiting, or handing it to an editor's server).
+const ownerWait = 10 * time.Second
+
+// openIndex opens the index of --root/--db, or finds that a server owns it.
+func (env *cliEnv) openIndex(ctx context.Context) (*index, error) {
+	cfg, err := env.config()
+	if err != nil {
+		return nil, err
+	}
+	ix := &index{env: env, cfg: cfg, log: env.logger(slog.LevelWarn)}
+	if err := ix.open(ctx); err != nil && !errors.Is(err, store.ErrLocked) {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// open opens the engine and its service here; store.ErrLocked means
+// another process holds the index.
+func (ix *index) open(ctx context.Context) error {
+	e, err := engine.Open(ctx, ix.env.root, engine.Options{DBDir: ix.cfg.DBPath, Config: ix.cfg, Logger: ix.log})
+	if err != nil {
+		return err
+	}
+	svc, err := service.New(e, service.Options{Logger: ix.log})
+	if err != nil {
+		e.Close()
+		return err
+	}
+	ix.eng, ix.svc = e, svc
+	return nil
+}
+
+// close releases the index.
+func (ix *index) close() {
+	if ix.svc != nil {
+		ix.svc.Close()
+		ix.eng.Close()
+	}
+}
+
+// Call runs an operation: here when this process holds the index, else on
+// its owner. An owner that is closing, gone or not answering yet is tried
+// again, as is the lock it leaves, until ownerWait; a lock held by a
+// process that does not share (another CLI command) fails at once.
+func (ix *index) Call(ctx context.Context, op string, req json.RawMessage) (json.RawMessage, error) {
+	deadline := time.Now().Add(ownerWait)
+	for {
+		if ix.svc != nil {
+			return ix.svc.Call(ctx, op, req)
+		}
+		res, owner, err := share.CallOwner(ctx, ix.cfg.DBPath, op, req)
+		switch {
+		case err == nil:
+			if ix.owner == nil && (ix.env.model != "" || ix.env.modelPath != "") {
+				fmt.Fprintf(ix.env.stderr, "context-ls %s: --model and --model-path do not apply: process %d (%s) owns the index and answered with its own model\n",
+					ix.env.cmd.name, owner.PID, owner.Role)
+			}
+			ix.owner = &owner
+			return res, nil
+		case errors.Is(err, share.ErrNoOwner) && errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%w (no context-ls server answers for it: another command is using it)", store.ErrLocked)
+		case !errors.Is(err, share.ErrNoOwner) && !errors.Is(err, share.ErrOwnerGone):
+			if owner.PID != 0 && !isServiceError(err) {
+				return nil, fmt.Errorf("the index is owned by process %d (%s), which could not run the command: %w", owner.PID, owner.Role, err)
+			}
+			return nil, err
+		case time.Now().After(deadline):
+			return nil, fmt.Errorf("the index changes hands and no owner answered within %s: %w", ownerWait, err)
+		}
+		// The owner left or is leaving: the lock may be free.
+		if oerr := ix.open(ctx); oerr != nil && !errors.Is(oerr, store.ErrLocked) {
+			return nil, oerr
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func isServiceError(err error) bool {
+	var se *service.Error
+	return errors.As(err, &se)
+}
+
+// ensureIndexed brings an index this process holds up to date before a
+// query (unchanged files cost a stat each; with embeddings, every chunk
+// gets its vector); an owning server keeps its index fresh itself.
+func (ix *index) ensureIndexed(ctx context.Context, embeddings bool) error {
+	if ix.svc == nil {
+		return nil
+	}
+	_, err := ix.svc.Index(ctx, service.IndexRequest{Embeddings: embeddings})
 	return err
 }
 
-// withIndex opens the engine for --root/--db, brings the index up to date
-// and calls fn with a snapshot; everything is released afterwards.
-func (env *cliEnv) withIndex(ctx context.Context, fn func(e *engine.Engine, snap *engine.Snapshot) error) error {
-	e, done, err := env.open(ctx)
+// runOp opens the index, brings it up to date and runs one operation,
+// printing its result with text (or as JSON with --json).
+func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, embeddings bool, text func(*Res) error) error {
+	ix, err := env.openIndex(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
-	if err := env.ensureIndexed(ctx, e); err != nil {
+	defer ix.close()
+	if err := ix.ensureIndexed(ctx, embeddings); err != nil {
 		return err
 	}
-	snap := e.Snapshot()
-	defer snap.Release()
-	return fn(e, snap)
+	res, err := service.Do[Res](ctx, ix, o, req)
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(res)
+	}
+	return text(res)
 }
 
 // noArgs refuses positional arguments.
@@ -171,23 +262,16 @@ func (env *cliEnv) printJSON(v any) error {
 
 func (env *cliEnv) printf(format string, args ...any) { fmt.Fprintf(env.stdout, format, args...) }
 
-// splitList splits comma-separated flag values.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// multiFlag collects a repeatable flag.
+// multiFlag collects a repeatable flag whose values may be comma-separated.
 type multiFlag []string
 
 func (m *multiFlag) String() string { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error {
-	*m = append(*m, splitList(v)...)
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*m = append(*m, p)
+		}
+	}
 	return nil
 }
 
@@ -200,42 +284,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// selection is a span of lines of a workspace file, from --file/--lines.
-type selection struct {
-	rel        string
-	start, end int    // 1-based, inclusive
-	text       string // the selected lines
-	content    string // the whole file
-}
-
-// selection resolves --file PATH (relative to the root like every path the
-// CLI prints, or absolute; never outside the workspace) and --lines A-B
-// (default: the whole file).
-func (env *cliEnv) selection(e *engine.Engine, file, lines string) (selection, error) {
-	start, end, err := parseLines(lines)
-	if err != nil {
-		return selection{}, err
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(e.Root(), file)
-	}
-	rel, err := e.Workspace().Resolve(file)
-	if err != nil {
-		return selection{}, err
-	}
-	content, err := e.Workspace().ReadFile(rel)
-	if err != nil {
-		return selection{}, err
-	}
-	all := strings.SplitAfter(string(content), "\n")
-	if len(all) > 0 && all[len(all)-1] == "" {
-		all = all[:len(all)-1]
-	}
-	if start > len(all) {
-		return selection{}, fmt.Errorf("--lines %q: %s has %d lines", lines, rel, len(all))
-	}
-	end = min(end, len(all))
-	return selection{rel: rel, start: start, end: end, text: strings.Join(all[start-1:end], ""), content: string(content)}, nil
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/context-ls/context-ls/engine"
 )
 
 var graphRepo = map[string]string{
@@ -37,30 +34,6 @@ func Run() string {
 	"tools/get.py":    "def Get(k):\n    return k\n",
 }
 
-func TestParseTarget(t *testing.T) {
-	tests := []struct {
-		in   string
-		want engine.Target
-		err  bool
-	}{
-		{"a/b.go:12", engine.Target{Path: "a/b.go", Line: 12}, false},
-		{"a/b.go:12:7", engine.Target{Path: "a/b.go", Line: 12, Col: 7}, false},
-		{"/abs/c d.py:3", engine.Target{Path: "/abs/c d.py", Line: 3}, false},
-		{"pkg.Func", engine.Target{Symbol: "pkg.Func"}, false},
-		{"Type.Method", engine.Target{Symbol: "Type.Method"}, false},
-		{"mod::func", engine.Target{Symbol: "mod::func"}, false},
-		{"a.go:0", engine.Target{}, true},
-		{"a.go:1:0", engine.Target{}, true},
-		{"  ", engine.Target{}, true},
-	}
-	for _, tt := range tests {
-		got, err := parseTarget(tt.in)
-		if (err != nil) != tt.err || (!tt.err && !reflect.DeepEqual(got, tt.want)) {
-			t.Errorf("parseTarget(%q) = %+v, %v; want %+v, err %v", tt.in, got, err, tt.want, tt.err)
-		}
-	}
-}
-
 func TestGraphCommands(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
 	writeFiles(t, root, graphRepo)
@@ -73,7 +46,7 @@ func TestGraphCommands(t *testing.T) {
 	}
 	var res struct {
 		Results []struct {
-			Target map[string]any   `json:"target"`
+			Target map[string]any   `json:"definition"`
 			Items  []map[string]any `json:"items"`
 		} `json:"results"`
 	}
@@ -122,9 +95,9 @@ func TestGraphCommands(t *testing.T) {
 	}{
 		{"no target", []string{"callers"}, 2, "exactly one TARGET"},
 		{"line zero", []string{"callers", "app/app.go:0"}, 2, "lines start at 1"},
-		{"outside the workspace", []string{"callers", outside + ":1"}, 1, "outside"},
-		{"traversal", []string{"tests", "../../etc/passwd:1"}, 1, "outside"},
-		{"unknown symbol", []string{"callers", "NoSuchThing"}, 1, "no such symbol"},
+		{"outside the workspace", []string{"callers", outside + ":1"}, 2, "outside"},
+		{"traversal", []string{"tests", "../../etc/passwd:1"}, 2, "outside"},
+		{"unknown symbol", []string{"callers", "NoSuchThing"}, 1, "no definition named"},
 		{"not indexed", []string{"callees", "missing.go:3"}, 1, "not indexed"},
 	} {
 		_, errOut, code := cli(t, append(c.args, common...)...)

@@ -8,19 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/service"
 )
 
 func init() {
 	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json]",
-		summary: "create or incrementally update the index", run: runIndex, indexed: true})
-	register(command{name: "search", usage: "[--root DIR] [--k N] [--lang L,..] [--kind K,..] [--path GLOB] [--json] QUERY",
-		summary: "ranked, located search (indexes first if needed)", run: runSearch, indexed: true})
-	register(command{name: "symbols", usage: "[--root DIR] [--json] [NAME]",
-		summary: "list definitions (all, or those matching NAME)", run: runSymbols, indexed: true})
+		summary: "create or incrementally update the index", run: runIndex})
 	register(command{name: "stats", usage: "[--root DIR] [--json]",
-		summary: "index size, languages and freshness", run: runStats, indexed: true})
-	register(command{name: "files", usage: "[--root DIR] [--why PATH]",
+		summary: "index size, languages and freshness", run: runStats})
+	register(command{name: "files", usage: "[--root DIR] [--why PATH] [--json]",
 		summary: "list what would be indexed, or explain why PATH is or is not", run: runFiles})
 }
 
@@ -33,144 +29,37 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err := noArgs(rest); err != nil {
 		return err
 	}
-	e, done, err := env.open(ctx)
+	ix, err := env.openIndex(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
-	// A progress line is drawn only on a terminal, at most once a second.
+	defer ix.close()
+	// Progress is drawn only on a terminal, at most once a second. The
+	// index includes vectors when embeddings are on (interrupting is safe:
+	// computed vectors are cached, the next run resumes).
 	drawn, last := false, time.Now()
-	res, err := e.Index(ctx, func(p engine.Progress) {
-		if env.jsonOut || !isTerminal(env.stderr) || p.Phase != "index" || time.Since(last) < time.Second {
+	ctx = service.WithProgress(ctx, func(p service.Progress) {
+		if env.jsonOut || !isTerminal(env.stderr) || p.End || time.Since(last) < time.Second {
 			return
 		}
 		last, drawn = time.Now(), true
-		fmt.Fprintf(env.stderr, "\rindexing %d/%d files", p.Done, p.Total)
+		fmt.Fprintf(env.stderr, "\r%s %d/%d", strings.ToLower(p.Title), p.Done, p.Total)
 	})
+	res, err := service.Do[service.IndexResult](ctx, ix, service.OpIndex, service.IndexRequest{Embeddings: true})
 	if drawn {
 		fmt.Fprintln(env.stderr)
 	}
 	if err != nil {
 		return err
 	}
-	// The index includes vectors when embeddings are on: wait for them
-	// (interrupting is safe: computed vectors are cached, the next run
-	// resumes).
-	if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
-		return err
-	}
-	snap := e.Snapshot()
-	st, err := snap.Stats()
-	snap.Release()
-	if err != nil {
-		return err
-	}
 	if env.jsonOut {
-		return env.printJSON(struct {
-			engine.IndexResult
-			Embeddings engine.EmbeddingStats `json:"embeddings"`
-		}{res, st.Embeddings})
+		return env.printJSON(res)
 	}
 	env.printf("%d files: %d indexed, %d unchanged, %d deleted, %d failed; %d symbols, %d chunks in %s\n",
-		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks, res.Duration.Round(time.Millisecond))
-	env.printf("embeddings: %s\n", describeEmbeddings(st.Embeddings))
+		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks,
+		time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
+	env.printf("embeddings: %s\n", describeEmbeddings(res.Embeddings))
 	return nil
-}
-
-func runSearch(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(true)
-	k := fs.Int("k", 10, "number of hits")
-	var langs, kinds, paths multiFlag
-	fs.Var(&langs, "lang", "only these languages (comma-separated)")
-	fs.Var(&kinds, "kind", "only these chunk kinds (function, method, markdown_section, …)")
-	fs.Var(&paths, "path", "only paths matching this `GLOB` (repeatable; !GLOB excludes)")
-	minScore := fs.Float64("min-score", 0, "drop hits scoring below this (0..1)")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	query := strings.TrimSpace(strings.Join(rest, " "))
-	if query == "" {
-		return usagef("missing QUERY")
-	}
-	if *k <= 0 {
-		return usagef("--k must be positive")
-	}
-	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
-		res, err := snap.Search(ctx, engine.SearchRequest{Query: query, K: *k, Languages: langs, Kinds: kinds, Paths: paths, MinScore: *minScore})
-		if err != nil {
-			return err
-		}
-		if env.jsonOut {
-			return env.printJSON(res)
-		}
-		if len(res.Hits) == 0 {
-			env.printf("no results for %q\n", query)
-			return nil
-		}
-		for i, h := range res.Hits {
-			env.printf("%2d. %s:%d-%d  %s (%s)  %.3f  [%s]\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score, strings.Join(h.Sources, " "))
-		}
-		return nil
-	})
-}
-
-// symbolJSON is the CLI's JSON shape of a definition.
-type symbolJSON struct {
-	Path      string `json:"path"`
-	StartLine int    `json:"startLine"`
-	EndLine   int    `json:"endLine"`
-	Symbol    string `json:"symbol"`
-	Kind      string `json:"kind"`
-	Language  string `json:"language"`
-	Signature string `json:"signature,omitempty"`
-	Exported  bool   `json:"exported"`
-}
-
-func toSymbolJSON(si engine.SymbolInfo) symbolJSON {
-	return symbolJSON{Path: si.Path, StartLine: si.Span.Start.Line + 1, EndLine: si.Span.End.Line + 1,
-		Symbol: si.Qualified(), Kind: string(si.Kind), Language: si.Language, Signature: si.Signature, Exported: si.Exported}
-}
-
-func runSymbols(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(true)
-	limit := fs.Int("limit", 0, "at most this many (0: all)")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 1 {
-		return usagef("at most one NAME")
-	}
-	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
-		var syms []engine.SymbolInfo
-		if len(rest) == 1 {
-			if syms, err = snap.FindSymbols(rest[0]); err != nil {
-				return err
-			}
-			if len(syms) == 0 { // no exact definition: fall back to fuzzy matching
-				if syms, err = snap.WorkspaceSymbols(ctx, rest[0], 50); err != nil {
-					return err
-				}
-			}
-		} else if syms, err = snap.AllSymbols(); err != nil {
-			return err
-		}
-		if *limit > 0 && len(syms) > *limit {
-			syms = syms[:*limit]
-		}
-		out := make([]symbolJSON, len(syms))
-		for i, si := range syms {
-			out[i] = toSymbolJSON(si)
-		}
-		if env.jsonOut {
-			return env.printJSON(map[string]any{"symbols": out})
-		}
-		for _, s := range out {
-			env.printf("%s:%d-%d  %s (%s)  %s\n", s.Path, s.StartLine, s.EndLine, s.Symbol, s.Kind, s.Signature)
-		}
-		return nil
-	})
 }
 
 func runStats(ctx context.Context, env *cliEnv, args []string) error {
@@ -182,21 +71,19 @@ func runStats(ctx context.Context, env *cliEnv, args []string) error {
 	if err := noArgs(rest); err != nil {
 		return err
 	}
-	e, done, err := env.open(ctx)
+	ix, err := env.openIndex(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
-	snap := e.Snapshot()
-	defer snap.Release()
-	st, err := snap.Stats()
+	defer ix.close()
+	st, err := service.Do[service.StatsResult](ctx, ix, service.OpStats, service.StatsRequest{})
 	if err != nil {
 		return err
 	}
 	if env.jsonOut {
 		return env.printJSON(st)
 	}
-	env.printf("root:      %s\nindex:     %s (%s)\n", st.Root, st.DBPath, humanBytes(st.DBSizeBytes))
+	env.printf("root:      %s\nindex:     %s (%s)\n", st.Root, st.Index, humanBytes(st.IndexBytes))
 	env.printf("files:     %d\nsymbols:   %d\nchunks:    %d\nlines:     %d\n", st.Files, st.Symbols, st.Chunks, st.Lines)
 	last := st.LastIndex
 	if last == "" {
@@ -210,12 +97,16 @@ func runStats(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	sort.Strings(langs)
 	env.printf("languages: %s\n", strings.Join(langs, " "))
+	if ix.owner != nil {
+		env.printf("owner:     process %d (%s)\n", ix.owner.PID, ix.owner.Role)
+	}
 	return nil
 }
 
 func runFiles(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(false)
-	why := fs.String("why", "", "explain the decision for `PATH`")
+	fs := env.flags(true)
+	var req service.FilesRequest
+	fs.StringVar(&req.Why, "why", "", "explain the decision for `PATH`")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -227,16 +118,19 @@ func runFiles(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *why != "" {
-		d, err := engine.ExplainFile(env.root, cfg, *why)
-		if err != nil {
-			return err
-		}
+	res, err := service.ListFiles(ctx, env.root, cfg, req)
+	if err != nil {
+		return err
+	}
+	if env.jsonOut {
+		return env.printJSON(res)
+	}
+	if d := res.Why; d != nil {
 		verdict := "excluded"
 		if d.Included {
 			verdict = "included"
 		}
-		env.printf("%s: %s", d.Rel, verdict)
+		env.printf("%s: %s", quoteName(d.Path), verdict)
 		if d.Rule != "" || d.Source != "" {
 			env.printf(" by %s", d.Source)
 			if d.Rule != "" {
@@ -246,9 +140,28 @@ func runFiles(ctx context.Context, env *cliEnv, args []string) error {
 		env.printf("\n")
 		return nil
 	}
-	return engine.ListFiles(ctx, env.root, cfg, func(rel, lang string) {
-		env.printf("%s\t%s\n", rel, lang)
-	})
+	for _, f := range res.Files {
+		env.printf("%s\t%s\n", quoteName(f.Path), f.Language)
+	}
+	return nil
+}
+
+// quoteName quotes a path whose characters would break a line-per-file
+// listing (a newline or tab in a file name); plain names print as they are.
+func quoteName(p string) string {
+	if strings.ContainsAny(p, "\n\r\t\"\\") || !isPrintable(p) {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func humanBytes(n int64) string {
@@ -263,11 +176,11 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-func describeEmbeddings(st engine.EmbeddingStats) string {
+func describeEmbeddings(st service.EmbeddingsState) string {
 	switch st.State {
-	case engine.EmbedOff:
+	case "off":
 		return "off"
-	case engine.EmbedUnavailable:
+	case "unavailable":
 		return "unavailable: " + st.Reason
 	}
 	s := fmt.Sprintf("%s, %d vectors (%s)", st.State, st.Vectors, st.Model)
@@ -275,13 +188,4 @@ func describeEmbeddings(st engine.EmbeddingStats) string {
 		s += fmt.Sprintf(", %d files queued", st.Pending)
 	}
 	return s
-}
-
-// embedProgress draws embedding progress on a terminal.
-func (env *cliEnv) embedProgress() func(engine.EmbeddingStats) {
-	return func(st engine.EmbeddingStats) {
-		if !env.jsonOut && isTerminal(env.stderr) {
-			fmt.Fprintf(env.stderr, "embedding: %d vectors, %d files queued\n", st.Vectors, st.Pending)
-		}
-	}
 }

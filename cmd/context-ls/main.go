@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/context-ls/context-ls/service"
 )
 
 // command is one CLI subcommand.
@@ -25,9 +27,6 @@ type command struct {
 	usage   string // arguments after the name
 	summary string
 	run     func(ctx context.Context, env *cliEnv, args []string) error
-	// indexed commands open the index; when a server owns it they run
-	// there (share.go).
-	indexed bool
 }
 
 var commands []command
@@ -90,16 +89,17 @@ func runCommand(ctx context.Context, env *cliEnv) int {
 	c := env.cmd
 	err := c.run(ctx, env, env.args)
 	var ue usageError
-	var es exitStatus
+	var se *service.Error
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &es):
-		return int(es)
 	case errors.As(err, &ue):
 		fmt.Fprintf(env.stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
+		return exitUsage
+	case errors.As(err, &se) && se.Code == service.CodeInvalid:
+		fmt.Fprintf(env.stderr, "context-ls %s: %s\n", c.name, oneLine(flagNamed(se)))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(env.stderr, "context-ls %s: interrupted\n", c.name)
@@ -124,6 +124,26 @@ func printHelp(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (where indexes are kept, one per workspace).")
 	fmt.Fprintln(w, "CONTEXT_LS_EMBEDDINGS=off disables embeddings. Run \"context-ls COMMAND -h\" for its flags.")
+}
+
+// flagNamed names a bad argument as the command line spells it: the
+// service's "k" is the CLI's --k.
+func flagNamed(se *service.Error) error {
+	if se.Field == "" {
+		return se
+	}
+	name := se.Field
+	if i := strings.IndexAny(name, ".["); i > 0 {
+		name = name[:i]
+	}
+	flags := map[string]string{"k": "--k", "minScore": "--min-score", "languages": "--lang", "kinds": "--kind",
+		"paths": "--path", "file": "--file", "lines": "--lines", "symbol": "--symbol", "budget": "--budget",
+		"format": "--format", "task": "--task", "limit": "--limit", "exclude": "--exclude", "why": "--why",
+		"budgetTokens": "--budget"}
+	if f, ok := flags[name]; ok {
+		return fmt.Errorf("%s%s: %s", f, strings.TrimPrefix(se.Field, name), se.Message)
+	}
+	return se
 }
 
 // oneLine flattens an error to a single line for stderr.

@@ -15,9 +15,6 @@ import (
 func init() {
 	register(command{name: "mcp", usage: "[--root DIR] [--db DIR] [--model NAME] [--model-path DIR]",
 		summary: "Model Context Protocol server for coding agents on stdin/stdout", run: runMCP})
-	// Whichever context-ls process owns an index — this MCP server or an
-	// editor's "serve" — runs the tool calls other MCP servers forward.
-	mcp.Register()
 }
 
 // runMCP runs one MCP session on stdin and stdout. stdout carries the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
@@ -14,8 +13,6 @@ import (
 func init() {
 	register(command{name: "model", usage: "list | verify [NAME] [--model-path DIR] | pull NAME [--model-path DIR]",
 		summary: "embedding models: list the registry, verify or download a model", run: runModel})
-	register(command{name: "similar", usage: "[--root DIR] [--k N] [--lang L,..] [--path GLOB] [--json] (SNIPPET | --file PATH --lines A-B)",
-		summary: "code that looks like a snippet (embeddings)", run: runSimilar, indexed: true})
 }
 
 func runModel(ctx context.Context, env *cliEnv, args []string) error {
@@ -127,46 +124,4 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 		return nil
 	}
 	return usagef("unknown subcommand %q (list, verify or pull)", sub)
-}
-
-func runSimilar(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(true)
-	k := fs.Int("k", 10, "number of hits")
-	var langs, paths multiFlag
-	fs.Var(&langs, "lang", "only these languages (comma-separated)")
-	fs.Var(&paths, "path", "only paths matching this `GLOB` (repeatable; !GLOB excludes)")
-	file := fs.String("file", "", "take the snippet from this workspace `PATH` ...")
-	lines := fs.String("lines", "", "... at these 1-based lines `A-B`")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	snippet := strings.Join(rest, " ")
-	if (*file == "") == (snippet == "") {
-		return usagef("give a SNIPPET or --file PATH --lines A-B")
-	}
-	return env.withIndex(ctx, func(e *engine.Engine, snap *engine.Snapshot) error {
-		req := engine.SimilarRequest{Text: snippet, K: *k, Languages: langs, Paths: paths}
-		if *file != "" {
-			sel, err := env.selection(e, *file, *lines)
-			if err != nil {
-				return err
-			}
-			req.Text, req.ExcludePath, req.ExcludeStart, req.ExcludeEnd = sel.text, sel.rel, sel.start, sel.end
-		}
-		if err := e.WaitEmbeddings(ctx, env.embedProgress()); err != nil {
-			return err
-		}
-		res, err := snap.Similar(ctx, req)
-		if err != nil {
-			return err
-		}
-		if env.jsonOut {
-			return env.printJSON(res)
-		}
-		for i, h := range res.Hits {
-			env.printf("%2d. %s:%d-%d  %s (%s)  %.3f\n", i+1, h.Path, h.StartLine, h.EndLine, h.Symbol, h.Kind, h.Score)
-		}
-		return nil
-	})
 }

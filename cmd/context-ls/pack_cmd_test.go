@@ -60,7 +60,7 @@ func TestPackCommandJSON(t *testing.T) {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
 	delete(pack, "notes") // present only when a source was skipped
-	want := []string{"budget", "dropped", "items", "latencyMs", "text", "tokens"}
+	want := []string{"budget", "dropped", "format", "items", "latencyMs", "tokens"}
 	if got := keys(pack); !reflect.DeepEqual(got, want) {
 		t.Errorf("pack keys %v, want %v", got, want)
 	}
@@ -68,12 +68,13 @@ func TestPackCommandJSON(t *testing.T) {
 	if err := json.Unmarshal(pack["items"], &items); err != nil || len(items) == 0 {
 		t.Fatalf("items: %v, %s", err, pack["items"])
 	}
-	wantItem := []string{"endLine", "includeMode", "kind", "path", "reason", "score", "startLine", "symbol", "text", "tokens"}
+	wantItem := []string{"endLine", "includeMode", "kind", "language", "path", "reason", "score", "source", "startLine", "symbol", "text", "tokens", "uri"}
 	if got := keys(items[0]); !reflect.DeepEqual(got, wantItem) {
 		t.Errorf("item keys %v, want %v", got, wantItem)
 	}
-	if !strings.Contains(string(pack["text"]), "func Add") {
-		t.Errorf("text does not hold the Add function: %s", pack["text"])
+	// The items carry the text once: no rendered copy beside them.
+	if !strings.Contains(string(pack["items"]), "func Add") {
+		t.Errorf("no item holds the Add function: %s", pack["items"])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/context-ls/context-ls/lsp"
+	"github.com/context-ls/context-ls/lsp/session"
 )
 
 func init() {
@@ -42,8 +43,8 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	log.SetOutput(env.stderr)
 	level := new(slog.LevelVar)
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
-	backend := lsp.NewBackend(lsp.BackendOptions{Logger: logger.With("part", "backend"), LevelVar: level, DBPath: env.db})
-	code := lsp.Serve(ctx, lsp.Stdio(), lsp.Options{Name: "context-ls", Version: version, Features: backend.Features()})
+	sess := session.New(session.Options{Logger: logger.With("part", "session"), LevelVar: level, DBPath: env.db})
+	code := lsp.Serve(ctx, lsp.Stdio(), lsp.Options{Name: "context-ls", Version: version, Backend: sess})
 	if code != 0 {
 		return fmt.Errorf("the session ended without shutdown (exit code %d)", code)
 	}

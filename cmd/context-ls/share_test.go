@@ -84,13 +84,13 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 	if out, errOut, code := cli(t, "callers", "--root", root, "--db", db, "Beta"); code != 0 || !strings.Contains(out, "Alpha") {
 		t.Fatalf("callers through the server: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	var st struct{ DBPath string }
+	var st struct{ Index string }
 	out, errOut, code = cli(t, "stats", "--json", "--root", root, "--db", db)
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.DBPath != want {
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Index != want {
 		t.Fatalf("stats through the server: exit %d, stdout %q, stderr %q; want the index %s", code, out, errOut, want)
 	}
 	// An error in the command comes back with its exit status and message.
-	if _, errOut, code := cli(t, "pack", "--root", root, "--db", db, "--file", "../outside.go"); code != exitError || !strings.Contains(errOut, "context-ls pack:") {
+	if _, errOut, code := cli(t, "pack", "--root", root, "--db", db, "--file", "../outside.go"); code != exitUsage || !strings.Contains(errOut, "context-ls pack: --file") {
 		t.Fatalf("a failing command through the server: exit %d, stderr %q", code, errOut)
 	}
 	// Usage errors are found before the index is needed.

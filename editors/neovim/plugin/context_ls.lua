@@ -7,7 +7,7 @@ end
 vim.g.loaded_context_ls = true
 
 if vim.fn.has('nvim-0.7') ~= 1 then
-  vim.api.nvim_err_writeln('context-ls needs Neovim 0.7 or later')
+  vim.notify('context-ls needs Neovim 0.7 or later', vim.log.levels.ERROR)
   return
 end
 
@@ -27,7 +27,7 @@ end, { nargs = '*', desc = 'context-ls: context pack for a question into the cli
 
 command('ContextSearch', function(o)
   cl().search(o.args)
-end, { nargs = '*', desc = 'context-ls: search the workspace into the quickfix list' })
+end, { nargs = '*', desc = 'context-ls: search the workspace (filters: lang:go kind:function path:GLOB)' })
 
 command('ContextRelated', function(o)
   cl().related(o)
@@ -37,9 +37,21 @@ command('ContextCallers', function(o)
   cl().callers(o)
 end, { range = true, desc = 'context-ls: callers of the definition under the cursor into the quickfix list' })
 
+command('ContextCallees', function(o)
+  cl().callees(o)
+end, { range = true, desc = 'context-ls: definitions the definition under the cursor calls' })
+
 command('ContextTests', function(o)
   cl().tests(o)
 end, { range = true, desc = 'context-ls: tests of the definition under the cursor into the quickfix list' })
+
+command('ContextSimilar', function(o)
+  cl().similar(o)
+end, { range = true, nargs = '*', desc = 'context-ls: code like the text, range or definition under the cursor (needs embeddings)' })
+
+command('ContextResults', function(o)
+  cl().results(o)
+end, { range = true, desc = 'context-ls: results view of the definition under the cursor' })
 
 command('ContextPin', function(o)
   cl().pin(o, 'pin')
@@ -56,6 +68,10 @@ end, { desc = 'context-ls: index statistics' })
 command('ContextReindex', function(o)
   cl().reindex(o.bang)
 end, { bang = true, desc = 'context-ls: re-index the workspace (! skips the question)' })
+
+command('ContextAgents', function(o)
+  cl().agents(o.args)
+end, { nargs = '?', desc = 'context-ls: MCP registration of this workspace for coding agents' })
 
 command('ContextRestart', function()
   cl().restart()

@@ -1,12 +1,16 @@
 -- Headless end-to-end test of the context-ls Neovim plugin against the real
 -- server (run by tests/run.sh as `nvim --headless -u tests/e2e.lua`).
 --
--- The plugin is loaded from the checkout (runtimepath), the server indexes a
--- copy of tests/fixture, and the user commands run as a user would type
--- them. Commands whose engine part is not in the server build must answer a
--- clear error and leave registers and the quickfix list alone; when they
--- succeed their results are checked. Results go to $CONTEXT_LS_OUT as JSON;
--- Neovim exits 0 when every check passed, 1 otherwise.
+-- The plugin is loaded from the checkout (runtimepath) and set up as the
+-- README says, require('context_ls').setup({}) with no options (the server
+-- binary is found on PATH, the index goes to the user cache directory that
+-- run.sh points into its temporary directory); the server indexes a copy of
+-- tests/fixture, and the default mappings are pressed and the user commands
+-- run as a user would type them. Commands whose engine part is not in the
+-- server build must answer a clear error and leave registers and the
+-- quickfix list alone; when they succeed their results are checked.
+-- Results go to $CONTEXT_LS_OUT as JSON; Neovim exits 0 when every check
+-- passed, 1 otherwise.
 local env = function(name)
   local v = os.getenv(name)
   if v == nil or v == '' then
@@ -19,7 +23,6 @@ end
 local plugin = env('CONTEXT_LS_PLUGIN')
 local bin = env('CONTEXT_LS_BIN')
 local root = env('CONTEXT_LS_ROOT')
-local db = env('CONTEXT_LS_DB')
 local out = env('CONTEXT_LS_OUT')
 local TIMEOUT = 30000
 
@@ -27,18 +30,22 @@ vim.opt.runtimepath:prepend(plugin)
 vim.opt.swapfile = false
 vim.opt.shortmess:append('F')
 
-local checks, outcomes, notes = {}, {}, {}
+local harness = dofile(plugin .. '/tests/harness.lua')
+local check = harness.check
+local outcomes, notes = {}, {}
 
-local function check(name, ok, detail)
-  table.insert(checks, { name = name, ok = ok and true or false, detail = detail and tostring(detail) or nil })
-  return ok
-end
-
--- every vim.notify call is recorded (and still written to stderr for the log)
+-- every vim.notify call is recorded (and still written to stderr for the
+-- log), and so is every message echoed (the default progress display)
 local orig_notify = vim.notify
 vim.notify = function(msg, level)
   table.insert(notes, { msg = msg, level = level or vim.log.levels.INFO })
   io.stderr:write('notify: ' .. tostring(msg) .. '\n')
+end
+local echoed = {}
+local orig_echo = vim.api.nvim_echo
+vim.api.nvim_echo = function(chunks, history, o)
+  table.insert(echoed, chunks[1] and chunks[1][1] or '')
+  return orig_echo(chunks, history, o)
 end
 
 local function notes_since(n)
@@ -56,26 +63,6 @@ local function find_note(list, pattern, level)
     end
   end
   return nil
-end
-
-local function finish()
-  local failed = 0
-  for _, c in ipairs(checks) do
-    if not c.ok then
-      failed = failed + 1
-    end
-  end
-  local f = io.open(out, 'w')
-  if f then
-    f:write(vim.fn.json_encode({ ok = failed == 0, checks = checks, outcomes = outcomes, notifications = notes }))
-    f:close()
-  end
-  for _, c in ipairs(checks) do
-    io.stdout:write(string.format('%s %s%s\n', c.ok and 'ok  ' or 'FAIL', c.name, (not c.ok and c.detail) and (' — ' .. c.detail) or ''))
-  end
-  io.stdout:write(string.format('neovim e2e: %d passed, %d failed\n', #checks - failed, failed))
-  vim.notify = orig_notify
-  vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
 end
 
 local cl -- require('context_ls'), after setup
@@ -149,15 +136,46 @@ local function location_command(name, cmdline, expect)
   end
 end
 
+-- press types keys as the user would (mappings apply) and, when the keys
+-- run a server command, waits for the plugin to record its outcome.
+local function press(keys, waits)
+  local seq = cl.last.seq
+  local n = #notes
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'mx', false)
+  if not waits then
+    return nil, notes_since(n)
+  end
+  local done = vim.wait(TIMEOUT, function()
+    return cl.last.seq > seq
+  end, 20)
+  return done and cl.last or nil, notes_since(n)
+end
+
+-- float_text is the text of the first floating window, or nil.
+local function float_text()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), '\n'), w
+    end
+  end
+  return nil
+end
+
+local function here()
+  return vim.fn.expand('%:p'):sub(#root + 2) .. ':' .. vim.api.nvim_win_get_cursor(0)[1]
+end
+
+local function buffer_text(name)
+  local b = vim.fn.bufnr(name)
+  return b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') or ''
+end
+
 local function scenario()
   cl = require('context_ls')
-  cl.setup({
-    cmd = { bin, 'serve' },
-    settings = { dbPath = db, embeddings = false, budgetTokens = 1500 },
-    progress = 'notify',
-    progress_interval = 0,
-  })
-  check('plugin commands are defined', vim.fn.exists(':ContextCopy') == 2 and vim.fn.exists(':ContextReindex') == 2)
+  -- exactly what the README tells users to write
+  cl.setup({})
+  check('plugin commands are defined', vim.fn.exists(':ContextCopy') == 2 and vim.fn.exists(':ContextAgents') == 2)
+  check('setup({}) reports no problem', #notes == 0, vim.inspect(notes))
 
   -- the server starts for the workspace root and indexes it
   local buf = edit('inventory/stock.go')
@@ -173,10 +191,95 @@ local function scenario()
   check('bootstrap indexing progress begins and ends', indexed, vim.inspect(progress.finished))
   local client = cl.client(buf)
   check('client started for the workspace root', client ~= nil and client.config.root_dir == root, client and client.config.root_dir)
-  check('buffer attached', client ~= nil and client.attached_buffers[buf] == true)
-  check('progress was shown', find_note(notes, '^context%-ls: Index') ~= nil)
+  check('buffer attached', client ~= nil and client.attached_buffers[buf] ~= nil)
+  local shown = false
+  for _, e in ipairs(echoed) do
+    shown = shown or e:find('^context%-ls: Index') ~= nil
+  end
+  check('progress was echoed', shown, vim.inspect(echoed))
+  -- the server warns about bad settings through window/showMessage, which
+  -- the plugin sends to vim.notify: setup({}) must send an object
+  vim.wait(500, function()
+    return false
+  end, 50)
+  check('setup({}): no settings warning from the server', find_note(notes, 'settings') == nil, vim.inspect(notes))
 
-  local last, got
+  -- the default mappings, pressed as a user would, reach the server
+  edit('cmd/shop/main.go')
+  vim.wait(5000, function()
+    return client.attached_buffers[vim.api.nvim_get_current_buf()] ~= nil
+  end, 20)
+  check('mappings set on attach: K', vim.fn.maparg('K', 'n', false, true).buffer == 1)
+  check('tagfunc set on attach', vim.bo.tagfunc == 'v:lua.vim.lsp.tagfunc', vim.bo.tagfunc)
+  goto_text('Reserve("apple"')
+  press('K')
+  local hover = nil
+  vim.wait(TIMEOUT, function()
+    hover = float_text()
+    return hover ~= nil
+  end, 20)
+  check('K: hover from the server', hover ~= nil and hover:find('Reserve', 1, true) ~= nil, hover)
+  check('K: hover has the related section', hover ~= nil and hover:find('Related', 1, true) ~= nil, hover)
+  local _, fw = float_text()
+  if fw then
+    vim.api.nvim_win_close(fw, true)
+  end
+  for _, keys in ipairs({ 'gd', '<C-]>' }) do
+    edit('cmd/shop/main.go')
+    goto_text('Reserve("apple"')
+    press(keys)
+    vim.wait(TIMEOUT, function()
+      return vim.fn.expand('%:t') == 'stock.go'
+    end, 20)
+    check(keys .. ': jumps to the definition', here() == 'inventory/stock.go:25', here())
+  end
+  edit('cmd/shop/main.go')
+  goto_text('Reserve("apple"')
+  vim.fn.setqflist({}, ' ', { title = 'sentinel', items = {} })
+  local last = press('grc', true)
+  check('grc: callers of the definition under the cursor', last ~= nil and last.command == 'contextLs.callers'
+    and qf().title == 'context-ls callers: Stock.Reserve', qf().title)
+  goto_text('func main')
+  last = press('gro', true)
+  local callees = table.concat(qf_files(qf()), ' ')
+  check('gro: callees', last ~= nil and last.err == nil and qf().title == 'context-ls callees: main', qf().title)
+  check('callees: Stock.Reserve and NewStock at their definitions',
+    callees:find('inventory/stock.go:25', 1, true) ~= nil and callees:find('inventory/stock.go:', 1, true) ~= nil
+    and #qf().items >= 3, callees)
+
+  -- the results view: groups that stay, <CR> opens
+  goto_text('Reserve("apple"')
+  last = press('<leader>Cr', true)
+  check('results view answered', last ~= nil and last.command == 'contextLs.results' and last.err == nil, last and vim.inspect(last.err))
+  local view = require('context_ls.view')
+  local text = buffer_text(view.BUFFER)
+  for _, want in ipairs({ 'context-ls: Stock.Reserve', 'Definitions (1)', '  inventory/stock.go:25  Stock.Reserve [method]',
+    'Callers (2)', '  cmd/shop/main.go:14  main [function]  exact', 'Callees (0)', 'Tests (1)',
+    '  inventory/stock_test.go:8  TestReserve [test]  exact', 'Related (', 'score 0.' }) do
+    check('results view shows ' .. want, text:find(want, 1, true) ~= nil, text)
+  end
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  for i, l in ipairs(lines) do
+    if l:find('^  cmd/shop/main%.go:14') then
+      vim.api.nvim_win_set_cursor(0, { i, 0 })
+    end
+  end
+  press('<CR>')
+  check('results view: <CR> opens the entry', here() == 'cmd/shop/main.go:14', here())
+  check('results view stays open', vim.fn.bufwinid(view.BUFFER) ~= -1)
+  vim.cmd('only')
+
+  -- similar code needs embeddings: the server's reason, in plain words
+  edit('inventory/stock.go')
+  goto_text('Reserve(item')
+  vim.fn.setqflist({}, ' ', { title = 'sentinel', items = {} })
+  local got
+  last, got = run('ContextSimilar')
+  local sim = find_note(got, '^context%-ls: ContextSimilar failed: ', vim.log.levels.ERROR)
+  check('ContextSimilar: embeddings off is said plainly', last ~= nil and last.err ~= nil and sim ~= nil
+    and sim.msg:find('embeddings', 1, true) ~= nil and not sim.msg:find('arguments%[') and not sim.msg:find('executeCommand'),
+    vim.inspect(got))
+  check('ContextSimilar: quickfix list untouched', qf().title == 'sentinel', qf().title)
   -- :ContextSearch with the query typed into vim.ui.input
   local orig_input = vim.ui.input
   local prompt
@@ -208,10 +311,35 @@ local function scenario()
   end
   check('search: file name with a space round-trips through the URI', found, vim.inspect(files))
 
+  -- search filters: language, kind, path glob
+  last = run('ContextSearch lang:python retry uploads')
+  local langs = {}
+  for _, f in ipairs(qf_files(qf())) do
+    langs[f:match('%.(%a+):%d+$') or '?'] = true
+  end
+  check('search lang:python: only Python hits', last ~= nil and last.err == nil and vim.deep_equal(langs, { py = true }), vim.inspect(langs))
+  check('search filters shown in the title', qf().title == 'context-ls search: retry uploads [lang:python]', qf().title)
+  run('ContextSearch path:inventory/** kind:function Reserve stock')
+  local paths = qf_files(qf())
+  local only_inventory = #paths > 0
+  for _, f in ipairs(paths) do
+    only_inventory = only_inventory and f:find('^inventory/') ~= nil
+  end
+  check('search path:inventory/**: only files under inventory/', only_inventory, vim.inspect(paths))
+  run('ContextSearch path:!inventory/** Reserve stock')
+  paths = table.concat(qf_files(qf()), ' ')
+  check('search path:!GLOB excludes', paths ~= '' and not paths:find('inventory/', 1, true), paths)
+  -- "no results" said plainly, and the list is left alone
+  vim.fn.setqflist({}, ' ', { title = 'sentinel', items = {} })
+  last, got = run('ContextSearch lang:rust retry uploads')
+  check('search without hits says "no results"', find_note(got, '^context%-ls: no results for retry uploads %[lang:rust%]$') ~= nil,
+    vim.inspect(got))
+  check('search without hits leaves the quickfix list', qf().title == 'sentinel', qf().title)
+
   -- :ContextCopy on a range into a named register
   buf = edit('billing/invoice total.go')
   vim.wait(2000, function()
-    return client.attached_buffers[buf] == true
+    return client.attached_buffers[buf] ~= nil
   end, 20)
   vim.fn.setreg('a', 'sentinel')
   local lnum = goto_text('total := 0')
@@ -220,7 +348,7 @@ local function scenario()
     if last.err == nil then
       outcomes.ContextCopy = 'result'
       check('ContextCopy: register a holds the pack', vim.fn.getreg('a') == last.result.text, vim.fn.getreg('a'))
-      check('ContextCopy: tokens / budget shown', find_note(notes, '/ 1,500 tokens, %d+ snippets? copied to register a') ~= nil)
+      check('ContextCopy: tokens / budget shown', find_note(notes, '^context%-ls: [%d,]+ / 4,000 tokens, %d+ snippets? copied to register a$') ~= nil)
     else
       outcomes.ContextCopy = 'error: ' .. tostring(last.err.message)
       check('ContextCopy: missing engine part reported', missing_part(last), last.err.message)
@@ -279,9 +407,15 @@ local function scenario()
   if check('ContextPin answered', last ~= nil) then
     if last.err == nil then
       outcomes.ContextPin = 'result'
-      check('ContextPin: pins reported', find_note(got, '^context%-ls: Pinned%. %d+ pins?') ~= nil, vim.inspect(got))
-      last = run('25,31ContextUnpin')
+      check('ContextPin: pins reported', find_note(got, '^context%-ls: Pinned%. 1 pin adds %d+ tokens to every context pack%.$') ~= nil,
+        vim.inspect(got))
+      last, got = run('25,31ContextUnpin')
       check('ContextUnpin: answered without error', last ~= nil and last.err == nil, last and vim.inspect(last.err))
+      check('ContextUnpin: no pins left', find_note(got, '^context%-ls: Unpinned%. No pins left%.$') ~= nil, vim.inspect(got))
+      last, got = run('25,31ContextUnpin')
+      local nt = find_note(got, '^context%-ls: ContextUnpin failed: ', vim.log.levels.ERROR)
+      check('ContextUnpin of what is not pinned: the server\'s reason without protocol prefixes',
+        nt ~= nil and nt.msg == 'context-ls: ContextUnpin failed: inventory/stock.go:25-31: not pinned (pins lists what is pinned)', vim.inspect(got))
     else
       outcomes.ContextPin = 'error: ' .. tostring(last.err.message)
       check('ContextPin: missing engine part reported', missing_part(last), last.err.message)
@@ -295,9 +429,32 @@ local function scenario()
   local sb = vim.fn.bufnr(cl.STATS_BUFFER)
   local text = sb ~= -1 and table.concat(vim.api.nvim_buf_get_lines(sb, 0, -1, false), '\n') or ''
   check('ContextStats: 6 files', text:find('files:       6', 1, true) ~= nil, text)
-  check('ContextStats: embeddings off from the settings', text:find('embeddings:  off', 1, true) ~= nil, text)
+  check('ContextStats: embeddings off (CONTEXT_LS_EMBEDDINGS=off)', text:find('embeddings:  off', 1, true) ~= nil, text)
   check('ContextStats: languages', text:find('languages:   go 4, markdown 1, python 1', 1, true) ~= nil, text)
   vim.cmd('wincmd p')
+
+  -- :checkhealth context_ls
+  vim.cmd('checkhealth context_ls')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  for _, want in ipairs({ 'server binary: ' .. vim.fn.exepath(bin) .. ' (context-ls ', 'server running (client ' .. client.id,
+    'index: 6 files, ', 'embeddings: off' }) do
+    check('checkhealth: ' .. want, report:find(want, 1, true) ~= nil, report)
+  end
+  check('checkhealth: no errors or warnings', not report:find('ERROR') and not report:find('WARNING'), report)
+  vim.cmd('tabclose')
+
+  -- :ContextAgents: the MCP registration for this workspace
+  local before_agents = #notes
+  vim.cmd('ContextAgents a')
+  check('ContextAgents: says where the JSON went, in one short line',
+    find_note(notes_since(before_agents), '^context%-ls: MCP registration copied to register a$') ~= nil, vim.inspect(notes_since(before_agents)))
+  local agents = vim.split(vim.fn.getreg('a'), '\n', { trimempty = true })
+  local ok_json, decoded = pcall(vim.fn.json_decode, vim.fn.getreg('a'))
+  check('ContextAgents: registration JSON for the workspace', ok_json and vim.deep_equal(decoded,
+    { mcpServers = { ['context-ls'] = { command = vim.fn.exepath(bin), args = { 'mcp', '--root', root } } } }), vim.fn.getreg('a'))
+  check('ContextAgents: shown in a scratch buffer', buffer_text(cl.AGENTS_BUFFER) == table.concat(agents, '\n'),
+    buffer_text(cl.AGENTS_BUFFER))
+  vim.cmd('close')
 
   -- :ContextReindex: dry run, the question answered yes, the job reported
   local orig_confirm = vim.fn.confirm
@@ -361,19 +518,9 @@ local function scenario()
   check('ContextRestart: the new server answers', last ~= nil and last.err == nil and #qf().items > 0, last and vim.inspect(last.err))
 end
 
-vim.api.nvim_create_autocmd('VimEnter', {
-  once = true,
-  callback = function()
-    vim.defer_fn(function()
-      local ok, err = xpcall(scenario, debug.traceback)
-      check('scenario ran to the end', ok, err)
-      finish()
-    end, 10)
-  end,
-})
-
--- a hung scenario still ends the run
-vim.defer_fn(function()
-  check('finished within 5 minutes', false)
-  finish()
-end, 300000)
+harness.run('e2e', out, scenario, function()
+  return { outcomes = outcomes, notifications = notes }
+end, function()
+  vim.notify = orig_notify
+  vim.api.nvim_echo = orig_echo
+end)

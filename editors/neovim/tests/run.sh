@@ -1,65 +1,164 @@
 #!/bin/sh
-# Tests of the context-ls Neovim plugin, with Debian's Neovim (0.7.2) or any
-# later one on PATH:
-#   1. unit tests of the plugin's pure modules (tests/unit.lua),
+# Tests of the context-ls Neovim plugin, on every Neovim at hand: the one on
+# PATH (Debian's 0.7.2; $CONTEXT_LS_NVIM names another) and every one that
+# tests/install-neovim.sh put under $CONTEXT_LS_NVIM_DIR (default
+# .cache/neovim of the repository: Debian trixie's 0.10 and sid's newest).
+# For each:
+#   1. unit tests of the plugin's modules (tests/unit.lua),
 #   2. :helptags on doc/ (the help file must be valid),
-#   3. the headless end-to-end test against the real server (tests/e2e.lua).
+#   3. the headless end-to-end test against the real server (tests/e2e.lua),
+#   4. the server binary missing (tests/missing.lua): headless, and in a
+#      terminal under tmux, whose screen must show one notification and no
+#      autocommand error or hit-enter prompt.
 # The exit status is the verdict. The server binary is $CONTEXT_LS_BIN, by
 # default bin/context-ls at the repository root; without it the end-to-end
-# test is skipped with a message (the other two still run).
+# test is skipped with a message (the others still run). Without tmux the
+# terminal test is skipped with a message.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 plugin=$(dirname "$here")
 repo=$(cd "$plugin/../.." && pwd)
 bin=${CONTEXT_LS_BIN:-$repo/bin/context-ls}
-nvim=${NVIM:-nvim}
+nvim_dir=${CONTEXT_LS_NVIM_DIR:-$repo/.cache/neovim}
 
-if ! command -v "$nvim" >/dev/null 2>&1; then
-	echo "neovim tests: $nvim is not on PATH (install Debian's neovim package; make deps does)" >&2
+first=${CONTEXT_LS_NVIM:-nvim}
+if ! command -v "$first" >/dev/null 2>&1; then
+	echo "neovim tests: $first is not on PATH (install Debian's neovim package; make deps does)" >&2
 	exit 1
 fi
+set -- "$first"
+for n in "$nvim_dir"/*/bin/nvim; do
+	if [ -x "$n" ]; then
+		set -- "$@" "$n"
+	fi
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/context-ls-nvim.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-# keep the user's configuration, plugins and state out of the test
-export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
-export NVIM_LOG_FILE="$tmp/nvim.log"
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
+sock="context-ls-test-$$"
+cleanup() {
+	if command -v tmux >/dev/null 2>&1; then
+		tmux -L "$sock" kill-server 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
 status=0
+summary=""
 
-echo "== unit tests ($("$nvim" --version | head -n 1))"
-if ! CONTEXT_LS_PLUGIN="$plugin" "$nvim" --headless -n -i NONE -u "$here/unit.lua"; then
-	status=1
-fi
-
-echo "== :helptags doc/"
-cp -R "$plugin/doc" "$tmp/doc"
-if "$nvim" --headless -n -i NONE -u NONE \
-	-c "try | helptags $tmp/doc | catch | echo v:exception | cquit 1 | endtry" -c 'qall!' 2>"$tmp/helptags.err" \
-	&& [ -s "$tmp/doc/tags" ] && grep -q '^context-ls	' "$tmp/doc/tags"; then
-	echo "helptags: $(wc -l <"$tmp/doc/tags") tags"
-else
-	echo "helptags failed: $(cat "$tmp/helptags.err")" >&2
-	status=1
-fi
-
-echo "== end-to-end test"
-if [ ! -x "$bin" ]; then
-	echo "skipped: no server binary at $bin (run make build, or set CONTEXT_LS_BIN)"
-else
+# fresh_env NAME points the XDG directories (configuration, plugins, state
+# and the default index location) into $tmp/NAME, away from the user's.
+fresh_env() {
+	XDG_CONFIG_HOME="$tmp/$1/config" XDG_DATA_HOME="$tmp/$1/data" XDG_STATE_HOME="$tmp/$1/state" XDG_CACHE_HOME="$tmp/$1/cache"
+	NVIM_LOG_FILE="$tmp/$1/nvim.log"
+	export XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CACHE_HOME NVIM_LOG_FILE
+	mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
+	rm -rf "$tmp/ws"
 	mkdir -p "$tmp/ws"
 	cp -R "$here/fixture/." "$tmp/ws/"
 	ws=$(cd "$tmp/ws" && pwd -P)
-	if ! CONTEXT_LS_PLUGIN="$plugin" CONTEXT_LS_BIN="$bin" CONTEXT_LS_ROOT="$ws" CONTEXT_LS_DB="$tmp/index" \
-		CONTEXT_LS_OUT="$tmp/result.json" \
-		"$nvim" --headless -n -i NONE -u "$here/e2e.lua" 2>"$tmp/e2e.err"; then
-		echo "end-to-end test failed; Neovim's stderr:" >&2
-		tail -n 40 "$tmp/e2e.err" >&2
-		status=1
-	elif [ ! -s "$tmp/result.json" ]; then
-		echo "end-to-end test wrote no result file" >&2
+}
+
+# terminal_missing runs Neovim in tmux with the binary missing and checks
+# the screen once it shows the notification (or after 10 s).
+terminal_missing() {
+	nvim=$1
+	name=$2
+	if ! command -v tmux >/dev/null 2>&1; then
+		echo "skipped: tmux is not installed (make deps installs it)"
+		return 0
+	fi
+	tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 24 \
+		"env CONTEXT_LS_PLUGIN='$plugin' '$nvim' -n -i NONE -u '$here/missing.lua' '$ws/inventory/stock.go'"
+	screen=""
+	i=0
+	while [ $i -lt 100 ]; do
+		screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
+		case $screen in *"not found (see :checkhealth context_ls)"*) break ;; esac
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5 # a hit-enter prompt or a second message would come now
+	screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	printf '%s\n' "$screen" >"$tmp/$name.screen"
+	case $screen in
+	*"Error detected"* | *"Error in "* | *"Press ENTER"* | *E5113* | *E5108*)
+		echo "FAIL the terminal shows an error or a prompt:" >&2
+		grep -v '^~ *$' "$tmp/$name.screen" >&2
+		return 1
+		;;
+	*'context-ls: "no-context-ls" not found (see :checkhealth context_ls)'*)
+		echo "ok   the terminal shows one notification, no error, no prompt"
+		;;
+	*)
+		echo "FAIL the terminal does not show the notification:" >&2
+		grep -v '^~ *$' "$tmp/$name.screen" >&2
+		return 1
+		;;
+	esac
+}
+
+n=0
+for nvim in "$@"; do
+	n=$((n + 1))
+	version=$("$nvim" --version | head -n 1)
+	verdict=ok
+	fresh_env "run$n"
+
+	echo "== $version: unit tests"
+	if ! CONTEXT_LS_PLUGIN="$plugin" "$nvim" --headless -n -i NONE -u "$here/unit.lua"; then
+		verdict=FAILED
+	fi
+
+	echo "== $version: :helptags doc/"
+	rm -rf "$tmp/doc"
+	cp -R "$plugin/doc" "$tmp/doc"
+	if "$nvim" --headless -n -i NONE -u NONE \
+		-c "try | helptags $tmp/doc | catch | echo v:exception | cquit 1 | endtry" -c 'qall!' 2>"$tmp/helptags.err" \
+		&& [ -s "$tmp/doc/tags" ] && grep -q '^context-ls	' "$tmp/doc/tags"; then
+		echo "helptags: $(wc -l <"$tmp/doc/tags") tags"
+	else
+		echo "helptags failed: $(cat "$tmp/helptags.err")" >&2
+		verdict=FAILED
+	fi
+
+	echo "== $version: end-to-end test"
+	if [ ! -x "$bin" ]; then
+		echo "skipped: no server binary at $bin (run make build, or set CONTEXT_LS_BIN)"
+	else
+		# setup({}) finds the binary on PATH; embeddings off keeps the run small
+		bindir=$(cd "$(dirname "$bin")" && pwd)
+		if ! PATH="$bindir:$PATH" CONTEXT_LS_EMBEDDINGS=off CONTEXT_LS_PLUGIN="$plugin" CONTEXT_LS_BIN="$bin" \
+			CONTEXT_LS_ROOT="$ws" CONTEXT_LS_OUT="$tmp/result$n.json" \
+			"$nvim" --headless -n -i NONE -u "$here/e2e.lua" 2>"$tmp/e2e.err"; then
+			echo "end-to-end test failed; Neovim's stderr:" >&2
+			tail -n 40 "$tmp/e2e.err" >&2
+			verdict=FAILED
+		elif [ ! -s "$tmp/result$n.json" ]; then
+			echo "end-to-end test wrote no result file" >&2
+			verdict=FAILED
+		fi
+	fi
+
+	echo "== $version: server binary missing"
+	fresh_env "missing$n"
+	if ! CONTEXT_LS_PLUGIN="$plugin" CONTEXT_LS_ROOT="$ws" CONTEXT_LS_OUT="$tmp/missing$n.json" \
+		"$nvim" --headless -n -i NONE -u "$here/missing.lua" 2>"$tmp/missing.err"; then
+		echo "missing-binary test failed; Neovim's stderr:" >&2
+		tail -n 20 "$tmp/missing.err" >&2
+		verdict=FAILED
+	fi
+	if ! terminal_missing "$nvim" "missing$n"; then
+		verdict=FAILED
+	fi
+
+	summary="$summary$version: $verdict
+"
+	if [ $verdict != ok ]; then
 		status=1
 	fi
-fi
+done
+echo "== Neovim plugin tests"
+printf '%s' "$summary"
 exit $status

@@ -51,6 +51,8 @@ local rootmod = require('context_ls.root')
 local args = require('context_ls.args')
 local render = require('context_ls.render')
 local progress = require('context_ls.progress')
+local picker = require('context_ls.picker')
+local view = require('context_ls.view')
 
 test('utf16_units', function()
   local cases = {
@@ -137,6 +139,105 @@ test('config.merge', function()
   eq(o3.progress, false)
 end)
 
+test('config: mappings and picker options', function()
+  local opts, problems = config.merge({})
+  eq(problems, {})
+  eq(opts.mappings.hover, 'K')
+  eq(opts.mappings.definition, 'gd')
+  eq(opts.mappings.callers, 'grc')
+  eq(opts.mappings.tagfunc, true)
+  eq(opts.picker, 'quickfix', 'the quickfix list stays the default')
+  opts, problems = config.merge({ mappings = { hover = false, callers = '<leader>r', tagfunc = false, copy = '', bogus = 'x', tests = 3 },
+    picker = 'fzf' })
+  eq({ opts.mappings.hover, opts.mappings.callers, opts.mappings.tagfunc, opts.mappings.copy, opts.mappings.definition, opts.mappings.tests },
+    { false, '<leader>r', false, false, 'gd', '<leader>Ct' })
+  eq(opts.mappings.bogus, nil)
+  table.sort(problems)
+  eq(problems, {
+    'mappings.bogus: not a context-ls mapping (see :help context-ls-mappings)',
+    'mappings.tests: expected a key sequence or false, got number',
+    'option picker: "fzf" is not quickfix, telescope, fzf-lua or auto',
+  })
+  eq(opts.picker, 'quickfix')
+  eq(config.merge({ mappings = false }).mappings, false)
+  eq(config.merge({ mappings = true }).mappings, config.default_mappings())
+  eq(config.merge({ picker = 'auto' }).picker, 'auto')
+end)
+
+test('settings and arguments are JSON objects, also when empty', function()
+  local util = require('context_ls.util')
+  eq(vim.fn.json_encode(util.object({})), '{}')
+  eq(vim.fn.json_encode(util.object(nil)), '{}')
+  eq(vim.fn.json_decode(vim.fn.json_encode(util.object({ k = 1 }))), { k = 1 })
+  local cl = require('context_ls')
+  cl.setup({ autostart = false })
+  local conf = cl.client_config('/tmp/ws', '/bin/sh')
+  eq(vim.fn.json_encode(conf.init_options), '{}', 'setup({}) sends initializationOptions {}')
+  eq(vim.fn.json_encode(conf.settings.contextLs):sub(1, 1), '{')
+  cl.setup({ autostart = false, settings = { budgetTokens = 10 } })
+  eq(vim.fn.json_decode(vim.fn.json_encode(cl.client_config('/tmp/ws', '/bin/sh').init_options)), { budgetTokens = 10 })
+end)
+
+test('the missing-binary notification fits on the command line', function()
+  local cl = require('context_ls')
+  eq(cl.missing_text('context-ls', 80), 'context-ls: "context-ls" not found (see :checkhealth context_ls)')
+  eq(cl.missing_text('/home/someone/with/a/long/path/bin/context-ls', 80), 'context-ls: server binary not found (see :checkhealth context_ls)')
+  eq(#cl.missing_text('context-ls', 80) <= 68, true, 'fits the command line of an 80-column terminal (v:echospace 68)')
+end)
+
+test('client config: our on_attach runs, then the user\'s', function()
+  local cl = require('context_ls')
+  local calls = {}
+  cl.setup({ autostart = false, mappings = false, client = { on_attach = function(_, b)
+    table.insert(calls, b)
+  end, flags = { debounce_text_changes = 10 } } })
+  local conf = cl.client_config('/tmp/ws', '/bin/sh')
+  local orig = cl.on_attach
+  cl.on_attach = function(_, b)
+    table.insert(calls, 'ours ' .. b)
+  end
+  conf.on_attach({}, 7)
+  cl.on_attach = orig
+  eq(calls, { 'ours 7', 7 })
+  eq(conf.flags.debounce_text_changes, 10, 'other client fields still merge')
+end)
+
+test('vim.lsp.start path (stubbed where the API is missing): one client per root, never a stopping one', function()
+  local cl = require('context_ls')
+  local tmp = vim.fn.tempname()
+  vim.fn.mkdir(tmp .. '/.git', 'p')
+  vim.fn.writefile({ 'x' }, tmp .. '/a.go')
+  cl.setup({ autostart = false, cmd = { 'sh', 'serve' } })
+  local orig_start = vim.lsp.start
+  local got = {}
+  vim.lsp.start = function(conf, o)
+    table.insert(got, { conf = conf, opts = o })
+    return nil -- nothing really starts
+  end
+  vim.cmd('edit ' .. vim.fn.fnameescape(tmp .. '/a.go'))
+  local buf = vim.api.nvim_get_current_buf()
+  cl.attach(buf)
+  vim.lsp.start = orig_start
+  eq(#got, 1, 'vim.lsp.start used when present')
+  eq(got[1].conf.root_dir, tmp)
+  eq(got[1].conf.cmd[1], vim.fn.exepath('sh'))
+  eq(got[1].opts.bufnr, buf)
+  local reuse = got[1].opts.reuse_client
+  local stopped = false
+  local client = { name = 'context-ls', config = { root_dir = tmp } }
+  client.is_stopped = function() -- called as client.is_stopped() or client:is_stopped()
+    return stopped
+  end
+  eq(reuse(client, got[1].conf), true, 'a running client of the root is reused')
+  stopped = true
+  eq(reuse(client, got[1].conf), false, 'a stopping client (restart) is not')
+  client.config.root_dir = tmp .. '/sub'
+  stopped = false
+  eq(reuse(client, got[1].conf), false, 'another root is not')
+  vim.cmd('bwipeout!')
+  vim.fn.delete(tmp, 'rf')
+end)
+
 test('config.push_settings sends every key, vim.NIL when unset', function()
   local got = config.push_settings({ budgetTokens = 10, ignore = { '*.gen.go' } })
   eq(got.budgetTokens, 10)
@@ -201,6 +302,19 @@ test('args.search and args.pack', function()
   eq(args.search('x', 1000), { query = 'x', k = 100 })
   eq(args.search('x', 0), { query = 'x', k = 1 })
   eq(args.search('   ', 10), nil)
+  -- filters: lang:, kind:, path: (repeatable, comma lists, ! excludes)
+  eq(args.search('lang:go,python retry  kind:function path:internal/** path:!**/*_test.go uploads', 5), {
+    query = 'retry uploads', k = 5, languages = { 'go', 'python' }, kinds = { 'function' },
+    paths = { 'internal/**', '!**/*_test.go' },
+  })
+  eq(args.search('LANG:go http://x', 5), { query = 'http://x', k = 5, languages = { 'go' } }, 'other prefixes are words')
+  eq(args.search('lang:go', 5), nil, 'filters alone are no query')
+  eq(args.filters_text(args.parse_search('a kind:method lang:go,rust')), 'lang:go,rust kind:method')
+  eq(args.filters_text(args.parse_search('plain words')), '')
+  local place = { textDocument = { uri = 'file:///a.go' }, position = { line = 0, character = 0 } }
+  eq(args.similar('  func f()  ', place, 7), { text = 'func f()', k = 7 })
+  eq(args.similar('', place, 500), { textDocument = { uri = 'file:///a.go' }, position = { line = 0, character = 0 }, k = 100 })
+  eq(place.k, nil, 'the place table is not modified')
   eq(args.pack(' retry uploads ', 'xml'), { query = 'retry uploads', format = 'xml' })
   eq(args.pack('  ', 'xml'), nil)
   local place = { textDocument = { uri = 'file:///a.go' }, position = { line = 0, character = 0 } }
@@ -241,12 +355,55 @@ test('render stats (golden) and messages', function()
   eq(render.stats_lines({ folders = {}, jobs = {} }), { '# context-ls index', '', 'No workspace folder is indexed.' })
   local r = read_json('results.json')
   eq(render.pack_summary(r.pack, 'a'), 'context-ls: 1,234 / 4,000 tokens, 1 snippet copied to register a')
-  eq(render.pins_summary('pin', r.pins), 'context-ls: Pinned. 2 pins now add 2,000 tokens to every context pack')
-  eq(render.pins_summary('unpin', { pins = {} }), 'context-ls: Unpinned. 0 pins now add 0 tokens to every context pack')
+  eq(render.pins_summary('pin', r.pins), 'context-ls: Pinned. 2 pins add 2,000 tokens to every context pack.')
+  eq(render.pins_summary('pin', { pins = { { tokens = 86 } } }), 'context-ls: Pinned. 1 pin adds 86 tokens to every context pack.')
+  eq(render.pins_summary('unpin', { pins = {} }), 'context-ls: Unpinned. No pins left.')
   eq(render.reindex_question(r.reindexDry), 'Re-index 2 files in 2 folders and drop 1 file no longer indexable?')
   eq(render.error_text('ContextCallers', { code = -32601, message = 'callers: not supported by this server' }),
     'context-ls: ContextCallers failed: callers: not supported by this server')
   eq(render.error_text('X', '  '), 'context-ls: X failed: unknown error')
+  -- protocol prefixes are not the user's business
+  eq(render.error_text('ContextUnpin', { message = 'arguments[0]: inventory/stock.go:25-31: not pinned' }),
+    'context-ls: ContextUnpin failed: inventory/stock.go:25-31: not pinned')
+  eq(render.clean_error('arguments[0].position: no definition here; select a range instead'), 'no definition here; select a range instead')
+  eq(render.clean_error('workspace/executeCommand: /tmp/ws: similar in /tmp/ws: similar: embeddings are not available (off: disabled by configuration)'),
+    'similar: embeddings are not available (off: disabled by configuration)')
+  eq(render.clean_error('/a/b.go: outside the workspace'), '/a/b.go: outside the workspace', 'a path alone is kept')
+  eq(render.clean_error('callers: not supported by this server'), 'callers: not supported by this server')
+end)
+
+test('callees and unresolved calls', function()
+  local res = { targets = { { symbol = 'main', items = {
+    { name = 'Stock.Reserve', kind = 'method', confidence = 'exact', reason = 'receiver type Stock',
+      location = { uri = 'file:///ws/inventory/stock.go', range = { start = { line = 24, character = 0 }, ['end'] = { line = 30, character = 1 } } },
+      callSites = { { uri = 'file:///ws/cmd/main.go', range = { start = { line = 13, character = 13 }, ['end'] = { line = 13, character = 22 } } } } },
+  }, unresolved = { 'fmt.Println', 'fmt.Println', 'os.Exit' } }, { symbol = 'other', items = {}, unresolved = vim.NIL } } }
+  local items = render.callee_items(res, function()
+    return ''
+  end)
+  eq(#items, 1)
+  eq({ items[1].filename, items[1].lnum, items[1].text }, { '/ws/inventory/stock.go', 25, 'Stock.Reserve [method] (exact, receiver type Stock)' },
+    'a callee is listed at its definition')
+  eq(render.graph_unresolved(res), { 'fmt.Println', 'os.Exit' })
+end)
+
+test('progress end text says done once', function()
+  eq(progress.end_text('Re-indexing', 'reindex-1 done: 6 files re-indexed, 0 removed, 0 failed'),
+    'context-ls: Re-indexing: reindex-1 done: 6 files re-indexed, 0 removed, 0 failed')
+  eq(progress.end_text('Indexing shop', '5/5 files'), 'context-ls: Indexing shop done: 5/5 files')
+  eq(progress.end_text('Indexing shop', 'abandoned'), 'context-ls: Indexing shop done: abandoned', 'done inside a word is not done')
+  eq(progress.end_text('Indexing shop', nil), 'context-ls: Indexing shop done')
+end)
+
+test('MCP registration JSON', function()
+  local lines = render.mcp_registration('/opt/bin/context-ls', '/home/dev/my "shop"', {})
+  local decoded = vim.fn.json_decode(table.concat(lines, '\n'))
+  eq(decoded, { mcpServers = { ['context-ls'] = { command = '/opt/bin/context-ls', args = { 'mcp', '--root', '/home/dev/my "shop"' } } } })
+  eq(lines[1], '{')
+  eq(lines[5], '      "args": ["mcp", "--root", "/home/dev/my \\"shop\\""]')
+  decoded = vim.fn.json_decode(table.concat(render.mcp_registration('cl', '/r', { dbPath = '.idx', modelPath = '/m', budgetTokens = 5 }), '\n'))
+  eq(decoded.mcpServers['context-ls'].args, { 'mcp', '--root', '/r', '--db', '.idx', '--model-path', '/m' },
+    'the agent uses the index and model the editor uses')
 end)
 
 test('line_reader reads files once and prefers loaded buffers', function()
@@ -294,11 +451,219 @@ test('progress: begin, throttled reports, end', function()
   eq(#progress.finished, 3)
 end)
 
-test('plugin file defines every command', function()
+test('plugin file defines every command a mapping runs', function()
   vim.cmd('runtime plugin/context_ls.lua')
-  for _, c in ipairs({ 'ContextCopy', 'ContextQuery', 'ContextRelated', 'ContextCallers', 'ContextTests', 'ContextSearch',
-    'ContextPin', 'ContextUnpin', 'ContextStats', 'ContextReindex', 'ContextRestart' }) do
+  local want = { 'ContextReindex', 'ContextRestart' }
+  for _, c in pairs(require('context_ls.keymaps').COMMANDS) do
+    table.insert(want, c)
+  end
+  for _, c in ipairs(want) do
     eq(vim.fn.exists(':' .. c), 2, c)
+  end
+end)
+
+test('keymaps: defaults, overrides, off, tagfunc', function()
+  local keymaps = require('context_ls.keymaps')
+  local function buffer()
+    local b = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(b)
+    return b
+  end
+  local function rhs(lhs, mode)
+    local m = vim.fn.maparg(lhs, mode or 'n', false, true)
+    if m.buffer ~= 1 then
+      return nil
+    end
+    return m.callback and 'callback' or m.rhs
+  end
+  local b = buffer()
+  local done = keymaps.apply(b, config.default_mappings())
+  eq(rhs('K'), 'callback')
+  eq(rhs('gd'), 'callback')
+  eq(rhs('grc'), '<Cmd>ContextCallers<CR>')
+  eq(rhs('gro'), '<Cmd>ContextCallees<CR>')
+  eq(rhs('\\Cc', 'x'), ':ContextCopy<CR>', 'visual copy runs over the selection')
+  eq(rhs('\\Ca'), '<Cmd>ContextAgents<CR>')
+  eq(vim.bo[b].tagfunc, 'v:lua.vim.lsp.tagfunc')
+  eq(#done, #config.MAPPINGS)
+  eq(keymaps.apply(b, config.default_mappings()), {}, 'once per buffer')
+  -- overridden and switched off
+  b = buffer()
+  vim.bo[b].tagfunc = 'MyTags'
+  local m = config.merge({ mappings = { hover = false, callers = 'gX' } }).mappings
+  keymaps.apply(b, m)
+  eq(rhs('K'), nil)
+  eq(rhs('grc'), nil)
+  eq(rhs('gX'), '<Cmd>ContextCallers<CR>')
+  eq(vim.bo[b].tagfunc, 'MyTags', "a user's tagfunc is kept")
+  b = buffer()
+  eq(keymaps.apply(b, false), {})
+  eq(rhs('gd'), nil)
+  eq(vim.bo[b].tagfunc, '')
+end)
+
+test('clients that nvim-lspconfig starts get the mappings too (LspAttach, 0.8+)', function()
+  if vim.fn.has('nvim-0.8') == 0 then
+    return -- no LspAttach: :help context-ls-lspconfig says to pass on_attach
+  end
+  local cl = require('context_ls')
+  cl.setup({ autostart = false })
+  local orig = vim.lsp.get_client_by_id
+  local names = { [41] = 'context_ls', [42] = 'gopls' }
+  vim.lsp.get_client_by_id = function(id)
+    return names[id] and { id = id, name = names[id] } or orig(id)
+  end
+  local ours, other = vim.api.nvim_create_buf(true, false), vim.api.nvim_create_buf(true, false)
+  local ok, err = pcall(function()
+    vim.api.nvim_exec_autocmds('LspAttach', { buffer = other, modeline = false, data = { client_id = 42 } })
+    vim.api.nvim_exec_autocmds('LspAttach', { buffer = ours, modeline = false, data = { client_id = 41 } })
+  end)
+  vim.lsp.get_client_by_id = orig
+  assert(ok, err)
+  vim.api.nvim_set_current_buf(ours)
+  eq(vim.fn.maparg('grc', 'n', false, true).buffer, 1, 'context_ls client: mapped')
+  vim.api.nvim_set_current_buf(other)
+  eq(vim.fn.maparg('grc', 'n', false, true).buffer, nil, 'another server: not mapped')
+end)
+
+test('picker selection: quickfix default, Telescope or fzf-lua when installed (fake modules)', function()
+  local function fake(installed)
+    local calls = {}
+    local mods = {
+      ['telescope.pickers'] = { new = function(o, spec)
+        table.insert(calls, { 'telescope', spec.prompt_title, spec.finder.results })
+        return { find = function()
+          table.insert(calls, { 'find' })
+        end }
+      end },
+      ['telescope.finders'] = { new_table = function(t)
+        return { results = t.results, entry_maker = t.entry_maker }
+      end },
+      ['telescope.config'] = { values = { qflist_previewer = function()
+        return 'qfprev'
+      end, generic_sorter = function()
+        return 'sorter'
+      end } },
+      ['telescope.make_entry'] = { gen_from_quickfix = function()
+        return 'qfentry'
+      end },
+      ['fzf-lua'] = { actions = { file_edit_or_qf = 'edit' }, fzf_exec = function(lines, o)
+        table.insert(calls, { 'fzf', lines, o.prompt, o.actions.default, o.previewer })
+      end },
+    }
+    local req = function(name)
+      for _, prefix in ipairs(installed) do
+        if name == prefix or name:sub(1, #prefix + 1) == prefix .. '.' then
+          return mods[name]
+        end
+      end
+      error('module ' .. name .. ' not found')
+    end
+    return req, calls
+  end
+  local req = fake({})
+  eq({ picker.select('quickfix', req) }, { 'quickfix' })
+  eq({ picker.select('auto', req) }, { 'quickfix' })
+  local name, _, warning = picker.select('telescope', req)
+  eq({ name, warning }, { 'quickfix', 'picker telescope is not installed; using the quickfix list' })
+  req = fake({ 'fzf-lua' })
+  eq(picker.select('auto', req), 'fzf-lua')
+  eq(picker.select('quickfix', req), 'quickfix', 'installed pickers are not used unless asked for')
+  req = fake({ 'fzf-lua', 'telescope' })
+  eq(picker.select('auto', req), 'telescope', 'auto prefers Telescope')
+  eq(picker.select('fzf-lua', req), 'fzf-lua')
+  local items = { { filename = '/nowhere/a.go', lnum = 3, col = 5, text = 'F [function]' } }
+  local calls
+  req, calls = fake({ 'telescope' })
+  eq({ picker.show('telescope', 'context-ls callers: F', items, { require = req }) }, { 'telescope' })
+  eq(calls, { { 'telescope', 'context-ls callers: F', items }, { 'find' } })
+  req, calls = fake({ 'fzf-lua' })
+  eq({ picker.show('auto', 't', items, { require = req }) }, { 'fzf-lua' })
+  eq(calls, { { 'fzf', { '/nowhere/a.go:3:5: F [function]' }, 't> ', 'edit', 'builtin' } })
+  req = fake({})
+  vim.fn.setqflist({}, ' ', { title = 'before', items = {} })
+  eq({ picker.show('fzf-lua', 'context-ls search: x', items, { require = req }) },
+    { 'quickfix', 'picker fzf-lua is not installed; using the quickfix list' })
+  eq(vim.fn.getqflist({ title = 1 }).title, 'context-ls search: x')
+end)
+
+test('results view: groups with reasons, confidence and scores (golden); <CR> opens', function()
+  local r = read_json('results.json')
+  local related = vim.deepcopy(r.related)
+  local outcomes = {
+    callers = { res = r.callers },
+    callees = { err = { message = 'workspace/executeCommand: callees: not supported by this server' } },
+    tests = { res = r.tests },
+    related = { res = related },
+  }
+  local model = render.results_model('/home/dev/shop', outcomes, function()
+    return ''
+  end)
+  local lines, targets = view.lines(model)
+  golden('results.golden', table.concat(lines, '\n') .. '\n')
+  local located = 0
+  for lnum, item in pairs(targets) do
+    located = located + 1
+    eq(lines[lnum]:find(':' .. item.lnum, 1, true) ~= nil, true, 'line ' .. lnum .. ' names its location')
+  end
+  eq(located, 1 + 3 + 2 + 2, 'one target per entry: definition, callers, tests, related')
+  -- the buffer: <CR> on an entry opens its file at the line
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile({ 'l1', 'l2', 'l3', 'four' }, dir .. '/f.go')
+  vim.cmd('enew')
+  local editor = vim.api.nvim_get_current_win()
+  local bufnr = view.show({ title = 'T', root = dir, groups = { { name = 'Callers', entries = {
+    { item = { filename = dir .. '/f.go', lnum = 4, col = 2 }, name = 'f', detail = 'exact' } } } } })
+  local shown = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  eq(shown[5], '  f.go:4  f  exact')
+  eq(vim.bo[bufnr].modifiable, false)
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  vim.cmd('execute "normal \\<CR>"')
+  eq(vim.api.nvim_get_current_win(), editor, 'opened in the window the view came from')
+  eq(vim.fn.expand('%:t'), 'f.go')
+  eq(vim.api.nvim_win_get_cursor(0), { 4, 1 })
+  eq(vim.fn.bufwinid(bufnr) ~= -1, true, 'the view stays')
+  vim.cmd('only')
+  vim.fn.delete(dir, 'rf')
+end)
+
+test('health: index and embeddings lines', function()
+  local health = require('context_ls.health')
+  local st = read_json('stats.json')
+  eq(health.folder_report(st.folders[1]), {
+    { 'ok', 'index: 12,345 files, 45,678 definitions, last full index 2026-11-23T01:02:03Z' },
+    { 'ok', 'embeddings: ready' },
+  })
+  eq(health.folder_report(st.folders[2]), {
+    { 'info', 'index: indexing, 1 / 3 files so far (3 files, 9 definitions)' },
+    { 'warn', 'embeddings: unavailable: no ONNX Runtime library found (searched a|b)' },
+  })
+  local f = vim.deepcopy(st.folders[1])
+  f.indexing.state = 'failed: disk full'
+  f.embeddings = { state = 'off' }
+  eq(health.folder_report(f), {
+    { 'warn', 'index: failed: disk full (12,345 files, 45,678 definitions); :ContextReindex builds it again' },
+    { 'info', 'embeddings: off (search uses BM25, symbol names and the call graph; :ContextSimilar needs them)' },
+  })
+end)
+
+test(':help context-ls documents every command, option and mapping', function()
+  vim.cmd('runtime plugin/context_ls.lua')
+  local doc = table.concat(vim.fn.readfile(plugin .. '/doc/context-ls.txt'), '\n')
+  for name, _ in pairs(vim.api.nvim_get_commands({})) do
+    if name:find('^Context') then
+      eq(doc:find('*:' .. name .. '*', 1, true) ~= nil, true, ':' .. name .. ' has a help tag')
+    end
+  end
+  for key, _ in pairs(config.defaults()) do
+    eq(doc:find('\n    ' .. key .. ' ~\n', 1, true) ~= nil, true, 'option ' .. key .. ' is documented')
+  end
+  for _, m in ipairs(config.MAPPINGS) do
+    eq(doc:find('\n    ' .. m[1] .. '%s+' .. vim.pesc(m[2]) .. '%s') ~= nil, true, 'mapping ' .. m[1] .. ' ' .. m[2] .. ' is documented')
+  end
+  for _, topic in ipairs({ '*context-ls-mappings*', 'vim.lsp.buf.hover()', 'vim.lsp.buf.definition()', 'CTRL-]', ':checkhealth context_ls' }) do
+    eq(doc:find(topic, 1, true) ~= nil, true, topic)
   end
 end)
 

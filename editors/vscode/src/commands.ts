@@ -30,6 +30,7 @@ import {
   notPinnedMessage,
   packSummary,
   pinsSummary,
+  isReindexEnd,
   reindexDone,
   reindexQuestion,
   relatedEntries,
@@ -363,16 +364,23 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
     return;
   }
   // Listen before starting: a small job may end before its answer arrives.
+  // The job reports one progress per folder; each end is told once.
   let jobId: string | undefined;
+  let left = 0;
   const ended: ProgressEnd[] = [];
-  const report = (): boolean => {
-    const end = jobId === undefined ? undefined : ended.find((e) => (e.message ?? '').startsWith(`${jobId} `));
-    if (end === undefined) {
-      return false;
+  const report = (): number => {
+    let told = 0;
+    while (jobId !== undefined && left > 0 && ended.length > 0) {
+      const end = ended.shift()!;
+      if (isReindexEnd(jobId, end.title, end.message)) {
+        void vscode.window.showInformationMessage(reindexDone(jobId, end.title, end.message));
+        told++;
+        if (--left === 0) {
+          sub.dispose();
+        }
+      }
     }
-    sub.dispose();
-    void vscode.window.showInformationMessage(reindexDone(jobId!, end.message));
-    return true;
+    return told;
   };
   const sub = deps.onDidEndProgress((end) => {
     ended.push(end);
@@ -381,11 +389,12 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
   try {
     const res = await client.execute<ReindexResult>(Commands.reindex, reindexArgs('confirm'));
     jobId = res.jobId;
+    left = Math.max(1, (res.folders ?? []).length);
     if (jobId === undefined) {
       sub.dispose();
     }
     // A job that is already over is told once, as done.
-    if (!report()) {
+    if (report() === 0) {
       void vscode.window.showInformationMessage('context-ls: re-index started; progress is in the status bar.');
     }
     deps.refreshStatus();

@@ -146,6 +146,8 @@ export interface PinEntry {
 /** Result of contextLs.pin and contextLs.unpin. */
 export interface PinsResult {
   pins: PinEntry[];
+  /** Tokens the pins add to every pack together. */
+  tokens?: number;
 }
 
 /** Arguments of contextLs.reindex. */
@@ -155,23 +157,36 @@ export interface ReindexArgs {
   paths?: string[];
 }
 
-/** One file of a reindex plan. */
-export interface ReindexItem {
-  location: Location;
-  path: string;
+/** One folder of a reindex: its job, or (dry run) what it would do. */
+export interface ReindexFolder {
+  uri: string;
+  status: string;
+  jobId?: string;
+  paths: string[];
+  reindexCount?: number;
+  removeCount?: number;
+  /** Workspace-relative paths (the first 200). */
+  reindex?: string[];
+  remove?: string[];
 }
 
 /** Result of contextLs.reindex. */
 export interface ReindexResult {
   jobId?: string;
   dryRun: boolean;
-  folders: { uri: string; reindex?: ReindexItem[]; remove?: ReindexItem[] }[];
+  folders: ReindexFolder[];
 }
 
-/** A figure that may be unavailable. */
-export interface Measure {
-  value?: number;
-  unavailable?: string;
+/** The semantic index of a folder. */
+export interface EmbeddingsStats {
+  /** ready, loading, off, unavailable, … */
+  state: string;
+  reason?: string;
+  model?: string;
+  vectors: number;
+  pending: number;
+  embedded: number;
+  cacheHitRate?: number;
 }
 
 /** Per-folder statistics of contextLs.stats. */
@@ -184,20 +199,25 @@ export interface FolderStats {
   lines: number;
   languages: Record<string, number>;
   indexBytes: number;
-  indexing: { state: string; done: number; total: number; complete: number; lastIndex?: string };
-  embeddings: string;
+  lastIndex?: string;
+  indexing: { state: string; done: number; total: number; complete: number; running?: boolean };
+  embeddings: EmbeddingsStats;
   queries: { count: number; p50Ms: number; p95Ms: number };
-  cacheHitRate: Measure;
-  avgPackTokens: Measure;
+  packs: { count: number; avgTokens?: number };
+  /** The workspace folder URI as the client named it. */
+  folder?: string;
   openBuffers: number;
-  recent: string[];
+  recent?: string[];
 }
 
 /** A reindex job of contextLs.stats. */
 export interface JobStatus {
-  id: string;
-  folders: string[];
-  state: string;
+  jobId: string;
+  /** queued, running, done, failed or cancelled. */
+  status: string;
+  /** The selection, workspace-relative (empty: the whole workspace). */
+  paths: string[];
+  error?: string;
   done: number;
   total: number;
   indexed: number;

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'url';
 import {
   ContextPackResult,
+  EmbeddingsStats,
   GraphResult,
   FolderStats,
   Location,
@@ -223,7 +224,7 @@ export function packSummary(res: ContextPackResult): string {
 /** The notification after pin or unpin. */
 export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
   const pins = res.pins ?? [];
-  const tokens = pins.reduce((s, p) => s + p.tokens, 0);
+  const tokens = res.tokens ?? pins.reduce((s, p) => s + p.tokens, 0);
   const verb = action === 'pin' ? 'Pinned' : 'Unpinned';
   if (pins.length === 0) {
     return `${verb}. Nothing is pinned now.`;
@@ -234,28 +235,53 @@ export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
 
 /**
  * What to say when Unpin finds nothing pinned at the selection, from the
- * server's error ("arguments[0]: inventory/stock.go:25-31: not pinned");
- * undefined for any other error.
+ * server's error ("arguments[0]: inventory/stock.go:25-31: not pinned", or
+ * with a hint in parentheses after it); undefined for any other error.
  */
 export function notPinnedMessage(err: unknown): string | undefined {
-  const m = /^(.*?):? not pinned$/.exec(serverWords(err));
+  const m = /^(.*?):? not pinned(?: \(.*\))?$/.exec(serverWords(err));
   if (m === null) {
     return undefined;
   }
   return `context-ls: ${m[1] === '' ? 'this selection' : m[1]} is not pinned, so there is nothing to unpin.`;
 }
 
+/** The title of a re-index job's progress ("Re-indexing" or "Re-indexing <folder>"). */
+export const REINDEX_TITLE = 'Re-indexing';
+
 /**
- * The notification when a re-index job ends, from the end message of its
- * progress ("reindex-1 done: 6 files re-indexed, 0 removed, 0 failed"):
- * the job id is dropped, the outcome said once.
+ * Whether a progress end is that of the re-index job jobId: its message
+ * names the job ("reindex-1 done: …"), or, from servers that leave the id
+ * out, its title is a re-index's.
  */
-export function reindexDone(jobId: string, message: string | undefined): string {
+export function isReindexEnd(jobId: string, title: string, message: string | undefined): boolean {
+  const m = (message ?? '').trim();
+  if (/^reindex-\d+ /.test(m)) {
+    return m.startsWith(`${jobId} `);
+  }
+  return title === REINDEX_TITLE || title.startsWith(`${REINDEX_TITLE} `);
+}
+
+/**
+ * The notification when a re-index job ends, from its progress: title
+ * "Re-indexing shop" and message "306 files re-indexed, 0 removed, 0
+ * failed" (or "reindex failed: reason"; older servers: "reindex-1 done:
+ * …"). The job id is dropped and the outcome said once.
+ */
+export function reindexDone(jobId: string, title: string, message: string | undefined): string {
+  const folder = title.startsWith(`${REINDEX_TITLE} `) ? ` of ${title.slice(REINDEX_TITLE.length + 1)}` : '';
   let m = (message ?? '').trim();
-  if (m.startsWith(jobId + ' ')) {
+  if (m.startsWith(`${jobId} `)) {
     m = m.slice(jobId.length + 1);
   }
-  return m === '' ? 'context-ls: re-index finished.' : `context-ls: re-index ${m}.`;
+  m = m.replace(/^reindex /, '');
+  if (m === '') {
+    return `context-ls: re-index${folder} finished.`;
+  }
+  if (!/^(done|failed|cancelled)\b/.test(m)) {
+    m = `done: ${m}`;
+  }
+  return `context-ls: re-index${folder} ${m}.`;
 }
 
 /** The question asked before a reindex, from the dry run. */
@@ -263,8 +289,8 @@ export function reindexQuestion(dry: ReindexResult): string {
   let files = 0;
   let removed = 0;
   for (const f of dry.folders ?? []) {
-    files += (f.reindex ?? []).length;
-    removed += (f.remove ?? []).length;
+    files += f.reindexCount ?? (f.reindex ?? []).length;
+    removed += f.removeCount ?? (f.remove ?? []).length;
   }
   const folders = (dry.folders ?? []).length;
   const drop = removed > 0 ? ` and drop ${num(removed)} file${removed === 1 ? '' : 's'} no longer indexable` : '';
@@ -283,20 +309,34 @@ export function bytes(n: number): string {
   return u === 0 ? `${v} B` : `${v.toFixed(1)} ${units[u]}`;
 }
 
-/** A short embeddings state: "ready", "off", "unavailable", … (the part before any reason). */
-export function embeddingsWord(state: string): string {
-  const i = state.indexOf(':');
-  return (i >= 0 ? state.slice(0, i) : state).trim() || 'unknown';
+/** A short embeddings state: "ready", "off", "unavailable", … */
+export function embeddingsWord(e: EmbeddingsStats | undefined): string {
+  return e?.state?.trim() || 'unknown';
 }
 
-function measure(m: { value?: number; unavailable?: string } | undefined, fmt: (v: number) => string): string {
-  if (m === undefined) {
-    return 'unknown';
+/** The embeddings state with its reason: "unavailable: no ONNX Runtime library found". */
+export function embeddingsText(e: EmbeddingsStats | undefined): string {
+  const word = embeddingsWord(e);
+  return e?.reason ? `${word}: ${e.reason}` : word;
+}
+
+function cacheHitCell(e: EmbeddingsStats | undefined): string {
+  if (e?.cacheHitRate !== undefined) {
+    return `${(e.cacheHitRate * 100).toFixed(1)} %`;
   }
-  if (m.value !== undefined) {
-    return fmt(m.value);
+  const word = embeddingsWord(e);
+  return word === 'ready' || word === 'loading' ? 'nothing embedded yet' : `none (embeddings ${word})`;
+}
+
+function embeddingsCell(e: EmbeddingsStats | undefined): string {
+  const parts = [embeddingsText(e)];
+  if (e?.model) {
+    parts.push(`model ${e.model}`);
   }
-  return `unavailable (${m.unavailable ?? 'no reason given'})`;
+  if (e !== undefined && (e.vectors > 0 || e.pending > 0)) {
+    parts.push(`${num(e.vectors)} vectors, ${num(e.pending)} pending`);
+  }
+  return parts.join(' · ');
 }
 
 /** Text safe inside a Markdown table cell. */
@@ -305,7 +345,8 @@ function cell(s: string): string {
 }
 
 function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
-  const name = folders.find((x) => x.uri === f.uri)?.name ?? uriToPath(f.uri);
+  const uri = f.folder ?? f.uri;
+  const name = folders.find((x) => x.uri === uri)?.name ?? uriToPath(uri);
   const langs = Object.entries(f.languages ?? {})
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([l, n]) => `${l} ${num(n)}`)
@@ -317,23 +358,23 @@ function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
     '',
     `| | |`,
     `|---|---|`,
-    `| folder | ${cell(uriToPath(f.uri))} |`,
+    `| folder | ${cell(uriToPath(uri))} |`,
     `| index | ${cell(f.index)} (${bytes(f.indexBytes)}) |`,
     `| files | ${num(f.files)} |`,
     `| definitions | ${num(f.symbols)} |`,
     `| chunks | ${num(f.chunks)} |`,
     `| lines | ${num(f.lines)} |`,
     `| languages | ${langs === '' ? 'none' : langs} |`,
-    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${ix?.lastIndex ? `, last full index ${ix.lastIndex}` : ''} |`,
-    `| embeddings | ${cell(f.embeddings)} |`,
+    `| indexing | ${cell(ix?.state ?? 'unknown')}: ${num(ix?.done ?? 0)} / ${num(ix?.total ?? 0)} files (${pct} %)${f.lastIndex ? `, last full index ${f.lastIndex}` : ''} |`,
+    `| embeddings | ${cell(embeddingsCell(f.embeddings))} |`,
     `| searches | ${num(f.queries?.count ?? 0)} (p50 ${(f.queries?.p50Ms ?? 0).toFixed(1)} ms, p95 ${(f.queries?.p95Ms ?? 0).toFixed(1)} ms) |`,
-    `| embedding cache hit rate | ${cell(measure(f.cacheHitRate, (v) => `${(v * 100).toFixed(1)} %`))} |`,
-    `| average pack | ${cell(measure(f.avgPackTokens, (v) => `${num(v)} tokens`))} |`,
+    `| embedding cache hit rate | ${cacheHitCell(f.embeddings)} |`,
+    `| packs built | ${num(f.packs?.count ?? 0)}${f.packs?.avgTokens !== undefined ? `, ${num(f.packs.avgTokens)} tokens on average` : ''} |`,
     `| open buffers | ${num(f.openBuffers)} |`,
   ];
   if ((f.recent ?? []).length > 0) {
     lines.push('', 'Recent activity:', '');
-    for (const r of f.recent) {
+    for (const r of f.recent ?? []) {
       lines.push(`- ${r}`);
     }
   }
@@ -354,7 +395,7 @@ export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string 
     out.push('## Reindex jobs', '', '| job | state | done | indexed | removed | failed | started | finished |', '|---|---|---|---|---|---|---|---|');
     for (const j of stats.jobs) {
       out.push(
-        `| ${cell(j.id)} | ${cell(j.state)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
+        `| ${cell(j.jobId)} | ${cell(j.error ? `${j.status}: ${j.error}` : j.status)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
       );
     }
     out.push('');

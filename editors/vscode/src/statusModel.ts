@@ -2,7 +2,7 @@
 // work runs, then the index state from contextLs.stats. Pure state; the
 // StatusBar controller (status.ts) shows it.
 
-import { embeddingsWord, num, uriToPath } from './render';
+import { embeddingsText, embeddingsWord, num, uriToPath } from './render';
 import { FolderStats, ProgressValue, StatsResult } from './protocol';
 
 /** The server process as the extension sees it. */
@@ -177,7 +177,7 @@ export class StatusModel {
     const tooltip = folders
       .map(
         (f) =>
-          `${uriToPath(f.uri)}: ${num(f.files)} files, ${num(f.symbols)} definitions, ${num(f.chunks)} chunks; indexing ${f.indexing?.state ?? 'unknown'}; embeddings ${f.embeddings}`,
+          `${uriToPath(f.folder ?? f.uri)}: ${num(f.files)} files, ${num(f.symbols)} definitions, ${num(f.chunks)} chunks; indexing ${f.indexing?.state ?? 'unknown'}; embeddings ${embeddingsText(f.embeddings)}`,
       )
       .concat(this.statsError !== undefined ? [`Last refresh failed: ${this.statsError}`] : [])
       .concat(['Click for index stats.'])

@@ -357,14 +357,14 @@ describe('commands', () => {
         if ((args as { dryRun?: boolean }).dryRun) {
           return { dryRun: true, folders: [] };
         }
-        d.progressEnds.fire({ title: 'Re-indexing', message: 'reindex-2 failed: disk full: 0 files re-indexed, 0 removed, 1 failed' });
+        d.progressEnds.fire({ title: 'Re-indexing shop', message: 'reindex failed: disk full' });
         return { dryRun: false, jobId: 'reindex-2', folders: [] };
       },
     });
     d.client = () => client;
     harness.answers = [REINDEX_BUTTON];
     await reindexWorkspace(d);
-    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: re-index failed: disk full: 0 files re-indexed, 0 removed, 1 failed.']]);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: re-index of shop failed: disk full.']]);
   });
 
   it('Pin reports the pins; Unpin errors are shown', async () => {

@@ -12,6 +12,7 @@ import {
   bytes,
   callEntries,
   displayPath,
+  embeddingsText,
   embeddingsWord,
   errorMessage,
   firstLine,
@@ -20,6 +21,7 @@ import {
   FolderRef,
   hitEntry,
   isCancelled,
+  isReindexEnd,
   LocationEntry,
   notPinnedMessage,
   num,
@@ -86,17 +88,27 @@ describe('render', () => {
     assert.strictEqual(pinsSummary('unpin', { pins: [] }), 'Unpinned. Nothing is pinned now.');
     assert.strictEqual(pinsSummary('pin', { pins: [r.pins.pins[0]] }), `Pinned. 1 pin now adds ${num(r.pins.pins[0].tokens)} tokens to every context pack.`);
     assert.strictEqual(pinsSummary('pin', { pins: [{ ...r.pins.pins[0], tokens: 1 }] }), 'Pinned. 1 pin now adds 1 token to every context pack.');
-    assert.strictEqual(reindexDone('reindex-3', 'reindex-3 done: 6 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.');
-    assert.strictEqual(reindexDone('reindex-3', 'cancelled'), 'context-ls: re-index cancelled.');
-    assert.strictEqual(reindexDone('reindex-3', undefined), 'context-ls: re-index finished.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', 'reindex-3 done: 6 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', '306 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index of shop done: 306 files re-indexed, 0 removed, 0 failed.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', 'reindex failed: disk full'), 'context-ls: re-index of shop failed: disk full.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', 'cancelled'), 'context-ls: re-index cancelled.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', undefined), 'context-ls: re-index finished.');
+    assert.ok(isReindexEnd('reindex-3', 'Re-indexing', 'reindex-3 done: 1 files re-indexed'));
+    assert.ok(!isReindexEnd('reindex-3', 'Re-indexing', 'reindex-2 done: 1 files re-indexed'), 'another job');
+    assert.ok(isReindexEnd('reindex-3', 'Re-indexing shop', '306 files re-indexed, 0 removed, 0 failed'));
+    assert.ok(!isReindexEnd('reindex-3', 'Indexing shop', '306/306 files'), 'not a re-index');
     assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: inventory/stock.go:25-31: not pinned' }), 'context-ls: inventory/stock.go:25-31 is not pinned, so there is nothing to unpin.');
     assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: docs/guide.md not pinned' }), 'context-ls: docs/guide.md is not pinned, so there is nothing to unpin.');
+    assert.strictEqual(
+      notPinnedMessage({ code: -32602, message: 'inventory/stock.go:25-31: not pinned (pins lists what is pinned)' }),
+      'context-ls: inventory/stock.go:25-31 is not pinned, so there is nothing to unpin.',
+    );
     assert.strictEqual(notPinnedMessage({ code: -32603, message: 'pins: disk full' }), undefined);
     assert.strictEqual(
       reindexQuestion(r.reindexDry),
       'Re-index 2 files in 2 folders and drop 1 file no longer indexable? Every selected file is parsed and written again.',
     );
-    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', reindex: [r.reindexDry.folders[0].reindex![0]] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
+    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', status: 'planned', paths: [], reindex: ['a.go'] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
   });
 
   const paths: { name: string; uri: string; folders: FolderRef[]; want: string }[] = [
@@ -127,9 +139,12 @@ describe('render', () => {
     assert.strictEqual(num(999), '999');
     assert.strictEqual(bytes(900), '900 B');
     assert.strictEqual(bytes(73400320), '70.0 MiB');
-    assert.strictEqual(embeddingsWord('unavailable: no runtime'), 'unavailable');
-    assert.strictEqual(embeddingsWord('ready'), 'ready');
-    assert.strictEqual(embeddingsWord(''), 'unknown');
+    const emb = { vectors: 0, pending: 0, embedded: 0 };
+    assert.strictEqual(embeddingsWord({ ...emb, state: 'unavailable', reason: 'no runtime' }), 'unavailable');
+    assert.strictEqual(embeddingsText({ ...emb, state: 'unavailable', reason: 'no runtime' }), 'unavailable: no runtime');
+    assert.strictEqual(embeddingsWord({ ...emb, state: 'ready' }), 'ready');
+    assert.strictEqual(embeddingsWord({ ...emb, state: '' }), 'unknown');
+    assert.strictEqual(embeddingsWord(undefined), 'unknown');
   });
 
   it('error messages keep the server words', () => {

@@ -241,7 +241,7 @@ describe('real server through vscode-jsonrpc', function () {
     assert.strictEqual(f.uri.replace(/\/$/, ''), folders[0].uri.replace(/\/$/, ''));
     assert.deepStrictEqual(f.languages, { go: 4, markdown: 1, python: 1 }, JSON.stringify(f.languages));
     assert.strictEqual(f.files, 6, 'go.mod is not indexed');
-    assert.match(f.embeddings, /^off/, 'embeddings: false from the settings reached the server');
+    assert.strictEqual(f.embeddings.state, 'off', 'embeddings: false from the settings reached the server');
     const view = status.view();
     assert.strictEqual(view.text, '$(database) 6 files · embeddings off');
     assert.strictEqual(view.command, 'contextLs.showStats');
@@ -351,7 +351,7 @@ describe('real server through vscode-jsonrpc', function () {
     await until('the reindex progress to end', () => progressEnds > ends && !status.busy());
     await until('the job to be done', async () => {
       const s = await stats();
-      return s.jobs.some((j) => j.id === res.jobId && j.state === 'done');
+      return s.jobs.some((j) => j.jobId === res.jobId && j.status === 'done');
     });
   });
 

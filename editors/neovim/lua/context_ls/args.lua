@@ -64,13 +64,67 @@ function M.current(cmd)
   return M.place(bufnr, { cur[1] - 1, cur[2] }, M.selection(bufnr, cmd))
 end
 
--- search builds contextLs.search arguments; nil for a blank query.
-function M.search(query, k)
-  local q = vim.trim(query or '')
-  if q == '' then
+-- FILTERS maps a search filter prefix to the contextLs.search argument it
+-- fills: "lang:go,python kind:function path:internal/** path:!**/*_test.go".
+M.FILTERS = { lang = 'languages', kind = 'kinds', path = 'paths' }
+
+-- parse_search splits what the user typed into the query words and the
+-- filters (prefix:value, values separated by commas, a prefix repeated
+-- adds values). Returns {query, languages, kinds, paths} (absent filters
+-- nil); query is '' when only filters were typed.
+function M.parse_search(text)
+  local words, out = {}, {}
+  for word in vim.trim(text or ''):gmatch('%S+') do
+    local prefix, value = word:match('^(%a+):(.+)$')
+    local key = prefix and M.FILTERS[prefix:lower()]
+    if key then
+      out[key] = out[key] or {}
+      for v in value:gmatch('[^,]+') do
+        table.insert(out[key], v)
+      end
+    else
+      table.insert(words, word)
+    end
+  end
+  out.query = table.concat(words, ' ')
+  return out
+end
+
+-- filters_text renders the filters of a parsed search the way they are
+-- typed ("lang:go kind:function"), '' without filters.
+function M.filters_text(parsed)
+  local parts = {}
+  for _, prefix in ipairs({ 'lang', 'kind', 'path' }) do
+    local values = parsed[M.FILTERS[prefix]]
+    if values and #values > 0 then
+      table.insert(parts, prefix .. ':' .. table.concat(values, ','))
+    end
+  end
+  return table.concat(parts, ' ')
+end
+
+-- search builds contextLs.search arguments from what the user typed
+-- (words and filters, see parse_search); nil without query words.
+function M.search(text, k)
+  local parsed = M.parse_search(text)
+  if parsed.query == '' then
     return nil
   end
-  return { query = q, k = math.max(1, math.min(100, math.floor(k or 10))) }
+  parsed.k = math.max(1, math.min(100, math.floor(k or 10)))
+  return parsed
+end
+
+-- similar builds contextLs.similar arguments: the text when one is given,
+-- else the place arguments.
+function M.similar(text, place, k)
+  local args
+  if text and vim.trim(text) ~= '' then
+    args = { text = vim.trim(text) }
+  else
+    args = vim.deepcopy(place)
+  end
+  args.k = math.max(1, math.min(100, math.floor(k or 10)))
+  return args
 end
 
 -- pack builds contextLs.contextPack arguments from place args or a query.

@@ -49,7 +49,67 @@ function M.defaults()
     progress_interval = 200,
     -- extra options merged into the client config (handlers, on_attach, …)
     client = {},
+    -- buffer-local mappings set when the server attaches (see M.MAPPINGS);
+    -- false: none at all
+    mappings = M.default_mappings(),
+    -- where location lists go: 'quickfix', 'telescope', 'fzf-lua' or 'auto'
+    -- (Telescope, else fzf-lua, else the quickfix list)
+    picker = 'quickfix',
   }
+end
+
+-- MAPPINGS lists the mappable actions in the order :help context-ls
+-- documents them: key, default left-hand side, modes, description.
+-- `tagfunc` is not a key but a switch: Ctrl-] and :tag ask the server.
+M.MAPPINGS = {
+  { 'hover', 'K', { 'n' }, 'hover: the definition and its related code' },
+  { 'definition', 'gd', { 'n' }, 'go to the definition' },
+  { 'callers', 'grc', { 'n' }, 'callers of the definition under the cursor' },
+  { 'callees', 'gro', { 'n' }, 'callees of the definition under the cursor' },
+  { 'results', '<leader>Cr', { 'n', 'x' }, 'results view: definitions, callers, callees, tests, related' },
+  { 'tests', '<leader>Ct', { 'n' }, 'tests of the definition under the cursor' },
+  { 'related', '<leader>CR', { 'n', 'x' }, 'related code into the picker' },
+  { 'similar', '<leader>Cm', { 'n', 'x' }, 'code like this (needs embeddings)' },
+  { 'copy', '<leader>Cc', { 'n', 'x' }, 'context pack into the default register' },
+  { 'query', '<leader>Cq', { 'n' }, 'context pack for a question' },
+  { 'search', '<leader>Cs', { 'n' }, 'search the workspace' },
+  { 'pin', '<leader>Cp', { 'n', 'x' }, 'pin into every context pack' },
+  { 'unpin', '<leader>Cu', { 'n', 'x' }, 'remove a pin' },
+  { 'stats', '<leader>Ci', { 'n' }, 'index statistics' },
+  { 'agents', '<leader>Ca', { 'n' }, 'MCP registration for coding agents' },
+}
+
+-- default_mappings returns the default mappings table: action = lhs, plus
+-- tagfunc = true.
+function M.default_mappings()
+  local out = { tagfunc = true }
+  for _, m in ipairs(M.MAPPINGS) do
+    out[m[1]] = m[2]
+  end
+  return out
+end
+
+M.PICKERS = { quickfix = true, telescope = true, ['fzf-lua'] = true, auto = true }
+
+-- merge_mappings lays user mappings over the defaults: a key set to false
+-- (or '') is not mapped; the whole option false maps nothing.
+local function merge_mappings(user, problems)
+  if user == false then
+    return false
+  end
+  local out = M.default_mappings()
+  for k, v in pairs(user) do
+    if out[k] == nil then
+      table.insert(problems, string.format('mappings.%s: not a context-ls mapping (see :help context-ls-mappings)', tostring(k)))
+    elseif k == 'tagfunc' and type(v) ~= 'boolean' then
+      table.insert(problems, 'mappings.tagfunc: expected boolean, got ' .. type(v))
+    elseif k ~= 'tagfunc' and v ~= false and type(v) ~= 'string' then
+      table.insert(problems, string.format('mappings.%s: expected a key sequence or false, got %s', k, type(v)))
+    else
+      out[k] = (v ~= '') and v or false
+    end
+  end
+  return out
 end
 
 -- merge merges user options over the defaults. It returns the options
@@ -67,6 +127,7 @@ function M.merge(user)
     cmd = 'table', root_markers = 'table', filetypes = 'table', autostart = 'boolean',
     settings = 'table', pack_format = 'string', register = 'string', search_results = 'number',
     open_quickfix = 'boolean', progress = 'string|boolean', progress_interval = 'number', client = 'table',
+    mappings = 'table|boolean', picker = 'string',
   }
   for k, v in pairs(user) do
     local t = want[k]
@@ -89,6 +150,15 @@ function M.merge(user)
   if opts.progress ~= false and opts.progress ~= 'echo' and opts.progress ~= 'notify' then
     table.insert(problems, 'option progress: expected "echo", "notify" or false')
     opts.progress = 'echo'
+  end
+  if not M.PICKERS[opts.picker] then
+    table.insert(problems, string.format('option picker: %q is not quickfix, telescope, fzf-lua or auto', opts.picker))
+    opts.picker = 'quickfix'
+  end
+  if opts.mappings == true then
+    opts.mappings = M.default_mappings()
+  elseif user.mappings ~= nil then
+    opts.mappings = merge_mappings(opts.mappings, problems)
   end
   opts.search_results = math.max(1, math.min(100, math.floor(opts.search_results)))
   local settings, sp = M.server_settings(opts.settings)

@@ -1,16 +1,23 @@
 -- context-ls for Neovim: starts `context-ls serve` for the workspace root of
--- the files you open (with or without nvim-lspconfig) and exposes its
--- commands: context packs into a register, search, related code, callers
--- and tests in the quickfix list, pins, stats and reindex.
+-- the files you open (with or without nvim-lspconfig), maps hover,
+-- definition and the plugin's commands in the buffers it serves, and
+-- exposes its commands: context packs into a register, search with
+-- filters, related code, callers, callees, tests and similar code in the
+-- quickfix list (or Telescope / fzf-lua), a results view, pins, stats,
+-- reindex and the MCP registration for coding agents.
 --
 -- Works on Neovim 0.7.2 and later: newer APIs (vim.lsp.start,
 -- vim.lsp.get_clients, client:request) are used only when present.
+-- Failures reach the user through vim.notify, outside autocommands.
 local config = require('context_ls.config')
 local args = require('context_ls.args')
 local render = require('context_ls.render')
 local progress = require('context_ls.progress')
 local rootmod = require('context_ls.root')
 local util = require('context_ls.util')
+local keymaps = require('context_ls.keymaps')
+local picker = require('context_ls.picker')
+local view = require('context_ls.view')
 
 local M = {}
 
@@ -22,6 +29,8 @@ M.NAMES = { ['context-ls'] = true, ['context_ls'] = true }
 
 -- options in effect (nil until setup)
 M.options = nil
+-- problems setup() found in the options (shown again by :checkhealth)
+M.problems = {}
 
 -- last is the outcome of the latest command: {seq, command, err, result}.
 -- A User ContextLsResult autocmd fires after each update.
@@ -34,6 +43,15 @@ local warned_missing = false
 
 local function notify(msg, level)
   vim.notify(msg, level or vim.log.levels.INFO)
+end
+
+-- notify_later notifies from the main loop: inside an autocommand an error
+-- notification would become "Error detected while processing …
+-- Autocommands" (0.7) or an error of the command that fired it (0.10+).
+local function notify_later(msg, level)
+  vim.schedule(function()
+    notify(msg, level)
+  end)
 end
 
 -- show_message shows the server's window/showMessage through vim.notify
@@ -79,21 +97,43 @@ function M.server_binary(cmd)
   return nil
 end
 
+-- on_attach runs when the server attaches to a buffer: it sets the
+-- buffer-local mappings of the `mappings` option (see keymaps.lua).
+function M.on_attach(_, bufnr)
+  local opts = M.ensure()
+  keymaps.apply(bufnr, opts.mappings)
+end
+
+-- with_on_attach returns an on_attach that runs ours, then user's.
+local function with_on_attach(user)
+  return function(client, bufnr)
+    M.on_attach(client, bufnr)
+    if type(user) == 'function' then
+      user(client, bufnr)
+    end
+  end
+end
+
 -- client_config is the LSP client configuration for a workspace root.
+-- Settings and initializationOptions are JSON objects even when empty.
 function M.client_config(root, binary)
   local opts = M.ensure()
   local cmd = vim.deepcopy(opts.cmd)
   cmd[1] = binary
+  local extra = vim.deepcopy(opts.client or {})
+  local user_on_attach = extra.on_attach
+  extra.on_attach = nil
   local conf = {
     name = 'context-ls',
     cmd = cmd,
     root_dir = root,
     workspace_folders = { { uri = util.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
-    init_options = vim.deepcopy(opts.settings),
+    init_options = util.object(vim.deepcopy(opts.settings)),
     settings = { contextLs = config.push_settings(opts.settings) },
     offset_encoding = 'utf-16',
     handlers = { ['$/progress'] = progress.handler, ['window/showMessage'] = show_message },
     flags = { debounce_text_changes = 150 },
+    on_attach = with_on_attach(user_on_attach),
     on_exit = function(code, signal)
       for r, id in pairs(clients_by_root) do
         if r == root and id then
@@ -102,14 +142,12 @@ function M.client_config(root, binary)
       end
       if code ~= 0 and signal ~= 15 then
         crashed[root] = code
-        vim.schedule(function()
-          notify(string.format('context-ls: the server for %s exited with code %d (see :LspLog); :ContextRestart starts it again',
-            root, code), vim.log.levels.WARN)
-        end)
+        notify_later(string.format('context-ls: the server for %s exited with code %d (see :LspLog); :ContextRestart starts it again',
+          root, code), vim.log.levels.WARN)
       end
     end,
   }
-  return vim.tbl_deep_extend('force', conf, opts.client or {})
+  return vim.tbl_deep_extend('force', conf, extra)
 end
 
 local function attachable(bufnr, opts)
@@ -124,6 +162,25 @@ local function attachable(bufnr, opts)
     return nil
   end
   return name
+end
+
+-- missing_text is the one notification when the server binary is missing:
+-- short enough for the command line (a longer message wraps into a
+-- hit-enter prompt), so the name is left out when it does not fit in room
+-- columns (default: v:echospace).
+function M.missing_text(name, room)
+  local msg = string.format('context-ls: %q not found (see :checkhealth context_ls)', name)
+  room = room or tonumber(vim.v.echospace) or 0
+  if room > 0 and vim.fn.strdisplaywidth(msg) > room then
+    msg = 'context-ls: server binary not found (see :checkhealth context_ls)'
+  end
+  return msg
+end
+
+-- reuse_client tells vim.lsp.start whether a running client serves conf:
+-- same name and root, and not stopping (a client being restarted is).
+function M.reuse_client(client, conf)
+  return client.name == conf.name and client.config.root_dir == conf.root_dir and not util.is_stopped(client)
 end
 
 -- attach starts (or reuses) the client for the buffer's workspace root and
@@ -146,10 +203,9 @@ function M.attach(bufnr)
   if not binary then
     if not warned_missing then
       warned_missing = true
-      notify(string.format('context-ls: the server binary %q was not found. Install it (%s) or set cmd in setup().', opts.cmd[1],
-        M.INSTALL_URL), vim.log.levels.ERROR)
+      notify_later(M.missing_text(opts.cmd[1]), vim.log.levels.ERROR)
     end
-    return nil, 'the server binary ' .. opts.cmd[1] .. ' was not found'
+    return nil, string.format('server binary %q not found', opts.cmd[1])
   end
   local id = clients_by_root[root]
   if id and not vim.lsp.get_client_by_id(id) then
@@ -158,9 +214,7 @@ function M.attach(bufnr)
   if vim.lsp.start and not id then
     id = vim.lsp.start(M.client_config(root, binary), {
       bufnr = bufnr,
-      reuse_client = function(client, conf)
-        return client.name == conf.name and client.config.root_dir == conf.root_dir
-      end,
+      reuse_client = M.reuse_client,
     })
     clients_by_root[root] = id
     return id
@@ -176,45 +230,64 @@ function M.attach(bufnr)
   return id
 end
 
+-- running_clients lists the running context-ls clients (ours and
+-- nvim-lspconfig's), each once.
+function M.running_clients()
+  local seen, out = {}, {}
+  local function add(c)
+    if c and not seen[c.id] and not util.is_stopped(c) then
+      seen[c.id] = true
+      table.insert(out, c)
+    end
+  end
+  for _, id in pairs(clients_by_root) do
+    add(vim.lsp.get_client_by_id(id))
+  end
+  for _, c in ipairs(util.get_clients()) do
+    if M.NAMES[c.name] then
+      add(c)
+    end
+  end
+  return out
+end
+
+-- crashed_roots maps the roots whose server exited with an error to its
+-- exit code.
+function M.crashed_roots()
+  return vim.deepcopy(crashed)
+end
+
+-- find_client returns the running client whose root holds path (the
+-- deepest root), or nil.
+function M.find_client(path)
+  local best
+  for _, c in ipairs(M.running_clients()) do
+    local r = c.config.root_dir
+    if rootmod.contains(r, path) and (best == nil or #r > #best.config.root_dir) then
+      best = c
+    end
+  end
+  return best
+end
+
 -- client returns the context-ls client serving bufnr (or the current
 -- directory), starting it when the buffer can be attached.
 function M.client(bufnr)
   M.ensure()
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local name = vim.api.nvim_buf_get_name(bufnr)
-  local path = name ~= '' and name or vim.fn.getcwd()
-  local candidates = {}
-  for _, id in pairs(clients_by_root) do
-    local c = vim.lsp.get_client_by_id(id)
-    if c then
-      table.insert(candidates, c)
-    end
-  end
-  for _, c in ipairs(util.get_clients()) do
-    if M.NAMES[c.name] then
-      table.insert(candidates, c)
-    end
-  end
-  local best
-  for _, c in ipairs(candidates) do
-    if not util.is_stopped(c) then
-      local r = c.config.root_dir
-      if rootmod.contains(r, path) and (best == nil or #r > #best.config.root_dir) then
-        best = c
-      end
-    end
-  end
-  if best then
-    return best
+  local found = M.find_client(name ~= '' and name or vim.fn.getcwd())
+  if found then
+    return found
   end
   local id, why = M.attach(bufnr)
   if id then
     return vim.lsp.get_client_by_id(id)
   end
-  for _, c in ipairs(candidates) do
-    if not util.is_stopped(c) then
-      return c -- a command without a file (search, stats) can use any workspace
-    end
+  -- a command without a file (search, stats) can use any workspace
+  local any = M.running_clients()[1]
+  if any then
+    return any
   end
   return nil, why
 end
@@ -224,7 +297,11 @@ end
 function M.execute(command, arg, cb, bufnr)
   local client, why = M.client(bufnr)
   if not client then
-    cb({ message = 'no context-ls server: ' .. tostring(why) }, nil)
+    -- from the main loop, like a server's answer: an error notification
+    -- inside the command (or a mapping) would become an error of it
+    vim.schedule(function()
+      cb({ message = 'no context-ls server: ' .. tostring(why) }, nil)
+    end)
     return
   end
   if not client.initialized then
@@ -232,12 +309,14 @@ function M.execute(command, arg, cb, bufnr)
       return client.initialized == true or util.is_stopped(client)
     end, 20)
   end
-  local params = { command = command, arguments = arg == nil and {} or { arg } }
+  local params = { command = command, arguments = arg == nil and {} or { util.object(arg) } }
   local ok = util.request(client, 'workspace/executeCommand', params, function(err, result)
     cb(err, result)
   end, bufnr or vim.api.nvim_get_current_buf())
   if not ok then
-    cb({ message = 'the server is not running' }, nil)
+    vim.schedule(function()
+      cb({ message = 'the server is not running' }, nil)
+    end)
   end
 end
 
@@ -276,18 +355,16 @@ local function valid_register(r)
   return type(r) == 'string' and #r == 1 and r:match('^[%a%d"%+%*%-_]$') ~= nil
 end
 
-local function set_quickfix(title, items, empty_msg)
-  vim.fn.setqflist({}, ' ', { title = title, items = items })
+-- show_locations sends items to the picker (option `picker`; the quickfix
+-- list by default), or says plainly that there is nothing to show.
+local function show_locations(title, items, empty_msg)
   if #items == 0 then
     notify('context-ls: ' .. empty_msg)
     return
   end
-  if M.options.open_quickfix then
-    local win = vim.api.nvim_get_current_win()
-    vim.cmd('botright copen')
-    if vim.api.nvim_win_is_valid(win) then
-      vim.api.nvim_set_current_win(win)
-    end
+  local _, warning = picker.show(M.options.picker, title, items, { open_quickfix = M.options.open_quickfix })
+  if warning then
+    notify('context-ls: ' .. warning, vim.log.levels.WARN)
   end
 end
 
@@ -335,20 +412,27 @@ function M.query(text)
   end
 end
 
--- search fills the quickfix list with hits (asks for the query when empty).
-function M.search(query)
+-- search shows the hits of a search (asks for it when text is empty).
+-- The text may hold filters: lang:go,python kind:function path:GLOB
+-- (path:!GLOB excludes); see args.parse_search.
+function M.search(text)
   local opts = M.ensure()
-  local function go(q)
-    local a = args.search(q or '', opts.search_results)
+  local function go(typed)
+    local a = args.search(typed or '', opts.search_results)
     if not a then
+      if vim.trim(typed or '') ~= '' then
+        notify('context-ls: search needs words besides the filters', vim.log.levels.WARN)
+      end
       return
     end
+    local filters = args.filters_text(a)
+    local shown = a.query .. (filters ~= '' and (' [' .. filters .. ']') or '')
     run('ContextSearch', 'contextLs.search', a, function(res)
-      set_quickfix('context-ls search: ' .. a.query, render.search_items(res, render.line_reader()), 'no hits for ' .. a.query)
+      show_locations('context-ls search: ' .. shown, render.search_items(res, render.line_reader()), 'no results for ' .. shown)
     end)
   end
-  if query and vim.trim(query) ~= '' then
-    go(query)
+  if text and vim.trim(text) ~= '' then
+    go(text)
   else
     vim.ui.input({ prompt = 'context-ls search: ' }, go)
   end
@@ -358,8 +442,9 @@ end
 function M.related(cmd)
   M.ensure()
   run('ContextRelated', 'contextLs.relatedContext', args.current(cmd), function(res)
-    set_quickfix('context-ls related: ' .. (res.symbol or ''), render.related_items(res, render.line_reader()),
-      'no related code for ' .. (res.symbol or 'this place'))
+    local sym = res.symbol ~= vim.NIL and res.symbol or nil
+    show_locations('context-ls related: ' .. (sym or ''), render.related_items(res, render.line_reader()),
+      'no related code for ' .. (sym or 'this place'))
   end)
 end
 
@@ -371,24 +456,88 @@ local function left_out(res)
   return ''
 end
 
+-- graph runs callers, callees or tests for the place and shows the items.
+local function graph(what, kind, cmd, items_of, empty_extra)
+  M.ensure()
+  run(what, 'contextLs.' .. kind, args.current(cmd), function(res)
+    local sym = render.graph_symbols(res)
+    local extra = empty_extra and empty_extra(res) or ''
+    show_locations('context-ls ' .. kind .. ': ' .. sym, items_of(res, render.line_reader()),
+      string.format('no %s of %s%s%s', kind, sym ~= '' and sym or 'this definition', left_out(res), extra))
+  end)
+end
+
 -- callers lists the call sites of the definition under the cursor.
 function M.callers(cmd)
-  M.ensure()
-  run('ContextCallers', 'contextLs.callers', args.current(cmd), function(res)
-    local sym = render.graph_symbols(res)
-    set_quickfix('context-ls callers: ' .. sym, render.call_items(res, render.line_reader()),
-      'no callers of ' .. (sym ~= '' and sym or 'this definition') .. left_out(res))
+  graph('ContextCallers', 'callers', cmd, render.call_items)
+end
+
+-- callees lists the definitions the definition under the cursor calls.
+function M.callees(cmd)
+  graph('ContextCallees', 'callees', cmd, render.callee_items, function(res)
+    local un = render.graph_unresolved(res)
+    return #un > 0 and (' in the workspace; it calls ' .. table.concat(un, ', ')) or ''
   end)
 end
 
 -- tests lists the tests of the definition under the cursor.
 function M.tests(cmd)
-  M.ensure()
-  run('ContextTests', 'contextLs.tests', args.current(cmd), function(res)
-    local sym = render.graph_symbols(res)
-    set_quickfix('context-ls tests: ' .. sym, render.test_items(res, render.line_reader()),
-      'no tests of ' .. (sym ~= '' and sym or 'this definition') .. left_out(res))
+  graph('ContextTests', 'tests', cmd, render.test_items)
+end
+
+-- similar lists code that looks like the text, the range or the
+-- definition under the cursor (needs embeddings; the server says why not).
+function M.similar(cmd)
+  local opts = M.ensure()
+  local text = cmd and cmd.args or nil
+  local a = args.similar(text, (text and vim.trim(text) ~= '') and nil or args.current(cmd), opts.search_results)
+  run('ContextSimilar', 'contextLs.similar', a, function(res)
+    show_locations('context-ls similar', render.search_items(res, render.line_reader()), 'no similar code found')
   end)
+end
+
+-- RESULT_KINDS are the commands the results view runs, by group.
+M.RESULT_KINDS = {
+  callers = 'contextLs.callers',
+  callees = 'contextLs.callees',
+  tests = 'contextLs.tests',
+  related = 'contextLs.relatedContext',
+}
+
+-- results opens the results view for the definition under the cursor (or
+-- the range): definitions, callers, callees, tests and related code, each
+-- with its reason, confidence or score; it stays until closed.
+function M.results(cmd)
+  M.ensure()
+  local place = args.current(cmd)
+  local client = M.client(0)
+  local root = client and client.config.root_dir or nil
+  local outcomes, pending = {}, vim.tbl_count(M.RESULT_KINDS)
+  for kind, command in pairs(M.RESULT_KINDS) do
+    M.execute(command, place, function(err, res)
+      outcomes[kind] = { err = err, res = res }
+      pending = pending - 1
+      if pending > 0 then
+        return
+      end
+      local all_failed = true
+      for _, o in pairs(outcomes) do
+        all_failed = all_failed and o.err ~= nil
+      end
+      if all_failed then
+        notify(render.error_text('ContextResults', outcomes.related.err), vim.log.levels.ERROR)
+        record('contextLs.results', outcomes.related.err, nil)
+        return
+      end
+      local ok, perr = pcall(view.show, render.results_model(root, outcomes, render.line_reader()))
+      if not ok then
+        notify(render.error_text('ContextResults', perr), vim.log.levels.ERROR)
+        record('contextLs.results', { message = tostring(perr) }, outcomes)
+        return
+      end
+      record('contextLs.results', nil, outcomes)
+    end)
+  end
 end
 
 -- pin pins (action 'pin') or unpins ('unpin') the range or the definition under the cursor.
@@ -415,7 +564,7 @@ local function show_lines(name, lines)
   vim.bo[bufnr].modifiable = true
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
   vim.bo[bufnr].modifiable = false
-  vim.bo[bufnr].filetype = 'markdown'
+  vim.bo[bufnr].filetype = 'contextls'
   local win = vim.fn.bufwinid(bufnr)
   if win == -1 then
     vim.cmd('botright split')
@@ -432,6 +581,40 @@ function M.stats()
   run('ContextStats', 'contextLs.stats', nil, function(res)
     show_lines(M.STATS_BUFFER, render.stats_lines(res))
   end)
+end
+
+-- AGENTS_BUFFER is the name of the MCP registration scratch buffer.
+M.AGENTS_BUFFER = 'context-ls://agents'
+
+-- agents shows the MCP registration of the current workspace (the JSON a
+-- coding agent needs to run `context-ls mcp` on the same index) in a
+-- scratch buffer, and puts it into register `reg` when one is given.
+function M.agents(reg)
+  local opts = M.ensure()
+  if reg ~= nil and reg ~= '' and not valid_register(reg) then
+    notify('context-ls: ' .. reg .. ' is not a register name', vim.log.levels.ERROR)
+    return nil
+  end
+  local binary = M.server_binary(opts.cmd)
+  if not binary then
+    notify(M.missing_text(opts.cmd[1]), vim.log.levels.ERROR)
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(0)
+  local start = (name ~= '' and not name:match('^%a[%w+.-]*://')) and name or vim.fn.getcwd()
+  local client = M.find_client(start)
+  local root = (client and client.config.root_dir) or rootmod.find(start, opts.root_markers) or vim.fn.getcwd()
+  local lines = render.mcp_registration(binary, root, opts.settings)
+  local bufnr = show_lines(M.AGENTS_BUFFER, lines)
+  vim.bo[bufnr].filetype = 'json'
+  -- short messages: a longer one would wrap into a hit-enter prompt
+  if reg ~= nil and reg ~= '' then
+    vim.fn.setreg(reg, table.concat(lines, '\n') .. '\n')
+    notify('context-ls: MCP registration copied to register ' .. reg)
+  else
+    notify('context-ls: MCP registration shown; :ContextAgents + copies it')
+  end
+  return lines
 end
 
 -- reindex re-indexes every folder after a dry run and a confirmation; with
@@ -460,16 +643,17 @@ end
 function M.restart()
   local opts = M.ensure()
   local bufnr = vim.api.nvim_get_current_buf()
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  local root = rootmod.find(name ~= '' and name or vim.fn.getcwd(), opts.root_markers)
+  local file = attachable(bufnr, opts)
+  local path = file or vim.fn.getcwd()
+  -- from a scratch buffer (results, stats), the server of the workspace
+  local old = M.find_client(path) or (not file and M.running_clients()[1]) or nil
+  local root = (old and old.config.root_dir) or rootmod.find(path, opts.root_markers)
   if not root then
-    notify('context-ls: no workspace root above ' .. (name ~= '' and name or vim.fn.getcwd()), vim.log.levels.ERROR)
+    notify('context-ls: no workspace root above ' .. path, vim.log.levels.ERROR)
     return
   end
   crashed[root] = nil
   warned_missing = false
-  local id = clients_by_root[root]
-  local old = id and vim.lsp.get_client_by_id(id)
   clients_by_root[root] = nil
   local buffers = { bufnr }
   if old then
@@ -536,9 +720,10 @@ function M.lspconfig()
         cmd = opts.cmd,
         filetypes = opts.filetypes,
         root_dir = lsputil.root_pattern(unpack(opts.root_markers)),
-        init_options = vim.deepcopy(opts.settings),
+        init_options = util.object(vim.deepcopy(opts.settings)),
         settings = { contextLs = config.push_settings(opts.settings) },
         handlers = { ['$/progress'] = progress.handler, ['window/showMessage'] = show_message },
+        on_attach = M.on_attach,
       },
       docs = { description = 'context-ls: small, located, relevant context from the codebase' },
     }
@@ -553,25 +738,47 @@ end
 function M.setup(user)
   local opts, problems = config.merge(user)
   M.options = opts
+  M.problems = problems
   progress.configure(opts.progress, opts.progress_interval)
   for _, p in ipairs(problems) do
     notify('context-ls: ' .. p, vim.log.levels.WARN)
   end
   local group = vim.api.nvim_create_augroup('context_ls', { clear = true })
+  if vim.fn.has('nvim-0.8') == 1 then
+    -- clients started by nvim-lspconfig (or anyone) get the mappings too
+    vim.api.nvim_create_autocmd('LspAttach', {
+      group = group,
+      callback = function(ev)
+        local c = ev.data and vim.lsp.get_client_by_id(ev.data.client_id)
+        if c and M.NAMES[c.name] then
+          M.on_attach(c, ev.buf)
+        end
+      end,
+    })
+  end
   if opts.autostart then
     vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
       group = group,
       callback = function(ev)
-        M.attach(ev.buf)
+        M.safe_attach(ev.buf)
       end,
     })
     for _, b in ipairs(vim.api.nvim_list_bufs()) do
       if vim.api.nvim_buf_is_loaded(b) then
-        M.attach(b)
+        M.safe_attach(b)
       end
     end
   end
   return opts
+end
+
+-- safe_attach is attach for autocommands: an error becomes a notification
+-- from the main loop, never an error of the autocommand.
+function M.safe_attach(bufnr)
+  local ok, err = pcall(M.attach, bufnr)
+  if not ok then
+    notify_later('context-ls: could not start the server: ' .. tostring(err), vim.log.levels.ERROR)
+  end
 end
 
 return M

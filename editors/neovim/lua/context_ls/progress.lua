@@ -18,7 +18,7 @@ function M.configure(mode, interval)
 end
 
 local function now()
-  return vim.loop.hrtime() / 1e6
+  return (vim.uv or vim.loop).hrtime() / 1e6
 end
 
 local function show(text, level)
@@ -38,6 +38,20 @@ local function format(p)
     s = s .. string.format(' (%d%%)', p.percentage)
   end
   return s
+end
+
+-- end_text is the message at the end of an operation: "done" once, whether
+-- or not the server's own message says it ("Re-indexing: reindex-1 done:
+-- 6 files re-indexed", "Indexing shop done: 5/5 files").
+function M.end_text(title, message)
+  local text = 'context-ls: ' .. (title or '')
+  if message == nil or message == vim.NIL or message == '' then
+    return text .. ' done'
+  end
+  if message:find('%f[%a]done%f[%A]') then
+    return text .. ': ' .. message
+  end
+  return text .. ' done: ' .. message
 end
 
 -- busy reports whether an operation is running.
@@ -82,11 +96,8 @@ function M.on_progress(token, value)
       return nil
     end
     M.running[key] = nil
-    local text = 'context-ls: ' .. (p.title or '') .. ' done'
-    if value.message and value.message ~= '' then
-      text = text .. ': ' .. value.message
-    end
     table.insert(M.finished, { title = p.title, message = value.message })
+    local text = M.end_text(p.title, value.message)
     show(text)
     return text
   end

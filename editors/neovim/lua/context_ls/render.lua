@@ -125,13 +125,60 @@ function M.call_items(res, line_of)
   return out
 end
 
+-- callee_items: one item per callee, at its definition, with how the
+-- call was resolved.
+function M.callee_items(res, line_of)
+  local out = {}
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local text = string.format('%s (%s)', label(it.kind, it.name, '?'), join(it.confidence, it.reason))
+      table.insert(out, M.item(it.location, text, line_of))
+    end
+  end
+  return out
+end
+
+-- graph_unresolved: the calls of a callees result that match no workspace
+-- definition ("fmt.Println"), each once.
+function M.graph_unresolved(res)
+  local seen, out = {}, {}
+  for _, t in ipairs(res.targets or {}) do
+    local list = t.unresolved
+    for _, name in ipairs((list ~= nil and list ~= vim.NIL) and list or {}) do
+      if not seen[name] then
+        seen[name] = true
+        table.insert(out, name)
+      end
+    end
+  end
+  return out
+end
+
+-- present is v unless it is nil, JSON null or ''.
+local function present(v)
+  if v == nil or v == vim.NIL or v == '' then
+    return nil
+  end
+  return v
+end
+
+-- why_via is why a graph item is listed (a test's detail, else the reason)
+-- and the definition a two-hop test goes through ("via main"), or nil.
+local function why_via(it)
+  return present(it.detail) or it.reason, present(it.via) and ('via ' .. it.via) or nil
+end
+
+-- related_name names a related item: its symbol, else its file name.
+local function related_name(it)
+  return present(it.symbol) or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
+end
+
 -- test_items: one item per test, at its definition, with why it counts.
 function M.test_items(res, line_of)
   local out = {}
   for _, t in ipairs(res.targets or {}) do
     for _, it in ipairs(t.items or {}) do
-      local why = (it.detail and it.detail ~= vim.NIL and it.detail ~= '') and it.detail or it.reason
-      local via = (it.via and it.via ~= vim.NIL and it.via ~= '') and ('via ' .. it.via) or nil
+      local why, via = why_via(it)
       table.insert(out, M.item(it.location, string.format('%s: %s', it.name, join(why, via, it.confidence)), line_of))
     end
   end
@@ -142,10 +189,100 @@ end
 function M.related_items(res, line_of)
   local out = {}
   for _, it in ipairs(res.items or {}) do
-    local name = (it.symbol and it.symbol ~= '') and it.symbol or vim.fn.fnamemodify(util.uri_to_fname(it.location.uri), ':t')
-    table.insert(out, M.item(it.location, string.format('%s (%s, %d tokens)', name, it.reason or '', it.tokens or 0), line_of))
+    table.insert(out, M.item(it.location, string.format('%s (%s, %d tokens)', related_name(it), it.reason or '', it.tokens or 0), line_of))
   end
   return out
+end
+
+-- score_text formats a 0..1 relevance as "0.92".
+local function score_text(v)
+  return string.format('score %.2f', tonumber(v) or 0)
+end
+
+local function graph_entries(res, at_definition, line_of)
+  local out = {}
+  for _, t in ipairs(res.targets or {}) do
+    for _, it in ipairs(t.items or {}) do
+      local sites = it.callSites
+      local loc = it.location
+      if not at_definition and sites ~= nil and sites ~= vim.NIL and #sites > 0 then
+        loc = sites[1]
+      end
+      local why, via = why_via(it)
+      table.insert(out, { item = M.item(loc, '', line_of), name = label(it.kind, it.name, '?'), detail = join(it.confidence, why, via) })
+    end
+  end
+  return out
+end
+
+-- results_model builds the results view's model (see view.lua) from the
+-- outcomes of callers, callees, tests and relatedContext for one place:
+-- outcomes[kind] = {err = ..., res = ...}. Definitions are what the place
+-- names; callers are listed at their first call site, callees and tests at
+-- their definitions; related items carry their score, reason and tokens.
+function M.results_model(root, outcomes, line_of)
+  local defs, seen, title = {}, {}, nil
+  for _, kind in ipairs({ 'callers', 'callees', 'tests' }) do
+    local o = outcomes[kind]
+    for _, t in ipairs((o and o.res and o.res.targets) or {}) do
+      local key = t.location.uri .. ':' .. t.location.range.start.line
+      if not seen[key] then
+        seen[key] = true
+        title = title or t.symbol
+        table.insert(defs, { item = M.item(t.location, '', line_of), name = label(t.kind, t.symbol, '?'), detail = '' })
+      end
+    end
+  end
+  local related = outcomes.related and outcomes.related.res
+  title = title or (related and related.symbol ~= vim.NIL and related.symbol) or ''
+  local function group(name, kind, entries_of, note_of)
+    local o = outcomes[kind] or {}
+    local g = { name = name, entries = {} }
+    if o.err then
+      g.error = M.clean_error(type(o.err) == 'table' and tostring(o.err.message) or tostring(o.err))
+    elseif o.res then
+      g.entries = entries_of(o.res)
+      g.note = note_of and note_of(o.res) or nil
+    end
+    return g
+  end
+  local function omitted(res)
+    local n = M.graph_omitted(res)
+    return n > 0 and string.format('%d more left out (name-only matches or past the limit)', n) or nil
+  end
+  local groups = {
+    { name = 'Definitions', entries = defs },
+    group('Callers', 'callers', function(r)
+      return graph_entries(r, false, line_of)
+    end, omitted),
+    group('Callees', 'callees', function(r)
+      return graph_entries(r, true, line_of)
+    end, function(r)
+      local parts, un, left = {}, M.graph_unresolved(r), omitted(r)
+      if #un > 0 then
+        table.insert(parts, 'calls outside the workspace: ' .. table.concat(un, ', '))
+      end
+      if left then
+        table.insert(parts, left)
+      end
+      return #parts > 0 and table.concat(parts, '; ') or nil
+    end),
+    group('Tests', 'tests', function(r)
+      return graph_entries(r, true, line_of)
+    end, omitted),
+    group('Related', 'related', function(r)
+      local out = {}
+      for _, it in ipairs(r.items or {}) do
+        table.insert(out, {
+          item = M.item(it.location, '', line_of),
+          name = label(present(it.kind), related_name(it), '?'),
+          detail = join(score_text(it.score), it.reason, util.group_digits(it.tokens) .. ' tokens'),
+        })
+      end
+      return out
+    end),
+  }
+  return { title = title, root = root, groups = groups }
 end
 
 -- pack_summary: the message after a pack was copied.
@@ -155,23 +292,28 @@ function M.pack_summary(res, register)
     util.group_digits(res.budget), n, n == 1 and '' or 's', register)
 end
 
--- pins_summary: the message after pin or unpin.
+-- pins_summary: the message after pin or unpin: how many pins there are
+-- now and what they add to every pack.
 function M.pins_summary(action, res)
   local pins = res.pins or {}
   local tokens = 0
   for _, p in ipairs(pins) do
     tokens = tokens + (p.tokens or 0)
   end
-  return string.format('context-ls: %s. %d pin%s now add %s tokens to every context pack', action == 'pin' and 'Pinned' or 'Unpinned',
-    #pins, #pins == 1 and '' or 's', util.group_digits(tokens))
+  local head = action == 'pin' and 'Pinned.' or 'Unpinned.'
+  if #pins == 0 then
+    return 'context-ls: ' .. head .. ' No pins left.'
+  end
+  return string.format('context-ls: %s %d pin%s %s %s tokens to every context pack.', head, #pins, #pins == 1 and '' or 's',
+    #pins == 1 and 'adds' or 'add', util.group_digits(tokens))
 end
 
 -- reindex_question: the confirmation asked before a reindex.
 function M.reindex_question(dry)
   local files, removed = 0, 0
   for _, f in ipairs(dry.folders or {}) do
-    files = files + #(f.reindex or {})
-    removed = removed + #(f.remove or {})
+    files = files + (f.reindexCount or #(f.reindex or {}))
+    removed = removed + (f.removeCount or #(f.remove or {}))
   end
   local nf = #(dry.folders or {})
   local drop = ''
@@ -195,14 +337,25 @@ local function bytes(n)
   return string.format('%.1f %s', n, units[u])
 end
 
-local function measure(m, fmt)
-  if type(m) ~= 'table' then
-    return 'unknown'
+-- figure renders a number the server may not have yet.
+local function figure(v, fmt, none)
+  if v == nil or v == vim.NIL then
+    return none
   end
-  if m.value ~= nil and m.value ~= vim.NIL then
-    return fmt(m.value)
+  return fmt(v)
+end
+
+-- M.embeddings_text says an embeddings state in words: "ready", "off",
+-- "unavailable: reason".
+function M.embeddings_text(e)
+  if type(e) ~= 'table' then
+    return tostring(e or 'unknown')
   end
-  return 'unavailable (' .. tostring(m.unavailable or 'no reason given') .. ')'
+  local s = tostring(e.state or 'unknown')
+  if e.reason and e.reason ~= vim.NIL and e.reason ~= '' then
+    s = s .. ': ' .. e.reason
+  end
+  return s
 end
 
 -- stats_lines renders contextLs.stats as Markdown lines.
@@ -240,11 +393,11 @@ function M.stats_lines(stats)
       'languages:   ' .. (#lang_text > 0 and table.concat(lang_text, ', ') or 'none'),
       string.format('indexing:    %s, %s / %s files (%d %%)%s', tostring(ix.state), util.group_digits(ix.done),
         util.group_digits(ix.total), math.floor((ix.complete or 0) * 100 + 0.5),
-        (ix.lastIndex and ix.lastIndex ~= vim.NIL) and (', last full index ' .. ix.lastIndex) or ''),
-      'embeddings:  ' .. tostring(f.embeddings),
+        (f.lastIndex and f.lastIndex ~= vim.NIL) and (', last full index ' .. f.lastIndex) or ''),
+      'embeddings:  ' .. M.embeddings_text(f.embeddings),
       string.format('searches:    %s (p50 %.1f ms, p95 %.1f ms)', util.group_digits(q.count), q.p50Ms or 0, q.p95Ms or 0),
-      'cache hits:  ' .. measure(f.cacheHitRate, function(v) return string.format('%.1f %%', v * 100) end),
-      'avg pack:    ' .. measure(f.avgPackTokens, function(v) return util.group_digits(v) .. ' tokens' end),
+      'cache hits:  ' .. figure((f.embeddings or {}).cacheHitRate, function(v) return string.format('%.1f %%', v * 100) end, 'none yet'),
+      'avg pack:    ' .. figure((f.packs or {}).avgTokens, function(v) return util.group_digits(math.floor(v + 0.5)) .. ' tokens' end, 'no pack built yet'),
       'buffers:     ' .. util.group_digits(f.openBuffers),
     })
     if f.recent and #f.recent > 0 then
@@ -260,14 +413,35 @@ function M.stats_lines(stats)
     table.insert(out, '## Reindex jobs')
     table.insert(out, '')
     for _, j in ipairs(stats.jobs) do
-      table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.id, j.state,
+      table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.jobId, j.status,
         util.group_digits(j.done), util.group_digits(j.total), j.indexed or 0, j.removed or 0, j.failed or 0))
     end
   end
   return out
 end
 
--- error_text is the message for a failed request: the server's own words.
+-- clean_error strips what the user need not read from a server error: the
+-- method and argument paths ("workspace/executeCommand: ",
+-- "arguments[0].position: ") and the folder and command prefixes the
+-- server chains ("/ws: similar in /ws: similar: ").
+function M.clean_error(msg)
+  local prev
+  repeat
+    prev = msg
+    msg = msg:gsub('^workspace/executeCommand:%s*', '')
+    msg = msg:gsub('^arguments%[%d+%][%w_%.%[%]]*:%s*', '')
+    msg = msg:gsub('^(/[^:]*):%s*%a+ in %1:%s*', '') -- "/ws: similar in /ws: "
+    msg = msg:gsub('^(%a+):%s*(%a+):%s*', function(a, b)
+      if a == b then
+        return a .. ': '
+      end
+    end)
+  until msg == prev
+  return msg
+end
+
+-- error_text is the message for a failed request: the server's own words,
+-- cleaned of protocol prefixes (clean_error).
 function M.error_text(what, err)
   local msg
   if type(err) == 'table' then
@@ -275,11 +449,39 @@ function M.error_text(what, err)
   else
     msg = tostring(err)
   end
-  msg = vim.trim(msg)
+  msg = M.clean_error(vim.trim(msg))
   if msg == '' then
     msg = 'unknown error'
   end
   return string.format('context-ls: %s failed: %s', what, msg)
+end
+
+-- mcp_registration is the mcpServers JSON a coding agent needs to run
+-- `context-ls mcp` on the same workspace and index as the editor: the
+-- resolved binary, --root, and --db / --model-path when the settings name
+-- them (an index has one location; both servers must agree on it).
+function M.mcp_registration(binary, root, settings)
+  local args = { 'mcp', '--root', root }
+  if settings and settings.dbPath and settings.dbPath ~= '' then
+    vim.list_extend(args, { '--db', settings.dbPath })
+  end
+  if settings and settings.modelPath and settings.modelPath ~= '' then
+    vim.list_extend(args, { '--model-path', settings.modelPath })
+  end
+  local quoted = {}
+  for _, a in ipairs(args) do
+    table.insert(quoted, vim.fn.json_encode(a))
+  end
+  return {
+    '{',
+    '  "mcpServers": {',
+    '    "context-ls": {',
+    '      "command": ' .. vim.fn.json_encode(binary) .. ',',
+    '      "args": [' .. table.concat(quoted, ', ') .. ']',
+    '    }',
+    '  }',
+    '}',
+  }
 end
 
 return M

@@ -2,7 +2,7 @@
 -- holds one of the root markers.
 local M = {}
 
-local uv = vim.loop
+local uv = vim.uv or vim.loop
 
 local function parent(dir)
   local p = vim.fn.fnamemodify(dir, ':h')

@@ -74,6 +74,20 @@ function M.byte_of_utf16(s, units)
   return math.min(i - 1, #s)
 end
 
+-- uv is libuv's binding (vim.uv from 0.10, vim.loop before).
+M.uv = vim.uv or vim.loop
+
+-- object returns t for a JSON object: an empty Lua table would be encoded as
+-- an array ([]), so it becomes vim.empty_dict(). Use it for every table
+-- the protocol wants as an object (settings, initializationOptions,
+-- command arguments).
+function M.object(t)
+  if t == nil or next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
 -- uri_from_fname and uri_to_fname wrap vim.uri_* (present since 0.5).
 function M.uri_from_fname(path)
   return vim.uri_from_fname(path)
@@ -96,45 +110,44 @@ function M.get_clients()
   return vim.lsp.get_active_clients()
 end
 
--- request sends an LSP request through a client (method call syntax from
--- 0.11, field call before). Returns ok, request id.
-function M.request(client, method, params, handler, bufnr)
+-- call calls a client method: with method call syntax from 0.11
+-- (client:request), field call syntax before (client.request).
+local function call(client, name, ...)
   if has('nvim-0.11') then
-    return client:request(method, params, handler, bufnr)
+    return client[name](client, ...)
   end
-  return client.request(method, params, handler, bufnr)
+  return client[name](...)
+end
+
+-- request sends an LSP request through a client. Returns ok, request id.
+function M.request(client, method, params, handler, bufnr)
+  return call(client, 'request', method, params, handler, bufnr)
+end
+
+-- request_sync sends a request and waits up to timeout ms. Returns the
+-- response {err, result} or nil and an error text.
+function M.request_sync(client, method, params, timeout, bufnr)
+  return call(client, 'request_sync', method, params, timeout, bufnr)
 end
 
 -- notify sends an LSP notification through a client.
 function M.notify(client, method, params)
-  if has('nvim-0.11') then
-    return client:notify(method, params)
-  end
-  return client.notify(method, params)
+  return call(client, 'notify', method, params)
 end
 
 -- cancel_request cancels a request by id.
 function M.cancel_request(client, id)
-  if has('nvim-0.11') then
-    return client:cancel_request(id)
-  end
-  return client.cancel_request(id)
+  return call(client, 'cancel_request', id)
 end
 
 -- stop asks a client to shut down.
 function M.stop(client)
-  if has('nvim-0.11') then
-    return client:stop()
-  end
-  return client.stop()
+  return call(client, 'stop')
 end
 
 -- is_stopped reports whether a client has stopped.
 function M.is_stopped(client)
-  if has('nvim-0.11') then
-    return client:is_stopped()
-  end
-  return client.is_stopped()
+  return call(client, 'is_stopped')
 end
 
 -- first_line is the first non-blank line of text, trimmed, at most max

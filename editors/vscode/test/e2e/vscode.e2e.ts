@@ -314,7 +314,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     await dialog.filter({ hasText: `Re-index ${FILES} files in 1 folder?` }).waitFor();
     await dialog.locator('.monaco-button', { hasText: 'Re-index' }).click();
     // A job this small may end before its answer: then only its end is told.
-    await wb.notification(`context-ls: re-index done: ${FILES} files re-indexed, 0 removed, 0 failed.`).waitFor();
+    await wb.notification(new RegExp(`^context-ls: re-index (of shop )?done: ${FILES} files re-indexed, 0 removed, 0 failed\\.$`)).waitFor();
     await wb.status().filter({ hasText: `${FILES} files · embeddings off` }).waitFor();
     const said = (await wb.notificationLog()).filter((n) => /re-?index/i.test(n));
     assert.ok(said.every((n) => !/reindex-\d/.test(n)), `job ids are not for people: ${JSON.stringify(said)}`);

@@ -1,0 +1,109 @@
+-- :checkhealth context_ls — the binary and its version, the servers that
+-- run, and each workspace's index and embeddings state (from
+-- contextLs.stats). Works with the health API of every Neovim from 0.7
+-- (require('health').report_*) through vim.health.start/ok/… (0.10+).
+local M = {}
+
+local function api()
+  local h = vim.health or require('health')
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    info = h.info or h.report_info,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+  }
+end
+
+-- STATS_TIMEOUT is how long (ms) a server may take to answer contextLs.stats.
+M.STATS_TIMEOUT = 5000
+
+-- folder_report turns one folder of contextLs.stats into {level, text}
+-- lines: the index state, then the embeddings state.
+function M.folder_report(f)
+  local util = require('context_ls.util')
+  local out = {}
+  local ix = f.indexing or {}
+  local state = tostring(ix.state or 'unknown')
+  local counts = string.format('%s files, %s definitions', util.group_digits(f.files), util.group_digits(f.symbols))
+  if state == 'done' then
+    table.insert(out, { 'ok', 'index: ' .. counts .. ((f.lastIndex and f.lastIndex ~= vim.NIL) and (', last full index ' .. f.lastIndex) or '') })
+  elseif state == 'running' then
+    table.insert(out, { 'info', string.format('index: indexing, %s / %s files so far (%s)', util.group_digits(ix.done), util.group_digits(ix.total), counts) })
+  else
+    table.insert(out, { 'warn', 'index: ' .. state .. ' (' .. counts .. '); :ContextReindex builds it again' })
+  end
+  local emb = require('context_ls.render').embeddings_text(f.embeddings)
+  if emb == 'ready' then
+    table.insert(out, { 'ok', 'embeddings: ready' })
+  elseif emb == 'off' then
+    table.insert(out, { 'info', 'embeddings: off (search uses BM25, symbol names and the call graph; :ContextSimilar needs them)' })
+  elseif emb:find('^unavailable') then
+    table.insert(out, { 'warn', 'embeddings: ' .. emb })
+  else
+    table.insert(out, { 'info', 'embeddings: ' .. emb })
+  end
+  return out
+end
+
+function M.check()
+  local h = api()
+  local cl = require('context_ls')
+  local util = require('context_ls.util')
+  h.start('context-ls')
+  local v = vim.version()
+  h.ok(string.format('Neovim %d.%d.%d', v.major, v.minor, v.patch))
+  if cl.options == nil then
+    h.warn('setup() has not run: nothing starts the server', { "add require('context_ls').setup({}) to your configuration" })
+  end
+  for _, p in ipairs(cl.problems or {}) do
+    h.warn('setup(): ' .. p)
+  end
+  local opts = cl.options or require('context_ls.config').defaults()
+
+  local binary = cl.server_binary(opts.cmd)
+  if not binary then
+    h.error(string.format('server binary %q not found', opts.cmd[1]), {
+      'install it: ' .. cl.INSTALL_URL,
+      "or give its path: require('context_ls').setup({ cmd = { '/path/to/context-ls', 'serve' } })",
+    })
+  else
+    local out = vim.fn.system({ binary, 'version' })
+    if vim.v.shell_error == 0 then
+      h.ok(string.format('server binary: %s (%s)', binary, vim.trim(out)))
+    else
+      h.warn(string.format('server binary: %s, but `%s version` failed: %s', binary, binary, vim.trim(out)))
+    end
+  end
+
+  local clients = cl.running_clients()
+  if #clients == 0 then
+    local why = {}
+    for root, code in pairs(cl.crashed_roots()) do
+      table.insert(why, string.format('the server for %s exited with code %d; :ContextRestart starts it again', root, code))
+    end
+    h.warn('no context-ls server is running', #why > 0 and why or { 'open a file under a workspace root (root_markers) to start it' })
+    return
+  end
+  for _, c in ipairs(clients) do
+    local root = c.config.root_dir or '?'
+    h.start('context-ls: ' .. root)
+    h.ok(string.format('server running (client %d, %d buffer%s attached)', c.id, vim.tbl_count(c.attached_buffers or {}),
+      vim.tbl_count(c.attached_buffers or {}) == 1 and '' or 's'))
+    local resp, err = util.request_sync(c, 'workspace/executeCommand', { command = 'contextLs.stats', arguments = {} },
+      M.STATS_TIMEOUT)
+    if not resp then
+      h.warn('index state unknown: ' .. tostring(err or 'no answer'))
+    elseif resp.err then
+      h.warn('index state unknown: ' .. require('context_ls.render').clean_error(tostring(resp.err.message)))
+    else
+      for _, f in ipairs(resp.result.folders or {}) do
+        for _, line in ipairs(M.folder_report(f)) do
+          h[line[1]](line[2])
+        end
+      end
+    end
+  end
+end
+
+return M

@@ -1,0 +1,11 @@
+// Package session is the language server's state between the protocol
+// edge (package lsp) and the service layer: the workspace folders and
+// their indexes (one engine and service per folder, opened with
+// share.OpenEditor so that an agent's MCP server or a CLI command on the
+// same workspace shares the index through this process), the settings
+// and how they layer over .context-ls.toml, the editor's open documents
+// as debounced overlays, file watching, and index maintenance.
+//
+// Everything here speaks absolute file paths and plain text; nothing
+// knows LSP positions or URIs.
+package session

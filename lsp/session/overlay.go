@@ -1,0 +1,449 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// Buffer freshness. An open document whose text differs from the file on
+// disk is an overlay: the engine indexes the buffer instead of the file
+// (engine.UpdateOverlay), and disk scans leave the file alone. Each
+// didChange restarts the file's debounce; when it expires the latest text
+// is indexed, and an update still running for an older version is
+// cancelled. didOpen and didSave are applied at once. A buffer equal to
+// the file on disk (after a save, or an undo back to it) is not an
+// overlay: the overlay is cleared and the file reconciled with disk
+// (engine.ClearOverlay). didClose clears the overlay. Buffers of files the
+// workspace rules exclude, or larger than the size limit, or binary, are
+// not indexed.
+
+// docState is one document's buffer state.
+type docState struct {
+	rel     string
+	open    bool
+	text    []byte
+	version int32
+	gen     uint64 // bumped by every event
+	due     time.Time
+	dirty   bool // an event has not been applied yet
+	// overlaid: the current engine holds an overlay for rel.
+	overlaid bool
+	running  bool
+	cancel   context.CancelFunc
+}
+
+// overlayQueue applies buffer events to a folder's engine on one
+// goroutine, debounced and coalesced per file.
+type overlayQueue struct {
+	f        *folder
+	debounce time.Duration
+	// applyFn applies one buffer state (apply; tests replace it).
+	applyFn func(*work) (bool, error)
+
+	mu    sync.Mutex
+	docs  map[string]*docState
+	epoch uint64 // bumped when the engine is replaced
+	wake  chan struct{}
+	// applied is closed (and replaced) whenever an application finishes.
+	applied chan struct{}
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// newOverlayQueue starts a queue; applyFn nil means apply to f's engine.
+func newOverlayQueue(f *folder, debounce time.Duration, applyFn func(*work) (bool, error)) *overlayQueue {
+	q := &overlayQueue{f: f, debounce: debounce, docs: map[string]*docState{}, wake: make(chan struct{}, 1),
+		applied: make(chan struct{}), done: make(chan struct{})}
+	q.applyFn = applyFn
+	if applyFn == nil {
+		q.applyFn = q.apply
+	}
+	q.ctx, q.cancel = context.WithCancel(context.Background())
+	go q.run()
+	return q
+}
+
+// stop ends the queue's goroutine and waits for it.
+func (q *overlayQueue) stop() {
+	q.cancel()
+	<-q.done
+}
+
+// event kinds
+const (
+	evOpen = iota
+	evChange
+	evSave
+	evClose
+)
+
+// event records a buffer event; it never blocks on indexing.
+func (q *overlayQueue) event(rel string, kind int, text []byte, version int32) {
+	q.mu.Lock()
+	st := q.docs[rel]
+	if st == nil {
+		if kind == evClose || kind == evSave {
+			q.mu.Unlock()
+			return // not a document this folder knows
+		}
+		st = &docState{rel: rel}
+		q.docs[rel] = st
+	}
+	st.gen++
+	st.dirty = true
+	st.due = time.Now()
+	switch kind {
+	case evOpen, evSave:
+		st.open, st.text, st.version = true, text, version
+	case evChange:
+		st.open, st.text, st.version = true, text, version
+		st.due = st.due.Add(q.debounce)
+	case evClose:
+		st.open, st.text = false, nil
+	}
+	if st.running && st.cancel != nil {
+		st.cancel() // an older version is being indexed: drop it
+	}
+	q.mu.Unlock()
+	q.poke()
+}
+
+// reapply marks every document for re-application after the engine was
+// replaced (the new engine holds no overlays).
+func (q *overlayQueue) reapply() {
+	q.mu.Lock()
+	q.epoch++
+	now := time.Now()
+	for _, st := range q.docs {
+		st.overlaid = false
+		st.gen++
+		st.dirty = st.open
+		st.due = now
+	}
+	q.mu.Unlock()
+	q.poke()
+}
+
+// Text returns the open buffer of rel (service.Buffers).
+func (q *overlayQueue) Text(rel string) ([]byte, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if st := q.docs[rel]; st != nil && st.open {
+		return st.text, true
+	}
+	return nil, false
+}
+
+// sync makes rel's pending buffer events due at once and waits until the
+// engine holds its current text (or ctx ends): a request about an open
+// document answers from the version the editor shows, never an older
+// one.
+func (q *overlayQueue) sync(ctx context.Context, rel string) error {
+	for {
+		q.mu.Lock()
+		st := q.docs[rel]
+		if st == nil || !st.dirty {
+			q.mu.Unlock()
+			return nil
+		}
+		if now := time.Now(); st.due.After(now) {
+			st.due = now
+		}
+		applied := q.applied
+		q.mu.Unlock()
+		q.poke()
+		select {
+		case <-applied:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-q.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// count returns the number of open documents.
+func (q *overlayQueue) count() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := 0
+	for _, st := range q.docs {
+		if st.open {
+			n++
+		}
+	}
+	return n
+}
+
+func (q *overlayQueue) poke() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// work is one buffer state taken for application.
+type work struct {
+	st       *docState
+	open     bool
+	text     []byte
+	gen      uint64
+	epoch    uint64
+	overlaid bool
+	ctx      context.Context
+}
+
+// next picks the due document with the earliest deadline, or says how
+// long to wait for one.
+func (q *overlayQueue) next() (*work, time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := time.Now()
+	var best *docState
+	for _, st := range q.docs {
+		if st.dirty && !st.running && (best == nil || st.due.Before(best.due)) {
+			best = st
+		}
+	}
+	if best == nil {
+		return nil, -1
+	}
+	if wait := best.due.Sub(now); wait > 0 {
+		return nil, wait
+	}
+	ctx, cancel := context.WithCancel(q.ctx)
+	best.running, best.cancel = true, cancel
+	return &work{st: best, open: best.open, text: best.text, gen: best.gen, epoch: q.epoch, overlaid: best.overlaid, ctx: ctx}, 0
+}
+
+func (q *overlayQueue) run() {
+	defer close(q.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		w, wait := q.next()
+		if w != nil {
+			start := time.Now()
+			overlaid, err := q.safeApply(w)
+			q.f.b.log.Debug("editor buffer applied", "path", w.st.rel, "bytes", len(w.text), "overlay", overlaid, "took", time.Since(start).Round(time.Millisecond))
+			q.finish(w, overlaid, err)
+			continue
+		}
+		var tc <-chan time.Time
+		if wait >= 0 {
+			timer.Reset(wait)
+			tc = timer.C
+		}
+		select {
+		case <-q.ctx.Done():
+			timer.Stop()
+			return
+		case <-q.wake:
+			timer.Stop()
+		case <-tc:
+		}
+	}
+}
+
+// safeApply applies one buffer state; a panic becomes an error (and is
+// logged with its stack), and the queue keeps serving.
+func (q *overlayQueue) safeApply(w *work) (overlaid bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			q.f.b.log.Error("panic recovered", "in", "indexing an editor buffer", "path", w.st.rel, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			overlaid, err = w.overlaid, fmt.Errorf("indexing %s panicked: %v", w.st.rel, v)
+		}
+	}()
+	return q.applyFn(w)
+}
+
+// finish records an application's outcome. A newer event leaves the
+// document dirty; an engine replaced meanwhile makes overlaid moot.
+func (q *overlayQueue) finish(w *work, overlaid bool, err error) {
+	q.mu.Lock()
+	st := w.st
+	st.running = false
+	st.cancel()
+	st.cancel = nil
+	if q.epoch == w.epoch {
+		st.overlaid = overlaid
+	}
+	if st.gen == w.gen {
+		st.dirty = false
+		if !st.open && !st.overlaid {
+			delete(q.docs, st.rel)
+		}
+	}
+	close(q.applied)
+	q.applied = make(chan struct{})
+	q.mu.Unlock()
+	if err != nil && !errors.Is(err, context.Canceled) && q.ctx.Err() == nil {
+		q.f.b.log.Warn("indexing an editor buffer", "root", q.f.root, "path", w.st.rel, "error", err)
+	}
+}
+
+// apply brings the engine in line with one buffer state and reports
+// whether an overlay is now set.
+func (q *overlayQueue) apply(w *work) (bool, error) {
+	fe, release := q.f.acquire()
+	defer release()
+	if fe == nil {
+		return false, nil
+	}
+	eng, rel := fe.eng, w.st.rel
+	if !w.open {
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		return false, nil
+	}
+	if symbols.ForContent(rel, w.text) == nil {
+		// Not a language the engine indexes: nothing to do per keystroke.
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		return false, nil
+	}
+	if sameAsDisk(fe, rel, w.text) {
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		snap := eng.Snapshot()
+		current := snap.HasContent(rel, w.text)
+		_, ierr := snap.File(rel)
+		snap.Release()
+		if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
+			// The disk changed without an event reaching us.
+			return false, eng.Refresh(w.ctx, []string{rel})
+		}
+		return false, nil
+	}
+	if reason := fe.bufferExcluded(rel, w.text); reason != "" {
+		q.f.b.log.Debug("editor buffer not indexed", "path", rel, "reason", reason)
+		if w.overlaid {
+			return false, eng.ClearOverlay(w.ctx, rel)
+		}
+		return false, nil
+	}
+	err := eng.UpdateOverlay(w.ctx, rel, w.text)
+	if errors.Is(err, engine.ErrNotIndexable) {
+		// A language the workspace's configuration leaves out: forget the
+		// overlay mark.
+		return false, eng.ClearOverlay(q.ctx, rel)
+	}
+	return true, err
+}
+
+// sameAsDisk reports whether text is the content of rel on disk.
+func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
+	abs, err := fe.eng.Workspace().Abs(rel)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.Mode().IsRegular() || st.Size() != int64(len(text)) {
+		return false
+	}
+	disk, err := os.ReadFile(abs)
+	return err == nil && bytes.Equal(disk, text)
+}
+
+// bufferExcluded says why a buffer must not be indexed, or "". The
+// workspace rules decide by path (a file not yet on disk is judged by its
+// name); size and content are judged on the buffer.
+func (fe *folderEngine) bufferExcluded(rel string, text []byte) string {
+	d := fe.eng.Workspace().Explain(rel)
+	if !d.Included {
+		switch d.Source {
+		case workspace.SourceNotFound, workspace.SourceMaxSize, workspace.SourceBinary, workspace.SourceMinified:
+		default:
+			return d.Source + ": " + d.Rule
+		}
+	}
+	limit := fe.cfg.MaxFileSize
+	if limit > 0 && int64(len(text)) > limit {
+		return "larger than maxFileSize"
+	}
+	head := text
+	if len(head) > 8<<10 {
+		head = head[:8<<10]
+	}
+	if workspace.IsBinary(head) {
+		return "binary content"
+	}
+	return ""
+}
+
+// Document events: each finds the folder of the path and queues the
+// event; none waits for indexing.
+
+func (b *Session) docEvent(path string, kind int, text []byte, version int32) {
+	f := b.folderOf(path)
+	if f == nil {
+		b.log.Debug("document outside the workspace folders", "path", path)
+		return
+	}
+	fe, release, err := f.engineOf()
+	if err != nil {
+		b.log.Debug("document event ignored", "path", path, "error", err)
+		return
+	}
+	rel, err := fe.rel(path)
+	release()
+	if err != nil {
+		b.log.Debug("document event ignored", "path", path, "error", err)
+		return
+	}
+	f.docs.event(rel, kind, text, version)
+}
+
+// DidOpen reports a document the editor opened, with its text.
+func (b *Session) DidOpen(path string, text []byte, version int32) {
+	b.docEvent(path, evOpen, text, version)
+}
+
+// DidChange reports a document's new full text.
+func (b *Session) DidChange(path string, text []byte, version int32) {
+	b.docEvent(path, evChange, text, version)
+}
+
+// DidSave reports a document saved to disk.
+func (b *Session) DidSave(path string, text []byte, version int32) {
+	b.docEvent(path, evSave, text, version)
+}
+
+// DidClose reports a document the editor closed (disk wins again).
+func (b *Session) DidClose(path string, text []byte, version int32) {
+	b.docEvent(path, evClose, text, version)
+}
+
+// Sync waits (bounded by ctx) until the index holds the current text of
+// the open document path: requests about a document call it first.
+func (b *Session) Sync(ctx context.Context, path string) error {
+	f := b.folderOf(path)
+	if f == nil {
+		return nil
+	}
+	fe, release, err := f.engineOf()
+	if err != nil {
+		return err
+	}
+	rel, err := fe.rel(path)
+	release()
+	if err != nil {
+		return nil
+	}
+	return f.docs.sync(ctx, rel)
+}

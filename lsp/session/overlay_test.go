@@ -1,0 +1,216 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// applyLog records the applications an overlay queue makes.
+type applyLog struct {
+	mu    sync.Mutex
+	calls []work
+	// block, when set, makes an application wait for its context or for a
+	// value on release.
+	block   bool
+	release chan struct{}
+	started chan *work
+	errs    []error
+}
+
+func (l *applyLog) apply(w *work) (bool, error) {
+	l.mu.Lock()
+	l.calls = append(l.calls, *w)
+	block := l.block
+	l.mu.Unlock()
+	if l.started != nil {
+		l.started <- w
+	}
+	if block {
+		select {
+		case <-w.ctx.Done():
+			l.mu.Lock()
+			l.errs = append(l.errs, w.ctx.Err())
+			l.mu.Unlock()
+			return true, w.ctx.Err()
+		case <-l.release:
+		}
+	}
+	return w.open, nil
+}
+
+func (l *applyLog) snapshot() []work {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]work(nil), l.calls...)
+}
+
+func newTestQueue(t *testing.T, debounce time.Duration, l *applyLog) *overlayQueue {
+	f := &folder{b: New(Options{}), root: t.TempDir()}
+	q := newOverlayQueue(f, debounce, l.apply)
+	t.Cleanup(q.stop)
+	return q
+}
+
+// idle waits until the queue has nothing dirty or running.
+func (q *overlayQueue) idle(t *testing.T) {
+	t.Helper()
+	poll(t, "overlay queue idle", func() (bool, string) {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		for _, st := range q.docs {
+			if st.dirty || st.running {
+				return false, st.rel + " still pending"
+			}
+		}
+		return true, ""
+	})
+}
+
+func TestOverlayQueueCoalescesEdits(t *testing.T) {
+	l := &applyLog{}
+	// A long debounce: the burst below arrives well within it.
+	q := newTestQueue(t, 300*time.Millisecond, l)
+	q.event("a.go", evChange, []byte("v1"), 1)
+	for v := int32(2); v <= 5; v++ {
+		q.event("a.go", evChange, []byte{'v', byte('0' + v)}, v)
+	}
+	q.idle(t)
+	calls := l.snapshot()
+	if len(calls) != 1 || string(calls[0].text) != "v5" || !calls[0].open {
+		t.Fatalf("applications %+v, want one of v5", calls)
+	}
+	if text, ok := q.Text("a.go"); !ok || string(text) != "v5" {
+		t.Errorf("text = %q, %v", text, ok)
+	}
+}
+
+func TestOverlayQueueOpenAndSaveApplyAtOnce(t *testing.T) {
+	l := &applyLog{}
+	q := newTestQueue(t, time.Hour, l) // a change would wait an hour
+	q.event("a.go", evOpen, []byte("opened"), 1)
+	q.idle(t)
+	q.event("a.go", evSave, []byte("saved"), 1)
+	q.idle(t)
+	calls := l.snapshot()
+	if len(calls) != 2 || string(calls[0].text) != "opened" || string(calls[1].text) != "saved" {
+		t.Fatalf("applications %+v", calls)
+	}
+	// The second application knows the first set an overlay.
+	if !calls[1].overlaid {
+		t.Errorf("overlaid not carried over: %+v", calls[1])
+	}
+}
+
+func TestOverlayQueueCancelsOlderVersion(t *testing.T) {
+	l := &applyLog{block: true, release: make(chan struct{}), started: make(chan *work, 4)}
+	q := newTestQueue(t, time.Millisecond, l)
+	q.event("a.go", evChange, []byte("old"), 1)
+	select {
+	case <-l.started:
+	case <-time.After(wait):
+		t.Fatal("the first version was never applied")
+	}
+	q.event("a.go", evChange, []byte("new"), 2)
+	var second *work
+	select {
+	case second = <-l.started:
+	case <-time.After(wait):
+		t.Fatal("the second version was never applied")
+	}
+	close(l.release)
+	q.idle(t)
+	l.mu.Lock()
+	errs := l.errs
+	l.mu.Unlock()
+	if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
+		t.Errorf("the older application ended with %v, want one cancellation", errs)
+	}
+	if string(second.text) != "new" {
+		t.Errorf("second application of %q", second.text)
+	}
+}
+
+func TestOverlayQueueCloseAndReapply(t *testing.T) {
+	l := &applyLog{}
+	q := newTestQueue(t, time.Millisecond, l)
+	q.event("a.go", evOpen, []byte("x"), 1)
+	q.event("b.go", evOpen, []byte("y"), 1)
+	q.idle(t)
+	q.event("a.go", evClose, nil, 1)
+	q.idle(t)
+	if _, ok := q.Text("a.go"); ok {
+		t.Error("a closed document still has a buffer")
+	}
+	if n := q.count(); n != 1 {
+		t.Errorf("count %d, want 1", n)
+	}
+	before := len(l.snapshot())
+	q.reapply()
+	q.idle(t)
+	calls := l.snapshot()[before:]
+	if len(calls) != 1 || calls[0].st.rel != "b.go" || calls[0].overlaid {
+		t.Errorf("reapply made %+v, want b.go once without an overlay", calls)
+	}
+	// Events about unknown documents are ignored.
+	q.event("c.go", evClose, nil, 1)
+	q.event("c.go", evSave, []byte("z"), 1)
+	q.idle(t)
+	if len(l.snapshot()) != before+1 {
+		t.Errorf("events of unknown documents were applied: %+v", l.snapshot()[before+1:])
+	}
+}
+
+func TestOverlayQueueSurvivesPanics(t *testing.T) {
+	var mu sync.Mutex
+	var applied []string
+	f := &folder{b: New(Options{}), root: t.TempDir()}
+	q := newOverlayQueue(f, time.Millisecond, func(w *work) (bool, error) {
+		if string(w.text) == "boom" {
+			panic("parser exploded")
+		}
+		mu.Lock()
+		applied = append(applied, string(w.text))
+		mu.Unlock()
+		return true, nil
+	})
+	t.Cleanup(q.stop)
+	q.event("a.go", evOpen, []byte("boom"), 1)
+	q.idle(t)
+	q.event("a.go", evChange, []byte("fine"), 2)
+	q.idle(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(applied) != 1 || applied[0] != "fine" {
+		t.Errorf("applied %v after a panic", applied)
+	}
+}
+
+// TestOverlayQueueSync: a request about an open document does not wait
+// out the debounce; it sees the version the editor shows.
+func TestOverlayQueueSync(t *testing.T) {
+	l := &applyLog{}
+	q := newTestQueue(t, time.Hour, l) // the debounce alone would wait an hour
+	q.event("a.go", evChange, []byte("v1"), 1)
+	q.event("a.go", evChange, []byte("v2"), 2)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if err := q.sync(ctx, "a.go"); err != nil {
+		t.Fatal(err)
+	}
+	if calls := l.snapshot(); len(calls) != 1 || string(calls[0].text) != "v2" {
+		t.Fatalf("applications %+v, want one of v2 before sync returns", calls)
+	}
+	// Nothing pending: sync returns at once.
+	if err := q.sync(ctx, "a.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.sync(ctx, "never-opened.go"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.snapshot()); n != 1 {
+		t.Errorf("%d applications, want 1", n)
+	}
+}

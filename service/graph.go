@@ -1,0 +1,133 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// Callers answers the definitions that call a target's definitions.
+func (s *Service) Callers(ctx context.Context, req GraphRequest) (*GraphResult, error) {
+	return s.graph(ctx, req, (*engine.Snapshot).Callers, false)
+}
+
+// Callees answers the definitions a target's definitions call.
+func (s *Service) Callees(ctx context.Context, req GraphRequest) (*GraphResult, error) {
+	return s.graph(ctx, req, (*engine.Snapshot).Callees, true)
+}
+
+// Tests answers the tests that exercise a target's definitions.
+func (s *Service) Tests(ctx context.Context, req GraphRequest) (*GraphResult, error) {
+	return s.graph(ctx, req, (*engine.Snapshot).Tests, false)
+}
+
+// graphQuery is one of the engine's graph queries.
+type graphQuery func(*engine.Snapshot, context.Context, engine.Target) ([]engine.GraphResult, error)
+
+// graph runs a graph query. The items hold what the graph can justify
+// (exact and likely); name-only matches are guesses, listed apart on
+// request and never among the items. sitesInTarget: the call sites lie in
+// the target's file (callees), else in each item's.
+func (s *Service) graph(ctx context.Context, req GraphRequest, q graphQuery, sitesInTarget bool) (*GraphResult, error) {
+	if err := check(&req); err != nil {
+		return nil, err
+	}
+	return withSnapshot(s, func(snap *engine.Snapshot) (*GraphResult, error) {
+		tx := s.texts(snap)
+		t, err := s.engineTarget(req.Target, tx)
+		if err != nil {
+			return nil, err
+		}
+		results, err := q(snap, ctx, t)
+		switch {
+		case errors.Is(err, engine.ErrNoSymbol) && t.Symbol != "":
+			return nil, notFound("symbol", "no definition named %q is indexed", t.Symbol)
+		case errors.Is(err, engine.ErrNoSymbol):
+			return nil, notFound("line", "no definition or call at %s:%d", t.Path, t.Line)
+		case err != nil:
+			return nil, classify("file", req.File, err)
+		}
+		out := &GraphResult{Results: make([]GraphTarget, 0, len(results))}
+		for _, r := range results {
+			gt := GraphTarget{
+				Definition: s.symbol(tx, r.Target), Items: []GraphItem{}, Omitted: r.Omitted, Unresolved: r.Unresolved,
+			}
+			sitePath := ""
+			if sitesInTarget {
+				sitePath = r.Target.Path
+			}
+			for _, it := range r.Items {
+				item := s.graphItem(tx, it, sitePath)
+				switch {
+				case it.Confidence == "name-only" && req.Guesses:
+					gt.Guesses = append(gt.Guesses, item)
+				case it.Confidence == "name-only":
+					gt.Omitted++
+				case len(gt.Items) == req.Limit:
+					gt.Truncated++
+				default:
+					gt.Items = append(gt.Items, item)
+				}
+			}
+			out.Results = append(out.Results, gt)
+		}
+		return out, nil
+	})
+}
+
+// graphItem converts an engine graph item; sitePath is the file of its
+// call sites ("" for the item's own).
+func (s *Service) graphItem(tx *texts, it engine.GraphItem, sitePath string) GraphItem {
+	if sitePath == "" {
+		sitePath = it.Path
+	}
+	out := GraphItem{
+		Location: s.location(it.Path, lines(it.StartLine, it.EndLine)), Symbol: it.Symbol, Kind: it.Kind,
+		Confidence: it.Confidence, Reason: it.Reason, Detail: it.Detail, Via: it.Via,
+		NameRange: lines(it.NameLine, it.NameLine),
+	}
+	if ft, err := tx.get(it.Path); err == nil && it.NameLine > 0 {
+		name := it.Symbol
+		if i := strings.LastIndexByte(name, '.'); i >= 0 && it.Kind != "file" {
+			name = name[i+1:]
+		}
+		b := max(it.NameCol-1, 0)
+		out.NameRange.StartColumn = ft.charColumn(it.NameLine-1, b)
+		out.NameRange.EndColumn = ft.charColumn(it.NameLine-1, b+len(name))
+	}
+	ft, err := tx.get(sitePath)
+	for _, site := range it.Sites {
+		r := lines(site.Line, site.EndLine)
+		if err == nil {
+			r.StartColumn = ft.charColumn(site.Line-1, site.Col-1)
+			r.EndColumn = ft.charColumn(site.EndLine-1, site.EndCol-1)
+		}
+		out.Sites = append(out.Sites, r)
+	}
+	return out
+}
+
+// symbol converts a definition, its signature and doc comment scrubbed.
+func (s *Service) symbol(tx *texts, si engine.SymbolInfo) Symbol {
+	return Symbol{
+		Location:  s.location(si.Path, tx.spanRange(si.Path, si.Span)),
+		NameRange: tx.spanRange(si.Path, nameSpan(si)),
+		Symbol:    si.QualifiedName(), Name: si.Name, Container: si.Container, Kind: string(si.Kind),
+		Language: si.Language, Signature: s.scrub.Scrub(si.Signature), Doc: s.scrub.Scrub(si.Doc),
+		Exported: si.Exported, Parent: -1,
+	}
+}
+
+// nameSpan is a definition's name span, or the start of the definition
+// when the name's span is unknown.
+func nameSpan(si engine.SymbolInfo) (sp symbols.Span) {
+	if !si.NameSpan.Empty() {
+		return si.NameSpan
+	}
+	sp = si.Span
+	sp.End, sp.EndByte = sp.Start, sp.StartByte
+	return sp
+}

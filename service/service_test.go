@@ -1,0 +1,475 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/workspace"
+)
+
+// planted is a secret in the fixture; no result may show it.
+const planted = "ghp_Zq8rT4mN2pLx7Vb9Kc3Hs6Jd1Fw5Ga0Ey2Uq"
+
+// fixtureFiles is a small Go workspace: a caller behind non-ASCII text (so
+// that character and byte columns differ), a test, and a planted secret
+// in a definition's body, its doc comment and a constant.
+var fixtureFiles = map[string]string{
+	"go.mod": "module shop\n\ngo 1.22\n",
+	"billing/invoice.go": `package billing
+
+// Item is one line of an invoice.
+type Item struct {
+	Name  string
+	Cents int
+}
+
+// Total adds the cents of every item.
+func Total(items []Item) int {
+	sum := 0
+	for _, it := range items {
+		sum += it.Cents
+	}
+	return sum
+}
+`,
+	"billing/charge.go": `package billing
+
+// apiToken authenticates to the payment API (` + planted + `).
+const apiToken = "` + planted + `"
+
+// Charge bills the customer for the invoice.
+func Charge(items []Item) string {
+	/* prix é */ t := Total(items)
+	return fmt.Sprintf("%s:%d", "` + planted + `", t)
+}
+`,
+	"billing/invoice_test.go": `package billing
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	if Total([]Item{{"a", 2}, {"b", 3}}) != 5 {
+		t.Fatal("sum")
+	}
+}
+`,
+	"README.md": "# Shop\n\nInvoices are totalled by billing.Total and charged by billing.Charge.\n",
+}
+
+// newService indexes a copy of the fixture (embeddings off) and returns
+// its service.
+func newService(t *testing.T, files map[string]string) *Service {
+	t.Helper()
+	root := testutil.WriteTree(t, files)
+	cfg := workspace.DefaultConfig()
+	cfg.Embeddings = false
+	ctx := context.Background()
+	e, err := engine.Open(ctx, root, engine.Options{DBDir: t.TempDir(), Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(e, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// call runs op through Call with a JSON request, as the socket and the
+// MCP server do, and decodes its result.
+func call[Res any](t *testing.T, s *Service, op, req string) (*Res, error) {
+	t.Helper()
+	raw, err := s.Call(context.Background(), op, json.RawMessage(req))
+	if err != nil {
+		return nil, err
+	}
+	var res Res
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("%s: result %s: %v", op, raw, err)
+	}
+	return &res, nil
+}
+
+func mustCall[Res any](t *testing.T, s *Service, op, req string) *Res {
+	t.Helper()
+	res, err := call[Res](t, s, op, req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", op, req, err)
+	}
+	return res
+}
+
+// TestArguments checks the rules every front end gets: each bad request
+// is a CodeInvalid error naming the argument, with a message a person can
+// act on.
+func TestArguments(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	for _, tc := range []struct {
+		op, req, field, msg string
+	}{
+		{"search", `{}`, "query", "required"},
+		{"search", `{"query":"x","k":0}`, "k", "between 1 and 100, got 0"},
+		{"search", `{"query":"x","k":101}`, "k", "between 1 and 100, got 101"},
+		{"search", `{"query":"x","k":2.5}`, "k", "must be an integer"},
+		{"search", `{"query":"x","k":"3"}`, "k", "must be an integer, got a string"},
+		{"search", `{"query":"x","kk":3}`, "kk", "unknown argument; the arguments are: query, k, paths"},
+		{"search", `{"query":"x","paths":["a",7]}`, "paths[1]", "must be a string"},
+		{"search", `[1]`, "arguments", "must be an object"},
+		{"stats", `{"x":1}`, "x", "this operation takes no arguments"},
+		{"pack", `{"query":"x","format":"yaml"}`, "format", "markdown, xml, json, plain"},
+		{"pack", `{"query":"x","budget":5}`, "budget", "between 100 and 1000000, got 5"},
+		{"search", `{"query":"` + strings.Repeat("x", 100001) + `"}`, "query", "longer than"},
+		{"callers", `{"file":"billing/invoice.go","line":99999999999999999999}`, "line", "must be an integer"},
+		{"callers", `{"file":"../outside.go","line":1}`, "file", "outside the workspace"},
+		{"callers", `{}`, "", "symbol"},
+		{"hover", `{"file":"billing/invoice.go","line":1}`, "column", "required"},
+		{"pack", `{"file":"billing/invoice.go","lines":"9-x"}`, "lines", "A-B"},
+		{"pack", `{"file":"billing/invoice.go","lines":"9-3"}`, "lines", "9-3"},
+		{"reindex", `{}`, "confirm", "must be true"},
+		{"job", `{"jobId":"reindex-0-0"}`, "jobId", "no reindex job"},
+		{"refresh", fmt.Sprintf(`{"paths":[%s"x"]}`, strings.Repeat(`"x",`, 10000)), "paths", "more than 10000 items"},
+	} {
+		_, err := s.Call(context.Background(), tc.op, json.RawMessage(tc.req))
+		var se *Error
+		if !errors.As(err, &se) {
+			t.Errorf("%s %.80s: error %v, want a *service.Error", tc.op, tc.req, err)
+			continue
+		}
+		if se.Code != CodeInvalid && !(tc.field == "jobId" && se.Code == CodeNotFound) {
+			t.Errorf("%s %.80s: code %s, want %s (%v)", tc.op, tc.req, se.Code, CodeInvalid, err)
+		}
+		if tc.field != "" && se.Field != tc.field {
+			t.Errorf("%s %.80s: field %q, want %q (%v)", tc.op, tc.req, se.Field, tc.field, err)
+		}
+		if !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s %.80s: %q does not say %q", tc.op, tc.req, err, tc.msg)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %.80s: message of several lines: %q", tc.op, tc.req, err)
+		}
+	}
+	if _, err := s.Call(context.Background(), "nope", nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "search") {
+		t.Errorf("unknown operation: %v, want ErrInvalid listing the operations", err)
+	}
+}
+
+// TestDefaultsMeetTheSameRules: a request built in Go (flags, LSP
+// arguments) gets the defaults and the checks decoded JSON gets.
+func TestDefaultsMeetTheSameRules(t *testing.T) {
+	req := SearchRequest{Query: "x"}
+	if err := check(&req); err != nil || req.K != 10 {
+		t.Fatalf("check: %v, k %d; want k 10 by default", err, req.K)
+	}
+	req = SearchRequest{Query: "x", K: 500}
+	if err := check(&req); err == nil || !strings.Contains(err.Error(), "k") {
+		t.Fatalf("k 500 from Go: %v, want an error naming k", err)
+	}
+	r := RefreshRequest{}
+	if err := check(&r); err != nil || r.Sync == nil || !*r.Sync {
+		t.Fatalf("refresh: %v, sync %v; want sync true by default", err, r.Sync)
+	}
+}
+
+func TestErrorsRoundTrip(t *testing.T) {
+	for _, err := range []error{
+		invalid("k", "at most 100"),
+		notFound("symbol", "no definition named %q", "Nope"),
+		unavailable(errors.New("disk full"), "the index cannot be written"),
+		fmt.Errorf("wrapped: %w", context.Canceled),
+		errors.New("plain failure"),
+	} {
+		back := DecodeError(EncodeError(err))
+		var a, b *Error
+		errors.As(classify("", "", err), &a)
+		if !errors.As(back, &b) {
+			t.Fatalf("%v came back as %T", err, back)
+		}
+		if back.Error() != err.Error() {
+			t.Errorf("message %q came back as %q", err, back)
+		}
+		if a != nil && (a.Code != b.Code || a.Field != b.Field) {
+			t.Errorf("%v: code/field %s/%s came back as %s/%s", err, a.Code, a.Field, b.Code, b.Field)
+		}
+	}
+	if back := DecodeError(EncodeError(invalid("k", "x"))); !errors.Is(back, ErrInvalid) {
+		t.Errorf("an invalid error is not ErrInvalid after the round trip: %v", back)
+	}
+	if back := DecodeError(EncodeError(context.Canceled)); !errors.Is(back, ErrCancelled) {
+		t.Errorf("cancellation is not ErrCancelled after the round trip: %v", back)
+	}
+}
+
+func TestParseLines(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		start, end int
+		err        string
+	}{
+		{"12", 12, 12, ""},
+		{"3-9", 3, 9, ""},
+		{" 3 - 9 ", 3, 9, ""},
+		{"9-3", 0, 0, "ends before it starts"},
+		{"0-2", 0, 0, "lines start at 1"},
+		{"a-b", 0, 0, "A-B"},
+		{"1-99999999999999999999", 0, 0, "larger than any file's line count"},
+		{"", 0, 0, ""},
+	} {
+		s, e, err := ParseLines("lines", tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseLines(%q) = %d, %d, %v; want an error saying %q", tc.in, s, e, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || s != tc.start || e != tc.end {
+			t.Errorf("ParseLines(%q) = %d, %d, %v; want %d, %d", tc.in, s, e, err, tc.start, tc.end)
+		}
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Target
+		err  string
+	}{
+		{"Total", Target{Symbol: "Total"}, ""},
+		{"billing.Total", Target{Symbol: "billing.Total"}, ""},
+		{"billing/invoice.go:10", Target{File: "billing/invoice.go", Line: 10}, ""},
+		{"billing/invoice.go:10:7", Target{File: "billing/invoice.go", Line: 10, Column: 7}, ""},
+		{"a:12:3.go:5", Target{File: "a:12:3.go", Line: 5}, ""},
+		{`C:\src\a.go:5:2`, Target{File: `C:\src\a.go`, Line: 5, Column: 2}, ""},
+		{"billing/invoice.go", Target{File: "billing/invoice.go"}, ""},
+		{"billing/invoice.go:0", Target{}, "lines start at 1"},
+		{"billing/invoice.go:99999999999999999999", Target{}, "larger than any file's line count"},
+	} {
+		got, err := ParseTarget(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseTarget(%q) = %+v, %v; want an error saying %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestNoSecretInAnyResult asks every read operation about the code that
+// holds the planted secret: snippets, signatures, doc comments, pack text
+// and pack items are all scrubbed by the service, whatever the front end.
+func TestNoSecretInAnyResult(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	reqs := []struct{ op, req string }{
+		{"search", `{"query":"apiToken payment API Charge"}`},
+		{"related", `{"file":"billing/charge.go","line":8}`},
+		{"pack", `{"query":"charge the customer payment token"}`},
+		{"pack", `{"query":"charge the customer payment token","format":"json"}`},
+		{"pack", `{"file":"billing/charge.go","lines":"1-10","format":"xml"}`},
+		{"callees", `{"symbol":"Charge"}`},
+		{"callers", `{"symbol":"Total"}`},
+		{"hover", `{"file":"billing/charge.go","line":4,"column":8}`},
+		{"definition", `{"file":"billing/charge.go","line":8,"column":20}`},
+		{"symbols", `{"file":"billing/charge.go"}`},
+		{"symbols", `{"query":"apiToken"}`},
+		{"symbols", `{}`},
+	}
+	for _, r := range reqs {
+		raw, err := s.Call(context.Background(), r.op, json.RawMessage(r.req))
+		if err != nil {
+			t.Errorf("%s %s: %v", r.op, r.req, err)
+			continue
+		}
+		if strings.Contains(string(raw), planted) || strings.Contains(string(raw), planted[4:20]) {
+			t.Errorf("%s %s shows the planted secret:\n%s", r.op, r.req, raw)
+		}
+	}
+	// The secret's definition is still found, only its value is hidden.
+	res := mustCall[SymbolsResult](t, s, "symbols", `{"name":"apiToken"}`)
+	if len(res.Symbols) != 1 || res.Symbols[0].Path != "billing/charge.go" {
+		t.Fatalf("apiToken: %+v", res.Symbols)
+	}
+}
+
+// TestColumnsCountCharacters: the call of Total sits after "é" on its
+// line; columns are characters, not bytes, in every result.
+func TestColumnsCountCharacters(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	line := strings.Split(fixtureFiles["billing/charge.go"], "\n")[7]
+	want := len([]rune(line[:strings.Index(line, "Total")])) + 1 // 1-based character column
+	if want == strings.Index(line, "Total")+1 {
+		t.Fatal("the fixture line must have a non-ASCII character before the call")
+	}
+	res := mustCall[GraphResult](t, s, "callers", `{"symbol":"Total"}`)
+	var site *Range
+	for _, tg := range res.Results {
+		for _, it := range tg.Items {
+			if it.Path == "billing/charge.go" && len(it.Sites) > 0 {
+				site = &it.Sites[0]
+			}
+		}
+	}
+	if site == nil {
+		t.Fatalf("no call site of Total in billing/charge.go: %+v", res)
+	}
+	if site.StartLine != 8 || site.StartColumn != want || site.EndColumn != want+len("Total") {
+		t.Errorf("call site %+v, want line 8 columns %d-%d", *site, want, want+len("Total"))
+	}
+	// Definition at that character column finds Total.
+	def := mustCall[DefinitionResult](t, s, "definition", fmt.Sprintf(`{"file":"billing/charge.go","line":8,"column":%d}`, want+1))
+	if def.Identifier != "Total" || len(def.Definitions) == 0 || def.Definitions[0].Path != "billing/invoice.go" {
+		t.Errorf("definition at 8:%d = %+v, want Total in billing/invoice.go", want+1, def)
+	}
+	if def.Range.StartColumn != want {
+		t.Errorf("identifier range %+v, want start column %d", def.Range, want)
+	}
+}
+
+// TestPackJSONAndExclude: format json carries the text in the items only,
+// and an item excluded by PATH:A-B does not come back.
+func TestPackJSONAndExclude(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	res := mustCall[PackResult](t, s, "pack", `{"query":"invoice total of the items","format":"json","budget":2000}`)
+	if res.Text != "" || res.Format != "json" || len(res.Items) == 0 {
+		t.Fatalf("json pack: text %q, format %q, %d items", res.Text, res.Format, len(res.Items))
+	}
+	var total *PackItem
+	for i, it := range res.Items {
+		if it.Text == "" {
+			t.Errorf("item %d (%s) has no text", i, it.Path)
+		}
+		if it.Symbol == "Total" || strings.HasSuffix(it.Symbol, ".Total") {
+			total = &res.Items[i]
+		}
+	}
+	if total == nil {
+		t.Fatalf("no item for Total: %+v", res.Items)
+	}
+	ex := fmt.Sprintf("%s:%d-%d", total.Path, total.StartLine, total.EndLine)
+	again := mustCall[PackResult](t, s, "pack", `{"query":"invoice total of the items","format":"json","budget":2000,"exclude":["`+ex+`"]}`)
+	if again.Excluded == 0 {
+		t.Errorf("exclude %s: excluded 0", ex)
+	}
+	for _, it := range again.Items {
+		if it.Path == total.Path && it.StartLine <= total.EndLine && total.StartLine <= it.EndLine {
+			t.Errorf("exclude %s: item %s:%d-%d came back", ex, it.Path, it.StartLine, it.EndLine)
+		}
+	}
+	whole := mustCall[PackResult](t, s, "pack", `{"query":"invoice total of the items","format":"json","exclude":["billing/invoice.go"]}`)
+	for _, it := range whole.Items {
+		if it.Path == "billing/invoice.go" {
+			t.Errorf("exclude billing/invoice.go: item %s:%d-%d came back", it.Path, it.StartLine, it.EndLine)
+		}
+	}
+	if _, err := call[PackResult](t, s, "pack", `{"query":"x","exclude":["billing/invoice.go:x-y"]}`); !errors.Is(err, ErrInvalid) {
+		t.Errorf("exclude with bad lines: %v, want ErrInvalid", err)
+	}
+}
+
+func TestPins(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	res := mustCall[PinsResult](t, s, "pin", `{"symbol":"Total"}`)
+	if len(res.Pins) != 1 || res.Pins[0].Path != "billing/invoice.go" || res.Pins[0].Tokens == 0 || res.Tokens != res.Pins[0].Tokens {
+		t.Fatalf("pin Total: %+v", res)
+	}
+	res = mustCall[PinsResult](t, s, "pin", `{"file":"README.md"}`)
+	if len(res.Pins) != 2 || res.Pins[1].Lines != "" {
+		t.Fatalf("pin README.md: %+v", res)
+	}
+	pack := mustCall[PackResult](t, s, "pack", `{"query":"unrelated words","format":"json"}`)
+	pinned := 0
+	for _, it := range pack.Items {
+		if it.Source == "pinned" {
+			pinned++
+		}
+	}
+	if pinned != 2 {
+		t.Errorf("pack holds %d pinned items, want 2: %+v", pinned, pack.Items)
+	}
+	if _, err := call[PinsResult](t, s, "unpin", `{"symbol":"Charge"}`); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unpin of what is not pinned: %v, want ErrNotFound", err)
+	}
+	if _, err := call[PinsResult](t, s, "unpin", `{"all":true,"file":"README.md"}`); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unpin all with a file: %v, want ErrInvalid", err)
+	}
+	res = mustCall[PinsResult](t, s, "unpin", `{"all":true}`)
+	if len(res.Pins) != 0 || res.Tokens != 0 {
+		t.Errorf("unpin all: %+v", res)
+	}
+}
+
+// TestReindexOneJobAtATime: while a job of the index is queued (a scan
+// holds the index), a second reindex is refused with the first job's id;
+// the first then runs to done.
+func TestReindexOneJobAtATime(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	unlock, err := s.Engine().LockScan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := mustCall[ReindexResult](t, s, "reindex", `{"confirm":true}`)
+	if first.Status != "started" || first.JobID == "" {
+		unlock()
+		t.Fatalf("reindex: %+v", first)
+	}
+	_, err = call[ReindexResult](t, s, "reindex", `{"confirm":true,"paths":["billing"]}`)
+	unlock()
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), first.JobID) {
+		t.Fatalf("second reindex: %v, want ErrUnavailable naming %s", err, first.JobID)
+	}
+	testutil.Poll(t, "the reindex job to finish", time.Minute, func() (bool, string) {
+		st := mustCall[JobStatus](t, s, "job", `{"jobId":"`+first.JobID+`"}`)
+		return st.Status == "done", fmt.Sprintf("%+v", st)
+	})
+	st := mustCall[JobStatus](t, s, "job", `{"jobId":"`+first.JobID+`"}`)
+	if st.Indexed != 4 || st.Failed != 0 {
+		t.Errorf("job: %+v, want 4 files indexed", st)
+	}
+	dry := mustCall[ReindexResult](t, s, "reindex", `{"dryRun":true,"paths":["billing"]}`)
+	if dry.Status != "planned" || dry.ReindexCount != 3 || len(dry.Reindex) != 3 {
+		t.Errorf("dry run: %+v, want the 3 files of billing planned", dry)
+	}
+}
+
+// TestRefreshOfManyMissingPaths: ten thousand paths that do not exist
+// (a branch switch deleting a tree) are answered in one pass, each once.
+func TestRefreshOfManyMissingPaths(t *testing.T) {
+	s := newService(t, fixtureFiles)
+	paths := make([]string, 0, 10000)
+	for i := 0; i < 5000; i++ {
+		p := fmt.Sprintf(`"gone/dir%d/f%d.go"`, i%50, i)
+		paths = append(paths, p, p)
+	}
+	res := mustCall[RefreshResult](t, s, "refresh", `{"paths":[`+strings.Join(paths, ",")+`]}`)
+	if len(res.Files) != 5000 {
+		t.Fatalf("refresh of 5000 distinct missing paths answered %d", len(res.Files))
+	}
+	for _, f := range res.Files[:3] {
+		if f.Outcome != "not found" {
+			t.Errorf("%s: %s, want not found", f.Path, f.Outcome)
+		}
+	}
+	// A file deleted on disk leaves the index on refresh.
+	if err := os.Remove(filepath.Join(s.Root(), "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	res = mustCall[RefreshResult](t, s, "refresh", `{"paths":["README.md"]}`)
+	if len(res.Files) != 1 || res.Files[0].Outcome != "removed" {
+		t.Errorf("refresh of a deleted file: %+v", res.Files)
+	}
+}
