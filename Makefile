@@ -22,8 +22,13 @@ test: deps build test-go test-editors
 test-go:
 	$(GO) test $(TESTFLAGS) ./...
 
+# The VS Code extension: unit tests and the real server (npm test), then the
+# packaged extension inside a real VS Code (code-server + headless Chromium,
+# installed by deps-editors; screenshots of failures in
+# editors/vscode/test-results/e2e).
 test-editors:
 	cd editors/vscode && npm test
+	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) npm run test:e2e
 	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
@@ -85,6 +90,7 @@ deps-fixture:
 
 deps-editors:
 	cd editors/vscode && npm ci --no-audit --no-fund
+	scripts/install-code-server.sh
 
 # Newer Neovims (Debian trixie's 0.10 and sid's newest) for the plugin
 # tests, unpacked into $(CACHE)/neovim; the system's 0.7.2 is tested too.

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "serve", usage: "[--db DIR]",
+	register(command{name: "serve", usage: "[--db DIR] [--stdio] [--clientProcessId N]",
 		summary: "language server on stdin/stdout (the default command)", run: runServe})
 }
 
@@ -19,8 +19,16 @@ func init() {
 // to stderr (and, filtered by the logLevel setting, to the client); stdout
 // carries the protocol only. CONTEXT_LS_EMBEDDINGS=off turns embeddings off
 // whatever the client's settings say.
+//
+// Language-client libraries add their own flags to the command they start:
+// vscode-languageclient appends --stdio for the stdio transport and
+// --clientProcessId=N for Node servers, and other clients follow the same
+// convention. Both are accepted in any position and change nothing: stdio
+// is the only transport, and the session ends with the client's exit.
 func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(false)
+	fs.Bool("stdio", false, "talk LSP on stdin/stdout (the only transport; accepted for language clients)")
+	fs.Int("clientProcessId", 0, "the client's process `ID` (accepted for language clients and ignored)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -83,6 +83,16 @@ func TestServe(t *testing.T) {
 		{"the default command", nil, session(true), 0, "", true},
 		{"exit without shutdown", []string{"serve"}, session(false), 1, "session ended without shutdown", true},
 		{"input ends at once", []string{"serve"}, nil, 1, "session ended without shutdown", false},
+		// What language-client libraries append (vscode-languageclient:
+		// --stdio for the stdio transport, --clientProcessId for Node
+		// servers), in every position they may take.
+		{"--stdio", []string{"serve", "--stdio"}, session(true), 0, "", true},
+		{"--stdio first", []string{"serve", "--stdio", "--db", t.TempDir()}, session(true), 0, "", true},
+		{"--clientProcessId=N", []string{"serve", "--clientProcessId=4242", "--stdio"}, session(true), 0, "", true},
+		{"--clientProcessId N", []string{"serve", "--stdio", "--clientProcessId", "4242"}, session(true), 0, "", true},
+		{"-stdio", []string{"serve", "-stdio", "-clientProcessId=1"}, session(true), 0, "", true},
+		{"bad --clientProcessId", []string{"serve", "--clientProcessId=me"}, nil, 2, "invalid value", false},
+		{"another transport", []string{"serve", "--pipe=/tmp/x"}, nil, 2, "flag provided but not defined: -pipe", false},
 		{"stray argument", []string{"serve", "extra"}, nil, 2, "unexpected argument", false},
 		{"--root", []string{"serve", "--root", root}, nil, 2, "--root does not apply to serve", false},
 	}

@@ -71,14 +71,90 @@ function withPackOptions(args: ContextPackArgs, opts: PackOptions): ContextPackA
   return args;
 }
 
-/** contextLs.search arguments; undefined when the query is blank. k is clamped to 1..100. */
-export function searchArgs(query: string, k: number): SearchArgs | undefined {
-  const q = query.trim();
-  if (q === '') {
+/** A search as typed: the words, and the filters written as lang:, kind: and path: words. */
+export interface SearchInput {
+  /** The query without the filter words. */
+  text: string;
+  languages: string[];
+  kinds: string[];
+  /** Globs on folder-relative paths; one starting with ! excludes. */
+  paths: string[];
+}
+
+/** The filter words Search Codebase understands, and the argument each fills. */
+export const SEARCH_FILTERS: Record<string, 'languages' | 'kinds' | 'paths'> = {
+  lang: 'languages',
+  language: 'languages',
+  kind: 'kinds',
+  path: 'paths',
+};
+
+/**
+ * Splits typed text into the query and its filters: `lang:go,python`,
+ * `kind:function`, `path:inventory/**` or `path:!**\/*_test.go` (each may be
+ * repeated; commas separate values). Other words, and a filter word with no
+ * value, are the query.
+ */
+export function parseSearchInput(input: string): SearchInput {
+  const out: SearchInput = { text: '', languages: [], kinds: [], paths: [] };
+  const words: string[] = [];
+  for (const word of input.trim().split(/\s+/)) {
+    const m = /^([A-Za-z]+):(.+)$/.exec(word);
+    const key = m === null ? undefined : SEARCH_FILTERS[m[1].toLowerCase()];
+    if (m === null || key === undefined) {
+      if (word !== '') {
+        words.push(word);
+      }
+      continue;
+    }
+    for (const v of m[2].split(',')) {
+      const value = key === 'paths' ? v : v.toLowerCase();
+      if (value !== '' && !out[key].includes(value)) {
+        out[key].push(value);
+      }
+    }
+  }
+  out.text = words.join(' ');
+  return out;
+}
+
+/** The filters of a search input as one line ("lang: go · path: inventory/**"); '' without filters. */
+export function describeFilters(input: SearchInput): string {
+  const parts: string[] = [];
+  if (input.languages.length > 0) {
+    parts.push(`lang: ${input.languages.join(', ')}`);
+  }
+  if (input.kinds.length > 0) {
+    parts.push(`kind: ${input.kinds.join(', ')}`);
+  }
+  if (input.paths.length > 0) {
+    parts.push(`path: ${input.paths.join(', ')}`);
+  }
+  return parts.join(' · ');
+}
+
+/**
+ * contextLs.search arguments for typed text (filters included, see
+ * parseSearchInput); undefined when no query words are left. k is clamped
+ * to 1..100.
+ */
+export function searchArgs(typed: string, k: number): SearchArgs | undefined {
+  const input = parseSearchInput(typed);
+  if (input.text === '') {
     return undefined;
   }
   const kk = Number.isFinite(k) ? Math.min(MAX_SEARCH_K, Math.max(1, Math.round(k))) : 10;
-  return { query: q, k: kk };
+  const args: SearchArgs = { query: input.text, k: kk };
+  if (input.languages.length > 0) {
+    args.languages = input.languages;
+  }
+  if (input.kinds.length > 0) {
+    args.kinds = input.kinds;
+  }
+  if (input.paths.length > 0) {
+    args.paths = input.paths;
+  }
+  return args;
 }
 
 /** contextLs.reindex arguments: a dry run first, then the confirmed run. */

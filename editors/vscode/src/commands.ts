@@ -4,7 +4,8 @@
 // part missing from this build — are shown as they are, never thrown.
 
 import * as vscode from 'vscode';
-import { packArgsForQuery, packArgsForSelection, placeArgs, reindexArgs, searchArgs } from './args';
+import { mcpRegistration } from './agents';
+import { describeFilters, packArgsForQuery, packArgsForSelection, parseSearchInput, placeArgs, reindexArgs, searchArgs } from './args';
 import { ConfigReader, packFormat, searchResults } from './config';
 import { editorState, toLocation, workspaceFolders } from './convert';
 import { pickLocation } from './picker';
@@ -26,13 +27,18 @@ import {
   hitEntry,
   isCancelled,
   LocationEntry,
+  notPinnedMessage,
   packSummary,
   pinsSummary,
+  isReindexEnd,
+  reindexDone,
   reindexQuestion,
   relatedEntries,
   statsMarkdown,
   testEntries,
 } from './render';
+import { ExploreAnswers, exploreTitle, exploreTree, ResultNode } from './results';
+import { ProgressEnd } from './status';
 
 /** How commands reach the server. */
 export interface ContextClient {
@@ -54,6 +60,12 @@ export interface CommandDeps {
   showStatsDocument(markdown: string): Promise<void>;
   /** Refreshes the status bar's stats. */
   refreshStatus(): void;
+  /** Fires when a server progress operation ends. */
+  onDidEndProgress: vscode.Event<ProgressEnd>;
+  /** The server binary in use (undefined when none was found). */
+  serverPath(): string | undefined;
+  /** Shows a tree in the results view. */
+  showResults(title: string, nodes: ResultNode[]): Promise<void>;
 }
 
 /**
@@ -73,7 +85,14 @@ export const ExtensionCommands = {
   reindexWorkspace: 'contextLs.reindexWorkspace',
   showStats: 'contextLs.showStats',
   restartServer: 'contextLs.restartServer',
+  exploreDefinition: 'contextLs.exploreDefinition',
+  setUpForAgents: 'contextLs.setUpForAgents',
+  clearResults: 'contextLs.results.clear',
+  openResult: 'contextLs.openResult',
 } as const;
+
+/** Commands registered by their owners, not by registerCommands. */
+export const OWNED_ELSEWHERE: string[] = [ExtensionCommands.restartServer, ExtensionCommands.clearResults, ExtensionCommands.openResult];
 
 /** Text of the button that opens Copy Context for Query when no file editor is active. */
 export const ASK_QUERY = 'Copy Context for Query…';
@@ -265,12 +284,24 @@ export async function searchCodebase(deps: CommandDeps): Promise<void> {
   const k = searchResults(deps.config());
   let shown = false;
   await pickLocation({
-    title: 'Search Codebase',
-    placeholder: 'Words, identifiers or a question; Enter jumps to the code',
+    title: SEARCH_TITLE,
+    placeholder: 'Words, identifiers or a question; filter with lang:go kind:function path:src/**; Enter jumps to the code',
+    titleFor: (text) => {
+      const filters = describeFilters(parseSearchInput(text));
+      return filters === '' ? SEARCH_TITLE : `${SEARCH_TITLE} (${filters})`;
+    },
+    noResults: (text) => {
+      const input = parseSearchInput(text);
+      if (input.text === '') {
+        return 'Type words to search for as well as the filters.';
+      }
+      const filters = describeFilters(input);
+      return `No results for “${input.text}”${filters === '' ? '' : ` with ${filters}`}.`;
+    },
     live: async (text, token) => {
       const args = searchArgs(text, k);
       if (args === undefined) {
-        return [];
+        return []; // filters alone: noResults asks for words
       }
       const res = await client.execute<SearchResult>(Commands.search, args, token);
       const folders = workspaceFolders();
@@ -284,6 +315,9 @@ export async function searchCodebase(deps: CommandDeps): Promise<void> {
     },
   });
 }
+
+/** The title of the Search Codebase picker. */
+export const SEARCH_TITLE = 'Search Codebase';
 
 /** Context: Pin / Context: Unpin. */
 export async function pin(deps: CommandDeps, action: 'pin' | 'unpin'): Promise<void> {
@@ -300,6 +334,11 @@ export async function pin(deps: CommandDeps, action: 'pin' | 'unpin'): Promise<v
     const res = await run<PinsResult>(client, action === 'pin' ? 'pinning' : 'unpinning', action === 'pin' ? Commands.pin : Commands.unpin, placeArgs(st));
     void vscode.window.showInformationMessage(`context-ls: ${pinsSummary(action, res)}`);
   } catch (err) {
+    const plain = action === 'unpin' ? notPinnedMessage(err) : undefined;
+    if (plain !== undefined) {
+      void vscode.window.showInformationMessage(plain);
+      return;
+    }
     showError(what, err);
   }
 }
@@ -324,11 +363,43 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
   if (answer !== REINDEX_BUTTON) {
     return;
   }
+  // Listen before starting: a small job may end before its answer arrives.
+  // The job reports one progress per folder; each end is told once.
+  let jobId: string | undefined;
+  let left = 0;
+  const ended: ProgressEnd[] = [];
+  const report = (): number => {
+    let told = 0;
+    while (jobId !== undefined && left > 0 && ended.length > 0) {
+      const end = ended.shift()!;
+      if (isReindexEnd(jobId, end.title, end.message)) {
+        void vscode.window.showInformationMessage(reindexDone(jobId, end.title, end.message));
+        told++;
+        if (--left === 0) {
+          sub.dispose();
+        }
+      }
+    }
+    return told;
+  };
+  const sub = deps.onDidEndProgress((end) => {
+    ended.push(end);
+    report();
+  });
   try {
     const res = await client.execute<ReindexResult>(Commands.reindex, reindexArgs('confirm'));
-    void vscode.window.showInformationMessage(`context-ls: re-index started (job ${res.jobId ?? 'unknown'}); progress is in the status bar.`);
+    jobId = res.jobId;
+    left = Math.max(1, (res.folders ?? []).length);
+    if (jobId === undefined) {
+      sub.dispose();
+    }
+    // A job that is already over is told once, as done.
+    if (report() === 0) {
+      void vscode.window.showInformationMessage('context-ls: re-index started; progress is in the status bar.');
+    }
     deps.refreshStatus();
   } catch (err) {
+    sub.dispose();
     showError('Reindex Workspace', err);
   }
 }
@@ -348,7 +419,89 @@ export async function showStats(deps: CommandDeps): Promise<void> {
   }
 }
 
-/** Registers every command except restartServer (the extension owns the client's lifecycle). */
+/** Why a request failed, in the user's words, or undefined when it was cancelled. */
+async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: string }> {
+  try {
+    return { value: await p };
+  } catch (err) {
+    if (isCancelled(err)) {
+      return {};
+    }
+    return { error: errorMessage('asking the server', err).replace(/^context-ls: asking the server failed: /, '') };
+  }
+}
+
+/** Context: Explore Definition — callers, callees, tests and related code in the results view. */
+export async function exploreDefinition(deps: CommandDeps): Promise<void> {
+  const client = needClient(deps);
+  if (client === undefined) {
+    return;
+  }
+  const st = activeState(client, 'Explore Definition');
+  if (st === undefined) {
+    return;
+  }
+  const args = placeArgs(st);
+  const [callers, callees, tests, related] = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'context-ls: exploring' },
+    () =>
+      Promise.all([
+        settle(client.execute<GraphResult>(Commands.callers, args)),
+        settle(client.execute<GraphResult>(Commands.callees, args)),
+        settle(client.execute<GraphResult>(Commands.tests, args)),
+        settle(client.execute<RelatedResult>(Commands.relatedContext, args)),
+      ]),
+  );
+  const ans: ExploreAnswers = {
+    callers: callers.value,
+    callees: callees.value,
+    tests: tests.value,
+    related: related.value,
+    errors: { callers: callers.error, callees: callees.error, tests: tests.error, related: related.error },
+  };
+  const all = [callers, callees, tests, related];
+  if (all.every((r) => r.error !== undefined)) {
+    void vscode.window.showErrorMessage(`context-ls: Explore Definition failed: ${callers.error}`);
+    return;
+  }
+  if (all.some((r) => r.value === undefined && r.error === undefined)) {
+    return; // cancelled
+  }
+  await deps.showResults(exploreTitle(ans), exploreTree(ans, workspaceFolders()));
+}
+
+/** The button that copies the agents' registration. */
+export const COPY_REGISTRATION = 'Copy';
+
+/** Context: Set Up for Agents — the MCP registration of this workspace, ready to copy. */
+export async function setUpForAgents(deps: CommandDeps): Promise<void> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  if (folders.length === 0) {
+    void vscode.window.showInformationMessage('context-ls: open a folder first: the registration names the workspace folder the agent works on.');
+    return;
+  }
+  const bin = deps.serverPath();
+  if (bin === undefined) {
+    void vscode.window.showErrorMessage(`context-ls: ${deps.unavailableReason()}`);
+    return;
+  }
+  const json = mcpRegistration(
+    bin,
+    folders.map((f) => ({ name: f.name, path: f.uri.fsPath })),
+  );
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: json });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const pick = await vscode.window.showInformationMessage(
+    'context-ls: this registers the MCP server with a coding agent: Claude Code reads it from .mcp.json at the workspace root, Cursor from .cursor/mcp.json; other agents take the same mcpServers entry.',
+    COPY_REGISTRATION,
+  );
+  if (pick === COPY_REGISTRATION) {
+    await vscode.env.clipboard.writeText(json);
+    void vscode.window.showInformationMessage('context-ls: MCP registration copied.');
+  }
+}
+
+/** Registers every command but OWNED_ELSEWHERE (the extension owns the client's lifecycle, the results view its items). */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const reg = (id: string, fn: () => Promise<void>) => vscode.commands.registerCommand(id, fn);
   return [
@@ -362,5 +515,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(ExtensionCommands.unpin, () => pin(deps, 'unpin')),
     reg(ExtensionCommands.reindexWorkspace, () => reindexWorkspace(deps)),
     reg(ExtensionCommands.showStats, () => showStats(deps)),
+    reg(ExtensionCommands.exploreDefinition, () => exploreDefinition(deps)),
+    reg(ExtensionCommands.setUpForAgents, () => setUpForAgents(deps)),
   ];
 }

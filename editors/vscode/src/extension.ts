@@ -1,8 +1,10 @@
 // Entry point of the context-ls VS Code extension: wires the status bar,
-// the stats document, the server controller and the commands.
+// the stats document, the results view, the server controller and the
+// commands.
 
 import * as vscode from 'vscode';
 import { ExtensionCommands, registerCommands } from './commands';
+import { ResultsView } from './resultsView';
 import { readerFor, ServerController } from './server';
 import { Commands, StatsResult } from './protocol';
 import { SCHEME, StatsDocument } from './statsDocument';
@@ -20,10 +22,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const ctl = new ServerController(output, status);
   controller = ctl;
+  const results = new ResultsView();
   context.subscriptions.push(
     output,
     statsDoc,
     status,
+    results,
     ctl,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, statsDoc),
     vscode.commands.registerCommand(ExtensionCommands.restartServer, () => ctl.restart()),
@@ -33,6 +37,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       config: () => readerFor(),
       showStatsDocument: (md) => statsDoc.show(md),
       refreshStatus: () => status.refreshSoon(),
+      onDidEndProgress: status.onDidEndProgress,
+      serverPath: () => ctl.serverPath(),
+      showResults: (title, nodes) => results.show(title, nodes),
     }),
   );
   await ctl.start();

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { toLocation } from './convert';
 import { isCancelled, LocationEntry } from './render';
 
-/** A QuickPick row carrying its location. */
+/** A QuickPick row carrying its location; a row without one is a message (no results). */
 export interface LocationPickItem extends vscode.QuickPickItem {
-  entry: LocationEntry;
+  entry?: LocationEntry;
 }
 
 /** Produces entries for the typed text; rejects to report an error. */
@@ -27,6 +27,10 @@ export interface PickOptions {
   debounceMs?: number;
   /** Called with a live source's error (other than cancellation). */
   onError?: (err: unknown) => void;
+  /** The row shown when a live query found nothing, for the typed text. */
+  noResults?: (text: string) => string;
+  /** The title for the typed text (live pickers; default: title). */
+  titleFor?: (text: string) => string;
 }
 
 /** Default delay of live queries. */
@@ -97,7 +101,7 @@ export function pickLocation(opts: PickOptions): Promise<LocationEntry | undefin
         if (mine !== seq) {
           return; // a newer query is running
         }
-        qp.items = items(entries);
+        qp.items = entries.length === 0 && opts.noResults !== undefined ? [{ label: opts.noResults(text), alwaysShow: true }] : items(entries);
         qp.busy = false;
       },
       (err) => {
@@ -119,6 +123,9 @@ export function pickLocation(opts: PickOptions): Promise<LocationEntry | undefin
       qp.matchOnDetail = false;
       subs.push(
         qp.onDidChangeValue((text) => {
+          if (opts.titleFor !== undefined) {
+            qp.title = opts.titleFor(text);
+          }
           if (timer !== undefined) {
             clearTimeout(timer);
           }
@@ -134,15 +141,15 @@ export function pickLocation(opts: PickOptions): Promise<LocationEntry | undefin
     subs.push(
       qp.onDidChangeActive((active) => {
         const it = active[0];
-        if (it !== undefined) {
+        if (it?.entry !== undefined) {
           previewed = true;
           openLocation(it.entry, true, column).then(undefined, () => undefined);
         }
       }),
       qp.onDidAccept(() => {
         const it = qp.selectedItems[0] ?? qp.activeItems[0];
-        if (it === undefined) {
-          return;
+        if (it?.entry === undefined) {
+          return; // nothing, or the no-results row
         }
         accepted = it.entry;
         qp.hide();

@@ -90,35 +90,39 @@ export function shorten(s: string, max: number): string {
   return cps.length <= max ? s : cps.slice(0, Math.max(0, max - 1)).join('') + '…';
 }
 
-/** The codicon for a chunk or symbol kind. */
-export function kindIcon(kind: string): string {
+/** The codicon id for a chunk or symbol kind ("symbol-function"). */
+export function kindCodicon(kind: string): string {
   switch (kind) {
     case 'function':
-      return '$(symbol-function)';
+      return 'symbol-function';
     case 'method':
-      return '$(symbol-method)';
+      return 'symbol-method';
     case 'class':
-      return '$(symbol-class)';
+    case 'type':
+      return 'symbol-class';
     case 'struct':
-      return '$(symbol-structure)';
+      return 'symbol-structure';
     case 'interface':
     case 'trait':
-      return '$(symbol-interface)';
+      return 'symbol-interface';
     case 'enum':
-      return '$(symbol-enum)';
-    case 'type':
-      return '$(symbol-class)';
+      return 'symbol-enum';
     case 'const':
     case 'constant':
-      return '$(symbol-constant)';
+      return 'symbol-constant';
     case 'var':
     case 'variable':
-      return '$(symbol-variable)';
+      return 'symbol-variable';
     case 'markdown_section':
-      return '$(markdown)';
+      return 'markdown';
     default:
-      return '$(symbol-misc)';
+      return 'symbol-misc';
   }
+}
+
+/** The codicon for a chunk or symbol kind, as label text ("$(symbol-function)"). */
+export function kindIcon(kind: string): string {
+  return `$(${kindCodicon(kind)})`;
 }
 
 /** The last element of a slash-separated path. */
@@ -222,7 +226,62 @@ export function pinsSummary(action: 'pin' | 'unpin', res: PinsResult): string {
   const pins = res.pins ?? [];
   const tokens = res.tokens ?? pins.reduce((s, p) => s + p.tokens, 0);
   const verb = action === 'pin' ? 'Pinned' : 'Unpinned';
-  return `${verb}. ${pins.length} pin${pins.length === 1 ? '' : 's'} now add ${num(tokens)} tokens to every context pack.`;
+  if (pins.length === 0) {
+    return `${verb}. Nothing is pinned now.`;
+  }
+  const n = pins.length === 1 ? '1 pin now adds' : `${num(pins.length)} pins now add`;
+  return `${verb}. ${n} ${num(tokens)} token${tokens === 1 ? '' : 's'} to every context pack.`;
+}
+
+/**
+ * What to say when Unpin finds nothing pinned at the selection, from the
+ * server's error ("arguments[0]: inventory/stock.go:25-31: not pinned", or
+ * with a hint in parentheses after it); undefined for any other error.
+ */
+export function notPinnedMessage(err: unknown): string | undefined {
+  const m = /^(.*?):? not pinned(?: \(.*\))?$/.exec(serverWords(err));
+  if (m === null) {
+    return undefined;
+  }
+  return `context-ls: ${m[1] === '' ? 'this selection' : m[1]} is not pinned, so there is nothing to unpin.`;
+}
+
+/** The title of a re-index job's progress ("Re-indexing" or "Re-indexing <folder>"). */
+export const REINDEX_TITLE = 'Re-indexing';
+
+/**
+ * Whether a progress end is that of the re-index job jobId: its message
+ * names the job ("reindex-1 done: …"), or, from servers that leave the id
+ * out, its title is a re-index's.
+ */
+export function isReindexEnd(jobId: string, title: string, message: string | undefined): boolean {
+  const m = (message ?? '').trim();
+  if (/^reindex-\d+ /.test(m)) {
+    return m.startsWith(`${jobId} `);
+  }
+  return title === REINDEX_TITLE || title.startsWith(`${REINDEX_TITLE} `);
+}
+
+/**
+ * The notification when a re-index job ends, from its progress: title
+ * "Re-indexing shop" and message "306 files re-indexed, 0 removed, 0
+ * failed" (or "reindex failed: reason"; older servers: "reindex-1 done:
+ * …"). The job id is dropped and the outcome said once.
+ */
+export function reindexDone(jobId: string, title: string, message: string | undefined): string {
+  const folder = title.startsWith(`${REINDEX_TITLE} `) ? ` of ${title.slice(REINDEX_TITLE.length + 1)}` : '';
+  let m = (message ?? '').trim();
+  if (m.startsWith(`${jobId} `)) {
+    m = m.slice(jobId.length + 1);
+  }
+  m = m.replace(/^reindex /, '');
+  if (m === '') {
+    return `context-ls: re-index${folder} finished.`;
+  }
+  if (!/^(done|failed|cancelled)\b/.test(m)) {
+    m = `done: ${m}`;
+  }
+  return `context-ls: re-index${folder} ${m}.`;
 }
 
 /** The question asked before a reindex, from the dry run. */
@@ -364,12 +423,22 @@ export function isCancelled(err: unknown): boolean {
  * the user was doing.
  */
 export function errorMessage(what: string, err: unknown): string {
+  const msg = serverWords(err);
+  return `context-ls: ${what} failed: ${msg === '' ? 'unknown error' : msg}`;
+}
+
+/**
+ * An error's message without the argument list the server names first for
+ * a bad argument ("arguments[0].query: required" → "query: required",
+ * "arguments[0]: x not pinned" → "x not pinned"): the user never wrote
+ * that list, the extension did.
+ */
+export function serverWords(err: unknown): string {
   let msg: string;
   if (typeof err === 'object' && err !== null && typeof (err as RpcErrorLike).message === 'string') {
     msg = (err as RpcErrorLike).message as string;
   } else {
     msg = String(err);
   }
-  msg = msg.trim() === '' ? 'unknown error' : msg.trim();
-  return `context-ls: ${what} failed: ${msg}`;
+  return msg.trim().replace(/^arguments\[\d+\](?:\.|: )/, '');
 }

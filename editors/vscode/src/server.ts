@@ -12,17 +12,27 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { ContextClient } from './commands';
 import { answerConfiguration, ConfigReader, initializationOptions, SECTION, SERVER_KEYS, serverPathSetting, serverSettings } from './config';
 import { ProgressValue } from './protocol';
-import { errorMessage } from './render';
+import { errorMessage, serverWords } from './render';
 import { hostEnv, INSTALL_URL, resolveServerPath } from './serverPath';
 import { StatusBar } from './status';
 
+/** The arguments the server is started with. */
+export const SERVER_ARGS = ['serve'] as const;
+
 /** Buttons of the server-missing notification. */
 export const MissingButtons = { install: 'Install Instructions', settings: 'Open Settings' } as const;
+
+/**
+ * Why the server did not start, as a reason: no "context-ls:" prefix, which
+ * the messages that show a reason add once.
+ */
+export function startFailed(err: unknown): string {
+  return `starting the server failed: ${serverWords(err) || 'unknown error'}`;
+}
 
 /** The contextLs configuration for a scope. */
 export function readerFor(scope?: vscode.Uri): ConfigReader {
@@ -36,6 +46,7 @@ export class ServerController implements vscode.Disposable {
   private reason = 'the server is starting';
   private readonly subs: vscode.Disposable[] = [];
   private starting: Promise<void> | undefined;
+  private binary: string | undefined;
 
   constructor(
     private readonly output: vscode.OutputChannel,
@@ -55,6 +66,11 @@ export class ServerController implements vscode.Disposable {
         c.sendRequest(ExecuteCommandRequest.type, { command, arguments: args === undefined ? [] : [args] }, token) as Promise<T>,
       uriOf: (uri: vscode.Uri) => c.code2ProtocolConverter.asUri(uri),
     };
+  }
+
+  /** The binary the server was last started from (undefined when none was found). */
+  serverPath(): string | undefined {
+    return this.binary;
   }
 
   /** Why contextClient() is undefined. */
@@ -78,6 +94,7 @@ export class ServerController implements vscode.Disposable {
     // only (restrictedConfigurations in package.json).
     const setting = serverPathSetting(readerFor());
     const found = resolveServerPath(setting, hostEnv(folders));
+    this.binary = found.ok ? found.path : undefined;
     if (!found.ok) {
       this.reason = found.message;
       this.status.setServer('missing', found.message);
@@ -93,8 +110,13 @@ export class ServerController implements vscode.Disposable {
         });
       return;
     }
-    this.output.appendLine(`starting ${found.path} serve (found via ${found.source})`);
-    const exe = { command: found.path, args: ['serve'], transport: TransportKind.stdio };
+    this.output.appendLine(`starting ${found.path} ${SERVER_ARGS.join(' ')} (found via ${found.source})`);
+    // The command line is exactly SERVER_ARGS: with no transport given, the
+    // language client talks over the process's stdin and stdout and adds no
+    // flag of its own (with TransportKind.stdio it would append --stdio,
+    // which the server accepts only since the flag was added), so any
+    // context-ls binary starts.
+    const exe = { command: found.path, args: [...SERVER_ARGS] };
     const serverOptions: ServerOptions = { run: exe, debug: exe };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
@@ -104,7 +126,12 @@ export class ServerController implements vscode.Disposable {
       middleware: {
         handleWorkDoneProgress: (token, params, next) => {
           this.status.progress(token, params as ProgressValue);
-          next(token, params);
+          // The status bar item shows the operation; the client's own window
+          // progress would show it a second time. Its end still goes through
+          // so that the client releases the token.
+          if (params.kind === 'end') {
+            next(token, params);
+          }
         },
         workspace: {
           configuration: async (params, token, next) => {
@@ -121,8 +148,8 @@ export class ServerController implements vscode.Disposable {
         },
       },
       initializationFailedHandler: (err) => {
-        this.reason = errorMessage('starting the server', err);
-        void vscode.window.showErrorMessage(this.reason);
+        this.reason = startFailed(err);
+        void vscode.window.showErrorMessage(`context-ls: ${this.reason}`);
         return false;
       },
     };
@@ -147,7 +174,7 @@ export class ServerController implements vscode.Disposable {
       await client.start();
       this.reason = 'the server is not running (Context: Restart Server starts it)';
     } catch (err) {
-      this.reason = errorMessage('starting the server', err);
+      this.reason = startFailed(err);
       this.status.setServer('stopped', this.reason);
       this.output.appendLine(this.reason);
     }

@@ -1,5 +1,6 @@
-// A read-only virtual document for Show Index Stats: no webview, no save
-// prompt on close, and the Markdown preview works on it.
+// A read-only virtual document for Show Index Stats, shown rendered in the
+// Markdown preview (no save prompt on close); as Markdown source only when
+// the preview is not available (the built-in Markdown extension disabled).
 
 import * as vscode from 'vscode';
 
@@ -8,6 +9,9 @@ export const SCHEME = 'context-ls';
 
 /** The stats document's URI. */
 export const STATS_URI = vscode.Uri.from({ scheme: SCHEME, path: '/index-stats.md' });
+
+/** The built-in command that opens a rendered Markdown preview of a document. */
+export const MARKDOWN_PREVIEW = 'markdown.showPreview';
 
 /** Serves the stats document's text. */
 export class StatsDocument implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -25,7 +29,11 @@ export class StatsDocument implements vscode.TextDocumentContentProvider, vscode
     this.changed.fire(STATS_URI);
     const doc = await vscode.workspace.openTextDocument(STATS_URI);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    await vscode.window.showTextDocument(doc, { preview: true });
+    try {
+      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, STATS_URI);
+    } catch {
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
   }
 
   dispose(): void {

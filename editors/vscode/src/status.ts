@@ -16,6 +16,15 @@ export const POLL_MS = 30_000;
 /** Delay between a progress end and the stats refresh it triggers. */
 export const REFRESH_DELAY_MS = 300;
 
+/** How often stats are refreshed while they say a folder is being indexed. */
+export const INDEXING_POLL_MS = 1000;
+
+/** The end of a $/progress operation. */
+export interface ProgressEnd {
+  title: string;
+  message?: string;
+}
+
 /** The status bar controller. */
 export class StatusBar implements vscode.Disposable {
   readonly model = new StatusModel();
@@ -23,6 +32,11 @@ export class StatusBar implements vscode.Disposable {
   private poll: ReturnType<typeof setInterval> | undefined;
   private pending: ReturnType<typeof setTimeout> | undefined;
   private fetching = false;
+  private again = false;
+  private readonly titles = new Map<string, string>();
+  private readonly endedE = new vscode.EventEmitter<ProgressEnd>();
+  /** Fires when a $/progress operation ends. */
+  readonly onDidEndProgress = this.endedE.event;
 
   constructor(private readonly fetchStats: StatsFetcher) {
     this.item = vscode.window.createStatusBarItem('contextLs.status', vscode.StatusBarAlignment.Left, 10);
@@ -52,26 +66,42 @@ export class StatusBar implements vscode.Disposable {
 
   /** Applies one $/progress value (the language client's middleware calls this). */
   progress(token: string | number, value: ProgressValue): void {
+    const key = String(token);
+    if (value.kind === 'begin') {
+      this.titles.set(key, value.title);
+    }
     if (this.model.progress(token, value)) {
       this.refreshSoon();
+    }
+    if (value.kind === 'end') {
+      const title = this.titles.get(key);
+      this.titles.delete(key);
+      if (title !== undefined) {
+        this.endedE.fire({ title, message: value.message });
+      }
     }
     this.render();
   }
 
-  /** Refreshes stats shortly (coalescing bursts). */
-  refreshSoon(): void {
+  /** Refreshes stats after delayMs (coalescing bursts). */
+  refreshSoon(delayMs = REFRESH_DELAY_MS): void {
     if (this.pending !== undefined) {
       clearTimeout(this.pending);
     }
     this.pending = setTimeout(() => {
       this.pending = undefined;
       this.refresh();
-    }, REFRESH_DELAY_MS);
+    }, delayMs);
   }
 
-  /** Asks the server for stats now; overlapping refreshes are skipped. */
+  /**
+   * Asks the server for stats now. A refresh asked for while one is in
+   * flight runs when it answers, and so does one whose answer turned out to
+   * predate the end of an operation.
+   */
   refresh(): void {
     if (this.fetching) {
+      this.again = true;
       return;
     }
     const p = this.fetchStats();
@@ -79,9 +109,14 @@ export class StatusBar implements vscode.Disposable {
       return;
     }
     this.fetching = true;
+    const stamp = this.model.stamp();
     p.then(
       (stats) => {
-        this.model.setStats(stats);
+        if (!this.model.setStats(stats, stamp)) {
+          this.again = true;
+        } else if (this.model.statsIndexing()) {
+          this.refreshSoon(INDEXING_POLL_MS);
+        }
       },
       (err) => {
         if (!isCancelled(err)) {
@@ -91,6 +126,10 @@ export class StatusBar implements vscode.Disposable {
     ).finally(() => {
       this.fetching = false;
       this.render();
+      if (this.again) {
+        this.again = false;
+        this.refresh();
+      }
     });
   }
 
@@ -109,6 +148,7 @@ export class StatusBar implements vscode.Disposable {
     if (this.pending !== undefined) {
       clearTimeout(this.pending);
     }
+    this.endedE.dispose();
     this.item.dispose();
   }
 }

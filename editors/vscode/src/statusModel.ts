@@ -3,7 +3,7 @@
 // StatusBar controller (status.ts) shows it.
 
 import { embeddingsText, embeddingsWord, num, uriToPath } from './render';
-import { ProgressValue, StatsResult } from './protocol';
+import { FolderStats, ProgressValue, StatsResult } from './protocol';
 
 /** The server process as the extension sees it. */
 export type ServerState = 'starting' | 'running' | 'stopped' | 'missing';
@@ -30,6 +30,10 @@ interface Running {
 /** The status bar's state. */
 export class StatusModel {
   private readonly running = new Map<string, Running>();
+  /** The operation whose end made the stats stale; shown until fresh stats arrive. */
+  private ended: Running | undefined;
+  /** Counts the times the last running operation ended: stats asked for before are stale. */
+  private generation = 0;
   private stats: StatsResult | undefined;
   private statsError: string | undefined;
   private server: ServerState = 'starting';
@@ -41,6 +45,7 @@ export class StatusModel {
     this.serverDetail = detail;
     if (state !== 'running') {
       this.running.clear();
+      this.ended = undefined;
     }
   }
 
@@ -69,10 +74,22 @@ export class StatusModel {
         return false;
       }
       case 'end': {
-        const had = this.running.delete(key);
-        return had && this.running.size === 0;
+        const r = this.running.get(key);
+        if (r === undefined || !this.running.delete(key) || this.running.size > 0) {
+          return false;
+        }
+        // Stats fetched while it ran are out of date: say what finished
+        // until the refresh the caller starts now has answered.
+        this.ended = r;
+        this.generation++;
+        return true;
       }
     }
+  }
+
+  /** Stamp a stats request with this; setStats drops answers to requests made before the last end. */
+  stamp(): number {
+    return this.generation;
   }
 
   /** Whether a progress operation is running. */
@@ -80,15 +97,29 @@ export class StatusModel {
     return this.running.size > 0;
   }
 
-  /** Records fresh stats. */
-  setStats(stats: StatsResult): void {
+  /**
+   * Records stats requested at stamp (default: now). Returns false, keeping
+   * nothing, when an operation ended after the request: ask again.
+   */
+  setStats(stats: StatsResult, stamp = this.generation): boolean {
+    if (stamp < this.generation) {
+      return false;
+    }
     this.stats = stats;
     this.statsError = undefined;
+    this.ended = undefined;
+    return true;
+  }
+
+  /** Whether the last stats say a folder is still being indexed (the caller refreshes sooner). */
+  statsIndexing(): boolean {
+    return (this.stats?.folders ?? []).some(indexing);
   }
 
   /** Records a failed stats request. */
   setStatsError(message: string): void {
     this.statsError = message;
+    this.ended = undefined;
   }
 
   /** The view for the current state. */
@@ -123,6 +154,15 @@ export class StatusModel {
         .join('\n');
       return { text: `$(sync~spin) ${first.title}${msg}${more}`, tooltip, command: STATUS_COMMANDS.stats, warning: false };
     }
+    if (this.ended !== undefined) {
+      const e = this.ended;
+      return {
+        text: `$(sync~spin) ${e.title}`,
+        tooltip: `${e.title}: finished; reading the index statistics…`,
+        command: STATUS_COMMANDS.stats,
+        warning: false,
+      };
+    }
     if (this.stats === undefined) {
       if (this.statsError !== undefined) {
         return { text: '$(warning) context-ls', tooltip: this.statsError, command: STATUS_COMMANDS.stats, warning: true };
@@ -133,7 +173,7 @@ export class StatusModel {
     const files = folders.reduce((s, f) => s + f.files, 0);
     const words = [...new Set(folders.map((f) => embeddingsWord(f.embeddings)))];
     const emb = words.length === 0 ? 'no folder' : `embeddings ${words.join('/')}`;
-    const incomplete = folders.some((f) => f.indexing !== undefined && f.indexing.complete < 1 && f.indexing.state === 'running');
+    const busy = folders.filter(indexing);
     const tooltip = folders
       .map(
         (f) =>
@@ -142,11 +182,30 @@ export class StatusModel {
       .concat(this.statsError !== undefined ? [`Last refresh failed: ${this.statsError}`] : [])
       .concat(['Click for index stats.'])
       .join('\n');
+    if (busy.length > 0) {
+      // A folder's first index is still running: its file count is not
+      // the workspace's yet, so say what is happening instead.
+      const f = busy[0];
+      const more = busy.length > 1 ? ` (+${busy.length - 1})` : '';
+      const of = f.indexing.total > 0 ? ` ${num(f.indexing.done)}/${num(f.indexing.total)} files` : '';
+      return { text: `$(sync~spin) Indexing ${folderName(f.uri)}${of}${more}`, tooltip, command: STATUS_COMMANDS.stats, warning: false };
+    }
     return {
-      text: `${incomplete ? '$(sync~spin)' : '$(database)'} ${num(files)} files · ${emb}`,
+      text: `$(database) ${num(files)} files · ${emb}`,
       tooltip,
       command: STATUS_COMMANDS.stats,
       warning: false,
     };
   }
+}
+
+/** Whether a folder's index run is in progress. */
+function indexing(f: FolderStats): boolean {
+  return f.indexing !== undefined && f.indexing.state === 'running' && f.indexing.complete < 1;
+}
+
+/** The last element of a folder URI's path. */
+function folderName(uri: string): string {
+  const parts = uriToPath(uri).split(/[\\/]/).filter((p) => p !== '');
+  return parts.length > 0 ? parts[parts.length - 1] : uri;
 }

@@ -1,5 +1,16 @@
 import * as assert from 'assert';
-import { EditorState, isEmptySelection, packArgsForQuery, packArgsForSelection, placeArgs, reindexArgs, searchArgs, selectionRange } from '../src/args';
+import {
+  describeFilters,
+  EditorState,
+  isEmptySelection,
+  packArgsForQuery,
+  packArgsForSelection,
+  parseSearchInput,
+  placeArgs,
+  reindexArgs,
+  searchArgs,
+  selectionRange,
+} from '../src/args';
 
 const uri = 'file:///w/geo/shapes%20v2.go';
 const at = (line: number, character: number) => ({ line, character });
@@ -62,12 +73,27 @@ describe('args', () => {
     { q: 'x', k: 1000, want: { query: 'x', k: 100 } },
     { q: 'x', k: Number.NaN, want: { query: 'x', k: 10 } },
     { q: '   ', k: 10, want: undefined },
+    { q: 'lang:Python retry', k: 5, want: { query: 'retry', k: 5, languages: ['python'] } },
+    {
+      q: 'reserve kind:function,method path:inventory/** path:!**/*_test.go lang:go stock',
+      k: 5,
+      want: { query: 'reserve stock', k: 5, languages: ['go'], kinds: ['function', 'method'], paths: ['inventory/**', '!**/*_test.go'] },
+    },
+    { q: 'lang:go', k: 5, want: undefined },
+    { q: 'http://example.com lang: size:3', k: 5, want: { query: 'http://example.com lang: size:3', k: 5 } },
   ];
   for (const tc of searches) {
     it(`searchArgs ${JSON.stringify(tc.q)} k=${tc.k}`, () => {
       assert.deepStrictEqual(searchArgs(tc.q, tc.k), tc.want);
     });
   }
+
+  it('search filters are described for the picker title', () => {
+    const input = parseSearchInput('kind:function lang:go,python  path:src/** reserve   stock lang:go');
+    assert.deepStrictEqual(input, { text: 'reserve stock', languages: ['go', 'python'], kinds: ['function'], paths: ['src/**'] });
+    assert.strictEqual(describeFilters(input), 'lang: go, python · kind: function · path: src/**');
+    assert.strictEqual(describeFilters(parseSearchInput('plain words')), '');
+  });
 
   it('reindex: dry run first, confirm only on the second step', () => {
     assert.deepStrictEqual(reindexArgs('dryRun'), { dryRun: true });

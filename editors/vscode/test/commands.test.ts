@@ -5,24 +5,29 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import {
   ASK_QUERY,
-  CommandDeps,
   ContextClient,
+  COPY_REGISTRATION,
   copyContextForQuery,
   copyContextForSelection,
+  exploreDefinition,
   ExtensionCommands,
   findCallers,
   findTests,
+  OWNED_ELSEWHERE,
   pin,
   registerCommands,
   REINDEX_BUTTON,
   reindexWorkspace,
   searchCodebase,
+  setUpForAgents,
   showRelated,
   showStats,
 } from '../src/commands';
 import { ConfigReader } from '../src/config';
 import { pickLocation } from '../src/picker';
 import { Commands, GraphResult, ContextPackResult, RelatedResult, ReindexResult, SearchResult, StatsResult } from '../src/protocol';
+import { ResultNode } from '../src/results';
+import { ProgressEnd } from '../src/status';
 import { FakeQuickPick, fakeEditor, harness } from './stub/vscode';
 import { fixture } from './golden';
 
@@ -59,7 +64,7 @@ class FakeClient implements ContextClient {
 
 const FILE = '/home/dev/shop/billing/invoice total.go';
 
-function deps(client: FakeClient | undefined, config: Record<string, unknown> = {}): CommandDeps & { stats: string[]; refreshed: number } {
+function deps(client: FakeClient | undefined, config: Record<string, unknown> = {}) {
   const d = {
     stats: [] as string[],
     refreshed: 0,
@@ -71,6 +76,14 @@ function deps(client: FakeClient | undefined, config: Record<string, unknown> = 
     },
     refreshStatus: () => {
       d.refreshed++;
+    },
+    progressEnds: new vscode.EventEmitter<ProgressEnd>(),
+    onDidEndProgress: (l: (e: ProgressEnd) => unknown) => d.progressEnds.event(l),
+    binary: '/opt/context-ls/bin/context-ls' as string | undefined,
+    serverPath: () => d.binary,
+    results: [] as { title: string; nodes: ResultNode[] }[],
+    showResults: async (title: string, nodes: ResultNode[]) => {
+      d.results.push({ title, nodes });
     },
   };
   return d;
@@ -90,7 +103,7 @@ const notInBuild = (what: string) => new RpcError(-32601, `workspace/executeComm
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('commands', () => {
-  const results = fixture<{ pack: ContextPackResult; callers: GraphResult; related: RelatedResult; search: SearchResult }>('results.json');
+  const results = fixture<{ pack: ContextPackResult; callers: GraphResult; tests: GraphResult; related: RelatedResult; search: SearchResult }>('results.json');
   beforeEach(() => harness.reset());
 
   it('Copy Context for Selection packs the selection in the chosen format and copies it', async () => {
@@ -273,6 +286,29 @@ describe('commands', () => {
     await done;
   });
 
+  it('Search Codebase sends typed filters and says plainly when nothing matched', async () => {
+    const client = new FakeClient({ 'contextLs.search': { query: 'reserve', hits: [] } });
+    const done = searchCodebase(deps(client));
+    const qp = harness.quickPicks[0] as FakeQuickPick<{ label: string; entry?: unknown }>;
+    qp.type('reserve lang:python path:!**/*_test.go');
+    assert.strictEqual(qp.title, 'Search Codebase (lang: python · path: !**/*_test.go)');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.deepStrictEqual(client.sent.map((s) => s.args), [{ query: 'reserve', k: 30, languages: ['python'], paths: ['!**/*_test.go'] }]);
+    assert.deepStrictEqual(
+      qp.items.map((i) => i.label),
+      ['No results for “reserve” with lang: python · path: !**/*_test.go.'],
+    );
+    qp.accept(qp.items[0]);
+    qp.highlight(qp.items[0]);
+    assert.deepStrictEqual(harness.called('showTextDocument'), [], 'the message row opens nothing');
+    qp.type('lang:go');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.strictEqual(client.sent.length, 1, 'filters alone send no query');
+    assert.deepStrictEqual(qp.items.map((i) => i.label), ['Type words to search for as well as the filters.']);
+    qp.hide();
+    await done;
+  });
+
   it('Search Codebase shows one error per picker', async () => {
     const client = new FakeClient({ 'contextLs.search': new RpcError(-32602, 'arguments[0].query: required') });
     const done = searchCodebase(deps(client));
@@ -282,7 +318,7 @@ describe('commands', () => {
     qp.type('ab');
     await new Promise((r) => setTimeout(r, 200));
     assert.strictEqual(client.sent.length, 2);
-    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Search Codebase failed: arguments[0].query: required']]);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Search Codebase failed: query: required']]);
     qp.hide();
     await done;
   });
@@ -306,21 +342,108 @@ describe('commands', () => {
     harness.answers = [REINDEX_BUTTON];
     await reindexWorkspace(d);
     assert.deepStrictEqual(client.sent.map((s) => s.args), [{ dryRun: true }, { dryRun: true }, { confirm: true }]);
-    assert.deepStrictEqual(harness.called('showInformationMessage').pop(), ['context-ls: re-index started (job reindex-7); progress is in the status bar.']);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: re-index started; progress is in the status bar.']]);
     assert.strictEqual(d.refreshed, 1);
+    d.progressEnds.fire({ title: 'Indexing shop', message: '6/6 files' });
+    d.progressEnds.fire({ title: 'Re-indexing', message: 'reindex-7 done: 6 files re-indexed, 0 removed, 0 failed' });
+    d.progressEnds.fire({ title: 'Re-indexing', message: 'reindex-7 done: 6 files re-indexed, 0 removed, 0 failed' });
+    assert.deepStrictEqual(harness.called('showInformationMessage').slice(1), [['context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.']], 'the end is told once, without the job id');
+  });
+
+  it('Reindex Workspace tells only the end of a job that finished before its answer', async () => {
+    const d = deps(undefined);
+    const client = new FakeClient({
+      'contextLs.reindex': (args: unknown) => {
+        if ((args as { dryRun?: boolean }).dryRun) {
+          return { dryRun: true, folders: [] };
+        }
+        d.progressEnds.fire({ title: 'Re-indexing shop', message: 'reindex failed: disk full' });
+        return { dryRun: false, jobId: 'reindex-2', folders: [] };
+      },
+    });
+    d.client = () => client;
+    harness.answers = [REINDEX_BUTTON];
+    await reindexWorkspace(d);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: re-index of shop failed: disk full.']]);
   });
 
   it('Pin reports the pins; Unpin errors are shown', async () => {
     openEditor([1, 0], [3, 0]);
     const client = new FakeClient({
       'contextLs.pin': { pins: [{ location: { uri: 'file:///x', range: { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } } }, tokens: 55 }] },
-      'contextLs.unpin': new RpcError(-32803, 'unpin: nothing is pinned there'),
+      'contextLs.unpin': new RpcError(-32803, 'unpin: the index is closed'),
     });
     await pin(deps(client), 'pin');
     await pin(deps(client), 'unpin');
-    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: Pinned. 1 pin now add 55 tokens to every context pack.']]);
-    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Unpin failed: unpin: nothing is pinned there']]);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: Pinned. 1 pin now adds 55 tokens to every context pack.']]);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Unpin failed: unpin: the index is closed']]);
     assert.deepStrictEqual(client.sent[0].args, client.sent[1].args);
+  });
+
+  it('Unpin of something not pinned says so plainly', async () => {
+    openEditor([1, 0], [3, 0]);
+    const client = new FakeClient({ 'contextLs.unpin': new RpcError(-32602, 'arguments[0]: billing/invoice total.go:2-4: not pinned') });
+    await pin(deps(client), 'unpin');
+    assert.deepStrictEqual(harness.called('showErrorMessage'), []);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: billing/invoice total.go:2-4 is not pinned, so there is nothing to unpin.']]);
+  });
+
+  it('Explore Definition fills the results view with every group, failures included', async () => {
+    (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file('/home/dev/shop'), name: 'shop', index: 0 }];
+    openEditor([24, 17], [24, 17]);
+    const client = new FakeClient({
+      'contextLs.callers': results.callers,
+      'contextLs.callees': new RpcError(-32601, 'contextLs.callees: the call graph is not in this build'),
+      'contextLs.tests': results.tests,
+      'contextLs.relatedContext': results.related,
+    });
+    const d = deps(client);
+    await exploreDefinition(d);
+    assert.deepStrictEqual(
+      client.sent.map((s) => s.command),
+      ['contextLs.callers', 'contextLs.callees', 'contextLs.tests', 'contextLs.relatedContext'],
+    );
+    assert.ok(client.sent.every((s) => JSON.stringify(s.args) === JSON.stringify(client.sent[0].args)), 'one place for every question');
+    assert.strictEqual(d.results.length, 1);
+    const [shown] = d.results;
+    assert.deepStrictEqual(
+      shown.nodes.map((n) => `${n.label} (${n.description})`),
+      ['Definitions (1)', 'Callers (3)', 'Callees (failed)', 'Tests (2)', 'Related (2)'],
+    );
+    assert.match(shown.nodes[2].children![0].label, /the call graph is not in this build/);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), []);
+  });
+
+  it('Explore Definition with every answer failing says why and leaves the view alone', async () => {
+    openEditor([0, 0], [0, 0]);
+    const fail = new RpcError(-32602, 'arguments[0].position: no definition here; select a range instead');
+    const d = deps(new FakeClient({ 'contextLs.callers': fail, 'contextLs.callees': fail, 'contextLs.tests': fail, 'contextLs.relatedContext': fail }));
+    await exploreDefinition(d);
+    assert.deepStrictEqual(d.results, []);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Explore Definition failed: position: no definition here; select a range instead']]);
+  });
+
+  it('Set Up for Agents shows the MCP registration of the workspace and copies it', async () => {
+    (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file('/home/dev/shop'), name: 'shop', index: 0 }];
+    harness.answers = [COPY_REGISTRATION];
+    await setUpForAgents(deps(undefined));
+    const want = {
+      mcpServers: { 'context-ls': { command: '/opt/context-ls/bin/context-ls', args: ['mcp', '--root', '/home/dev/shop'] } },
+    };
+    const [opened] = harness.called('openTextDocument');
+    assert.strictEqual((opened[0] as { language: string }).language, 'json');
+    assert.deepStrictEqual(JSON.parse((opened[0] as { content: string }).content), want);
+    assert.deepStrictEqual(JSON.parse(harness.clipboard), want);
+    assert.match(harness.called('showInformationMessage')[0][0] as string, /\.mcp\.json/);
+  });
+
+  it('Set Up for Agents without a server binary says why', async () => {
+    (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file('/home/dev/shop'), name: 'shop', index: 0 }];
+    const d = deps(undefined);
+    d.binary = undefined;
+    await setUpForAgents(d);
+    assert.deepStrictEqual(harness.called('openTextDocument'), []);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: the server is not running (Context: Restart Server starts it)']]);
   });
 
   it('Show Index Stats renders the stats document', async () => {
@@ -338,13 +461,13 @@ describe('commands', () => {
     assert.deepStrictEqual(harness.called('showErrorMessage'), []);
   });
 
-  it('registers every command declared in package.json except restart (the extension owns it)', () => {
+  it('registers every command declared in package.json but those their owners register', () => {
     const pkg = require('../../package.json') as { contributes: { commands: { command: string }[]; menus: Record<string, { command: string }[]>; keybindings: { command: string }[] } };
     const declared = pkg.contributes.commands.map((c) => c.command).sort();
     const ids = Object.values(ExtensionCommands).sort();
     assert.deepStrictEqual(declared, ids, 'package.json and ExtensionCommands agree');
     const subs = registerCommands(deps(undefined));
-    assert.deepStrictEqual([...harness.commandHandlers.keys(), ExtensionCommands.restartServer].sort(), ids);
+    assert.deepStrictEqual([...harness.commandHandlers.keys(), ...OWNED_ELSEWHERE].sort(), ids);
     for (const id of [...Object.values(pkg.contributes.menus).flat(), ...pkg.contributes.keybindings].map((m) => m.command)) {
       assert.ok(ids.includes(id as (typeof ids)[number]), `menu or keybinding names unknown command ${id}`);
     }

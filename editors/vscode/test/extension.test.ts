@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { ExtensionCommands } from '../src/commands';
 import { activate, deactivate } from '../src/extension';
+import { startFailed } from '../src/server';
 import { INSTALL_URL } from '../src/serverPath';
 import { harness } from './stub/vscode';
 
@@ -43,6 +44,12 @@ describe('activate without a server binary', () => {
     assert.strictEqual(harness.called('showErrorMessage').length, 2);
     assert.match(harness.called('showErrorMessage')[1][0] as string, /^context-ls: contextLs\.serverPath is "\/nonexistent\/context-ls", but there is no executable file/);
     context.subscriptions.forEach((d) => d.dispose());
+  });
+
+  it('a failed start is a reason without the prefix its messages add', () => {
+    const reason = startFailed(new Error('Pending response rejected since connection got disposed'));
+    assert.strictEqual(reason, 'starting the server failed: Pending response rejected since connection got disposed');
+    assert.strictEqual(startFailed({ message: ' ' }), 'starting the server failed: unknown error');
   });
 
   it('with nothing on PATH, says so and offers the settings', async () => {

@@ -21,10 +21,13 @@ import {
   FolderRef,
   hitEntry,
   isCancelled,
+  isReindexEnd,
   LocationEntry,
+  notPinnedMessage,
   num,
   packSummary,
   pinsSummary,
+  reindexDone,
   reindexQuestion,
   relatedEntries,
   shorten,
@@ -82,7 +85,25 @@ describe('render', () => {
     assert.strictEqual(packSummary(r.pack), 'Context copied: 1,234 / 4,000 tokens, 1 snippet.');
     assert.strictEqual(packSummary({ ...r.pack, items: [...r.pack.items, ...r.pack.items] }), 'Context copied: 1,234 / 4,000 tokens, 2 snippets.');
     assert.strictEqual(pinsSummary('pin', r.pins), 'Pinned. 2 pins now add 2,000 tokens to every context pack.');
-    assert.strictEqual(pinsSummary('unpin', { pins: [] }), 'Unpinned. 0 pins now add 0 tokens to every context pack.');
+    assert.strictEqual(pinsSummary('unpin', { pins: [] }), 'Unpinned. Nothing is pinned now.');
+    assert.strictEqual(pinsSummary('pin', { pins: [r.pins.pins[0]] }), `Pinned. 1 pin now adds ${num(r.pins.pins[0].tokens)} tokens to every context pack.`);
+    assert.strictEqual(pinsSummary('pin', { pins: [{ ...r.pins.pins[0], tokens: 1 }] }), 'Pinned. 1 pin now adds 1 token to every context pack.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', 'reindex-3 done: 6 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', '306 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index of shop done: 306 files re-indexed, 0 removed, 0 failed.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', 'reindex failed: disk full'), 'context-ls: re-index of shop failed: disk full.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', 'cancelled'), 'context-ls: re-index cancelled.');
+    assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', undefined), 'context-ls: re-index finished.');
+    assert.ok(isReindexEnd('reindex-3', 'Re-indexing', 'reindex-3 done: 1 files re-indexed'));
+    assert.ok(!isReindexEnd('reindex-3', 'Re-indexing', 'reindex-2 done: 1 files re-indexed'), 'another job');
+    assert.ok(isReindexEnd('reindex-3', 'Re-indexing shop', '306 files re-indexed, 0 removed, 0 failed'));
+    assert.ok(!isReindexEnd('reindex-3', 'Indexing shop', '306/306 files'), 'not a re-index');
+    assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: inventory/stock.go:25-31: not pinned' }), 'context-ls: inventory/stock.go:25-31 is not pinned, so there is nothing to unpin.');
+    assert.strictEqual(notPinnedMessage({ code: -32602, message: 'arguments[0]: docs/guide.md not pinned' }), 'context-ls: docs/guide.md is not pinned, so there is nothing to unpin.');
+    assert.strictEqual(
+      notPinnedMessage({ code: -32602, message: 'inventory/stock.go:25-31: not pinned (pins lists what is pinned)' }),
+      'context-ls: inventory/stock.go:25-31 is not pinned, so there is nothing to unpin.',
+    );
+    assert.strictEqual(notPinnedMessage({ code: -32603, message: 'pins: disk full' }), undefined);
     assert.strictEqual(
       reindexQuestion(r.reindexDry),
       'Re-index 2 files in 2 folders and drop 1 file no longer indexable? Every selected file is parsed and written again.',
@@ -134,6 +155,12 @@ describe('render', () => {
     assert.strictEqual(errorMessage('Pin', new Error('Client is not running')), 'context-ls: Pin failed: Client is not running');
     assert.strictEqual(errorMessage('Pin', 'boom'), 'context-ls: Pin failed: boom');
     assert.strictEqual(errorMessage('Pin', { message: '  ' }), 'context-ls: Pin failed: unknown error');
+    assert.strictEqual(
+      errorMessage('Copy Context', { code: -32602, message: 'arguments[0].position: no definition here; select a range instead' }),
+      'context-ls: Copy Context failed: position: no definition here; select a range instead',
+      "the argument list the extension built is not the user's business",
+    );
+    assert.strictEqual(errorMessage('Pin', { code: -32602, message: 'arguments[0]: x.go: pin: bad selection' }), 'context-ls: Pin failed: x.go: pin: bad selection');
     assert.ok(isCancelled({ code: -32800, message: 'cancelled' }));
     assert.ok(!isCancelled({ code: -32803 }));
     assert.ok(!isCancelled(undefined));

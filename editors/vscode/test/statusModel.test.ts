@@ -17,7 +17,7 @@ describe('StatusModel', () => {
       { token: 'unknown', value: { kind: 'report', message: 'ignored' }, text: '$(sync~spin) Indexing shop 120/400 files (+1)', ended: false },
       { token: 'context-ls/progress/1', value: { kind: 'end', message: '400/400 files' }, text: '$(sync~spin) Re-indexing', ended: false },
       { token: 'unknown', value: { kind: 'end' }, text: '$(sync~spin) Re-indexing', ended: false },
-      { token: '7', value: { kind: 'end' }, text: '$(database) context-ls', ended: true },
+      { token: '7', value: { kind: 'end' }, text: '$(sync~spin) Re-indexing', ended: true },
     ];
     for (const s of steps) {
       assert.strictEqual(m.progress(s.token, s.value), s.ended, `${JSON.stringify(s.value)}: ended`);
@@ -27,7 +27,7 @@ describe('StatusModel', () => {
     const stats = fixture<StatsResult>('stats.json');
     m.setStats(stats);
     const v = m.view();
-    assert.strictEqual(v.text, '$(sync~spin) 12,348 files · embeddings ready/unavailable', 'a folder still indexing keeps the spinner');
+    assert.strictEqual(v.text, '$(sync~spin) Indexing shop-tools 1/3 files', 'a folder still indexing says so instead of a partial count');
     assert.strictEqual(v.command, 'contextLs.showStats');
     assert.match(v.tooltip, /\/home\/dev\/shop-tools: 3 files, 9 definitions, 4 chunks; indexing running; embeddings unavailable: no ONNX Runtime library found \(searched a\|b\)/);
 
@@ -36,6 +36,37 @@ describe('StatusModel', () => {
     m.setStatsError('context-ls: reading stats failed: boom');
     assert.match(m.view().tooltip, /Last refresh failed: context-ls: reading stats failed: boom/);
     assert.strictEqual(m.view().warning, false, 'old stats stay on screen');
+  });
+
+  it('never shows stats that predate the end of indexing, nor a count while the first index runs', () => {
+    const m = new StatusModel();
+    m.setServer('running');
+    const early = m.stamp(); // asked when the server started, before indexing began
+    m.progress('p', { kind: 'begin', title: 'Indexing shop' });
+    m.progress('p', { kind: 'report', message: '0/6 files', percentage: 0 });
+    assert.ok(m.progress('p', { kind: 'end', message: '6/6 files' }));
+    const none = (state: string): StatsResult => ({
+      folders: [
+        {
+          ...fixture<StatsResult>('stats.json').folders[0],
+          uri: 'file:///w/shop',
+          files: 0,
+          indexing: { state, done: 0, total: 6, complete: 0 },
+        },
+      ],
+      jobs: [],
+    });
+    assert.strictEqual(m.setStats(none('done'), early), false, 'an answer to a request made before the end is dropped');
+    assert.strictEqual(m.view().text, '$(sync~spin) Indexing shop', 'what finished stays until fresh stats arrive');
+    assert.ok(m.setStats(none('running'), m.stamp()));
+    assert.strictEqual(m.view().text, '$(sync~spin) Indexing shop 0/6 files', 'a folder still indexing shows progress, not "0 files"');
+    assert.ok(m.statsIndexing());
+    const done = none('done');
+    done.folders[0].files = 6;
+    done.folders[0].indexing = { state: 'done', done: 6, total: 6, complete: 1 };
+    assert.ok(m.setStats(done));
+    assert.match(m.view().text, /^\$\(database\) 6 files · embeddings /);
+    assert.ok(!m.statsIndexing());
   });
 
   it('stopped and missing servers invite a restart and drop running progress', () => {

@@ -198,6 +198,7 @@ export const harness = {
   clipboard: '',
   quickPicks: [] as FakeQuickPick<any>[],
   statusItems: [] as any[],
+  treeViews: [] as any[],
   configuration: {} as Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>,
   commandHandlers: new Map<string, (...args: any[]) => any>(),
   reset(): void {
@@ -206,6 +207,7 @@ export const harness = {
     this.clipboard = '';
     this.quickPicks = [];
     this.statusItems = [];
+    this.treeViews = [];
     this.configuration = {};
     this.commandHandlers.clear();
     window.activeTextEditor = undefined;
@@ -236,6 +238,27 @@ export function fakeEditor(uri: any, anchor: any, active: any): any {
   };
 }
 
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  description?: string;
+  tooltip?: string;
+  iconPath?: ThemeIcon;
+  command?: { command: string; title: string; arguments?: any[] };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
 export const window = {
   activeTextEditor: undefined as any,
   showInformationMessage: (...args: any[]) => answer('showInformationMessage', args),
@@ -257,6 +280,11 @@ export const window = {
     return item;
   },
   createOutputChannel: (name: string) => ({ name, appendLine: () => undefined, dispose: () => undefined }),
+  createTreeView: (id: string, options: any) => {
+    const view = { id, options, visible: false, description: undefined as string | undefined, message: undefined as string | undefined, dispose: () => undefined };
+    harness.treeViews.push(view);
+    return view;
+  },
 };
 
 export const env = {
