@@ -55,9 +55,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	name := "serve"
-	if len(args) > 0 {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "-h" || args[0] == "--help" || args[0] == "--version") {
 		name, args = args[0], args[1:]
 	}
+	// Otherwise the flags are serve's: language clients run the bare binary
+	// with their own (context-ls --stdio --clientProcessId=N).
 	if name == "help" || name == "-h" || name == "--help" {
 		printHelp(stdout)
 		return exitOK

@@ -91,6 +91,8 @@ func TestServe(t *testing.T) {
 		{"--clientProcessId=N", []string{"serve", "--clientProcessId=4242", "--stdio"}, session(true), 0, "", true},
 		{"--clientProcessId N", []string{"serve", "--stdio", "--clientProcessId", "4242"}, session(true), 0, "", true},
 		{"-stdio", []string{"serve", "-stdio", "-clientProcessId=1"}, session(true), 0, "", true},
+		{"no command, --stdio", []string{"--stdio", "--clientProcessId=4242"}, session(true), 0, "", true},
+		{"no command, unknown flag", []string{"--pipe=/tmp/x"}, nil, 2, "flag provided but not defined: -pipe", false},
 		{"bad --clientProcessId", []string{"serve", "--clientProcessId=me"}, nil, 2, "invalid value", false},
 		{"another transport", []string{"serve", "--pipe=/tmp/x"}, nil, 2, "flag provided but not defined: -pipe", false},
 		{"stray argument", []string{"serve", "extra"}, nil, 2, "unexpected argument", false},
