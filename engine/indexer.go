@@ -65,6 +65,9 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		return IndexResult{}, err
 	}
 	defer unlock()
+	if err := e.beginWrite(ctx); err != nil {
+		return IndexResult{}, err
+	}
 	start := time.Now()
 	report := progress
 	progress = func(p Progress) {
@@ -144,7 +147,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 			res.Failed++
 			e.log.Warn("index file", "path", r.path, "err", r.err)
 		case r.data == nil: // content unchanged, mtime moved
-			if err := e.db.TouchFile(r.path, r.size, r.mtime); err != nil {
+			if err := e.touchFile(r.path, r.size, r.mtime); err != nil {
 				return err
 			}
 			res.Unchanged++
@@ -187,11 +190,14 @@ func (e *Engine) finishRun(start time.Time, res *IndexResult, runErr error, whol
 	}
 	res.Duration = time.Since(start)
 	if runErr != nil {
-		return runErr
+		return e.noteStorage(runErr)
 	}
 	if wholeWorkspace {
-		if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
-			return err
+		err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano))
+		// A run that found nothing to write leaves the index as complete
+		// as it was: a full disk does not fail it.
+		if err != nil && !(errors.Is(err, ErrDiskFull) && res.Indexed == 0 && res.Deleted == 0) {
+			return e.noteStorage(err)
 		}
 	}
 	progress(Progress{Phase: "done", Done: total, Total: total})
@@ -441,7 +447,7 @@ func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error 
 	}
 	seq, replaced, err := e.db.PutFile(data)
 	if err != nil {
-		return err
+		return e.noteStorage(err)
 	}
 	e.changed()
 	ids := make([]store.ChunkID, len(data.Chunks))
@@ -457,11 +463,16 @@ func (e *Engine) deleteFile(rel string) error {
 	defer e.writeMu.Unlock()
 	seq, removed, err := e.db.DeleteFile(rel)
 	if err != nil {
-		return err
+		return e.noteStorage(err)
 	}
 	e.changed()
 	e.emb.fileChanged(rel, removed, nil, false)
 	return e.tw.remove(removed, seq)
+}
+
+// touchFile records a new size and modification time of an unchanged file.
+func (e *Engine) touchFile(rel string, size, mtime int64) error {
+	return e.noteStorage(e.db.TouchFile(rel, size, mtime))
 }
 
 // flushText applies every queued text-index change, waits for it, and trims
@@ -471,12 +482,36 @@ func (e *Engine) flushText() error {
 	defer e.writeMu.Unlock()
 	seq := e.tw.seq
 	if err := e.tw.flush(); err != nil {
-		return err
+		return e.noteStorage(err)
 	}
-	if seq > 0 {
-		return e.db.TrimLog(seq)
+	if seq > e.tw.trimmed {
+		if err := e.db.TrimLog(seq); err != nil {
+			return e.noteStorage(err)
+		}
+		e.tw.trimmed = seq
 	}
 	return nil
+}
+
+// resumeText restarts a text writer that stopped on an error (a full
+// disk): once the store admits writes again, the text index catches up
+// from the store's change log, which keeps every change after the text
+// index's watermark. It returns the writer's error while it cannot.
+func (e *Engine) resumeText(ctx context.Context) error {
+	e.writeMu.Lock()
+	err := e.tw.getErr()
+	if err == nil {
+		e.writeMu.Unlock()
+		return nil
+	}
+	if rerr := e.db.Room(0); rerr != nil {
+		e.writeMu.Unlock()
+		return rerr
+	}
+	e.tw.reset()
+	e.writeMu.Unlock()
+	e.log.Info("text index resumes after an error", "err", err)
+	return e.syncText(ctx, false)
 }
 
 // textWriter accumulates text-index operations and applies them in batches
@@ -486,10 +521,15 @@ func (e *Engine) flushText() error {
 // batches are applied in order, so the text index's watermark never claims a
 // change it does not hold. Batches are applied by a background goroutine so
 // parsing and writing continue meanwhile.
+//
+// Once a batch fails (the disk is full, say) the writer applies nothing
+// more until reset: a later batch would record a watermark claiming the
+// failed batch's changes.
 type textWriter struct {
 	x       *search.Index
 	b       *search.Batch
 	seq     uint64
+	trimmed uint64 // the change log is trimmed up to here
 	max     int
 	pending bool // seq advanced since the last flush
 	applyCh chan applyJob
@@ -512,11 +552,17 @@ func (e *Engine) newTextWriter() *textWriter {
 		for j := range w.applyCh {
 			// The store is made durable first: a text index persisted
 			// ahead of a store that loses its last writes in a crash
-			// would claim changes nobody can replay.
-			if err := e.db.Sync(); err != nil {
-				w.setErr(err)
-			} else if err := w.x.Apply(j.b); err != nil {
-				w.setErr(err)
+			// would claim changes nobody can replay. The text index
+			// shares the store's disk: the store's space check speaks
+			// for both.
+			if w.getErr() == nil {
+				if err := e.db.Room(j.b.Bytes()); err != nil {
+					w.setErr(err)
+				} else if err := e.db.Sync(); err != nil {
+					w.setErr(err)
+				} else if err := w.x.Apply(j.b); err != nil {
+					w.setErr(err)
+				}
 			}
 			if j.done != nil {
 				close(j.done)
@@ -538,6 +584,17 @@ func (w *textWriter) getErr() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
 	return w.err
+}
+
+// reset drops the queued changes and the error so the writer applies
+// batches again; the caller replays the store's change log (syncText).
+// Called under Engine.writeMu.
+func (w *textWriter) reset() {
+	w.b = w.x.NewBatch()
+	w.pending = false
+	w.errMu.Lock()
+	w.err = nil
+	w.errMu.Unlock()
 }
 
 func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
@@ -645,18 +702,12 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 		return err
 	}
 	last := e.db.Seq()
-	if len(paths) == 0 {
-		if wm < last {
-			if err := e.db.Sync(); err != nil { // as the text writer does
-				return err
-			}
-			b := e.text.NewBatch()
-			b.SetWatermark(last)
-			return e.text.Apply(b)
-		}
+	if len(paths) == 0 && wm >= last {
 		return nil
 	}
-	e.log.Info("text index catching up", "files", len(paths), "watermark", wm, "seq", last)
+	if len(paths) > 0 {
+		e.log.Info("text index catching up", "files", len(paths), "watermark", wm, "seq", last)
+	}
 	sorted := make([]string, 0, len(paths))
 	for p := range paths {
 		sorted = append(sorted, p)
@@ -699,7 +750,11 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	return e.db.TrimLog(last)
+	if err := e.db.TrimLog(last); err != nil {
+		return err
+	}
+	w.trimmed = last
+	return nil
 }
 
 func (e *Engine) hasOverlay(rel string) bool {

@@ -182,6 +182,9 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 		return IndexResult{}, err
 	}
 	defer unlock()
+	if err := e.beginWrite(ctx); err != nil {
+		return IndexResult{}, err
+	}
 	start := time.Now()
 	if progress == nil {
 		progress = func(Progress) {}

@@ -27,6 +27,9 @@ type Stats struct {
 	Embeddings EmbeddingStats `json:"embeddings"`
 	Queries    QueryStats     `json:"queries"`
 	Recent     []string       `json:"recent,omitempty"` // recent activity, newest last
+	// Storage says whether the index can be written (a full disk stops
+	// writes; queries keep answering from the index as it is).
+	Storage StorageHealth `json:"storage"`
 }
 
 // IndexingState tells how complete the index is.
@@ -118,6 +121,7 @@ func (s *Snapshot) Stats() (Stats, error) {
 	s.e.stats.mu.Unlock()
 	st.Queries.P50Ms, st.Queries.P95Ms = percentileMs(lat, 0.50), percentileMs(lat, 0.95)
 	st.Embeddings = s.e.emb.stats()
+	st.Storage = s.e.StorageHealth()
 	return st, nil
 }
 
