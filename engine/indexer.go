@@ -152,7 +152,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 			}
 			res.Unchanged++
 		default:
-			if err := e.writeFile(r.data, false); err != nil {
+			if err := e.writeFile(ctx, r.data, false); err != nil {
 				return err
 			}
 			res.add(r.data)
@@ -250,8 +250,8 @@ func (e *Engine) parseAll(ctx context.Context, files []workspace.FileInfo,
 		if firstErr != nil {
 			continue // drain
 		}
-		if r.err != nil && wctx.Err() != nil {
-			continue // cancelled mid-parse
+		if wctx.Err() != nil {
+			continue // cancelled: what is parsed is not written (a large file takes seconds)
 		}
 		if err := write(done, r); err != nil {
 			firstErr = err
@@ -356,6 +356,9 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 	} else {
 		chunks = chunking.Text(rel, lang.Name, content, opts)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a large file takes seconds: stop here when asked
+	}
 	byName := make(map[string]*symbols.Symbol, len(data.Symbols))
 	for i := range data.Symbols {
 		byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
@@ -433,13 +436,13 @@ var ErrNotIndexable = errors.New("file type not indexed")
 // Disk versions of files that have an overlay are dropped: the editor's
 // buffer wins until it is closed. Chunks the previous version already had
 // (same id: same text at the same place) keep their text-index documents.
-func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
-	return e.writeFileWith(data, overlay, true)
+func (e *Engine) writeFile(ctx context.Context, data *store.FileData, overlay bool) error {
+	return e.writeFileWith(ctx, data, overlay, true)
 }
 
 // writeFileWith is writeFile; reuse false re-adds every chunk to the text
 // index (Reindex).
-func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error {
+func (e *Engine) writeFileWith(ctx context.Context, data *store.FileData, overlay, reuse bool) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	if !overlay && e.hasOverlay(data.File.Path) {
@@ -455,7 +458,7 @@ func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error 
 		ids[i] = c.ID
 	}
 	e.emb.fileChanged(data.File.Path, replaced, ids, overlay)
-	return e.tw.put(data, replaced, seq, reuse)
+	return e.tw.put(ctx, data, replaced, seq, reuse)
 }
 
 func (e *Engine) deleteFile(rel string) error {
@@ -469,6 +472,10 @@ func (e *Engine) deleteFile(rel string) error {
 	e.emb.fileChanged(rel, removed, nil, false)
 	return e.tw.remove(removed, seq)
 }
+
+// errTextBehind: the text writer stopped adding a file's documents part
+// way; the text index must be caught up from the store (resumeText).
+var errTextBehind = errors.New("text index behind the store")
 
 // touchFile records a new size and modification time of an unchanged file.
 func (e *Engine) touchFile(rel string, size, mtime int64) error {
@@ -536,6 +543,8 @@ type textWriter struct {
 	errMu   sync.Mutex
 	err     error
 	wg      sync.WaitGroup
+	// onApply, if set, is called after each batch is applied (tests).
+	onApply func()
 }
 
 type applyJob struct {
@@ -562,6 +571,8 @@ func (e *Engine) newTextWriter() *textWriter {
 					w.setErr(err)
 				} else if err := w.x.Apply(j.b); err != nil {
 					w.setErr(err)
+				} else if w.onApply != nil {
+					w.onApply()
 				}
 			}
 			if j.done != nil {
@@ -597,7 +608,7 @@ func (w *textWriter) reset() {
 	w.errMu.Unlock()
 }
 
-func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
+func (w *textWriter) put(ctx context.Context, data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
 	keep := make(map[store.ChunkID]bool, len(data.Chunks))
 	for _, c := range data.Chunks {
 		keep[c.ID] = true
@@ -615,6 +626,22 @@ func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uin
 		}
 		if err := w.b.Add(textDoc(&data.Chunks[i])); err != nil {
 			return err
+		}
+		// A large file's documents are spread over several batches, so a
+		// batch (which bleve builds in memory) stays bounded. The batches
+		// before the last carry the previous watermark: after a crash the
+		// file is replayed whole.
+		if w.b.Len() >= w.max {
+			if err := w.send(false); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				// Stop part way (each batch takes a while): the text
+				// index is behind the store until resumeText replays
+				// the change log, which has this file.
+				w.setErr(fmt.Errorf("%w: %w", errTextBehind, err))
+				return err
+			}
 		}
 	}
 	return w.advance(seq)

@@ -83,6 +83,14 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 			return err
 		}
 	}
+	if int64(len(content)) > e.ws.MaxFileSize() {
+		// Like a file that large on disk, a buffer that large is not
+		// indexed (it would take memory and time without bound).
+		if err := e.deleteFile(rel); err != nil {
+			return err
+		}
+		return e.flushText()
+	}
 	snap := e.db.Snapshot()
 	old, err := snap.File(rel)
 	snap.Release()
@@ -99,7 +107,7 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		return fmt.Errorf("index %s: %w", rel, err)
 	}
 	data.File.ModTime = mtime
-	if err := e.writeFile(data, overlay); err != nil {
+	if err := e.writeFile(ctx, data, overlay); err != nil {
 		return err
 	}
 	return e.flushText()
