@@ -126,6 +126,15 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		db.Close()
 		return nil, err
 	}
+	if db.DamagedReason != "" {
+		// The store was found damaged (by a read or by Verify) and starts
+		// empty: the text index goes with it; Index re-indexes.
+		log.Info("index was damaged; rebuilding it", "dir", dbDir, "reason", db.DamagedReason)
+		if err := search.MarkDamaged(filepath.Join(dbDir, "bleve"), db.DamagedReason); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	text, rebuilt, err := search.Open(filepath.Join(dbDir, "bleve"))
 	if err != nil {
 		db.Close()
@@ -148,6 +157,9 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		e.worker = runtime.GOMAXPROCS(0)
 	}
 	e.stats.init()
+	if db.DamagedReason != "" {
+		e.stats.note("index was damaged (%s): rebuilt", logcap.String(db.DamagedReason))
+	}
 	e.tw = e.newTextWriter()
 	if err := e.syncText(ctx, rebuilt || db.Rebuilt); err != nil {
 		if !errors.Is(err, ErrDiskFull) {

@@ -16,6 +16,7 @@ const (
 	StorageOK       = store.HealthOK
 	StorageDiskFull = store.HealthDiskFull
 	StorageFailed   = store.HealthFailed
+	StorageDamaged  = store.HealthDamaged
 )
 
 // StorageHealth checks the index's disk now: StorageOK, StorageDiskFull

@@ -68,6 +68,13 @@ type Index struct {
 // cannot open (corrupt, or another mapping) is removed and recreated; rebuilt
 // is then true and the caller must re-feed every document.
 func Open(dir string) (x *Index, rebuilt bool, err error) {
+	if reason := damagedReason(dir); reason != "" {
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, false, fmt.Errorf("remove damaged text index: %w", err)
+		}
+		x, _, err := Open(dir)
+		return x, true, err
+	}
 	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": "1s"})
 	if err == nil {
 		if ok, _ := hasOurMapping(idx); ok {

@@ -176,7 +176,7 @@ func (s *Snapshot) Graph(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.db.noteRead(err)
 	}
 	defer closer.Close()
 	return append([]byte(nil), v...), nil
@@ -203,7 +203,7 @@ func (s *Snapshot) Vector(model string, r Recipe) ([]byte, error) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.db.noteRead(err)
 	}
 	defer closer.Close()
 	return append([]byte(nil), v...), nil
@@ -228,7 +228,7 @@ func (s *Snapshot) Changes(after uint64, fn func(seq uint64, path string) bool) 
 			break
 		}
 	}
-	return it.Error()
+	return s.db.noteRead(it.Error())
 }
 
 func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error {
@@ -250,7 +250,7 @@ func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error
 			break
 		}
 	}
-	return it.Error()
+	return s.db.noteRead(it.Error())
 }
 
 // NewChunkID derives a chunk's id from its path, byte range and text, so the

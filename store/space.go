@@ -242,9 +242,10 @@ func (db *DB) panicError(r any) error {
 // Health describes whether the index can be written.
 type Health struct {
 	// State is "ok", "diskFull" (writes are refused until space is freed;
-	// the index answers queries) or "failed" (the store failed inside a
+	// the index answers queries), "failed" (the store failed inside a
 	// write and answers from its last snapshot until the process reopens
-	// it).
+	// it) or "damaged" (a read met corrupt data: the index is rebuilt when
+	// next opened).
 	State string `json:"state"`
 	// Message is one line naming the disk and the index directory.
 	Message string `json:"message,omitempty"`
@@ -259,6 +260,7 @@ const (
 	HealthOK       = "ok"
 	HealthDiskFull = "diskFull"
 	HealthFailed   = "failed"
+	HealthDamaged  = "damaged"
 )
 
 // Health checks the free space now and reports whether writes would be
@@ -271,6 +273,8 @@ func (db *DB) Health() Health {
 		}
 	}
 	switch err := db.room(0); {
+	case db.Damaged() != nil:
+		h.State, h.Message = HealthDamaged, db.Damaged().Error()+" (the index is rebuilt when next opened)"
 	case err == nil:
 	case db.failure() != nil && !errors.Is(err, ErrDiskFull):
 		h.State, h.Message = HealthFailed, err.Error()

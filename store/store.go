@@ -155,6 +155,9 @@ type Options struct {
 	// directory; nil means DiskFree on the default file system (no check
 	// with another FS).
 	FreeSpace func(dir string) (int64, error)
+
+	// lock is Pebble's directory lock when Open already holds it.
+	lock *pebble.Lock
 }
 
 // DB is an open index.
@@ -184,6 +187,13 @@ type DB struct {
 	// bgErr is the error of Pebble's failing background flush or
 	// compaction (it retries them forever), nil once one succeeds.
 	bgErr atomic.Pointer[error]
+	// corrupt is the first read that met corrupt data (verify.go).
+	corrupt atomic.Pointer[error]
+	// onDisk is false for an in-memory FS (tests).
+	onDisk bool
+	// DamagedReason is set when Open found the directory marked damaged
+	// and started it empty (the caller re-indexes): why it was marked.
+	DamagedReason string
 }
 
 // Open opens (or creates) the index in dir. An index of another schema
@@ -195,7 +205,7 @@ type DB struct {
 // (ReadOnlyReason says why): it answers queries, writes fail.
 func Open(dir string, opts Options) (*DB, error) {
 	fs := opts.FS
-	db := &DB{dir: dir}
+	db := &DB{dir: dir, onDisk: fs == nil}
 	db.free, db.minFree = spaceGuard(opts)
 	if fs == nil {
 		fs = noPreallocFS{vfs.Default}
@@ -216,6 +226,16 @@ func Open(dir string, opts Options) (*DB, error) {
 				opts.ReadOnly = true
 				db.readOnly = &DiskFullError{Dir: dir, Mount: mountPoint(dir), Free: free, Need: db.minFree}
 			}
+		}
+	}
+	if !opts.ReadOnly {
+		lock, reason, err := clearDamaged(fs, dir)
+		if err != nil {
+			return nil, err
+		}
+		if lock != nil {
+			defer lock.Close() // Pebble holds its own reference once open
+			opts.lock, db.DamagedReason, db.Rebuilt = lock, reason, true
 		}
 	}
 	d, err := db.openPebble(fs, opts)
@@ -313,6 +333,7 @@ func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 		L0StopWritesThreshold:       24,
 		Logger:                      opts.Logger,
 		EventListener:               db.listener(),
+		Lock:                        opts.lock,
 	}
 	if po.Logger == nil {
 		po.Logger = quietLogger{}
@@ -662,7 +683,7 @@ func (db *DB) TouchFile(path string, size, mtime int64) (err error) {
 		return err
 	}
 	defer db.recoverWrite(&err)
-	rec, err := getFile(db.db, path)
+	rec, err := db.getFile(path)
 	if err != nil {
 		return err
 	}
@@ -683,7 +704,7 @@ func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error)
 	if db.db == nil {
 		return 0, nil, ErrClosed
 	}
-	if _, err := getFile(db.db, path); errors.Is(err, ErrNotFound) {
+	if _, err := db.getFile(path); errors.Is(err, ErrNotFound) {
 		return db.seq, nil, nil
 	}
 	if err := db.room(int64(len(path))); err != nil {
@@ -717,7 +738,7 @@ func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
 // deleteFileLocked adds deletions of every key of path's current version to
 // b and returns that version's chunk ids.
 func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) {
-	old, err := getFile(db.db, path)
+	old, err := db.getFile(path)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil
 	}
@@ -833,6 +854,12 @@ func getFile(r pebble.Reader, path string) (FileRecord, error) {
 	return rec, err
 }
 
+// getFile reads a file record from the live DB (writers, under mu).
+func (db *DB) getFile(path string) (FileRecord, error) {
+	rec, err := getFile(db.db, path)
+	return rec, db.noteRead(err)
+}
+
 func getJSON(r pebble.Reader, key []byte, v any) error {
 	return decodeGet(key, v)(r.Get(key))
 }
@@ -856,7 +883,9 @@ func decodeGet(key []byte, v any) func([]byte, io.Closer, error) error {
 }
 
 // getJSON reads and decodes one key of the snapshot.
-func (s *Snapshot) getJSON(key []byte, v any) error { return decodeGet(key, v)(s.get(key)) }
+func (s *Snapshot) getJSON(key []byte, v any) error {
+	return s.db.noteRead(decodeGet(key, v)(s.get(key)))
+}
 
 // Key construction.
 

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json]",
+	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json] [--verify]",
 		summary: "create or incrementally update the index", run: runIndex, indexed: true})
 	register(command{name: "search", usage: "[--root DIR] [--k N] [--lang L,..] [--kind K,..] [--path GLOB] [--json] QUERY",
 		summary: "ranked, located search (indexes first if needed)", run: runSearch, indexed: true})
@@ -26,6 +26,7 @@ func init() {
 
 func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(true)
+	verify := fs.Bool("verify", false, "read the whole index, check it and rebuild what is damaged (exit status 1 when damaged)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -37,7 +38,10 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer func() { done() }()
+	if *verify {
+		return verifyIndex(ctx, env, e, &done)
+	}
 	// A progress line is drawn only on a terminal, at most once a second.
 	drawn, last := false, time.Now()
 	res, err := e.Index(ctx, func(p engine.Progress) {
@@ -74,6 +78,58 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	env.printf("%d files: %d indexed, %d unchanged, %d deleted, %d failed; %d symbols, %d chunks in %s\n",
 		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks, res.Duration.Round(time.Millisecond))
 	env.printf("embeddings: %s\n", describeEmbeddings(st.Embeddings))
+	return nil
+}
+
+// verifyIndex checks the whole index (engine.Verify) and prints one line:
+// intact (exit status 0), or damaged (exit status 1) and rebuilt — by
+// reopening it, which starts the damaged part empty, and indexing. In a
+// server that owns the index (the command was forwarded to it) the
+// rebuild waits until the server next opens the index. done releases the
+// engine e; it is replaced when the index is reopened.
+func verifyIndex(ctx context.Context, env *cliEnv, e *engine.Engine, done *func()) error {
+	rep, err := e.Verify(ctx)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		engine.VerifyReport
+		Reindexed int    `json:"reindexed"`
+		Message   string `json:"message"`
+	}{VerifyReport: rep}
+	switch {
+	case !rep.Damaged():
+		out.Message = fmt.Sprintf("index ok: %d files, %d chunks, %d keys and %d text documents checked",
+			rep.Store.Files, rep.Store.Chunks, rep.Store.Keys, rep.Text.Docs)
+	case env.owned != nil:
+		out.Message = fmt.Sprintf("index damaged (%s): the %s is rebuilt when the server next opens the index; restart it",
+			rep.Problem(), rep.Rebuild)
+	default:
+		(*done)()
+		if e, *done, err = env.open(ctx); err != nil {
+			return err
+		}
+		res, err := e.Index(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("index damaged (%s), rebuild failed: %w", rep.Problem(), err)
+		}
+		out.Reindexed = res.Indexed
+		if rep.Rebuild == "text" {
+			out.Message = fmt.Sprintf("index damaged (%s): text index rebuilt from the store", rep.Problem())
+		} else {
+			out.Message = fmt.Sprintf("index damaged (%s): rebuilt, %d files re-indexed", rep.Problem(), res.Indexed)
+		}
+	}
+	if env.jsonOut {
+		if err := env.printJSON(out); err != nil {
+			return err
+		}
+	} else {
+		env.printf("%s\n", out.Message)
+	}
+	if rep.Damaged() {
+		return exitStatus(exitError)
+	}
 	return nil
 }
 
