@@ -244,6 +244,14 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	db.db = d
 	v, err := db.getMeta("schema")
+	if pebble.IsCorruptionError(err) && !opts.ReadOnly && db.onDisk && db.DamagedReason == "" {
+		// Unreadable from the first key: start it over (clearDamaged).
+		db.closePebble()
+		if merr := db.MarkDamaged(err.Error()); merr != nil {
+			return nil, merr
+		}
+		return Open(dir, opts)
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		if !db.isEmpty() {
