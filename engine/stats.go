@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -106,7 +104,7 @@ func (s *Snapshot) Stats() (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	st.DBSizeBytes = s.e.db.DiskSize() + dirSize(s.e.text.Dir())
+	st.DBSizeBytes = s.e.db.DiskSize() + store.DirBytes(s.e.text.Dir())
 	if v, err := s.e.db.Meta("lastIndex"); err == nil {
 		st.LastIndex = v
 	}
@@ -140,18 +138,4 @@ func percentileMs(ds []time.Duration, q float64) float64 {
 		i = len(sorted) - 1
 	}
 	return float64(sorted[i].Microseconds()) / 1000
-}
-
-// dirSize sums the sizes of the regular files below dir.
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

@@ -438,50 +438,48 @@ func proseSecret(v string) bool {
 		strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
 		return false
 	}
-	var lower, upper, digit, other bool
+	return classesOf(v, "_*&").count() >= 3 // '_', '*', '&': identifiers, pointers
+}
+
+// charClasses says which kinds of character a string holds.
+type charClasses struct{ lower, upper, digit, other bool }
+
+// classesOf returns the character classes of v; the bytes of plain do
+// not count as other.
+func classesOf(v, plain string) charClasses {
+	var c charClasses
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			lower = true
-		case 'A' <= c && c <= 'Z':
-			upper = true
-		case '0' <= c && c <= '9':
-			digit = true
-		case c != '_' && c != '*' && c != '&': // identifiers, pointers
-			other = true
+		switch b := v[i]; {
+		case 'a' <= b && b <= 'z':
+			c.lower = true
+		case 'A' <= b && b <= 'Z':
+			c.upper = true
+		case '0' <= b && b <= '9':
+			c.digit = true
+		case strings.IndexByte(plain, b) < 0:
+			c.other = true
 		}
 	}
+	return c
+}
+
+// count is the number of classes present.
+func (c charClasses) count() int {
 	n := 0
-	for _, b := range []bool{lower, upper, digit, other} {
+	for _, b := range []bool{c.lower, c.upper, c.digit, c.other} {
 		if b {
 			n++
 		}
 	}
-	return n >= 3
+	return n
 }
 
 // awsSecretShaped reports whether v (40 base64 characters) looks like an
 // AWS secret access key: upper and lower case letters and digits, not
 // hexadecimal (a SHA-1 is 40 hex digits).
 func awsSecretShaped(v string) bool {
-	var lower, upper, digit, nonHex bool
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			lower = true
-			nonHex = nonHex || c > 'f'
-		case 'A' <= c && c <= 'Z':
-			upper = true
-			nonHex = nonHex || c > 'F'
-		case '0' <= c && c <= '9':
-			digit = true
-		default:
-			nonHex = true
-		}
-	}
-	return lower && upper && digit && nonHex
+	c := classesOf(v, "")
+	return c.lower && c.upper && c.digit && !isHex(v)
 }
 
 // connectionPair accepts a "password=value" match that is part of a
@@ -842,27 +840,8 @@ func secretLooking(v string, minLen int) bool {
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") {
 		return false
 	}
-	var lower, upper, digit, other bool
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			lower = true
-		case 'A' <= c && c <= 'Z':
-			upper = true
-		case '0' <= c && c <= '9':
-			digit = true
-		default:
-			other = true
-		}
-	}
-	classes := 0
-	for _, b := range []bool{lower, upper, digit, other} {
-		if b {
-			classes++
-		}
-	}
-	return classes >= 2 && (digit || len(v) >= 20)
+	c := classesOf(v, "")
+	return c.count() >= 2 && (c.digit || len(v) >= 20)
 }
 
 func isDigits(s string) bool {

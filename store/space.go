@@ -33,8 +33,8 @@ func (e *DiskFullError) Error() string {
 	if e.Cause != nil {
 		return fmt.Sprintf("disk full: writing the index in %s failed on %s: %v", e.Dir, e.Mount, e.Cause)
 	}
-	return fmt.Sprintf("disk full: %s has %s free, the index in %s needs at least %s free to grow",
-		e.Mount, humanBytes(e.Free), e.Dir, humanBytes(e.Need))
+	return fmt.Sprintf("disk full: %s has %.1f MiB free, the index in %s needs at least %.1f MiB free to grow",
+		e.Mount, float64(e.Free)/(1<<20), e.Dir, float64(e.Need)/(1<<20))
 }
 
 // Is makes errors.Is(err, ErrDiskFull) true.
@@ -137,18 +137,6 @@ func walBytes(dir string) int64 {
 // (flush or compaction) failed for lack of space: it retries at once and
 // forever otherwise.
 const backgroundBackoff = 200 * time.Millisecond
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
 
 // writable returns why the index cannot be written at all (opened
 // read-only for lack of space, or failed inside Pebble), or nil.
@@ -284,8 +272,9 @@ func (db *DB) Health() Health {
 	return h
 }
 
-// dirBytes sums the sizes of the regular files below dir.
-func dirBytes(dir string) int64 {
+// DirBytes sums the sizes of the regular files below dir: what an index
+// (or a part of it) occupies on disk.
+func DirBytes(dir string) int64 {
 	var n int64
 	filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
 		if err == nil && info.Mode().IsRegular() {

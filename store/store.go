@@ -511,7 +511,7 @@ func (db *DB) await(fn func() error) error {
 // DiskSize returns the bytes the index occupies on disk.
 func (db *DB) DiskSize() int64 {
 	if db.failure() != nil {
-		return dirBytes(db.dir) // Metrics would wait for Pebble's locks
+		return DirBytes(db.dir) // Metrics would wait for Pebble's locks
 	}
 	m := db.db.Metrics()
 	return int64(m.DiskSpaceUsage())

@@ -132,21 +132,7 @@ func IndexFiles(indexDir string) ([]string, error) {
 	return out, nil
 }
 
-// DirBytes sums the sizes of the regular files below dir.
-func DirBytes(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
-}
-
-// contains reports whether s contains every one of parts.
+// containsAll reports whether s contains every one of parts.
 func containsAll(s string, parts ...string) bool {
 	for _, p := range parts {
 		if !strings.Contains(s, p) {

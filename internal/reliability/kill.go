@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/context-ls/context-ls/store"
 )
 
 // KillReport is what the kill -9 scenario saw.
@@ -28,7 +30,7 @@ func KillMidIndex(b Bin, work string, files, kills int) (KillReport, error) {
 	if res := b.Run(clean.Args("index")...); res.Code != 0 {
 		return r, fmt.Errorf("clean index: %s", res)
 	}
-	full := DirBytes(clean.DB)
+	full := store.DirBytes(clean.DB)
 	for k := 0; k < kills; k++ {
 		killed := Index{root, filepath.Join(work, fmt.Sprintf("kill-%d", k))}
 		p, err := b.Start(killed.Args("index")...)
@@ -39,7 +41,7 @@ func KillMidIndex(b Bin, work string, files, kills int) (KillReport, error) {
 		// bytes a full index takes.
 		at := full * int64(5+75*k/max(1, kills-1)) / 100
 		deadline := time.Now().Add(time.Minute)
-		for time.Now().Before(deadline) && DirBytes(killed.DB) < at {
+		for time.Now().Before(deadline) && store.DirBytes(killed.DB) < at {
 			time.Sleep(2 * time.Millisecond)
 		}
 		p.Signal(syscall.SIGKILL)
