@@ -209,6 +209,9 @@ var (
 	// directory). Nothing was written; queries answer from the index as it
 	// is, and writes succeed again once space is freed.
 	ErrDiskFull = store.ErrDiskFull
+	// ErrDamaged: a read met corrupt index data. The index is marked and
+	// rebuilt when it is next opened (see Verify).
+	ErrDamaged = store.ErrDamaged
 )
 
 // Root returns the canonical workspace root.

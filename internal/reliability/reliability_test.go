@@ -87,6 +87,9 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, c := range r.Cases {
 		t.Logf("%s@%d: before verify %d queries wrong silently, %d said damaged; verify: %s", c.File, c.Offset, c.Silent, c.Reported, c.Verify)
+		if !c.Detected() {
+			t.Errorf("%s@%d: damage not detected (erased with deleted data: %v)", c.File, c.Offset, c.Erased())
+		}
 		kinds[filepath.Ext(c.File)] = true
 	}
 	if !kinds[".sst"] || !kinds[".zap"] {
