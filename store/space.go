@@ -177,11 +177,8 @@ func (db *DB) room(n int64) error {
 		return nil
 	}
 	if need := db.minFree + 2*n; free < need {
-		e := &DiskFullError{Dir: db.dir, Mount: mountPoint(db.dir), Free: free, Need: need}
-		db.full.Store(e)
-		return e
+		return &DiskFullError{Dir: db.dir, Mount: mountPoint(db.dir), Free: free, Need: need}
 	}
-	db.full.Store(nil)
 	return nil
 }
 
@@ -266,6 +263,8 @@ func (db *DB) Health() Health {
 	case err == nil:
 	case db.failure() != nil && !errors.Is(err, ErrDiskFull):
 		h.State, h.Message = HealthFailed, err.Error()
+	case db.readOnly != nil:
+		h.State, h.Message = HealthDiskFull, err.Error()+" (opened read-only: reopen it to index)"
 	default:
 		h.State, h.Message = HealthDiskFull, err.Error()
 	}

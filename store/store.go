@@ -173,8 +173,6 @@ type DB struct {
 	// minFree is what a write needs (0: no check).
 	free    spaceFunc
 	minFree int64
-	// full is the last refusal for lack of space, nil once space is back.
-	full atomic.Pointer[DiskFullError]
 	// readOnly is set when the disk was too full to open the index for
 	// writing: it is readable, every write fails with this error.
 	readOnly error
