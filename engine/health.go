@@ -21,8 +21,9 @@ const (
 
 // StorageHealth checks the index's disk now: StorageOK, StorageDiskFull
 // (writes are refused until space is freed; queries answer from the index
-// as it is) or StorageFailed (the store failed inside a write and answers
-// from its last snapshot until the process reopens it), with a one-line
+// as it is), StorageFailed (the store failed inside a write and answers
+// from its last snapshot until the process reopens it) or StorageDamaged
+// (a read met corrupt data; rebuilt when next opened), with a one-line
 // message naming the disk and the index directory, and the free space.
 func (e *Engine) StorageHealth() StorageHealth { return e.db.Health() }
 
@@ -33,13 +34,16 @@ func (e *Engine) beginWrite(ctx context.Context) error {
 	if err := e.db.Failed(); err != nil {
 		return e.noteStorage(err)
 	}
-	return e.noteStorage(e.resumeText(ctx))
+	if err := e.resumeText(ctx); err != nil {
+		return e.noteStorage(err)
+	}
+	return nil
 }
 
 // noteStorage reports err once per episode when it is a full disk or a
 // store failure (the log and Stats' recent activity say it; front ends
-// show StorageHealth), and notes when writes succeed again. It returns
-// err.
+// show StorageHealth); given the nil of a write that succeeded, it notes
+// that writes resumed. It returns err.
 func (e *Engine) noteStorage(err error) error {
 	switch {
 	case err == nil:

@@ -449,8 +449,8 @@ func (e *Engine) writeFileWith(ctx context.Context, data *store.FileData, overla
 		return nil
 	}
 	seq, replaced, err := e.db.PutFile(data)
-	if err != nil {
-		return e.noteStorage(err)
+	if e.noteStorage(err) != nil {
+		return err
 	}
 	e.changed()
 	ids := make([]store.ChunkID, len(data.Chunks))
@@ -465,8 +465,8 @@ func (e *Engine) deleteFile(rel string) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	seq, removed, err := e.db.DeleteFile(rel)
-	if err != nil {
-		return e.noteStorage(err)
+	if e.noteStorage(err) != nil {
+		return err
 	}
 	e.changed()
 	e.emb.fileChanged(rel, removed, nil, false)
