@@ -28,7 +28,9 @@ func benchReliability(args []string) error {
 	fl := newFlags("reliability")
 	files := fl.Int("files", 1500, "Go files in the generated workspaces")
 	kills := fl.Int("kills", 20, "kill -9 runs")
+	only := fl.String("only", "", "run one part: disk, large, corrupt, kill or secrets")
 	fl.Parse(args)
+	run := func(part string) bool { return *only == "" || *only == part }
 	work, err := os.MkdirTemp("", "context-ls-reliability")
 	if err != nil {
 		return err
@@ -53,8 +55,51 @@ func benchReliability(args []string) error {
 		}
 	}
 
+	if run("disk") {
+		if err := benchDiskFull(b, work, *files, check, fail); err != nil {
+			return err
+		}
+	}
+	if run("large") {
+		if err := benchLargeFiles(b, work, check, fail); err != nil {
+			return err
+		}
+	}
+	if run("corrupt") {
+		if err := benchCorruption(b, work, *files, check, fail); err != nil {
+			return err
+		}
+	}
+	if run("kill") {
+		fmt.Println("\n== kill -9 mid-index")
+		k, err := reliability.KillMidIndex(b, filepath.Join(work, "kill"), *files, *kills)
+		if err != nil {
+			return err
+		}
+		check("resumed indexes equal to an uninterrupted one", float64(len(k.Resumed)-len(k.Problems))/float64(*kills), "share", 1, false)
+		fail(k.Problems)
+	}
+	if run("secrets") {
+		if err := benchSecrets(check); err != nil {
+			return err
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problems", len(problems))
+	}
+	return nil
+}
+
+// checkFunc prints a figure against its target and records a miss;
+// failFunc records a scenario's problems.
+type (
+	checkFunc func(name string, value float64, unit string, target float64, lowerIsBetter bool)
+	failFunc  func([]string)
+)
+
+func benchDiskFull(b reliability.Bin, work string, files int, check checkFunc, fail failFunc) error {
 	fmt.Println("\n== full disk (tmpfs)")
-	d, err := reliability.DiskFull(b, filepath.Join(work, "disk"), *files)
+	d, err := reliability.DiskFull(b, filepath.Join(work, "disk"), files)
 	switch {
 	case errors.Is(err, reliability.ErrNoTmpfs):
 		fmt.Printf("skipped: %v (run as root)\n", err)
@@ -68,7 +113,10 @@ func benchReliability(args []string) error {
 		info("index once space is back", ms(d.Recovered.Elapsed), "ms")
 		fail(d.Problems)
 	}
+	return nil
+}
 
+func benchLargeFiles(b reliability.Bin, work string, check checkFunc, fail failFunc) error {
 	fmt.Println("\n== large files (maxFileSize = \"1GiB\")")
 	l, err := reliability.LargeFile(b, filepath.Join(work, "large"), 200<<20)
 	if err != nil {
@@ -96,9 +144,12 @@ func benchReliability(args []string) error {
 		}
 		check(fmt.Sprintf("SIGTERM %s into it: exit after", delay), ms(latency), "ms", 10000, true)
 	}
+	return nil
+}
 
+func benchCorruption(b reliability.Bin, work string, files int, check checkFunc, fail failFunc) error {
 	fmt.Println("\n== corrupted index files (200 random bytes)")
-	c, err := reliability.Corruption(b, filepath.Join(work, "corrupt"), *files, []float64{0.02, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.98}, 3)
+	c, err := reliability.Corruption(b, filepath.Join(work, "corrupt"), files, []float64{0.02, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.98}, 3)
 	if err != nil {
 		return err
 	}
@@ -124,15 +175,10 @@ func benchReliability(args []string) error {
 	check("damage detected (a query or index --verify) or erased", float64(detected+erased)/n, "share", 1, false)
 	check("answers equal to a clean index after rebuild", float64(same)/n, "share", 1, false)
 	fail(c.Problems)
+	return nil
+}
 
-	fmt.Println("\n== kill -9 mid-index")
-	k, err := reliability.KillMidIndex(b, filepath.Join(work, "kill"), *files, *kills)
-	if err != nil {
-		return err
-	}
-	check("resumed indexes equal to an uninterrupted one", float64(len(k.Resumed)-len(k.Problems))/float64(*kills), "share", 1, false)
-	fail(k.Problems)
-
+func benchSecrets(check checkFunc) error {
 	fmt.Println("\n== secrets")
 	secrets := secrettest.Secrets()
 	leaks := 0
@@ -154,10 +200,6 @@ func benchReliability(args []string) error {
 	check("redactions in the Go stdlib outside test data", float64(len(outside)), "", 3, true)
 	for _, o := range outside {
 		fmt.Println("  ", o)
-	}
-
-	if len(problems) > 0 {
-		return fmt.Errorf("%d problems", len(problems))
 	}
 	return nil
 }

@@ -13,9 +13,10 @@ type CorruptionCase struct {
 	Offset int64
 	// Silent counts the queries that answered differently from a clean
 	// index, without an error, before the index was verified; Reported
-	// those that failed saying the index is damaged (it is then rebuilt
-	// when next opened, before the verify).
-	Silent, Reported int
+	// those that failed saying the index is damaged; Marked those after
+	// which the index was marked damaged (a read met the damage: it is
+	// rebuilt when next opened, before the verify).
+	Silent, Reported, Marked int
 	Verify           Result // index --verify: finds the damage and rebuilds
 	Again            Result // index --verify once more: intact
 	Same             error  // answers after the rebuild against a clean index
@@ -24,7 +25,7 @@ type CorruptionCase struct {
 // Detected reports whether the damage was found: by a query, or by the
 // first verify.
 func (c CorruptionCase) Detected() bool {
-	return c.Reported > 0 || c.Verify.Code == 1 && strings.Contains(c.Verify.Stdout, "index damaged")
+	return c.Reported > 0 || c.Marked > 0 || c.Verify.Code == 1 && strings.Contains(c.Verify.Stdout, "index damaged")
 }
 
 // Erased reports whether the damage went with data the index deleted
@@ -104,6 +105,9 @@ func Corruption(b Bin, work string, files int, fractions []float64, perKind int)
 					c.Silent++
 				case got.Code != 0 && strings.Contains(got.Stderr, "index damaged"):
 					c.Reported++
+				}
+				if _, err := os.Stat(filepath.Join(dir, "pebble", "DAMAGED")); err == nil {
+					c.Marked++
 				}
 			}
 			c.Verify = b.Run(bad.Args("index", "--verify")...)
