@@ -17,9 +17,9 @@ type CorruptionCase struct {
 	// which the index was marked damaged (a read met the damage: it is
 	// rebuilt when next opened, before the verify).
 	Silent, Reported, Marked int
-	Verify           Result // index --verify: finds the damage and rebuilds
-	Again            Result // index --verify once more: intact
-	Same             error  // answers after the rebuild against a clean index
+	Verify                   Result // index --verify: finds the damage and rebuilds
+	Again                    Result // index --verify once more: intact
+	Same                     error  // answers after the rebuild against a clean index
 }
 
 // Detected reports whether the damage was found: by a query, or by the
