@@ -316,10 +316,33 @@ type StatsResult struct {
 	LastIndex  string          `json:"lastIndex,omitempty" desc:"RFC 3339 time the last full scan completed"`
 	Indexing   IndexingState   `json:"indexing" desc:"indexing progress"`
 	Embeddings EmbeddingsState `json:"embeddings" desc:"the semantic index"`
+	Storage    StorageState    `json:"storage" desc:"whether the index can be written"`
 	Queries    QueryLatency    `json:"queries" desc:"search latency"`
 	Packs      PackStats       `json:"packs" desc:"context packs built"`
 	Jobs       []JobStatus     `json:"jobs" desc:"recent reindex jobs of this index, oldest first"`
 	Recent     []string        `json:"recent,omitempty" desc:"recent indexing activity, newest last"`
+}
+
+// VerifyRequest asks for a check of the whole index.
+type VerifyRequest struct{}
+
+// VerifyResult answers verify.
+type VerifyResult struct {
+	Damaged  bool     `json:"damaged" desc:"true when something is wrong with the index"`
+	Problems []string `json:"problems" desc:"what is wrong (empty when nothing is)"`
+	Rebuild  string   `json:"rebuild,omitempty" desc:"what is marked to be rebuilt when the index is next opened: store (every file re-indexed from disk) or text (the text index re-fed from the store)"`
+	Files    int      `json:"files" desc:"file records read"`
+	Chunks   int      `json:"chunks" desc:"chunks read"`
+	Keys     int      `json:"keys" desc:"keys of the store read (Pebble checks every block's checksum)"`
+	TextDocs uint64   `json:"textDocs" desc:"documents of the text index"`
+}
+
+// StorageState says whether the index can be written.
+type StorageState struct {
+	State        string `json:"state" desc:"ok; diskFull (writes are refused until space is freed, queries answer from the index as it is); failed (the store failed inside a write and answers from its last state until reopened); damaged (a read met corrupt data: the index is rebuilt when next opened)"`
+	Message      string `json:"message,omitempty" desc:"one line naming the disk and the index directory"`
+	FreeBytes    int64  `json:"freeBytes" desc:"free space on the index's disk (-1: unknown)"`
+	MinFreeBytes int64  `json:"minFreeBytes" desc:"free space writes need"`
 }
 
 // FilesRequest asks what is indexed, or why a path is or is not.
