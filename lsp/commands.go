@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
@@ -338,7 +338,7 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		for j, c := range s.commands {
 			names[j] = c.Name
 		}
-		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", clip.Clip(p.Command, 100), strings.Join(names, ", "))
+		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", logcap.Clip(p.Command, 100), strings.Join(names, ", "))
 	}
 	cmd := s.commands[i]
 	args, err := decodeCommandArgs(cmd, p.Arguments)

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
@@ -414,7 +414,7 @@ func (s *server) pullSettings(ctx context.Context, notify bool) {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) != 1 {
-		s.log.Warn("workspace/configuration: expected an array of one item", "result", clip.Clip(string(raw), 200))
+		s.log.Warn("workspace/configuration: expected an array of one item", "result", logcap.Clip(string(raw), 200))
 		return
 	}
 	s.applySettings(items[0], notify)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/store"
@@ -110,7 +111,7 @@ func (env *cliEnv) logger(level slog.Level) *slog.Logger {
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(logcap.Handler(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level})))
 }
 
 // index is the index a command works on: opened by this process (svc

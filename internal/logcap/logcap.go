@@ -47,6 +47,15 @@ func String(s string) string {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
+// Clip returns s cut to at most n bytes on a rune boundary, with "…"
+// appended when anything was cut: for a value quoted in a message.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
 // Handler returns a handler that passes every record to h with its
 // message and attribute values bounded by String (errors and Stringers
 // included).
