@@ -35,6 +35,10 @@ type Options struct {
 	Workers int
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// OnStorage, if set, hears when index writes stop (a full disk, a
+	// failed store: the health says which and why) and when they resume
+	// (StorageOK), once per episode. It must not block.
+	OnStorage func(StorageHealth)
 
 	// store holds the store's options (tests set its free-space hooks).
 	store store.Options
@@ -70,6 +74,7 @@ type Engine struct {
 	// storageNoted is set while writes fail for lack of space (or a
 	// failed store) and the condition has been reported (health.go).
 	storageNoted atomic.Bool
+	onStorage    func(StorageHealth)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -153,6 +158,7 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		rebuilt = true
 	}
 	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}, scan: make(chan struct{}, 1)}
+	e.onStorage = opts.OnStorage
 	e.worker = opts.Workers
 	if e.worker <= 0 {
 		e.worker = runtime.GOMAXPROCS(0)

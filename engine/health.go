@@ -50,12 +50,22 @@ func (e *Engine) noteStorage(err error) error {
 		if e.storageNoted.Swap(false) {
 			e.log.Info("index writes resumed")
 			e.stats.note("index writes resumed")
+			if e.onStorage != nil {
+				e.onStorage(StorageHealth{State: StorageOK, FreeBytes: -1})
+			}
 		}
 	case errors.Is(err, ErrDiskFull) || e.db.Failed() != nil:
 		if !e.storageNoted.Swap(true) {
 			msg := logcap.String(err.Error())
 			e.log.Info("index writes stopped", "err", msg)
 			e.stats.note("index writes stopped: %s", msg)
+			if e.onStorage != nil {
+				h := e.db.Health()
+				if h.State == StorageOK {
+					h.State, h.Message = StorageDiskFull, msg
+				}
+				e.onStorage(h)
+			}
 		}
 	}
 	return err

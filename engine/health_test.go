@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -38,8 +39,15 @@ func TestDiskFullStopsWritesAndRecovers(t *testing.T) {
 		}
 		return 1 << 40, nil
 	}
+	var events []string
+	var eventsMu sync.Mutex
 	opts := Options{DBDir: t.TempDir(), Config: workspace.DefaultConfig(), Workers: 2,
-		store: store.Options{FreeSpace: freeSpace, MinFree: 1 << 20}}
+		store: store.Options{FreeSpace: freeSpace, MinFree: 1 << 20},
+		OnStorage: func(h StorageHealth) {
+			eventsMu.Lock()
+			events = append(events, h.State)
+			eventsMu.Unlock()
+		}}
 	e, err := Open(ctx, root, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +99,11 @@ func TestDiskFullStopsWritesAndRecovers(t *testing.T) {
 	if h := e.StorageHealth(); h.State != StorageOK {
 		t.Fatalf("health after recovery: %+v", h)
 	}
+	eventsMu.Lock()
+	if !reflect.DeepEqual(events, []string{StorageDiskFull, StorageOK}) {
+		t.Errorf("OnStorage heard %v, want one diskFull then one ok (once per episode)", events)
+	}
+	eventsMu.Unlock()
 	clean := openTest(t, root, t.TempDir())
 	defer clean.Close()
 	if _, err := clean.Index(ctx, nil); err != nil {

@@ -165,6 +165,7 @@ func (ix *index) close() {
 	if ix.svc != nil {
 		ix.svc.Close()
 		ix.eng.Close()
+		ix.svc, ix.eng = nil, nil
 	}
 }
 
@@ -232,8 +233,21 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 	if err != nil {
 		return err
 	}
-	defer ix.close()
-	if err := ix.ensureIndexed(ctx, embeddings); err != nil {
+	defer func() { ix.close() }()
+	err = ix.ensureIndexed(ctx, embeddings)
+	if errors.Is(err, engine.ErrDamaged) {
+		// Reopening starts the damaged part empty; indexing rebuilds it.
+		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
+		ix.close()
+		if ix, err = env.openIndex(ctx); err != nil {
+			return err
+		}
+		err = ix.ensureIndexed(ctx, embeddings)
+	}
+	switch {
+	case errors.Is(err, engine.ErrDiskFull):
+		fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
+	case err != nil:
 		return err
 	}
 	res, err := service.Do[Res](ctx, ix, o, req)

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,10 +90,13 @@ type Proc struct {
 }
 
 // Start starts the binary with args (embeddings off).
-func (b Bin) Start(args ...string) (*Proc, error) {
+func (b Bin) Start(args ...string) (*Proc, error) { return b.start(nil, args...) }
+
+func (b Bin) start(stdin io.Reader, args ...string) (*Proc, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	p := &Proc{cancel: cancel}
 	p.cmd = exec.CommandContext(ctx, b.Path, args...)
+	p.cmd.Stdin = stdin
 	p.cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.err
 	p.start = time.Now()

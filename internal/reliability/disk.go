@@ -24,6 +24,9 @@ type DiskFullReport struct {
 	Sigterm   Result        // index on the full disk, SIGTERM soon after the start
 	Stats     Result        // stats on the full disk
 	Unchanged Result        // search on the full disk with nothing to write
+	Changed   Result        // search on the full disk with changed files it cannot index
+	MCP       Result        // an MCP session on the full disk
+	Serve     ServeReport   // a language-server session on the full disk
 	MidIndex  Result        // index that fills the disk part way through
 	Recovered Result        // index once space is back
 	Same      error         // the recovered index against a clean one: nil when equal
@@ -122,6 +125,34 @@ func DiskFull(b Bin, work string, files int) (DiskFullReport, error) {
 	if err := os.Rename(away, filepath.Join(root, "b")); err != nil {
 		return r, err
 	}
+	// With changes it cannot index, a search warns in one line and answers.
+	r.Changed = b.Run(ix.Args("search", "--json", "Handler3")...)
+	r.check(r.Changed.Code == 0 && strings.Contains(r.Changed.Stdout, `"symbol": "Handler3"`) &&
+		containsAll(r.Changed.Stderr, "warning", "disk full") && strings.Count(strings.TrimSpace(r.Changed.Stderr), "\n") == 0,
+		"search on a full disk with changes to index: %s, want the answer and a one-line warning", r.Changed)
+	// An agent: a refresh is a tool error naming the disk; queries answer;
+	// stats say diskFull.
+	tools, res := b.MCPSession(ix, [][2]string{
+		{"refresh_context", `{}`}, {"query_context", `{"query":"Handler3"}`}, {"get_context_stats", `{}`}})
+	r.MCP = res
+	refresh, query, stats := tools["refresh_context"], tools["query_context"], tools["get_context_stats"]
+	r.check(res.Code == 0 && refresh.IsError && strings.Contains(string(refresh.Content), "disk full"),
+		"MCP refresh_context on a full disk: %s: %s, want a tool error naming the disk", res, refresh.Content)
+	r.check(!query.IsError && strings.Contains(string(query.StructuredContent), `"Handler3"`),
+		"MCP query_context on a full disk: %s", query.Content)
+	r.check(strings.Contains(string(stats.StructuredContent), `"state":"diskFull"`),
+		"MCP get_context_stats on a full disk: %.300s, want storage diskFull", stats.StructuredContent)
+	// An editor: one message says the index cannot be written; the
+	// session shuts down cleanly.
+	r.Serve = b.ServeSession(ix, 3*time.Second)
+	full := 0
+	for _, m := range r.Serve.ShowMessages {
+		if strings.Contains(m, "cannot be written") && strings.Contains(m, "disk full") {
+			full++
+		}
+	}
+	r.check(r.Serve.Err == nil && r.Serve.Code == 0 && full == 1,
+		"language server on a full disk: exit %d, error %v, messages %q, want one saying the index cannot be written", r.Serve.Code, r.Serve.Err, r.Serve.ShowMessages)
 	if err := unfill(); err != nil {
 		return r, err
 	}
