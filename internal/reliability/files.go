@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -116,7 +117,10 @@ func Corrupt(path string, off int64, n int) error {
 }
 
 // IndexFiles returns the store tables and text-index segments of an
-// index directory, relative to it.
+// index directory, relative to it, largest first within each kind: the
+// largest table holds the bulk of the index, where damage cannot fall on
+// data deleted anyway (a small early table may hold only the trimmed
+// change log).
 func IndexFiles(indexDir string) ([]string, error) {
 	var out []string
 	for _, pattern := range []string{"pebble/*.sst", "bleve/store/*.zap"} {
@@ -124,6 +128,13 @@ func IndexFiles(indexDir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		size := map[string]int64{}
+		for _, p := range m {
+			if st, err := os.Stat(p); err == nil {
+				size[p] = st.Size()
+			}
+		}
+		sort.SliceStable(m, func(i, j int) bool { return size[m[i]] > size[m[j]] })
 		for _, p := range m {
 			rel, _ := filepath.Rel(indexDir, p)
 			out = append(out, rel)
