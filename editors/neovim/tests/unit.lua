@@ -602,9 +602,9 @@ test('results view: groups with reasons, confidence and scores (golden); <CR> op
   local lines, targets = view.lines(model)
   golden('results.golden', table.concat(lines, '\n') .. '\n')
   local located = 0
-  for lnum, item in pairs(targets) do
+  for lnum, e in pairs(targets) do
     located = located + 1
-    eq(lines[lnum]:find(':' .. item.lnum, 1, true) ~= nil, true, 'line ' .. lnum .. ' names its location')
+    eq(lines[lnum]:find(':' .. e.item.lnum, 1, true) ~= nil, true, 'line ' .. lnum .. ' names its location')
   end
   eq(located, 1 + 3 + 2 + 2, 'one target per entry: definition, callers, tests, related')
   -- the buffer: <CR> on an entry opens its file at the line
