@@ -369,11 +369,12 @@ local function show_locations(title, items, empty_msg)
 end
 
 local function store_pack(res, register)
-  if (res.text or '') == '' or #(res.items or {}) == 0 then
+  local text = render.pack_text(res)
+  if text == '' then
     notify('context-ls: nothing relevant was found; register ' .. register .. ' is unchanged', vim.log.levels.WARN)
     return
   end
-  vim.fn.setreg(register, res.text)
+  vim.fn.setreg(register, text)
   notify(render.pack_summary(res, register))
 end
 

@@ -285,6 +285,27 @@ function M.results_model(root, outcomes, line_of)
   return { title = title, root = root, groups = groups }
 end
 
+-- pack_text is what copying a pack puts into a register: its text, or
+-- with format json (whose text the server leaves empty: the items carry
+-- theirs) the pack as JSON, as `context-ls pack --format json` prints it.
+-- '' when the pack holds nothing.
+function M.pack_text(res)
+  if #(res.items or {}) == 0 then
+    return ''
+  end
+  if (res.text or '') ~= '' then
+    return res.text
+  end
+  if res.format ~= 'json' then
+    return ''
+  end
+  local out = {}
+  for _, k in ipairs({ 'format', 'tokens', 'budget', 'dropped', 'excluded', 'items', 'notes' }) do
+    out[k] = res[k]
+  end
+  return vim.fn.json_encode(out) .. '\n'
+end
+
 -- pack_summary: the message after a pack was copied.
 function M.pack_summary(res, register)
   local n = #(res.items or {})
