@@ -42,12 +42,7 @@ M.PINS_KEYS = {
 }
 M.PINS_HELP = 'keys: <CR> open  d unpin  D unpin all  r refresh  q close'
 
-local function present(v)
-  if v == nil or v == vim.NIL or v == '' then
-    return nil
-  end
-  return v
-end
+local present = render.present
 
 local function plural(n, word)
   return string.format('%s %s%s', util.group_digits(n), word, n == 1 and '' or 's')

@@ -155,12 +155,13 @@ function M.graph_unresolved(res)
 end
 
 -- present is v unless it is nil, JSON null or ''.
-local function present(v)
+function M.present(v)
   if v == nil or v == vim.NIL or v == '' then
     return nil
   end
   return v
 end
+local present = M.present
 
 -- why_via is why a graph item is listed (a test's detail, else the reason)
 -- and the definition a two-hop test goes through ("via main"), or nil.
