@@ -803,6 +803,18 @@ test(':help context-ls documents every command, option and mapping', function()
   for _, topic in ipairs({ '*context-ls-mappings*', 'vim.lsp.buf.hover()', 'vim.lsp.buf.definition()', 'CTRL-]', ':checkhealth context_ls' }) do
     eq(doc:find(topic, 1, true) ~= nil, true, topic)
   end
+  -- the keys of the pack preview and the pins list: in their help line and
+  -- in their section of the help
+  local preview = require('context_ls.preview')
+  local section = doc:match('%*context%-ls%-preview%*(.-)\n=====')
+  local previewdoc, pinsdoc = section:match('^(.-)%*context%-ls%-pins%*(.*)$')
+  for _, c in ipairs({ { preview.KEYS, preview.HELP, previewdoc }, { preview.PINS_KEYS, preview.PINS_HELP, pinsdoc } }) do
+    for _, k in ipairs(vim.list_extend({ { '<CR>' }, { 'q' } }, c[1])) do
+      local lhs = vim.pesc(k[1])
+      eq(c[2]:find(' ' .. lhs .. '[ /]') ~= nil or c[2]:find('/' .. lhs .. ' ') ~= nil, true, k[1] .. ' in the help line ' .. c[2])
+      eq(c[3]:find('\n    ' .. lhs .. '%s%s+%a') ~= nil, true, k[1] .. ' documented')
+    end
+  end
 end)
 
 io.stdout:write(string.format('neovim unit: %d passed, %d failed\n', passed, failed))
