@@ -340,13 +340,22 @@ func TestColumnsCountCharacters(t *testing.T) {
 	}
 }
 
-// TestPackJSONAndExclude: format json carries the text in the items only,
-// and an item excluded by PATH:A-B does not come back.
+// TestPackJSONAndExclude: format json renders the items as JSON and
+// carries each item's text in the items too, and an item excluded by
+// PATH:A-B does not come back.
 func TestPackJSONAndExclude(t *testing.T) {
 	s := newService(t, fixtureFiles)
 	res := mustCall[PackResult](t, s, "pack", `{"query":"invoice total of the items","format":"json","budget":2000}`)
-	if res.Text != "" || res.Format != "json" || len(res.Items) == 0 {
-		t.Fatalf("json pack: text %q, format %q, %d items", res.Text, res.Format, len(res.Items))
+	if res.Format != "json" || len(res.Items) == 0 {
+		t.Fatalf("json pack: format %q, %d items", res.Format, len(res.Items))
+	}
+	// The text is the pack to paste: the items as a JSON array.
+	var rendered []struct {
+		Path string `json:"path"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(res.Text), &rendered); err != nil || len(rendered) != len(res.Items) {
+		t.Fatalf("json pack text is not the items as JSON (%v): %q", err, res.Text)
 	}
 	var total *PackItem
 	for i, it := range res.Items {
@@ -407,6 +416,25 @@ func TestPins(t *testing.T) {
 	if _, err := call[PinsResult](t, s, "unpin", `{"all":true,"file":"README.md"}`); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unpin all with a file: %v, want ErrInvalid", err)
 	}
+	// A pin whose file is gone is listed with an error and unpinned by its
+	// path (and lines) as listed.
+	if err := os.Remove(filepath.Join(s.Root(), "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	res = mustCall[PinsResult](t, s, "pins", `{}`)
+	if len(res.Pins) != 2 || res.Pins[1].Error == "" {
+		t.Fatalf("pins after README.md was deleted: %+v", res)
+	}
+	res = mustCall[PinsResult](t, s, "unpin", `{"file":"README.md"}`)
+	if len(res.Pins) != 1 || res.Pins[0].Path != "billing/invoice.go" {
+		t.Fatalf("unpin of a pin whose file is gone: %+v", res)
+	}
+	total := res.Pins[0]
+	res = mustCall[PinsResult](t, s, "unpin", fmt.Sprintf(`{"file":"billing/invoice.go","lines":%q}`, total.Lines))
+	if len(res.Pins) != 0 {
+		t.Fatalf("unpin by the lines pins lists: %+v", res)
+	}
+	mustCall[PinsResult](t, s, "pin", `{"symbol":"Charge"}`)
 	res = mustCall[PinsResult](t, s, "unpin", `{"all":true}`)
 	if len(res.Pins) != 0 || res.Tokens != 0 {
 		t.Errorf("unpin all: %+v", res)

@@ -139,7 +139,7 @@ type PackRequest struct {
 	Query string `json:"query,omitempty" check:"maxLen=100000" desc:"the task or question the pack is for; required without a selection"`
 	Selection
 	Budget  int      `json:"budget,omitempty" check:"min=100,max=1000000" desc:"most tokens the pack may have (default: the workspace's budgetTokens, 4000 unless configured)"`
-	Format  string   `json:"format,omitempty" check:"enum=markdown|xml|json|plain" desc:"rendering of the pack (default: the workspace's pack.format, markdown unless configured); with json the items carry their text and text is empty"`
+	Format  string   `json:"format,omitempty" check:"enum=markdown|xml|json|plain" desc:"rendering of the pack (default: the workspace's pack.format, markdown unless configured); with json the items also carry their text"`
 	Task    string   `json:"task,omitempty" check:"enum=analysis|implementation|review|testing|documentation|bugfix" desc:"what the context is for: shifts the budget between sources (tests for testing, callers for review …); default analysis"`
 	Exclude []string `json:"exclude,omitempty" check:"maxItems=500,maxLen=4200" desc:"items to leave out, as PATH (a whole file) or PATH:A-B (an item of those lines), for example from an earlier pack's items"`
 }
@@ -156,12 +156,12 @@ type PackItem struct {
 	Score       float64 `json:"score" desc:"relevance from 0 to 1"`
 	Tokens      int     `json:"tokens" desc:"tokens of its text"`
 	Shortened   bool    `json:"shortened,omitempty" desc:"function bodies elided or lines cut to fit the budget"`
-	Text        string  `json:"text,omitempty" desc:"format json only: the item's text, secrets redacted (other formats hold it in the pack text)"`
+	Text        string  `json:"text,omitempty" desc:"format json only: the item's text, secrets redacted (every format holds it in the pack text)"`
 }
 
 // PackResult answers pack.
 type PackResult struct {
-	Text      string     `json:"text,omitempty" desc:"the rendered pack, secrets redacted (absent with format json: the items carry the text)"`
+	Text      string     `json:"text,omitempty" desc:"the rendered pack, what to paste into a prompt, secrets redacted (with format json, a JSON array of the items with their text)"`
 	Format    string     `json:"format" desc:"markdown, xml, json or plain"`
 	Tokens    int        `json:"tokens" desc:"tokens of the pack in its format (never more than budget)"`
 	Budget    int        `json:"budget" desc:"the budget it was built for"`
