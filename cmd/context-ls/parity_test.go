@@ -17,54 +17,6 @@ import (
 	"github.com/context-ls/context-ls/workspace"
 )
 
-// paritySecret is planted in the parity workspace; no front end may show it.
-const paritySecret = "ghp_Zq8rT4mN2pLx7Vb9Kc3Hs6Jd1Fw5Ga0Ey2Uq"
-
-var parityRepo = map[string]string{
-	"go.mod": "module shop\n\ngo 1.22\n",
-	"billing/invoice.go": `package billing
-
-// Item is one line of an invoice.
-type Item struct {
-	Name  string
-	Cents int
-}
-
-// Total adds the cents of every item of an invoice.
-func Total(items []Item) int {
-	sum := 0
-	for _, it := range items {
-		sum += it.Cents
-	}
-	return sum
-}
-`,
-	"billing/charge.go": `package billing
-
-import "fmt"
-
-// paymentToken authenticates to the payment API (` + paritySecret + `).
-const paymentToken = "` + paritySecret + `"
-
-// Charge bills the customer for the invoice total.
-func Charge(items []Item) string {
-	/* prix é */ t := Total(items)
-	return fmt.Sprintf("%s:%d", paymentToken, t)
-}
-`,
-	"billing/invoice_test.go": `package billing
-
-import "testing"
-
-func TestTotal(t *testing.T) {
-	if Total([]Item{{"a", 2}, {"b", 3}}) != 5 {
-		t.Fatal("sum")
-	}
-}
-`,
-	"README.md": "# Shop\n\nInvoices are totalled by billing.Total and charged by billing.Charge with the payment token.\n",
-}
-
 // locSpan is what every front end's result items share.
 type locSpan struct {
 	Path        string `json:"path"`
@@ -154,7 +106,7 @@ var parityQueries = []struct {
 // UTF-16 positions of its own), and the planted secret in none of them.
 func TestFrontEndsAgree(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
-	writeFiles(t, root, parityRepo)
+	writeFiles(t, root, testutil.Billing)
 	if _, errOut, code := cli(t, "index", "--root", root, "--db", db); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
@@ -243,7 +195,7 @@ func TestFrontEndsAgree(t *testing.T) {
 	}
 	for q, byFE := range answers {
 		for fe, raw := range byFE {
-			if strings.Contains(raw, paritySecret) || strings.Contains(raw, paritySecret[4:20]) {
+			if strings.Contains(raw, testutil.BillingSecret) || strings.Contains(raw, testutil.BillingSecret[4:20]) {
 				t.Errorf("%s via %s shows the planted secret:\n%s", q, fe, raw)
 			}
 		}
@@ -258,7 +210,7 @@ func TestFrontEndsAgree(t *testing.T) {
 // and answers parityQueries through workspace/executeCommand.
 func lspAnswers(t *testing.T, root, db string) map[string]string {
 	t.Helper()
-	ls := startLSP(t, root, db, len(parityRepo)-1) // go.mod is not indexed
+	ls := startLSP(t, root, db, len(testutil.Billing)-1) // go.mod is not indexed
 	out := map[string]string{}
 	for _, q := range parityQueries {
 		out[q.name] = string(ls.call("workspace/executeCommand", map[string]any{"command": q.cmd, "arguments": []any{q.cmdArgs(root)}}))
