@@ -37,7 +37,7 @@ func benchLocalise(args []string) error {
 	repo := fs.String("repo", "", "only this repository (owner/name)")
 	k := fs.Int("k", 50, "hits per query (the scorer's --k)")
 	perQuery := fs.String("per-query", "", "write one JSON line per query (ranks, top files) to this file")
-	verbose := fs.Bool("v", false, "print each query that misses at 5")
+	verbose := fs.Bool("v", false, "print each query that misses at 1 or 5")
 	fs.Parse(args)
 
 	qs, err := evalset.LoadLocalisation(*data)
@@ -91,6 +91,9 @@ func benchLocalise(args []string) error {
 		snap := e.Snapshot()
 		for _, i := range byTree[tree] {
 			q := qs[i]
+			if *verbose {
+				fmt.Fprintf(os.Stderr, "== %s %v %.300q\n", q.Repo, q.Files, q.Query)
+			}
 			start := time.Now()
 			res, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: *k, Lexical: true})
 			lat = append(lat, time.Since(start))
@@ -104,8 +107,12 @@ func benchLocalise(args []string) error {
 				paths = append(paths, h.Path)
 			}
 			scores[i] = evalset.ScoreLocalisation(q, paths)
-			if *verbose && scores[i].Acc5 == 0 {
-				fmt.Fprintf(os.Stderr, "MISS %s %v ranks %v top %v\n  %.200q\n", q.Repo, q.Files, scores[i].Ranks, scores[i].Top, q.Query)
+			if *verbose && scores[i].Acc1 == 0 {
+				verdict := "MISS@5"
+				if scores[i].Acc5 == 1 {
+					verdict = "MISS@1"
+				}
+				fmt.Fprintf(os.Stderr, "%s %s %v ranks %v top %v\n", verdict, q.Repo, q.Files, scores[i].Ranks, scores[i].Top)
 			}
 		}
 		snap.Release()
