@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"testing"
 )
 
@@ -35,5 +36,33 @@ func TestNoMatchNoHits(t *testing.T) {
 		if len(hits) == 0 || hits[0].Path != want {
 			t.Errorf("%q: %v, want %s first", q, hitPaths(hits), want)
 		}
+	}
+}
+
+// TestSimilarityThreshold: a measure's near-duplicate threshold is the
+// simQuantile of its similarities over ordinary pairs (floored at
+// simFloor), and MMR counts only what lies above it.
+func TestSimilarityThreshold(t *testing.T) {
+	// 100 items whose pairwise similarity is 0.99 for 4 of the 4950 pairs
+	// and 0.6 otherwise: an anisotropic embedding, where ordinary pairs sit
+	// high.
+	sim := func(i, j int) float64 {
+		if i == 0 && j < 5 {
+			return 0.99
+		}
+		return 0.6
+	}
+	thr := threshold(100, sim)
+	if thr != 0.6 {
+		t.Fatalf("threshold %v, want 0.6 (4 of 4950 pairs are above it: under 0.1 %%)", thr)
+	}
+	if rescale(0.6, thr) != 0 || rescale(0.55, thr) != 0 || math.Abs(rescale(0.8, thr)-0.5) > 1e-12 || rescale(1, thr) != 1 {
+		t.Fatal("rescale")
+	}
+	if got := threshold(100, func(i, j int) float64 { return 0.1 }); got != simFloor {
+		t.Fatalf("floor: %v", got)
+	}
+	if got := threshold(1, sim); got != simFloor {
+		t.Fatalf("no pairs: %v", got)
 	}
 }

@@ -67,6 +67,9 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 		}
 	}
 	return func(i, j int) float64 {
+		if cands[i].Path == cands[j].Path {
+			return 0 // the per-file cap already bounds what one file repeats
+		}
 		load(i)
 		load(j)
 		if vecs[i] != nil && vecs[j] != nil {
