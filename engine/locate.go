@@ -185,7 +185,65 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		return nil, err
 	}
 	l.addFileNames(ev, q)
+	if !ev.Long && qc.priors[classTest] == 1 {
+		if err := l.addTestsOfCode(); err != nil {
+			return nil, err
+		}
+	}
 	return l.hits(k, capN)
+}
+
+// testsOfCodeShare: when a query asks for tests, the tests of a file of
+// code (by naming convention) gain this share of the file's score.
+const testsOfCodeShare = 0.8
+
+// addTestsOfCode credits the test files of the best files of code, found
+// by the languages' naming conventions (x_test.go, test_x.py, tests/test_x.py,
+// x.test.ts, x.spec.js): "tests for the rate limiter" wants the tests of the
+// code the rest of the query finds, not tests that share its words.
+func (l *locator) addTestsOfCode() error {
+	if err := l.loadPaths(); err != nil {
+		return err
+	}
+	indexed := make(map[string]bool, len(l.paths))
+	for _, p := range l.paths {
+		indexed[p] = true
+	}
+	var code []*fileEv
+	for _, f := range l.files {
+		if classOf(f.path) == classCode && f.score > 0 {
+			code = append(code, f)
+		}
+	}
+	for _, f := range code {
+		dir, base := path.Dir(f.path), path.Base(f.path)
+		ext := path.Ext(base)
+		stem := strings.TrimSuffix(base, ext)
+		for _, t := range []string{
+			stem + "_test" + ext, "test_" + base, "tests/test_" + base, "test/test_" + base,
+			stem + ".test" + ext, stem + ".spec" + ext, "__tests__/" + stem + ".test" + ext,
+		} {
+			for _, cand := range []string{path.Join(dir, t), t} {
+				if indexed[cand] && matchPaths(l.req.Paths, cand) {
+					tf := l.file(cand)
+					tf.add("tested", testsOfCodeShare*f.score/f.prior*tf.prior)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// loadPaths reads every indexed path once per query.
+func (l *locator) loadPaths() error {
+	if l.paths != nil {
+		return nil
+	}
+	l.paths = []string{}
+	return l.qc.s.e.text.Paths(func(p string) bool {
+		l.paths = append(l.paths, p)
+		return true
+	})
 }
 
 // nameTerms returns the search terms of text and the terms of each two
@@ -536,13 +594,8 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 	if len(ws) == 0 {
 		return nil
 	}
-	if l.paths == nil {
-		if err := l.qc.s.e.text.Paths(func(p string) bool {
-			l.paths = append(l.paths, p)
-			return true
-		}); err != nil {
-			return err
-		}
+	if err := l.loadPaths(); err != nil {
+		return err
 	}
 	for _, w := range ws {
 		var hits []string

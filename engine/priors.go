@@ -163,20 +163,25 @@ var classWords = map[string]pathClass{
 }
 
 // queryPriors returns the class priors for one query: a class the query
-// asks for — by name in a short query, or by naming one of its files —
+// asks for — by name in a short query ("tests for the parser": the tests
+// come first, the code they test next), or by naming one of its files —
 // ranks like code.
 func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
 	pr := classPriors.short
 	if ev.Long {
 		pr = classPriors.long
-	}
-	if !ev.Long {
+	} else {
+		asked := false
 		for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 			return !(r >= 'a' && r <= 'z')
 		}) {
 			if c, ok := classWords[w]; ok {
 				pr[c] = 1
+				asked = true
 			}
+		}
+		if asked {
+			pr[classCode] = askedCodePrior
 		}
 	}
 	for _, p := range ev.Paths {
@@ -186,3 +191,7 @@ func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
 	}
 	return pr
 }
+
+// askedCodePrior is the prior of code when a query asks for another class
+// of file by name.
+const askedCodePrior = 0.5
