@@ -147,8 +147,8 @@ func benchSearch(args []string) error {
 		return err
 	}
 	fmt.Printf("lexical (BM25 + symbols + file): %s\n", lex)
-	figure("search file hit@5 (lexical)", lex.Hit5, "", 0.90, false)
-	figure("search MRR (lexical)", lex.MRR, "", 0.70, false)
+	floor("search file hit@5 (lexical)", lex.Hit5, 0.92)
+	floor("search MRR (lexical)", lex.MRR, 0.75)
 	info("adjacent hits out of score order (lexical)", disorder, "")
 	info("reference: plain file-level BM25 hit@5 / MRR (eval README)", 0.84, "/ 0.61")
 	figure("search latency p95 warm (lexical)", ms(percentile(lexLat, 0.95)), "ms", 50, true)
@@ -161,8 +161,8 @@ func benchSearch(args []string) error {
 		return err
 	}
 	fmt.Printf("hybrid (+ use-lite vectors):     %s\n", hyb)
-	figure("hybrid file hit@5 − lexical hit@5", hyb.Hit5-lex.Hit5, "", 0, false)
-	info("hybrid MRR − lexical MRR", hyb.MRR-lex.MRR, "")
+	floor("hybrid file hit@5 − lexical hit@5", hyb.Hit5-lex.Hit5, 0)
+	floor("hybrid MRR − lexical MRR", hyb.MRR-lex.MRR, 0)
 	info("hybrid hit@1 − lexical hit@1", hyb.Hit1-lex.Hit1, "")
 	info("hybrid symbol@5 − lexical symbol@5", hyb.Symbol5-lex.Symbol5, "")
 	info("adjacent hits out of score order (hybrid)", disorder, "")

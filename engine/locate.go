@@ -63,7 +63,7 @@ var locWeights = struct {
 // question reads max(10·k, 100)), and how much of a text's evidence is
 // used (a report naming fifty identifiers is weighed by its best ones).
 const (
-	locDepth    = 400
+	locDepth    = 200
 	locMaxNames = 24
 	locMaxLits  = 8
 	locLitDepth = 40

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"hash/fnv"
+	"slices"
 	"sort"
 	"sync"
 
+	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/vectors"
 )
@@ -26,7 +29,7 @@ const simQuantile = 0.999
 
 // simSample is the number of chunks sampled to calibrate a measure
 // (simSample²/2 pairs).
-const simSample = 200
+const simSample = 120
 
 // simFloor bounds a calibrated threshold from below: whatever the sample
 // says, pairs sharing less than this are not near-duplicates.
@@ -50,7 +53,7 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 		model = qc.s.e.emb.modelID()
 	}
 	vecs := make([][]float32, len(cands))
-	terms := make([]map[string]bool, len(cands))
+	terms := make([][]uint64, len(cands))
 	loaded := make([]bool, len(cands))
 	load := func(i int) {
 		if loaded[i] {
@@ -63,7 +66,7 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 			}
 		}
 		if vecs[i] == nil {
-			terms[i] = termSet(cands[i].Text)
+			terms[i] = termHashes(cands[i].Text)
 		}
 	}
 	return func(i, j int) float64 {
@@ -72,18 +75,27 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 		}
 		load(i)
 		load(j)
+		// A measure is calibrated when a pair first exceeds simFloor, below
+		// which no threshold can lie: most queries never pay for it.
 		if vecs[i] != nil && vecs[j] != nil {
-			thr := cal.cosineThreshold(qc.s, model)
-			return rescale(float64(vectors.Cosine(vecs[i], vecs[j])), thr)
+			sim := float64(vectors.Cosine(vecs[i], vecs[j]))
+			if sim <= simFloor {
+				return 0
+			}
+			return rescale(sim, cal.cosineThreshold(qc.s, model))
 		}
 		ti, tj := terms[i], terms[j]
 		if ti == nil {
-			ti = termSet(cands[i].Text)
+			ti = termHashes(cands[i].Text)
 		}
 		if tj == nil {
-			tj = termSet(cands[j].Text)
+			tj = termHashes(cands[j].Text)
 		}
-		return rescale(jaccard(ti, tj), cal.jaccardThreshold(qc.s))
+		sim := jaccard(ti, tj)
+		if sim <= simFloor {
+			return 0
+		}
+		return rescale(sim, cal.jaccardThreshold(qc.s))
 	}
 }
 
@@ -114,10 +126,10 @@ func (c *simCalibration) jaccardThreshold(s *Snapshot) float64 {
 	defer c.mu.Unlock()
 	if c.jaccard == 0 {
 		sample := s.sampleChunks(simSample)
-		ts := make([]map[string]bool, 0, len(sample))
+		ts := make([][]uint64, 0, len(sample))
 		for _, id := range sample {
 			if ch, err := s.st.Chunk(id); err == nil {
-				ts = append(ts, termSet(ch.Text))
+				ts = append(ts, termHashes(ch.Text))
 			}
 		}
 		c.jaccard = threshold(len(ts), func(i, j int) float64 { return jaccard(ts[i], ts[j]) })
@@ -188,15 +200,35 @@ func (s *Snapshot) sampleChunks(n int) []store.ChunkID {
 	return out
 }
 
-// jaccard is |a ∩ b| / |a ∪ b|.
-func jaccard(a, b map[string]bool) float64 {
+// termHashes returns the distinct search terms of text as sorted 64-bit
+// hashes: Jaccard overlaps of hash lists are a merge, not map lookups.
+func termHashes(text string) []uint64 {
+	var hs []uint64
+	search.Terms([]byte(text), func(t string, _, _ int) {
+		h := fnv.New64a()
+		h.Write([]byte(t))
+		hs = append(hs, h.Sum64())
+	})
+	slices.Sort(hs)
+	return slices.Compact(hs)
+}
+
+// jaccard is |a ∩ b| / |a ∪ b| of two sorted, distinct lists.
+func jaccard(a, b []uint64) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 0
 	}
 	inter := 0
-	for t := range a {
-		if b[t] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
 			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
