@@ -211,7 +211,7 @@ func (l *locator) addTestsOfCode() error {
 	}
 	var code []*fileEv
 	for _, f := range l.files {
-		if classOf(f.path) == classCode && f.score > 0 {
+		if isCode(classOf(f.path)) && f.score > 0 {
 			code = append(code, f)
 		}
 	}
@@ -364,13 +364,13 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 		per[h.path] += share * h.score
 		l.file(h.path).chunks[h.id] += weight * h.score / best
 	}
-	// Normalised to the best file the query does not discount (code, as a
-	// rule): a changelog that retells the text word for word must not
-	// squeeze every file of code into the bottom of the scale.
+	// Normalised to the best file of code: a changelog that retells the
+	// text word for word must not squeeze every file of code into the
+	// bottom of the scale.
 	top, topAny := 0.0, 0.0
 	for p, s := range per {
 		topAny = max(topAny, s)
-		if l.file(p).prior == 1 {
+		if isCode(classOf(p)) {
 			top = max(top, s)
 		}
 	}

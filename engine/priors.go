@@ -14,6 +14,7 @@ type pathClass uint8
 
 const (
 	classCode pathClass = iota
+	classInternal // code of internal packages (Go's internal/ directories)
 	classTest
 	classTestdata // test fixtures and golden files
 	classDocs     // prose: Markdown, reStructuredText, text, and anything under docs/
@@ -28,6 +29,9 @@ const (
 // (short) and for issue-like text (long). A question in plain words is
 // mostly about the code, sometimes about its docs or examples; tests,
 // fixtures, vendored copies and release notes rank below what they mirror.
+// A question is about what a library offers, so the code of internal
+// packages ranks a little below the public API over it (crypto/hmac before
+// crypto/internal/fips140/hmac).
 // A bug report or a change description is about the code to change: it
 // reads like the tests that pin the behaviour down and the docs and
 // changelog that describe it, word for word, so those rank lower still.
@@ -36,6 +40,7 @@ const (
 var classPriors = struct{ short, long [numClasses]float64 }{
 	short: [numClasses]float64{
 		classCode:      1,
+		classInternal:  0.8,
 		classTest:      0.5,
 		classTestdata:  0.3,
 		classDocs:      1,
@@ -46,6 +51,7 @@ var classPriors = struct{ short, long [numClasses]float64 }{
 	},
 	long: [numClasses]float64{
 		classCode:      1,
+		classInternal:  1,
 		classTest:      0.3,
 		classTestdata:  0.3,
 		classDocs:      0.5,
@@ -97,8 +103,14 @@ func classOf(p string) pathClass {
 		lower == "setup.py" || lower == "ez_setup.py" || strings.HasPrefix(p, ".github/"):
 		return classConfig
 	}
+	if hasDir("internal") {
+		return classInternal
+	}
 	return classCode
 }
+
+// isCode reports the classes of code proper (public or internal).
+func isCode(c pathClass) bool { return c == classCode || c == classInternal }
 
 // isChangelog reports release-note files: CHANGES.rst, CHANGELOG.md,
 // HISTORY, NEWS.txt, RELEASE-NOTES.md.
@@ -181,7 +193,8 @@ func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
 			}
 		}
 		if asked {
-			pr[classCode] = askedCodePrior
+			pr[classCode] *= askedCodePrior
+			pr[classInternal] *= askedCodePrior
 		}
 	}
 	for _, p := range ev.Paths {
