@@ -13,8 +13,8 @@ import (
 type pathClass uint8
 
 const (
-	classCode pathClass = iota
-	classInternal // code of internal packages (Go's internal/ directories)
+	classCode     pathClass = iota
+	classInternal           // code of internal packages (Go's internal/ directories)
 	classTest
 	classTestdata // test fixtures and golden files
 	classDocs     // prose: Markdown, reStructuredText, text, and anything under docs/
