@@ -58,6 +58,19 @@ type Hit struct {
 type SearchResult struct {
 	Query string `json:"query"`
 	Hits  []Hit  `json:"hits"`
+	// Files are the ranked files the hits come from, best first, at most
+	// K: the answer to "which files should I change for this?". The CLI's
+	// JSON contract does not include them yet.
+	Files []FileHit `json:"-"`
+}
+
+// FileHit is a ranked file: its score normalised to the best file's, and
+// the kinds of evidence that found it ("body", "title", "name", "literal",
+// "path", "filename", "symbol", "vector", "code", "tested").
+type FileHit struct {
+	Path    string   `json:"path"`
+	Score   float64  `json:"score"`
+	Sources []string `json:"sources"`
 }
 
 // ErrEmptyQuery: the query has no text.
@@ -111,6 +124,14 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		return res, err
 	}
 	res.Hits = qc.diversify(cands, k)
+	for _, h := range cands {
+		if len(res.Files) == k {
+			break
+		}
+		if n := len(res.Files); n == 0 || res.Files[n-1].Path != h.Path {
+			res.Files = append(res.Files, FileHit{Path: h.Path, Score: h.Score, Sources: h.Sources})
+		}
+	}
 	s.e.stats.recordQuery(time.Since(start))
 	return res, nil
 }

@@ -66,3 +66,25 @@ func TestSimilarityThreshold(t *testing.T) {
 		t.Fatalf("no pairs: %v", got)
 	}
 }
+
+// TestSearchFiles: the result ranks files too, distinct, best first, at
+// most K, each saying what found it.
+func TestSearchFiles(t *testing.T) {
+	e := openTest(t, writeTree(t, fixture), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "retry a failed upload with backoff", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || len(res.Files) > 2 || res.Files[0].Path != "util/retry.py" || len(res.Files[0].Sources) == 0 || res.Files[0].Score != 1 {
+		t.Fatalf("files: %+v", res.Files)
+	}
+	if len(res.Files) == 2 && (res.Files[1].Path == res.Files[0].Path || res.Files[1].Score > res.Files[0].Score) {
+		t.Fatalf("files: %+v", res.Files)
+	}
+}
