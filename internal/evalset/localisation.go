@@ -1,10 +1,8 @@
 package evalset
 
 import (
-	"bufio"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -35,29 +33,12 @@ func (q LocQuery) Ext() string { return path.Ext(q.Files[0]) }
 
 // LoadLocalisation reads a JSON-lines file of localisation queries.
 func LoadLocalisation(file string) ([]LocQuery, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var qs []LocQuery
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var q LocQuery
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", file, n, err)
-		}
+	return readLines(file, func(q LocQuery) error {
 		if q.Repo == "" || q.Commit == "" || q.Query == "" || len(q.Files) == 0 {
-			return nil, fmt.Errorf("%s:%d: repo, commit, query and files are required", file, n)
+			return errors.New("repo, commit, query and files are required")
 		}
-		qs = append(qs, q)
-	}
-	return qs, sc.Err()
+		return nil
+	})
 }
 
 // LocScore is how one ranking serves a localisation query.
