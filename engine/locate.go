@@ -571,7 +571,7 @@ func longestRun(want, have []string) int {
 func (l *locator) addPaths(ev querytext.Evidence) error {
 	type want struct {
 		path   string // slash-separated, without extension for modules
-		module bool
+		module int    // a dotted name: the name's index, so only its longest module counts
 		weight float64
 		line   int
 	}
@@ -581,13 +581,13 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		if p.Frame >= 0 {
 			w = frameWeight(p.Frame)
 		}
-		ws = append(ws, want{path: p.Path, weight: w, line: p.Line})
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line})
 	}
-	for _, n := range ev.Names {
+	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
 			// the longest prefix that is a module: a.b.C.m → a/b/C/m, a/b/C, a/b
 			for i := len(parts); i >= 2; i-- {
-				ws = append(ws, want{path: strings.Join(parts[:i], "/"), module: true, weight: n.Weight})
+				ws = append(ws, want{path: strings.Join(parts[:i], "/"), module: ni, weight: n.Weight})
 			}
 		}
 	}
@@ -597,10 +597,15 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 	if err := l.loadPaths(); err != nil {
 		return err
 	}
+	moduleFound := map[int]bool{}
 	for _, w := range ws {
 		var hits []string
-		if w.module {
+		if w.module >= 0 {
+			if moduleFound[w.module] {
+				continue // a shorter prefix of a name whose module was found
+			}
 			hits = modulesNamed(l.paths, w.path)
+			moduleFound[w.module] = len(hits) > 0
 		} else {
 			hits = filesNamed(l.paths, w.path)
 		}

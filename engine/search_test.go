@@ -88,3 +88,33 @@ func TestSearchFiles(t *testing.T) {
 		t.Fatalf("files: %+v", res.Files)
 	}
 }
+
+// TestModuleNames: a dotted name credits its longest prefix that is a
+// module (pkg.sub.mod.Thing → pkg/sub/mod.py), not the packages above it.
+func TestModuleNames(t *testing.T) {
+	e := openTest(t, writeTree(t, map[string]string{
+		"pkg/__init__.py":     "from .sub import mod\n",
+		"pkg/sub/__init__.py": "from . import mod\n",
+		"pkg/sub/mod.py":      "class Thing:\n    def run(self):\n        return 1\n",
+		"pkg/other.py":        "def helper():\n    return 2\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "Crash in pkg.sub.mod.Thing.run\nCalling it twice returns a stale value.", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Files {
+		hasPath := contains(f.Sources, "path")
+		if hasPath != (f.Path == "pkg/sub/mod.py") {
+			t.Errorf("%s: sources %v", f.Path, f.Sources)
+		}
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "pkg/sub/mod.py" {
+		t.Fatalf("files %+v", res.Files)
+	}
+}

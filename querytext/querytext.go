@@ -186,6 +186,8 @@ func (s *nameSet) sorted() []Name {
 }
 
 var (
+	// A URL: its host and path are not names of code nor files of the workspace.
+	urlRe = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://\S+`)
 	// A code span: `x`, or ``x``.
 	spanRe = regexp.MustCompile("``?([^`\n]+?)``?")
 	// A quoted message: "…", '…' or “…” of two words or more.
@@ -203,7 +205,7 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	for _, m := range spanRe.FindAllStringSubmatch(l, -1) {
 		readSpan(strings.TrimSpace(m[1]), names, ev)
 	}
-	rest := spanRe.ReplaceAllString(l, " ")
+	rest := urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " ")
 	for _, m := range quoteRe.FindAllStringSubmatch(rest, -1) {
 		lit := firstNonEmpty(m[1:]...)
 		if isMessage(lit) {
