@@ -27,8 +27,8 @@ const (
 
 // classPriors scale a hit's score by its file's class, for a question
 // (short) and for issue-like text (long). A question in plain words is
-// mostly about the code, sometimes about its docs or examples; tests,
-// fixtures, vendored copies and release notes rank below what they mirror.
+// about the code: tests, fixtures, docs, examples, vendored copies and
+// release notes rank below what they mirror or describe.
 // A question is about what a library offers, so the code of internal
 // packages ranks a little below the public API over it (crypto/hmac before
 // crypto/internal/fips140/hmac).
@@ -43,9 +43,9 @@ var classPriors = struct{ short, long [numClasses]float64 }{
 		classInternal:  0.8,
 		classTest:      0.5,
 		classTestdata:  0.3,
-		classDocs:      1,
+		classDocs:      0.5,
 		classChangelog: 0.3,
-		classExample:   1,
+		classExample:   0.5,
 		classVendor:    0.3,
 		classConfig:    1,
 	},
