@@ -118,3 +118,27 @@ func TestModuleNames(t *testing.T) {
 		t.Fatalf("files %+v", res.Files)
 	}
 }
+
+// TestCosineCalibratedOnce: in a workspace smaller than the sample, the
+// cosine threshold is measured once and kept (it was measured again on
+// every comparison: seconds per query).
+func TestCosineCalibratedOnce(t *testing.T) {
+	dir := modelDir(t, "use-lite")
+	ctx := context.Background()
+	e, err := Open(ctx, writeTree(t, semanticFixture), Options{DBDir: t.TempDir(), Config: embedConfig("use-lite", dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitEmbeddings(t, e, EmbedReady)
+	s := e.Snapshot()
+	defer s.Release()
+	model := e.emb.modelID()
+	thr := e.simCal.cosineThreshold(s, model)
+	if got, ok := e.simCal.cosine[model]; !ok || got != thr || thr < simFloor {
+		t.Fatalf("threshold %v not kept: %v", thr, e.simCal.cosine)
+	}
+}

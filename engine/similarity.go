@@ -69,6 +69,7 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 			terms[i] = termHashes(cands[i].Text)
 		}
 	}
+	cosThr, jacThr := -1.0, -1.0 // each measured at most once per query
 	return func(i, j int) float64 {
 		if cands[i].Path == cands[j].Path {
 			return 0 // the per-file cap already bounds what one file repeats
@@ -82,7 +83,10 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 			if sim <= simFloor {
 				return 0
 			}
-			return rescale(sim, cal.cosineThreshold(qc.s, model))
+			if cosThr < 0 {
+				cosThr = cal.cosineThreshold(qc.s, model)
+			}
+			return rescale(sim, cosThr)
 		}
 		ti, tj := terms[i], terms[j]
 		if ti == nil {
@@ -95,7 +99,10 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 		if sim <= simFloor {
 			return 0
 		}
-		return rescale(sim, cal.jaccardThreshold(qc.s))
+		if jacThr < 0 {
+			jacThr = cal.jaccardThreshold(qc.s)
+		}
+		return rescale(sim, jacThr)
 	}
 }
 
@@ -144,7 +151,8 @@ func (c *simCalibration) cosineThreshold(s *Snapshot, model string) float64 {
 		return thr
 	}
 	var vs [][]float32
-	for _, id := range s.sampleChunks(simSample) {
+	sample := s.sampleChunks(simSample)
+	for _, id := range sample {
 		if m, err := s.st.ChunkMeta(id); err == nil {
 			if v := s.cachedVector(model, m.Recipe); v != nil {
 				vs = append(vs, v)
@@ -152,7 +160,7 @@ func (c *simCalibration) cosineThreshold(s *Snapshot, model string) float64 {
 		}
 	}
 	thr := threshold(len(vs), func(i, j int) float64 { return float64(vectors.Cosine(vs[i], vs[j])) })
-	if len(vs) >= simSample/2 { // keep measuring until enough chunks are embedded
+	if len(vs) >= len(sample)/2 { // measure again until most chunks are embedded
 		if c.cosine == nil {
 			c.cosine = map[string]float64{}
 		}
