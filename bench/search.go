@@ -96,7 +96,7 @@ func benchSearch(args []string) error {
 
 	// disorder: the share of adjacent hit pairs out of score order (MMR
 	// moving a hit below a lower-scored one), over the last measure.
-	var disorder float64
+	var disorder, cpuPerQuery float64
 	measure := func(lexical bool) (evalset.Scores, []time.Duration, error) {
 		var scores evalset.Scores
 		pairs, swapped := 0, 0
@@ -131,6 +131,12 @@ func benchSearch(args []string) error {
 			}
 			defer pprof.StopCPUProfile()
 		}
+		cpu0 := cpuTime()
+		defer func() {
+			if n := *rounds * len(qs); n > 0 {
+				cpuPerQuery = ms((cpuTime() - cpu0) / time.Duration(n))
+			}
+		}()
 		for i := 0; i < *rounds; i++ {
 			for _, q := range qs {
 				start := time.Now()
@@ -153,6 +159,7 @@ func benchSearch(args []string) error {
 	info("reference: plain file-level BM25 hit@5 / MRR (eval README)", 0.84, "/ 0.61")
 	figure("search latency p95 warm (lexical)", ms(percentile(lexLat, 0.95)), "ms", 50, true)
 	info("search latency p50 warm (lexical)", ms(percentile(lexLat, 0.50)), "ms")
+	info("search CPU time per query (lexical)", cpuPerQuery, "ms")
 	if !withVectors || st.Embeddings.Vectors == 0 {
 		return nil
 	}
@@ -168,6 +175,7 @@ func benchSearch(args []string) error {
 	info("adjacent hits out of score order (hybrid)", disorder, "")
 	info("search latency p50 warm (hybrid, incl. query embedding)", ms(percentile(hybLat, 0.50)), "ms")
 	info("search latency p95 warm (hybrid, incl. query embedding)", ms(percentile(hybLat, 0.95)), "ms")
+	info("search CPU time per query (hybrid)", cpuPerQuery, "ms")
 	return nil
 }
 
