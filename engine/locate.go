@@ -386,11 +386,13 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 // file weight, the next ones less (weight/(1+r/2) for the r-th file).
 func (l *locator) addRanked(kind string, ids []string, weight float64) {
 	rank := map[string]int{}
+	credited := map[string]bool{}
 	for _, id := range ids {
 		c, ok := l.qc.chunk(id)
-		if !ok || !matchPaths(l.req.Paths, c.Path) {
+		if !ok || !matchPaths(l.req.Paths, c.Path) || credited[id] {
 			continue
 		}
+		credited[id] = true
 		r, seen := rank[c.Path]
 		if !seen {
 			r = len(rank)
@@ -401,9 +403,7 @@ func (l *locator) addRanked(kind string, ids []string, weight float64) {
 		if !seen {
 			f.add(kind, w)
 		}
-		if _, ok := f.chunks[id]; !ok {
-			f.chunks[id] += w
-		}
+		f.chunks[id] += w // a chunk is credited once, at its best rank
 	}
 }
 
