@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
@@ -32,13 +32,24 @@ test-editors:
 	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
+bench: deps build bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
 
 bench-index:
 	$(GO) run ./bench index
 
 bench-search:
 	$(GO) run ./bench search
+
+# File localisation from change descriptions (../shared/eval/localisation-dev.jsonl):
+# Acc@1/3/5 and MRR per repository, against the BM25 baseline; then hybrid
+# against lexical on every fifth query (embeds those trees with use-lite on
+# the first run). The trees are unpacked from git copies of the five
+# repositories in $(MIRRORS) (MIRRORS/<owner>+<name>[/repo]); without them the
+# figures are skipped.
+MIRRORS ?= $(CONTEXT_EVAL_MIRRORS)
+bench-localise:
+	$(GO) run ./bench localise -mirrors "$(MIRRORS)"
+	$(GO) run ./bench localise -mirrors "$(MIRRORS)" -hybrid -every 5
 
 # Context packs on the golden queries: expected file/definition, relevance
 # per token against a naive BM25 pack, latency.

@@ -4,10 +4,12 @@
 //
 //	go run ./bench index   cold and warm index of the Go and Python stdlibs
 //	go run ./bench search  search latency and quality on the golden queries
+//	go run ./bench localise  file localisation from change descriptions
 //	go run ./bench edit    edit-to-fresh latency of the language server, its memory
 //
 // Timings come from this shared 2-core machine: treat them as indicative and
-// compare ratios printed side by side in the same run.
+// compare ratios printed side by side in the same run. Quality figures on
+// fixed data have floors: a run that falls below one exits non-zero.
 package main
 
 import (
@@ -19,6 +21,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -43,6 +46,10 @@ func main() {
 				fmt.Fprintf(os.Stderr, "bench %s: %v\n", b.name, err)
 				os.Exit(1)
 			}
+			if len(belowFloor) > 0 {
+				fmt.Fprintf(os.Stderr, "bench %s: below the floor: %s\n", b.name, strings.Join(belowFloor, "; "))
+				os.Exit(1)
+			}
 			return
 		}
 	}
@@ -61,6 +68,22 @@ func figure(name string, value float64, unit string, target float64, lowerIsBett
 		cmp = "≤"
 	}
 	fmt.Printf("%-44s %10.3f %-6s target %s %g  %s\n", name, value, unit, cmp, target, verdict)
+}
+
+// belowFloor lists the floors (floor) a run fell below: the run exits
+// non-zero after printing everything.
+var belowFloor []string
+
+// floor prints a quality figure that must not regress: below min, the
+// bench exits non-zero. Floors are for deterministic figures (quality on
+// fixed data), never for timings of a shared machine.
+func floor(name string, value float64, min float64) {
+	verdict := "ok"
+	if value < min {
+		verdict = "BELOW FLOOR"
+		belowFloor = append(belowFloor, fmt.Sprintf("%s %.3f < %g", name, value, min))
+	}
+	fmt.Printf("%-44s %10.3f        floor  ≥ %g  %s\n", name, value, min, verdict)
 }
 
 // info prints a figure without a target.
@@ -125,6 +148,16 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// cpuTime is the CPU time (user and system) this process has used: on a
+// shared machine, a steadier measure of work than elapsed time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func machine() string {
 	host, _ := os.Hostname()

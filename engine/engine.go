@@ -55,6 +55,9 @@ type Engine struct {
 	log    *slog.Logger
 	worker int
 
+	// simCal holds MMR's calibrated similarity thresholds (similarity.go).
+	simCal simCalibration
+
 	// writeMu serialises index writers (bulk indexing batches, overlay updates).
 	writeMu sync.Mutex
 	// overlays holds the paths whose content comes from an editor buffer;

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/context-ls/context-ls/querytext"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/vectors"
@@ -57,40 +58,37 @@ type Hit struct {
 type SearchResult struct {
 	Query string `json:"query"`
 	Hits  []Hit  `json:"hits"`
+	// Files are the ranked files the hits come from, best first, at most
+	// K: the answer to "which files should I change for this?". The CLI's
+	// JSON contract does not include them yet.
+	Files []FileHit `json:"-"`
+}
+
+// FileHit is a ranked file: its score normalised to the best file's, and
+// the kinds of evidence that found it ("body", "title", "name", "literal",
+// "path", "filename", "symbol", "vector", "code", "tested").
+type FileHit struct {
+	Path    string   `json:"path"`
+	Score   float64  `json:"score"`
+	Sources []string `json:"sources"`
 }
 
 // ErrEmptyQuery: the query has no text.
 var ErrEmptyQuery = errors.New("empty query")
 
-// Ranking parameters, set on the development queries in ../shared/eval
-// (go run ./bench search prints the figures); see ARCHITECTURE.md.
-var (
-	// legWeights weigh the legs in reciprocal rank fusion (k = 60).
-	legWeights = map[string]float64{
-		"bm25":   1.0, // BM25 over chunk text, doc comments, names, path
-		"symbol": 0.5, // definitions named by the query
-		"file":   1.0, // BM25 hits regrouped by file evidence
-		"vector": 0.3, // nearest chunks by embedding (when embeddings are on)
-	}
-	// fileTopChunks: how many of a file's best chunks add up to its score.
-	fileTopChunks = 3
-	// minCoveredParts: the number of name words a query must cover for a
-	// definition to enter the symbol leg by its words alone — one common
-	// word ("Write", "Header") is weak evidence, two ("ReadFile") strong.
-	minCoveredParts = 2
-	// Path priors: questions in plain words almost always ask about the
-	// code itself, not its tests or test fixtures. Filters still reach
-	// them, and they still rank when nothing else matches.
-	testPrior     = 0.5
-	testdataPrior = 0.3
-)
+// minCoveredParts: the number of name words a query must cover for a
+// definition to enter the symbol leg by its words alone — one common word
+// ("Write", "Header") is weak evidence, two ("ReadFile") strong.
+const minCoveredParts = 2
 
-// Search ranks chunks for a query. Three ranked lists are fused with
-// weighted reciprocal rank fusion: BM25 over the text index (scaled by path
-// priors), the symbol leg (exact identifier lookups, then definitions whose
-// whole name the query covers), and the BM25 hits regrouped by file (a file
-// with several matching parts lifts them together). The fused list is
-// filtered, capped per file and normalised to 0..1.
+// Search ranks a workspace's code for a query: a few words, a name, or a
+// pasted bug report. The query is read as evidence (package querytext),
+// files are ranked by it (locate.go), and the hits are the best files' best
+// chunks, file by file, with near-duplicates set apart by maximal marginal
+// relevance. A short query none of whose words occur in the workspace
+// returns no hits: the least bad ones would be noise, and with embeddings
+// on they would be noise with a confident score (use-lite ranks
+// "zzqxv_nomatch_qq" as near to code as a real question).
 func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
 	start := time.Now()
 	res := SearchResult{Query: req.Query, Hits: []Hit{}}
@@ -105,109 +103,37 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	if k <= 0 {
 		k = 10
 	}
-	depth := max(10*k, 100)
-	if len(req.Paths) > 0 {
-		depth *= 4
-	}
-	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(q)}
-	tq := search.Query{Text: q, Languages: req.Languages, Kinds: req.Kinds, Limit: depth}
-	// The legs are independent (the file leg aside, which groups bm25's
-	// hits): run them side by side.
-	var (
-		bm       []search.Hit
-		sym, vec []string
-		wg       sync.WaitGroup
-		errs     [3]error
-	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		if bm, errs[0] = s.e.text.Search(ctx, tq); errs[0] == nil {
-			bm = qc.applyPriors(bm)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		sym, errs[1] = qc.symbolLeg(ctx, q, tq)
-	}()
-	if !req.Lexical {
-		vec, errs[2] = qc.vectorLeg(ctx, q, vectors.Query, depth, req.Languages, req.Kinds)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return res, err
-		}
-	}
-	legs := []search.Leg{
-		{Name: "bm25", Weight: legWeights["bm25"], Keys: hitIDs(bm)},
-		{Name: "symbol", Weight: legWeights["symbol"], Keys: sym},
-		{Name: "file", Weight: legWeights["file"], Keys: qc.fileLeg(bm)},
-	}
-	if vec != nil {
-		legs = append(legs, search.Leg{Name: "vector", Weight: legWeights["vector"], Keys: vec})
-	}
-	fused := search.RRF(search.RRFK, legs...)
-	maxScore := 0.0 // a chunk ranked first by every leg
-	for _, l := range legs {
-		maxScore += l.Weight / (search.RRFK + 1)
-	}
-
 	capN := req.PerFileCap
 	if capN == 0 {
 		capN = s.e.perFileCap()
 	}
-	// Candidates: the fused list filtered, down to the minimum score, a few
-	// times longer than wanted so MMR has room to diversify.
-	type cand struct {
-		c       store.ChunkRecord
-		score   float64
-		sources []string
-	}
-	var cands []cand
-	perFile := map[string]int{}
-	for _, f := range fused {
-		if len(cands) >= mmrWindow*k {
-			break
-		}
-		score := f.Score / maxScore
-		if score < req.MinScore {
-			break // fused is sorted: nothing better follows
-		}
-		meta, ok := qc.chunk(f.Key)
-		if !ok {
-			continue // indexed text of a version this snapshot does not hold
-		}
-		if !matchPaths(req.Paths, meta.Path) || (capN > 0 && perFile[meta.Path] >= capN) ||
-			(len(req.Languages) > 0 && !contains(req.Languages, meta.Language)) ||
-			(len(req.Kinds) > 0 && !contains(req.Kinds, meta.Kind)) {
-			continue // the legs filter early where they can; every hit is checked here
-		}
-		c, err := s.st.Chunk(meta.ID)
+	ev := querytext.Analyse(q)
+	if !ev.Long {
+		ok, err := s.e.text.Matches(ctx, q)
 		if err != nil {
 			return res, err
 		}
-		perFile[c.Path]++
-		cands = append(cands, cand{c, score, sourceNames(f.Sources)})
+		if !ok {
+			s.e.stats.recordQuery(time.Since(start))
+			return res, nil // about nothing the workspace holds
+		}
 	}
-	// Maximal marginal relevance: near-duplicates (mirrored files, the
-	// overlapping parts of a split body) give way to different code. Fused
-	// scores are compressed (rank 1 and rank 30 differ by a third), so MMR
-	// weighs relevance by rank instead: e^(-rank/mmrRankDecay), and a
-	// near-duplicate slips a few places rather than out of the list.
-	rel := make([]float64, len(cands))
-	for i := range cands {
-		rel[i] = math.Exp(-float64(i) / mmrRankDecay)
+	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(q), priors: queryPriors(q, ev)}
+	cands, err := qc.locate(ctx, ev, req, mmrWindow*k, capN)
+	if err == nil {
+		err = qc.failed()
 	}
-	sim := qc.similarity(func(i int) *store.ChunkRecord { return &cands[i].c })
-	for _, i := range search.MMR(rel, s.e.mmrLambda(), k, sim) {
-		c := cands[i].c
-		res.Hits = append(res.Hits, Hit{
-			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
-			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
-			Score: round3(cands[i].score), Sources: cands[i].sources,
-			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
-		})
+	if err != nil {
+		return res, err
+	}
+	res.Hits = qc.diversify(cands, k)
+	for _, h := range cands {
+		if len(res.Files) == k {
+			break
+		}
+		if n := len(res.Files); n == 0 || res.Files[n-1].Path != h.Path {
+			res.Files = append(res.Files, FileHit{Path: h.Path, Score: h.Score, Sources: h.Sources})
+		}
 	}
 	s.e.stats.recordQuery(time.Since(start))
 	return res, nil
@@ -219,65 +145,29 @@ const mmrWindow = 3
 // mmrRankDecay is the rank over which MMR's relevance falls by e.
 const mmrRankDecay = 10.0
 
-// similarity returns a function comparing two candidate chunks (by index)
-// for MMR: the cosine of their embeddings when both have one, else the
-// Jaccard overlap of their search terms, rescaled so that only
-// near-duplicates count. The hits of one query are all about the same
-// thing; penalising ordinary topical overlap (0.3–0.5 here) would trade
-// relevant code for unrelated code.
-func (qc *queryCtx) similarity(chunk func(i int) *store.ChunkRecord) func(i, j int) float64 {
-	view, _ := qc.s.e.emb.view()
-	vecs := map[int][]float32{}
-	terms := map[int]map[string]bool{}
-	vec := func(i int) []float32 {
-		v, ok := vecs[i]
-		if !ok && view != nil {
-			v, _ = view.Get(uint64(chunk(i).ID))
-			vecs[i] = v
-		}
-		return v
+// diversify picks k of the candidates (best first) by maximal marginal
+// relevance: near-duplicates (mirrored files, generated copies) give way
+// to different code. The candidates are ranked by file, so scores are
+// compressed; MMR weighs relevance by rank instead, e^(-rank/mmrRankDecay),
+// and a near-duplicate slips a few places rather than out of the list.
+func (qc *queryCtx) diversify(cands []Hit, k int) []Hit {
+	rel := make([]float64, len(cands))
+	for i := range cands {
+		rel[i] = math.Exp(-float64(i) / mmrRankDecay)
 	}
-	termsOf := func(i int) map[string]bool {
-		t, ok := terms[i]
-		if !ok {
-			t = termSet(chunk(i).Text)
-			terms[i] = t
-		}
-		return t
+	sim := qc.similarity(cands)
+	out := make([]Hit, 0, min(k, len(cands)))
+	for _, i := range search.MMR(rel, qc.s.e.mmrLambda(), k, sim) {
+		out = append(out, cands[i])
 	}
-	return func(i, j int) float64 {
-		raw := 0.0
-		if a, b := vec(i), vec(j); a != nil && b != nil {
-			raw = float64(vectors.Cosine(a, b))
-		} else {
-			raw = jaccard(termsOf(i), termsOf(j))
-		}
-		return max(0, (raw-nearDuplicate)/(1-nearDuplicate))
-	}
-}
-
-// nearDuplicate is the similarity from which MMR starts to separate hits.
-const nearDuplicate = 0.5
-
-// jaccard is |a ∩ b| / |a ∪ b|.
-func jaccard(a, b map[string]bool) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for t := range a {
-		if b[t] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return out
 }
 
 // vectorLeg ranks chunks by the cosine similarity of their embedding to
 // text's, or returns nil when no vectors can be used (embeddings off,
 // unavailable or not loaded yet). Hits the snapshot does not hold or that
 // the language/kind filters exclude are dropped.
-func (qc *queryCtx) vectorLeg(ctx context.Context, text string, kind vectors.InputKind, depth int, langs, kinds []string) ([]string, error) {
+func (qc *queryCtx) vectorLeg(ctx context.Context, text string, kind vectors.InputKind, depth int, langs, kinds []string) ([]search.Hit, error) {
 	view, model := qc.s.e.emb.view()
 	if view == nil {
 		return nil, nil
@@ -290,16 +180,16 @@ func (qc *queryCtx) vectorLeg(ctx context.Context, text string, kind vectors.Inp
 		qc.s.e.log.Warn("query embedding failed; vector leg skipped", "err", err)
 		return nil, nil
 	}
-	var keys []string
+	var hits []search.Hit
 	for _, h := range view.Search(vs[0], depth, nil) {
 		key := store.ChunkID(h.ID).String()
 		c, ok := qc.chunk(key)
 		if !ok || (len(langs) > 0 && !contains(langs, c.Language)) || (len(kinds) > 0 && !contains(kinds, c.Kind)) {
 			continue
 		}
-		keys = append(keys, key)
+		hits = append(hits, search.Hit{ID: key, Score: float64(h.Score)})
 	}
-	return keys, nil
+	return hits, nil
 }
 
 // SimilarRequest asks for code that looks like a snippet.
@@ -340,16 +230,16 @@ func (s *Snapshot) Similar(ctx context.Context, req SimilarRequest) (SearchResul
 		k = 10
 	}
 	qc := &queryCtx{s: s, chunks: map[string]*store.ChunkRecord{}, terms: termSet(req.Text)}
-	keys, err := qc.vectorLeg(ctx, req.Text, vectors.Document, max(10*k, 100), req.Languages, nil)
+	hits, err := qc.vectorLeg(ctx, req.Text, vectors.Document, max(10*k, 100), req.Languages, nil)
 	if err != nil {
 		return res, err
 	}
-	n := float64(len(keys))
-	for i, key := range keys {
+	n := float64(len(hits))
+	for i, h := range hits {
 		if len(res.Hits) >= k {
 			break
 		}
-		meta, _ := qc.chunk(key)
+		meta, _ := qc.chunk(h.ID)
 		if !matchPaths(req.Paths, meta.Path) ||
 			(meta.Path == req.ExcludePath && meta.StartLine <= req.ExcludeEnd && req.ExcludeStart <= meta.EndLine) {
 			continue
@@ -358,26 +248,9 @@ func (s *Snapshot) Similar(ctx context.Context, req SimilarRequest) (SearchResul
 		if err != nil {
 			return res, err
 		}
-		res.Hits = append(res.Hits, Hit{
-			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
-			Symbol: bestSymbol(c.Symbols, c.Label, qc.terms), Kind: c.Kind, Language: c.Language,
-			Score: round3(1 - float64(i)/n), Sources: []string{"vector"},
-			Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
-		})
+		res.Hits = append(res.Hits, hitOf(c, round3(1-float64(i)/n), []string{"vector"}, qc.terms))
 	}
-	return res, nil
-}
-
-// sourceNames reports the legs that found a hit: the file leg regroups
-// BM25 hits, so it is not a source of its own.
-func sourceNames(legs []string) []string {
-	out := legs[:0:0]
-	for _, l := range legs {
-		if l != "file" {
-			out = append(out, l)
-		}
-	}
-	return out
+	return res, qc.failed()
 }
 
 // queryCtx memoises chunk records (without text) for one query: the legs
@@ -385,9 +258,22 @@ func sourceNames(legs []string) []string {
 type queryCtx struct {
 	s      *Snapshot
 	terms  map[string]bool               // the query's search terms
-	mu     sync.Mutex                    // guards chunks: legs run concurrently
+	priors [numClasses]float64           // path class priors (queryPriors)
+	mu     sync.Mutex                    // guards chunks and err: legs run concurrently
 	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
+	err    error                         // the first read that failed other than "not found" (damage)
 }
+
+// failed returns the first read error of the query: its answer would be
+// wrong without a word, so the query fails instead.
+func (qc *queryCtx) failed() error {
+	qc.mu.Lock()
+	defer qc.mu.Unlock()
+	return qc.err
+}
+
+// prior is the query's prior for a path.
+func (qc *queryCtx) prior(p string) float64 { return qc.priors[classOf(p)] }
 
 func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
 	qc.mu.Lock()
@@ -396,80 +282,23 @@ func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
 	if ok {
 		return c, c != nil
 	}
+	var readErr error
 	if id, err := store.ParseChunkID(key); err == nil {
-		if m, err := qc.s.st.ChunkMeta(id); err == nil {
+		m, err := qc.s.st.ChunkMeta(id)
+		switch {
+		case err == nil:
 			c = &m
+		case !errors.Is(err, store.ErrNotFound):
+			readErr = err // a text-index hit the snapshot lacks is not found; anything else is damage
 		}
 	}
 	qc.mu.Lock()
 	qc.chunks[key] = c
+	if readErr != nil && qc.err == nil {
+		qc.err = fmt.Errorf("reading chunk %s: %w", key, readErr)
+	}
 	qc.mu.Unlock()
 	return c, c != nil
-}
-
-// applyPriors rescales a leg's scores by path priors and re-sorts it,
-// dropping hits the snapshot does not hold.
-func (qc *queryCtx) applyPriors(hits []search.Hit) []search.Hit {
-	out := hits[:0]
-	for _, h := range hits {
-		if c, ok := qc.chunk(h.ID); ok {
-			h.Score *= pathPrior(c.Path)
-			out = append(out, h)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out
-}
-
-// pathPrior weighs a hit by where it lives.
-func pathPrior(p string) float64 {
-	switch {
-	case isTestdataPath(p):
-		return testdataPrior
-	case isTestPath(p):
-		return testPrior
-	}
-	return 1
-}
-
-func isTestdataPath(p string) bool {
-	return strings.HasPrefix(p, "testdata/") || strings.Contains(p, "/testdata/")
-}
-
-// fileLeg reorders the BM25 hits by file: files ranked by the summed scores
-// of their best chunks (a file whose several parts match outranks one lucky
-// chunk), each file's chunks in BM25 order.
-func (qc *queryCtx) fileLeg(bm []search.Hit) []string {
-	type agg struct {
-		ids   []string
-		n     int
-		score float64
-	}
-	files := map[string]*agg{}
-	var order []*agg
-	for _, h := range bm { // best first
-		c, ok := qc.chunk(h.ID)
-		if !ok {
-			continue
-		}
-		a := files[c.Path]
-		if a == nil {
-			a = &agg{}
-			files[c.Path] = a
-			order = append(order, a)
-		}
-		a.ids = append(a.ids, h.ID)
-		if a.n < fileTopChunks {
-			a.n++
-			a.score += h.Score
-		}
-	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })
-	keys := make([]string, 0, len(bm))
-	for _, a := range order {
-		keys = append(keys, a.ids...)
-	}
-	return keys
 }
 
 // symbolLeg ranks chunks by the definitions the query names.
@@ -543,7 +372,7 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 			best = max(best, nameCoverage(sym, qc.terms))
 		}
 		if best >= minCoveredParts {
-			cov = append(cov, covered{h.ID, best, h.Score * pathPrior(c.Path)})
+			cov = append(cov, covered{h.ID, best, h.Score * qc.prior(c.Path)})
 		}
 	}
 	sort.SliceStable(cov, func(i, j int) bool {
@@ -728,14 +557,6 @@ func splitQualified(ident string) (qual, name string) {
 		return q, ident[i+1:]
 	}
 	return "", strings.Trim(ident, ".")
-}
-
-func hitIDs(hits []search.Hit) []string {
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	return ids
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -130,27 +130,6 @@ func definitionLess(a, b SymbolInfo) bool {
 	return a.Span.StartByte < b.Span.StartByte
 }
 
-// isTestPath reports paths that hold tests by the common conventions.
-func isTestPath(p string) bool {
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.HasSuffix(base, "_test.py"),
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
-		strings.HasSuffix(base, "_spec.lua"), strings.HasSuffix(base, "_test.lua"):
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || seg == "tests" || seg == "__tests__" || seg == "spec" {
-			return true
-		}
-	}
-	return false
-}
-
 // WorkspaceSymbols ranks definitions by fuzzy match of their name against
 // query: exact, prefix, word-boundary ("qe" → QueryEscape) and subsequence
 // matches, in that order of preference.

@@ -92,6 +92,31 @@ func identTerms(word []byte, offset int, emit func(string, int, int)) {
 	}
 }
 
+// Units calls fn for every word of text: an identifier-like run's whole
+// term (its lower-cased form; stemmed when it is one plain word) and the
+// terms of its parts, which are nil for a plain word. Stop words and
+// one-letter words are skipped.
+func Units(text []byte, fn func(whole string, parts []string)) {
+	var whole string
+	var parts []string
+	runEnd := -1
+	flush := func() {
+		if whole != "" {
+			fn(whole, parts)
+		}
+		whole, parts = "", nil
+	}
+	Terms(text, func(t string, start, end int) {
+		if start < runEnd {
+			parts = append(parts, t) // a part of the identifier being read
+			return
+		}
+		flush()
+		whole, runEnd = t, end
+	})
+	flush()
+}
+
 // NameParts returns the words of an identifier as the analyzer indexes them
 // (camelCase, snake_case and digit parts, lower-cased, stemmed, stop words
 // and one-letter parts dropped), without the whole-compound term:

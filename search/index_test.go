@@ -103,3 +103,50 @@ func TestCommonTermsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestMatches: a query matches when one of its words occurs; an identifier
+// counts as a whole, found through its whole form or all of its parts.
+func TestMatches(t *testing.T) {
+	x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	b := x.NewBatch()
+	for i, body := range []string{"func parseMultipartForm(r *Request) error", "qq := nomatch(x)", "retry the upload"} {
+		if err := b.Add(Doc{ID: fmt.Sprintf("%016x", i), Body: body, Path: "a.go", File: "a.go"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Apply(b); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{}
+	if err := x.Paths(func(p string) bool { paths = append(paths, p); return true }); err != nil || !reflect.DeepEqual(paths, []string{"a.go"}) {
+		t.Fatalf("paths %v %v", paths, err)
+	}
+	for q, want := range map[string]bool{
+		"zzqxv_nomatch_qq":          false, // "nomatch" and "qq" occur, "zzqxv" does not
+		"zzqxv":                     false,
+		"parseMultipartForms":       true, // all parts occur
+		"parse a multipart form":    true,
+		"how to frobnicate uploads": true, // one word is enough
+		"the of and":                true, // no words: nothing to refuse
+	} {
+		got, err := x.Matches(context.Background(), q)
+		if err != nil || got != want {
+			t.Errorf("Matches(%q) = %v, %v; want %v", q, got, err, want)
+		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	var got []string
+	Units([]byte("the zzqxv_nomatch_qq readFile, a Parsing x"), func(whole string, parts []string) {
+		got = append(got, fmt.Sprintf("%s%v", whole, parts))
+	})
+	want := []string{"zzqxv_nomatch_qq[zzqxv nomatch qq]", "readfile[read file]", "pars[]"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("units %q, want %q", got, want)
+	}
+}

@@ -82,7 +82,7 @@ type Hit struct {
 	Kind     string   `json:"kind" desc:"chunk kind: function, method, class, markdown_section, …"`
 	Language string   `json:"language" desc:"language of the file"`
 	Score    float64  `json:"score" desc:"relevance from 0 to 1"`
-	Sources  []string `json:"sources" desc:"the retrieval legs that found it: bm25, symbol, file, vector"`
+	Sources  []string `json:"sources" desc:"the kinds of evidence that found it: body, title, code, vector, symbol, name, literal, path, filename, tested"`
 	Text     string   `json:"text" desc:"the snippet, secrets redacted"`
 }
 

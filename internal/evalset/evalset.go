@@ -6,6 +6,7 @@ package evalset
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -20,29 +21,40 @@ type Query struct {
 
 // Load reads a JSON-lines file of queries.
 func Load(path string) ([]Query, error) {
+	return readLines(path, func(q Query) error {
+		if q.Query == "" || len(q.Files) == 0 {
+			return errors.New("query and files are required")
+		}
+		return nil
+	})
+}
+
+// readLines decodes a JSON-lines file, one T a line (blank lines skipped),
+// each checked by check.
+func readLines[T any](path string, check func(T) error) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var qs []Query
+	var out []T
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
 			continue
 		}
-		var q Query
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if q.Query == "" || len(q.Files) == 0 {
-			return nil, fmt.Errorf("%s:%d: query and files are required", path, n)
+		if err := check(v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		qs = append(qs, q)
+		out = append(out, v)
 	}
-	return qs, sc.Err()
+	return out, sc.Err()
 }
 
 // Result is a ranked answer: paths and symbol names of the hits, best first.

@@ -1,0 +1,781 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/context-ls/context-ls/querytext"
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/vectors"
+)
+
+// Search ranks files first, then their chunks. Each kind of evidence the
+// query holds (package querytext) scores files on its own scale, and a
+// file's score is the weighted sum, every part scaled by the file's path
+// prior (priors.go):
+//
+//   - body: BM25 over the chunks, regrouped by file (the best chunk, then a
+//     decreasing share of the next ones) and normalised to 1 for the best
+//     file of code. For issue-like text the body is its prose only: blocks
+//     of code, tracebacks, logs and output are read for evidence of their
+//     own and never join the bag of words;
+//   - title: the same for the first line of a text of several lines (a
+//     commit subject, an issue title), which says in a few words what the
+//     rest says in many;
+//   - code: BM25 of the identifier words of code blocks and tracebacks
+//     (lower: it is the user's code, calling the library's);
+//   - vector: the nearest chunks by embedding, regrouped like the body;
+//   - symbol: definitions the query names or spells ("read an entire file"
+//     → ReadFile), ranked (search.go, symbolLeg); for issue-like text, from
+//     its title only;
+//   - name: a file that defines a name the text uses gains by how sure the
+//     text is that it is a name of code and by how specific the name is (one
+//     definition in the workspace: all of it; ten: a tenth each);
+//   - literal: a file whose code holds a quoted message or option verbatim;
+//   - path: a file the text names by path, stack frame or module;
+//   - filename: a file whose name the query spells (idf-weighted words of
+//     the base name, and at half weight of the directory).
+//
+// The weights were set on ../shared/eval (go run ./bench search and
+// go run ./bench localise print the figures); see ARCHITECTURE.md.
+var locWeights = struct {
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename float64
+}{
+	body:       1.0,
+	title:      0.6,
+	code:       0.4,
+	vector:     0.3,
+	symbol:     0.5,
+	symbolLong: 0.25,
+	name:       0.8,
+	literal:    0.8,
+	path:       1.0,
+	filename:   0.3,
+}
+
+// Depths and limits: how deep a text leg reads for issue-like text (a
+// question reads max(10·k, 100)), and how much of a text's evidence is
+// used (a report naming fifty identifiers is weighed by its best ones).
+const (
+	locDepth    = 200
+	locMaxNames = 24
+	locMaxLits  = 8
+	locLitDepth = 40
+)
+
+// locChunkPart: each further matching chunk of a file adds this share of
+// the one before. A question asks for one thing, found in one place; a
+// description of a change touches several parts of the file it changes.
+const locChunkPart, locChunkPartLong = 0.5, 0.8
+
+// fileEv accumulates the evidence pointing at one file; every part is
+// already scaled by the file's prior.
+type fileEv struct {
+	path   string
+	score  float64
+	prior  float64
+	parts  map[string]float64 // evidence kind → its share of score
+	chunks map[string]float64 // chunk id → evidence for that chunk
+}
+
+// add credits the file with w of one kind of evidence.
+func (f *fileEv) add(kind string, w float64) {
+	f.score += w
+	f.parts[kind] += w
+}
+
+// locator ranks files for one query.
+type locator struct {
+	qc        *queryCtx
+	req       SearchRequest
+	files     map[string]*fileEv
+	paths     []string // every indexed path, read when path evidence needs it
+	chunkPart float64
+}
+
+func (l *locator) file(p string) *fileEv {
+	f := l.files[p]
+	if f == nil {
+		f = &fileEv{path: p, prior: l.qc.prior(p), parts: map[string]float64{}, chunks: map[string]float64{}}
+		l.files[p] = f
+	}
+	return f
+}
+
+// locate ranks the files for a query and returns up to k of their best
+// chunks, file by file. The text legs, the symbol leg and the vector leg run
+// side by side; their evidence is then added up in a fixed order.
+func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req SearchRequest, k, capN int) ([]Hit, error) {
+	q := strings.TrimSpace(req.Query)
+	l := &locator{qc: qc, req: req, files: map[string]*fileEv{}, chunkPart: locChunkPart}
+	depth := max(10*k/mmrWindow, 100)
+	if len(req.Paths) > 0 {
+		depth *= 4 // the legs cannot filter by glob: read deeper
+	}
+	type textLeg struct {
+		kind, text string
+		weight     float64
+	}
+	legs := []textLeg{{"body", q, locWeights.body}}
+	symText, vecText := q, q
+	if ev.Long {
+		l.chunkPart = locChunkPartLong
+		depth = max(depth, locDepth)
+		legs = []textLeg{{"body", ev.Prose, locWeights.body}, {"title", ev.Title, locWeights.title}, {"code", ev.Code, locWeights.code}}
+		symText, vecText = ev.Title, ev.Prose
+	}
+	tq := func(text string, limit int) search.Query {
+		return search.Query{Text: text, Languages: req.Languages, Kinds: req.Kinds, Limit: limit}
+	}
+	var (
+		wg       sync.WaitGroup
+		textHits = make([][]search.Hit, len(legs))
+		sym      []string
+		vec      []search.Hit
+		errs     = make([]error, len(legs)+2)
+	)
+	for i, leg := range legs {
+		if strings.TrimSpace(leg.text) == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			textHits[i], errs[i] = qc.s.e.text.Search(ctx, tq(leg.text, depth))
+		}()
+	}
+	if strings.TrimSpace(symText) != "" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sym, errs[len(legs)] = qc.symbolLeg(ctx, symText, tq(symText, 100))
+		}()
+	}
+	if !req.Lexical {
+		vec, errs[len(legs)+1] = qc.vectorLeg(ctx, vecText, vectors.Query, depth, req.Languages, req.Kinds)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, leg := range legs {
+		l.addText(leg.kind, textHits[i], leg.weight)
+	}
+	l.addText("vector", vec, locWeights.vector)
+	symWeight := locWeights.symbol
+	if ev.Long {
+		symWeight = locWeights.symbolLong
+	}
+	l.addRanked("symbol", sym, symWeight)
+	if err := l.addNames(ev.Names); err != nil {
+		return nil, err
+	}
+	if err := l.addLiterals(ctx, ev.Literals, tq); err != nil {
+		return nil, err
+	}
+	if err := l.addPaths(ev); err != nil {
+		return nil, err
+	}
+	l.addFileNames(ev, q)
+	if !ev.Long && qc.priors[classTest] == 1 {
+		if err := l.addTestsOfCode(); err != nil {
+			return nil, err
+		}
+	}
+	return l.hits(k, capN)
+}
+
+// testsOfCodeShare: when a query asks for tests, the tests of a file of
+// code (by naming convention) gain this share of the file's score.
+const testsOfCodeShare = 0.8
+
+// addTestsOfCode credits the test files of the best files of code, found
+// by the languages' naming conventions (x_test.go, test_x.py, tests/test_x.py,
+// x.test.ts, x.spec.js): "tests for the rate limiter" wants the tests of the
+// code the rest of the query finds, not tests that share its words.
+func (l *locator) addTestsOfCode() error {
+	if err := l.loadPaths(); err != nil {
+		return err
+	}
+	indexed := make(map[string]bool, len(l.paths))
+	for _, p := range l.paths {
+		indexed[p] = true
+	}
+	var code []*fileEv
+	for _, f := range l.files {
+		if isCode(classOf(f.path)) && f.score > 0 {
+			code = append(code, f)
+		}
+	}
+	for _, f := range code {
+		dir, base := path.Dir(f.path), path.Base(f.path)
+		ext := path.Ext(base)
+		stem := strings.TrimSuffix(base, ext)
+		for _, t := range []string{
+			stem + "_test" + ext, "test_" + base, "tests/test_" + base, "test/test_" + base,
+			stem + ".test" + ext, stem + ".spec" + ext, "__tests__/" + stem + ".test" + ext,
+		} {
+			for _, cand := range []string{path.Join(dir, t), t} {
+				if indexed[cand] && matchPaths(l.req.Paths, cand) {
+					tf := l.file(cand)
+					tf.add("tested", testsOfCodeShare*f.score/f.prior*tf.prior)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// loadPaths reads every indexed path once per query.
+func (l *locator) loadPaths() error {
+	if l.paths != nil {
+		return nil
+	}
+	l.paths = []string{}
+	return l.qc.s.e.text.Paths(func(p string) bool {
+		l.paths = append(l.paths, p)
+		return true
+	})
+}
+
+// nameTerms returns the search terms of text and the terms of each two
+// adjacent words written as one ("bash completion" → bashcomplet, the
+// stem of a _bashcomplete.py).
+func nameTerms(text string) map[string]bool {
+	ts := termSet(text)
+	var prev string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		if search.IsStopWord(w) {
+			prev = ""
+			continue
+		}
+		if prev != "" {
+			for _, t := range search.NameParts(prev + w) {
+				ts[t] = true
+			}
+		}
+		prev = w
+	}
+	return ts
+}
+
+// addFileNames credits candidate files whose name the text spells: the
+// words of a file's base name (and, at half weight, of its directory) that
+// the query uses, each weighted by how few candidates share it (idf among
+// the candidates) and by where the query uses it (title 1, body 0.5),
+// normalised to 1 for the best-named file.
+func (l *locator) addFileNames(ev querytext.Evidence, q string) {
+	qw := map[string]float64{}
+	body := ev.Prose
+	if !ev.Long {
+		body = q
+	}
+	for t := range nameTerms(body) {
+		qw[t] = 0.5
+	}
+	for t := range nameTerms(ev.Title) {
+		qw[t] = 1
+	}
+	if !ev.Long {
+		for t := range qw {
+			qw[t] = 1
+		}
+	}
+	type named struct {
+		f     *fileEv
+		parts map[string]float64
+	}
+	var cands []named
+	nf := map[string]int{}
+	for p, f := range l.files {
+		parts := map[string]float64{}
+		for _, t := range search.NameParts(path.Base(path.Dir(p))) {
+			parts[t] = 0.5
+		}
+		base := path.Base(p)
+		for _, t := range search.NameParts(strings.TrimSuffix(base, path.Ext(base))) {
+			parts[t] = 1
+		}
+		for t := range parts {
+			nf[t]++
+		}
+		cands = append(cands, named{f, parts})
+	}
+	n := float64(len(cands))
+	scores := make([]float64, len(cands))
+	top := 0.0
+	for i, c := range cands {
+		for t, pw := range c.parts {
+			if w := qw[t]; w > 0 {
+				scores[i] += w * pw * math.Log(1+n/float64(nf[t]))
+			}
+		}
+		top = max(top, scores[i])
+	}
+	if top == 0 {
+		return
+	}
+	for i, c := range cands {
+		if scores[i] > 0 {
+			c.f.add("filename", locWeights.filename*scores[i]/top*c.f.prior)
+		}
+	}
+}
+
+// addText regroups BM25 hits by file: a file scores its best chunk plus a
+// decreasing share of its next ones (several matching parts lift a file, a
+// large module's many weak matches do not), normalised to 1 for the best
+// file; every chunk keeps its own normalised score.
+func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
+	per := map[string]float64{}
+	seen := map[string]int{}
+	best := 0.0
+	type scored struct {
+		id, path string
+		score    float64
+	}
+	var hs []scored
+	for _, h := range hits {
+		c, ok := l.qc.chunk(h.ID)
+		if !ok || !matchPaths(l.req.Paths, c.Path) {
+			continue
+		}
+		s := h.Score * l.file(c.Path).prior
+		hs = append(hs, scored{h.ID, c.Path, s})
+		best = max(best, s)
+	}
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].score > hs[j].score })
+	for _, h := range hs {
+		share := 1.0
+		for i := 0; i < seen[h.path]; i++ {
+			share *= l.chunkPart
+		}
+		seen[h.path]++
+		per[h.path] += share * h.score
+		l.file(h.path).chunks[h.id] += weight * h.score / best
+	}
+	// Normalised to the best file of code: a changelog that retells the
+	// text word for word must not squeeze every file of code into the
+	// bottom of the scale.
+	top, topAny := 0.0, 0.0
+	for p, s := range per {
+		topAny = max(topAny, s)
+		if isCode(classOf(p)) {
+			top = max(top, s)
+		}
+	}
+	if top == 0 {
+		top = topAny
+	}
+	for p, s := range per {
+		l.file(p).add(kind, weight*s/top)
+	}
+}
+
+// addRanked credits the files of a ranked chunk list by rank: the first
+// file weight, the next ones less (weight/(1+r/2) for the r-th file).
+func (l *locator) addRanked(kind string, ids []string, weight float64) {
+	rank := map[string]int{}
+	credited := map[string]bool{}
+	for _, id := range ids {
+		c, ok := l.qc.chunk(id)
+		if !ok || !matchPaths(l.req.Paths, c.Path) || credited[id] {
+			continue
+		}
+		credited[id] = true
+		r, seen := rank[c.Path]
+		if !seen {
+			r = len(rank)
+			rank[c.Path] = r
+		}
+		f := l.file(c.Path)
+		w := weight / (1 + float64(r)/2) * f.prior
+		if !seen {
+			f.add(kind, w)
+		}
+		f.chunks[id] += w // a chunk is credited once, at its best rank
+	}
+}
+
+// addNames credits the files that define the names the text uses.
+func (l *locator) addNames(names []querytext.Name) error {
+	if len(names) > locMaxNames {
+		names = names[:locMaxNames]
+	}
+	for _, n := range names {
+		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages)
+		if err != nil {
+			return err
+		}
+		files := map[string]bool{}
+		for _, d := range defs {
+			if matchPaths(l.req.Paths, d.path) {
+				files[d.path] = true
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		spec := 1 / float64(len(files))
+		for _, d := range defs {
+			if !files[d.path] {
+				continue
+			}
+			f := l.file(d.path)
+			w := locWeights.name * n.Weight * d.quality * spec * f.prior
+			f.add("name", w)
+			f.chunks[d.chunk] += w
+		}
+	}
+	return nil
+}
+
+// nameDef is a definition a name of the text may mean, with how well the
+// name's qualifiers fit it (1: all of them, or none given).
+type nameDef struct {
+	path, chunk string
+	quality     float64
+}
+
+// nameDefs returns the definitions a name of the text may mean:
+// "Context.call" the method call of a Context class, "jinja2.runtime" the
+// module jinja2/runtime.py, "click.echo" echo of the click package. When a
+// qualifier matches some definitions, the others are dropped; when it
+// matches none (a variable: app.name), all count at half quality.
+func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
+	qual, bare := splitQualified(name)
+	if bare == "" {
+		return nil, nil
+	}
+	refs, err := s.st.SymbolsNamed(bare)
+	if err != nil {
+		return nil, err
+	}
+	var exact, loose []nameDef
+	for _, ref := range refs {
+		if ref.Chunk == 0 {
+			continue
+		}
+		si, err := s.symbolAt(ref)
+		if err != nil || len(langs) > 0 && !contains(langs, si.Language) {
+			continue
+		}
+		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), quality: 1}
+		if qual == "" || qualifierMatches(qual, si) {
+			exact = append(exact, d)
+		} else {
+			d.quality = 0.5
+			loose = append(loose, d)
+		}
+	}
+	if len(exact) > 0 {
+		return exact, nil
+	}
+	return loose, nil
+}
+
+// addLiterals credits the files whose code holds a quoted message or an
+// option verbatim (the longest run of the literal's words, in order): BM25
+// finds candidates, the chunk text decides.
+func (l *locator) addLiterals(ctx context.Context, lits []string, tq func(string, int) search.Query) error {
+	if len(lits) > locMaxLits {
+		lits = lits[:locMaxLits]
+	}
+	for _, lit := range lits {
+		want := words(lit)
+		if len(want) == 0 {
+			continue
+		}
+		need := min(len(want), 3)
+		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, locLitDepth))
+		if err != nil {
+			return err
+		}
+		type match struct {
+			path, chunk string
+			frac        float64
+		}
+		var found []match
+		files := map[string]bool{}
+		for _, h := range hits {
+			meta, ok := l.qc.chunk(h.ID)
+			if !ok || !matchPaths(l.req.Paths, meta.Path) {
+				continue
+			}
+			c, err := l.qc.s.st.Chunk(meta.ID)
+			if err != nil {
+				return err
+			}
+			if run := longestRun(want, words(c.Text)); run >= need {
+				found = append(found, match{c.Path, h.ID, float64(run) / float64(len(want))})
+				files[c.Path] = true
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		spec := 1 / float64(len(files))
+		best := map[string]float64{}
+		for _, m := range found {
+			w := locWeights.literal * m.frac * spec * l.file(m.path).prior
+			l.file(m.path).chunks[m.chunk] += w
+			best[m.path] = max(best[m.path], w)
+		}
+		for p, w := range best {
+			l.file(p).add("literal", w)
+		}
+	}
+	return nil
+}
+
+// words returns the lower-case words of s (letters, digits, _), the unit of
+// verbatim matching.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+}
+
+// longestRun is the length of the longest run of consecutive words of want
+// that appears, consecutively, in have.
+func longestRun(want, have []string) int {
+	best := 0
+	prev := make([]int, len(want)+1)
+	cur := make([]int, len(want)+1)
+	for _, h := range have {
+		for j, w := range want {
+			if h == w {
+				cur[j+1] = prev[j] + 1
+				best = max(best, cur[j+1])
+			} else {
+				cur[j+1] = 0
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return best
+}
+
+// addPaths credits the files the text names by path (a path, a stack
+// frame: inner frames more) or by module (jinja2.runtime).
+func (l *locator) addPaths(ev querytext.Evidence) error {
+	type want struct {
+		path   string // slash-separated, without extension for modules
+		module int    // a dotted name: the name's index, so only its longest module counts
+		weight float64
+		line   int
+	}
+	var ws []want
+	for _, p := range ev.Paths {
+		w := 1.0
+		if p.Frame >= 0 {
+			w = frameWeight(p.Frame)
+		}
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line})
+	}
+	for ni, n := range ev.Names {
+		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
+			// the longest prefix that is a module: a.b.C.m → a/b/C/m, a/b/C, a/b
+			for i := len(parts); i >= 2; i-- {
+				ws = append(ws, want{path: strings.Join(parts[:i], "/"), module: ni, weight: n.Weight})
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	if err := l.loadPaths(); err != nil {
+		return err
+	}
+	moduleFound := map[int]bool{}
+	for _, w := range ws {
+		var hits []string
+		if w.module >= 0 {
+			if moduleFound[w.module] {
+				continue // a shorter prefix of a name whose module was found
+			}
+			hits = modulesNamed(l.paths, w.path)
+			moduleFound[w.module] = len(hits) > 0
+		} else {
+			hits = filesNamed(l.paths, w.path)
+		}
+		if len(hits) == 0 || !matchPaths(l.req.Paths, hits[0]) {
+			continue
+		}
+		spec := 1 / float64(len(hits))
+		for _, p := range hits {
+			f := l.file(p)
+			v := locWeights.path * w.weight * spec * f.prior
+			f.add("path", v)
+			if id := l.chunkAtLine(p, w.line); id != "" {
+				f.chunks[id] += v
+			}
+		}
+	}
+	return nil
+}
+
+// frameWeight weighs a stack frame's file by its depth from the innermost.
+func frameWeight(depth int) float64 { return max(0.3, 1-0.2*float64(depth)) }
+
+// filesNamed returns the indexed files a path of the text names: the files
+// sharing its longest trailing run of path components (two at least, or the
+// whole indexed path: "site-packages/jinja2/environment.py" names
+// "src/jinja2/environment.py"; "core.py" names every core.py).
+func filesNamed(paths []string, p string) []string {
+	p = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(p, `\`, "/")), "/")
+	want := strings.Split(p, "/")
+	best, bestN := []string(nil), 0
+	for _, f := range paths {
+		if path.Base(f) != want[len(want)-1] {
+			continue
+		}
+		have := strings.Split(f, "/")
+		n := 0
+		for n < len(have) && n < len(want) && have[len(have)-1-n] == want[len(want)-1-n] {
+			n++
+		}
+		if n < 2 && n < len(have) && len(want) > 1 {
+			continue // only the base name agrees, and the text gave directories
+		}
+		switch {
+		case n > bestN:
+			best, bestN = []string{f}, n
+		case n == bestN:
+			best = append(best, f)
+		}
+	}
+	return best
+}
+
+// modulesNamed returns the files that are the module mod ("jinja2/runtime":
+// jinja2/runtime.py, src/jinja2/runtime.py, jinja2/runtime/__init__.py).
+func modulesNamed(paths []string, mod string) []string {
+	var out []string
+	for _, f := range paths {
+		stem := strings.TrimSuffix(f, path.Ext(f))
+		stem = strings.TrimSuffix(stem, "/__init__")
+		if stem == mod || strings.HasSuffix(stem, "/"+mod) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// chunkAtLine returns the id of the chunk of p holding 1-based line, or "".
+func (l *locator) chunkAtLine(p string, line int) string {
+	if line <= 0 {
+		return ""
+	}
+	rec, err := l.qc.s.st.File(p)
+	if err != nil {
+		return ""
+	}
+	for _, id := range rec.Chunks {
+		c, ok := l.qc.chunk(id.String())
+		if ok && c.StartLine <= line && line <= c.EndLine {
+			return id.String()
+		}
+	}
+	return ""
+}
+
+// hits orders the files by score × path prior and returns up to k chunks,
+// each file's best capN in turn. A chunk's score is its file's, normalised to
+// the best file's, so scores never rise down the list.
+func (l *locator) hits(k, capN int) ([]Hit, error) {
+	var files []*fileEv
+	for _, f := range l.files {
+		if f.score <= 0 {
+			continue
+		}
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].score != files[j].score {
+			return files[i].score > files[j].score
+		}
+		return files[i].path < files[j].path
+	})
+	var out []Hit
+	if len(files) == 0 {
+		return out, nil
+	}
+	top := files[0].score
+	for _, f := range files {
+		if len(out) >= k {
+			break
+		}
+		score := f.score / top
+		if score < l.req.MinScore {
+			break
+		}
+		type cs struct {
+			id    string
+			score float64
+		}
+		var chunks []cs
+		for id, s := range f.chunks {
+			chunks = append(chunks, cs{id, s})
+		}
+		sort.Slice(chunks, func(i, j int) bool {
+			if chunks[i].score != chunks[j].score {
+				return chunks[i].score > chunks[j].score
+			}
+			return chunks[i].id < chunks[j].id
+		})
+		if len(chunks) == 0 {
+			if rec, err := l.qc.s.st.File(f.path); err == nil && len(rec.Chunks) > 0 {
+				chunks = append(chunks, cs{rec.Chunks[0].String(), 0})
+			}
+		}
+		n := 0
+		for _, c := range chunks {
+			if len(out) >= k || capN > 0 && n >= capN {
+				break
+			}
+			meta, ok := l.qc.chunk(c.id)
+			if !ok || len(l.req.Kinds) > 0 && !contains(l.req.Kinds, meta.Kind) ||
+				len(l.req.Languages) > 0 && !contains(l.req.Languages, meta.Language) {
+				continue
+			}
+			rec, err := l.qc.s.st.Chunk(meta.ID)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, hitOf(rec, round3(score), f.sources(), l.qc.terms))
+			n++
+		}
+	}
+	return out, nil
+}
+
+// sources names the kinds of evidence that found a file, strongest first.
+func (f *fileEv) sources() []string {
+	var out []string
+	for k := range f.parts {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return f.parts[out[i]] > f.parts[out[j]] })
+	return out
+}
+
+// hitOf makes a search hit of a chunk.
+func hitOf(c store.ChunkRecord, score float64, sources []string, qterms map[string]bool) Hit {
+	return Hit{
+		Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine,
+		Symbol: bestSymbol(c.Symbols, c.Label, qterms), Kind: c.Kind, Language: c.Language,
+		Score: score, Sources: sources,
+		Text: c.Text, Summary: c.Summary, Chunk: c.ID, Tokens: c.Tokens,
+	}
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"path"
+	"strings"
+
+	"github.com/context-ls/context-ls/querytext"
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// pathClass is what a file is for, as its path tells: ranking weighs code
+// above the tests, docs, examples and vendored copies that mirror it.
+type pathClass uint8
+
+const (
+	classCode     pathClass = iota
+	classInternal           // code of internal packages (Go's internal/ directories)
+	classTest
+	classTestdata // test fixtures and golden files
+	classDocs     // prose: Markdown, reStructuredText, text, and anything under docs/
+	classChangelog
+	classExample
+	classVendor // third-party code copied into the tree
+	classConfig // CI, build and packaging files (YAML, JSON, TOML, Makefiles, setup scripts)
+	numClasses
+)
+
+// classPriors scale a hit's score by its file's class, for a question
+// (short) and for issue-like text (long). A question in plain words is
+// about the code: tests, fixtures, docs, examples, vendored copies and
+// release notes rank below what they mirror or describe.
+// A question is about what a library offers, so the code of internal
+// packages ranks a little below the public API over it (crypto/hmac before
+// crypto/internal/fips140/hmac).
+// A bug report or a change description is about the code to change: it
+// reads like the tests that pin the behaviour down and the docs and
+// changelog that describe it, word for word, so those rank lower still.
+// Every class still ranks when nothing else matches, and a query that asks
+// for a class (queryPriors) lifts it to 1.
+var classPriors = struct{ short, long [numClasses]float64 }{
+	short: [numClasses]float64{
+		classCode:      1,
+		classInternal:  0.8,
+		classTest:      0.5,
+		classTestdata:  0.3,
+		classDocs:      0.5,
+		classChangelog: 0.3,
+		classExample:   0.5,
+		classVendor:    0.3,
+		classConfig:    1,
+	},
+	long: [numClasses]float64{
+		classCode:      1,
+		classInternal:  1,
+		classTest:      0.3,
+		classTestdata:  0.3,
+		classDocs:      0.5,
+		classChangelog: 0.2,
+		classExample:   0.5,
+		classVendor:    0.3,
+		classConfig:    0.5,
+	},
+}
+
+// classOf classifies a workspace-relative path.
+func classOf(p string) pathClass {
+	base := path.Base(p)
+	lower := strings.ToLower(base)
+	dirs := strings.Split(strings.ToLower(path.Dir(p)), "/")
+	hasDir := func(names ...string) bool {
+		for _, d := range dirs {
+			for _, n := range names {
+				if d == n {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case hasDir("vendor", "third_party", "thirdparty", "_vendor", "vendored", "node_modules"):
+		return classVendor
+	case isTestdataPath(p) || hasDir("fixtures", "__snapshots__", "golden"):
+		return classTestdata
+	case isTestPath(p):
+		return classTest
+	case isChangelog(lower):
+		return classChangelog
+	case hasDir("examples", "example", "_examples", "samples", "demo", "demos"):
+		return classExample
+	case hasDir("docs", "doc", "documentation") && !strings.HasSuffix(lower, ".go"):
+		// Go keeps package doc.go files in code directories; a docs/ tree
+		// of Go code is its site generator: docs all the same.
+		return classDocs
+	}
+	lang := symbols.ForPath(p)
+	switch {
+	case lang == nil:
+		return classConfig
+	case lang.Name == "markdown" || lang.Name == "text" && isProseFile(lower):
+		return classDocs
+	case lang.Name == "yaml" || lang.Name == "json" || lang.Name == "toml" || lang.Name == "text" ||
+		lower == "setup.py" || lower == "ez_setup.py" || strings.HasPrefix(p, ".github/"):
+		return classConfig
+	}
+	if hasDir("internal") {
+		return classInternal
+	}
+	return classCode
+}
+
+// isCode reports the classes of code proper (public or internal).
+func isCode(c pathClass) bool { return c == classCode || c == classInternal }
+
+// isChangelog reports release-note files: CHANGES.rst, CHANGELOG.md,
+// HISTORY, NEWS.txt, RELEASE-NOTES.md.
+func isChangelog(lowerBase string) bool {
+	stem := strings.TrimSuffix(lowerBase, path.Ext(lowerBase))
+	switch stem {
+	case "changes", "changelog", "history", "news", "release-notes", "release_notes", "releasenotes", "whatsnew":
+		return true
+	}
+	return false
+}
+
+// isProseFile reports text files that are prose (README, .rst, .txt) rather
+// than build files (Makefile, Dockerfile) or licences.
+func isProseFile(lowerBase string) bool {
+	switch path.Ext(lowerBase) {
+	case ".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org":
+		return true
+	}
+	return strings.HasPrefix(lowerBase, "readme")
+}
+
+// pathPrior weighs a definition by where it lives, for orderings that have
+// no query (definitions of a name).
+func pathPrior(p string) float64 { return classPriors.short[classOf(p)] }
+
+func isTestdataPath(p string) bool {
+	return strings.HasPrefix(p, "testdata/") || strings.Contains(p, "/testdata/")
+}
+
+// isTestPath reports paths that hold tests by the common conventions.
+func isTestPath(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"),
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
+		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
+		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
+		strings.HasSuffix(base, "_spec.lua"), strings.HasSuffix(base, "_test.lua"):
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "test" || seg == "tests" || seg == "__tests__" || seg == "spec" || seg == "testsuite" {
+			return true
+		}
+	}
+	return false
+}
+
+// classWords are the words by which a short query asks for a class of file
+// ("tests of the parser", "docs on configuration"). Long texts are not read
+// for them: a bug report mentions tests and docs in passing.
+var classWords = map[string]pathClass{
+	"test": classTest, "tests": classTest, "testing": classTest, "unittest": classTest,
+	"fixture": classTestdata, "fixtures": classTestdata, "testdata": classTestdata, "golden": classTestdata,
+	"doc": classDocs, "docs": classDocs, "documentation": classDocs, "readme": classDocs, "tutorial": classDocs, "guide": classDocs,
+	"changelog": classChangelog, "changes": classChangelog,
+	"example": classExample, "examples": classExample, "demo": classExample, "sample": classExample,
+	"vendor": classVendor, "vendored": classVendor,
+	"ci": classConfig, "workflow": classConfig, "makefile": classConfig, "dockerfile": classConfig, "config": classConfig,
+}
+
+// queryPriors returns the class priors for one query: a class the query
+// asks for — by name in a short query ("tests for the parser": the tests
+// come first, the code they test next), or by naming one of its files —
+// ranks like code.
+func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
+	pr := classPriors.short
+	if ev.Long {
+		pr = classPriors.long
+	} else {
+		asked := false
+		for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z')
+		}) {
+			if c, ok := classWords[w]; ok {
+				pr[c] = 1
+				asked = true
+			}
+		}
+		if asked {
+			pr[classCode] *= askedCodePrior
+			pr[classInternal] *= askedCodePrior
+		}
+	}
+	for _, p := range ev.Paths {
+		if p.Frame < 0 {
+			pr[classOf(p.Path)] = 1
+		}
+	}
+	return pr
+}
+
+// askedCodePrior is the prior of code when a query asks for another class
+// of file by name.
+const askedCodePrior = 0.5

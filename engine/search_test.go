@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
+)
+
+// TestNoMatchNoHits: a query none of whose words occur in the workspace gets
+// no hits (not the least bad ones), even though parts of it ("qq") could be
+// matched; short legitimate queries, with words the workspace lacks, still
+// answer.
+func TestNoMatchNoHits(t *testing.T) {
+	files := map[string]string{"util/match.py": "def nomatch(qq):\n    \"\"\"True when the pattern qq finds nothing.\"\"\"\n    return not qq\n"}
+	for p, c := range testutil.Fixture {
+		files[p] = c
+	}
+	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	// "nomatch" and "qq" occur (util/match.py), "zzqxv" does not.
+	for _, q := range []string{"zzqxv_nomatch_qq", "zzqxv", "frobnicate quux"} {
+		if hits := query(t, e, q); len(hits) != 0 {
+			t.Errorf("%q: %d hits, want none: %v", q, len(hits), hitPaths(hits))
+		}
+	}
+	for q, want := range map[string]string{
+		"area":                            "geo/shapes.go",
+		"retry_upload":                    "util/retry.py",
+		"retry a flaky upload eventually": "util/retry.py",
+		"Circle.Perimeter":                "geo/shapes.go",
+	} {
+		hits := query(t, e, q)
+		if len(hits) == 0 || hits[0].Path != want {
+			t.Errorf("%q: %v, want %s first", q, hitPaths(hits), want)
+		}
+	}
+}
+
+// TestSimilarityThreshold: a measure's near-duplicate threshold is the
+// simQuantile of its similarities over ordinary pairs (floored at
+// simFloor), and MMR counts only what lies above it.
+func TestSimilarityThreshold(t *testing.T) {
+	// 100 items whose pairwise similarity is 0.99 for 4 of the 4950 pairs
+	// and 0.6 otherwise: an anisotropic embedding, where ordinary pairs sit
+	// high.
+	sim := func(i, j int) float64 {
+		if i == 0 && j < 5 {
+			return 0.99
+		}
+		return 0.6
+	}
+	thr := threshold(100, sim)
+	if thr != 0.6 {
+		t.Fatalf("threshold %v, want 0.6 (4 of 4950 pairs are above it: under 0.1 %%)", thr)
+	}
+	if rescale(0.6, thr) != 0 || rescale(0.55, thr) != 0 || math.Abs(rescale(0.8, thr)-0.5) > 1e-12 || rescale(1, thr) != 1 {
+		t.Fatal("rescale")
+	}
+	if got := threshold(100, func(i, j int) float64 { return 0.1 }); got != simFloor {
+		t.Fatalf("floor: %v", got)
+	}
+	if got := threshold(1, sim); got != simFloor {
+		t.Fatalf("no pairs: %v", got)
+	}
+}
+
+// TestSearchFiles: the result ranks files too, distinct, best first, at
+// most K, each saying what found it.
+func TestSearchFiles(t *testing.T) {
+	e := openTest(t, testutil.WriteTree(t, testutil.Fixture), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "retry a failed upload with backoff", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || len(res.Files) > 2 || res.Files[0].Path != "util/retry.py" || len(res.Files[0].Sources) == 0 || res.Files[0].Score != 1 {
+		t.Fatalf("files: %+v", res.Files)
+	}
+	if len(res.Files) == 2 && (res.Files[1].Path == res.Files[0].Path || res.Files[1].Score > res.Files[0].Score) {
+		t.Fatalf("files: %+v", res.Files)
+	}
+}
+
+// TestModuleNames: a dotted name credits its longest prefix that is a
+// module (pkg.sub.mod.Thing → pkg/sub/mod.py), not the packages above it.
+func TestModuleNames(t *testing.T) {
+	e := openTest(t, testutil.WriteTree(t, map[string]string{
+		"pkg/__init__.py":     "from .sub import mod\n",
+		"pkg/sub/__init__.py": "from . import mod\n",
+		"pkg/sub/mod.py":      "class Thing:\n    def run(self):\n        return 1\n",
+		"pkg/other.py":        "def helper():\n    return 2\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "Crash in pkg.sub.mod.Thing.run\nCalling it twice returns a stale value.", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Files {
+		hasPath := contains(f.Sources, "path")
+		if hasPath != (f.Path == "pkg/sub/mod.py") {
+			t.Errorf("%s: sources %v", f.Path, f.Sources)
+		}
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "pkg/sub/mod.py" {
+		t.Fatalf("files %+v", res.Files)
+	}
+}
+
+// TestCosineCalibratedOnce: in a workspace smaller than the sample, the
+// cosine threshold is measured once and kept (it was measured again on
+// every comparison: seconds per query).
+func TestCosineCalibratedOnce(t *testing.T) {
+	dir := modelDir(t, "use-lite")
+	ctx := context.Background()
+	e, err := Open(ctx, testutil.WriteTree(t, semanticFixture), Options{DBDir: t.TempDir(), Config: embedConfig("use-lite", dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitEmbeddings(t, e, EmbedReady)
+	s := e.Snapshot()
+	defer s.Release()
+	model := e.emb.modelID()
+	thr := e.simCal.cosineThreshold(s, model)
+	if got, ok := e.simCal.cosine[model]; !ok || got != thr || thr < simFloor {
+		t.Fatalf("threshold %v not kept: %v", thr, e.simCal.cosine)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/shipyard
+
+go 1.22

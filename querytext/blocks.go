@@ -1,0 +1,294 @@
+package querytext
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// lineKind is what one line looks like on its own.
+type lineKind int
+
+const (
+	lineProse lineKind = iota
+	lineCode
+	lineFrame // a stack frame, a traceback header, a panic or goroutine line
+	lineLog
+	lineOutput
+	lineBlank
+)
+
+var (
+	logLineRe = regexp.MustCompile(`^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|\[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL|TRACE)\b[\]:]?|(?:time|level)=|[EWIF]\d{4} \d\d:)`)
+	// pip freeze / pip list / go.mod / package.json lines, version reports,
+	// environment variables and "Key: value" system information.
+	depLineRe = regexp.MustCompile(`^\s*(?:[\w.\[\]-]+\s*(?:==|>=|<=|~=|@)\s*v?\d[\w.+-]*|[\w.-]+\s+v?\d+\.\d+[\w.+-]*|[\w./-]+ v\d+\.\d+\.\d+\S*(?: // indirect)?|"[\w@/.-]+":\s*"[\^~]?\d[\w.-]*",?|[A-Z][A-Z0-9_]+=\S*)\s*$`)
+	// System information: "- OS: Ubuntu 22.04", "Python version: 3.11.4".
+	envLineRe   = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S*\d[\w.+-]*(?:\s+\S+){0,2}\s*$|^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+[A-Za-z][\w.+-]*\s+v?\d[\w.+-]*\s*$`)
+	keyValueRe  = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S+(?:\s+\S+){0,3}\s*$`)
+	frameLineRe = regexp.MustCompile(`^\s*(?:Traceback \(most recent call last\)|File "[^"]+", line \d+|goroutine \d+ \[|panic: |at [\w.$<>]+\s*\(|[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$)`)
+	// Lines that open like code whatever follows.
+	codeStartRe = regexp.MustCompile(`^\s*(?:>>>|\.\.\. |def \w+\(|class \w+[(:]|import [\w.]+$|from [\w.]+ import |func [\w(]|package \w+$|type \w+ (?:struct|interface)|@\w+(?:\(|$)|#include|//|#!|[{}\])]|\w+ :?= |\w+\(.*\)$)`)
+	// Lines that open like code unless they read as a sentence.
+	weakCodeRe = regexp.MustCompile(`^\s*(?:return\b|raise |var \w+|const \w+|if .*[:{]$|for .*[:{]$|while .*[:{]$|with .*:$|try:$|except\b.*:$|else:?$|elif .*:$|print\b)`)
+	diffLineRe = regexp.MustCompile(`^(?:diff --git |index [0-9a-f]+\.\.|--- [ab]/|\+\+\+ [ab]/|@@ )`)
+)
+
+// classifyLine says what a line looks like without its neighbours.
+func classifyLine(l string) lineKind {
+	t := strings.TrimSpace(l)
+	switch {
+	case t == "":
+		return lineBlank
+	case frameLineRe.MatchString(l):
+		return lineFrame
+	case diffLineRe.MatchString(t):
+		return lineCode
+	case logLineRe.MatchString(l):
+		return lineLog
+	case strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "> ") && !isSentence(t[2:]):
+		return lineOutput
+	case codeStartRe.MatchString(t):
+		return lineCode
+	case depLineRe.MatchString(t):
+		return lineOutput
+	case envLineRe.MatchString(t):
+		return lineOutput
+	case isSentence(t):
+		return lineProse
+	case weakCodeRe.MatchString(t):
+		return lineCode
+	case keyValueRe.MatchString(t) && !strings.ContainsAny(t, "(){}"):
+		return lineOutput
+	case len(strings.Fields(t)) <= 3 && !strings.ContainsAny(t, "{}=;:\"'"):
+		return lineProse // a short heading or fragment ("Ex", "Steps to reproduce", "handle).")
+	case codeDensity(t) >= 0.08:
+		return lineCode
+	}
+	return lineOutput
+}
+
+// isSentence reports running text: mostly plain words (letters, with
+// sentence punctuation), at least three of them, or a bullet of them.
+func isSentence(t string) bool {
+	t = spanRe.ReplaceAllString(t, "x") // a code span is a word of its sentence
+	t = strings.TrimLeft(t, "-*•> ")
+	fields := strings.Fields(t)
+	if len(fields) < 3 {
+		return len(fields) > 0 && plainShare(fields) == 1 && !strings.ContainsAny(t, "(){}=;")
+	}
+	share := plainShare(fields)
+	// a sentence that names code ("Add no_args_is_help to click.Command"):
+	// English function words and little code punctuation
+	return share >= 0.6 || share >= 0.3 && functionWords(fields) > 0 && codeDensity(t) < 0.05
+}
+
+// functionWords counts English function words that code does not use as
+// keywords ("for", "in", "is", "not" are Python's).
+func functionWords(fields []string) int {
+	n := 0
+	for _, f := range fields {
+		switch strings.ToLower(strings.TrimRight(f, ".,;:!?")) {
+		case "the", "a", "an", "to", "of", "this", "that", "it", "be", "by", "on", "when", "should",
+			"was", "are", "has", "have", "we", "you", "can", "will", "does", "doesn't", "instead", "now":
+			n++
+		}
+	}
+	return n
+}
+
+// plainShare is the share of fields that are words of prose.
+func plainShare(fields []string) float64 {
+	plain := 0
+	for _, f := range fields {
+		f = strings.TrimRight(f, ".,;:!?)")
+		f = strings.TrimLeft(f, "(\"'")
+		if f != "" && isPlainWord(f) {
+			plain++
+		}
+	}
+	return float64(plain) / float64(len(fields))
+}
+
+// isPlainWord: letters, with an apostrophe or hyphen inside, not camelCase.
+func isPlainWord(f string) bool {
+	for _, r := range f {
+		if !(unicode.IsLetter(r) || r == '\'' || r == '-' || r == '’') {
+			return false
+		}
+	}
+	return !hasInnerUpper(f)
+}
+
+// codeDensity is the share of a line's characters that are code punctuation
+// (not "_" or ".", which names in sentences have too).
+func codeDensity(t string) float64 {
+	n := 0
+	for _, r := range t {
+		if strings.ContainsRune("()[]{}=<>;:*&|!\"'`/\\#%", r) {
+			n++
+		}
+	}
+	return float64(n) / float64(len([]rune(t)))
+}
+
+// splitBlocks cuts lines into classified blocks: fenced blocks whole,
+// tracebacks from their header (or first frame) to their exception line,
+// and the other lines in runs of one kind.
+func splitBlocks(lines []string) []Block {
+	var blocks []Block
+	add := func(kind BlockKind, ls []string) {
+		if len(ls) == 0 {
+			return
+		}
+		if n := len(blocks); n > 0 && blocks[n-1].Kind == kind && !blocks[n-1].Fenced {
+			blocks[n-1].Lines = append(blocks[n-1].Lines, ls...)
+			return
+		}
+		blocks = append(blocks, Block{Kind: kind, Lines: ls})
+	}
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		if i == 0 && len(lines) > 1 && !strings.HasPrefix(t, "```") && classifyLine(l) != lineFrame {
+			add(Prose, lines[:1]) // a title is a sentence, whatever it names
+			i++
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence := t[:3]
+			lang := strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
+				j++
+			}
+			body := lines[i+1 : j]
+			blocks = append(blocks, Block{Kind: classifyFenced(body, lang), Lines: body, Fenced: true, Lang: lang})
+			i = j + 1
+			continue
+		}
+		k := classifyLine(l)
+		if k == lineFrame {
+			j := tracebackEnd(lines, i)
+			add(Traceback, lines[i:j])
+			i = j
+			continue
+		}
+		// a run of lines of one kind (blank lines join a run, never start one)
+		j := i + 1
+		for j < len(lines) {
+			kj := classifyLine(lines[j])
+			t := strings.TrimSpace(lines[j])
+			if kj == lineFrame || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				break
+			}
+			if kj != k && kj != lineBlank {
+				break
+			}
+			j++
+		}
+		add(blockOf(k), trimBlank(lines[i:j]))
+		i = j
+	}
+	return blocks
+}
+
+func blockOf(k lineKind) BlockKind {
+	switch k {
+	case lineCode:
+		return Code
+	case lineFrame:
+		return Traceback
+	case lineLog:
+		return Log
+	case lineOutput:
+		return Output
+	}
+	return Prose
+}
+
+// tracebackEnd returns the end of the traceback starting at lines[i]: it
+// runs over frames, the source lines shown under them and anything
+// indented, up to and including the exception line (or the panic's last
+// frame), and stops at the first sentence after it.
+func tracebackEnd(lines []string, i int) int {
+	j := i + 1
+	for j < len(lines) {
+		l := lines[j]
+		t := strings.TrimSpace(l)
+		k := classifyLine(l)
+		if k == lineFrame {
+			j++
+			continue
+		}
+		if t == "" {
+			// a blank line ends a Python traceback only after its exception
+			j++
+			continue
+		}
+		if m := excLineRe.FindStringSubmatch(t); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
+			return j + 1
+		}
+		if k == lineLog {
+			return j // a log line after a stack dump is a block of its own
+		}
+		if k == lineProse && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
+			// a sentence: the traceback ended without an exception line
+			// unless it is a frame's source line (code read as prose is
+			// rare: "return x" is code) — stop here.
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// classifyFenced classifies a fenced block by its info string and its lines.
+func classifyFenced(body []string, lang string) BlockKind {
+	var votes [lineBlank]int
+	for _, l := range body {
+		if k := classifyLine(l); k != lineBlank {
+			votes[k]++
+		}
+	}
+	if votes[lineFrame] > 0 {
+		for _, l := range body {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasPrefix(t, "panic: ") || strings.HasPrefix(t, "goroutine ") {
+				return Traceback
+			}
+		}
+		if votes[lineFrame]*3 >= votes[lineFrame]+votes[lineCode]+votes[lineLog]+votes[lineOutput]+votes[lineProse] {
+			return Traceback
+		}
+	}
+	switch lang {
+	case "python", "py", "python3", "pycon", "go", "golang", "js", "javascript", "ts", "typescript",
+		"java", "rust", "rs", "ruby", "rb", "c", "cpp", "c++", "php", "kotlin", "diff", "patch", "jinja", "html+jinja", "django":
+		return Code
+	case "toml", "ini", "cfg", "txt", "text", "log", "console", "shell-session", "sh", "bash", "shell", "json", "yaml", "yml":
+		if votes[lineLog] > votes[lineCode] {
+			return Log
+		}
+		if lang == "sh" || lang == "bash" || lang == "shell" {
+			return Code
+		}
+		return Output
+	}
+	best := lineCode
+	for _, k := range []lineKind{lineLog, lineOutput} {
+		if votes[k] > votes[best] {
+			best = k
+		}
+	}
+	if votes[lineProse] > votes[best] && votes[lineCode] == 0 {
+		return Output // sentences in a fence: quoted output or a message
+	}
+	return blockOf(best)
+}
+
+func trimBlank(ls []string) []string {
+	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1]) == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}

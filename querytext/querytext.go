@@ -1,0 +1,628 @@
+// Package querytext reads a search query — a few words or a pasted bug report,
+// commit message or task description — as weighted evidence for ranking:
+// the prose, split into a title and a body; names of code (identifiers,
+// qualified names such as module.Class.method, exception classes) with how
+// sure the text is that each one is code; file paths and stack frames; and
+// quoted messages and command-line options, which are matched verbatim
+// against the code's string literals.
+//
+// Blocks of a long text (fenced or not) are classified before they are read:
+// code (a reproduction script, a diff) gives names; a traceback or a stack
+// dump gives frames, the exception's class and its message; a log gives its
+// messages; pasted output (dependency lists, environment dumps, test
+// summaries) gives nothing but what looks like a name of code. Nothing is
+// dropped unread, and no block's words reach the prose: a report with a
+// hundred lines of `pip freeze` is ranked by its sentences and its names, not
+// by the package list.
+//
+// The package knows no index: package engine turns the evidence into ranked
+// lists (see ARCHITECTURE.md, "Search").
+package querytext
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Evidence is what a query says, sorted by kind.
+type Evidence struct {
+	// Title is the first line of a text of several lines (a commit subject,
+	// an issue title), else "".
+	Title string
+	// Prose is the running text, title included, without the blocks; inline
+	// code spans keep their words here too (they are part of the sentence).
+	Prose string
+	// Code holds the identifier words of the code blocks and tracebacks,
+	// space-separated (the "vocabulary" of a reproduction, for BM25).
+	Code string
+	// Names are the definitions the text names, best evidence first.
+	Names []Name
+	// Paths are the files the text names (paths, stack frames).
+	Paths []Path
+	// Literals are quoted messages and options to find verbatim in the code.
+	Literals []string
+	// Blocks are the classified blocks, in order (diagnostics, tests).
+	Blocks []Block
+	// Long reports issue-like text: several lines, or more words than a
+	// question has. Short queries are ranked as they are.
+	Long bool
+}
+
+// Name is a name of code in the text: "BadOptionUsage",
+// "jinja2.runtime.Context.call", "invoked_subcommand".
+type Name struct {
+	Text string
+	// Weight says how sure the text is that this is a name of this
+	// codebase's code, 0..1: an exception class or a frame's function is
+	// sure, an inline code span or a dotted name nearly so, a camelCase word
+	// in a sentence less, an identifier of a reproduction script less still
+	// (it is the user's code, calling the library's).
+	Weight float64
+}
+
+// Path is a file the text names, with the line and function of a stack frame
+// when it came from one.
+type Path struct {
+	Path string // as written, slash-separated
+	Line int    // 0 when unknown
+	Func string // the frame's function, when known
+	// Frame is the position of the frame counted from the innermost (0) when
+	// the path came from a traceback; -1 otherwise.
+	Frame int
+}
+
+// BlockKind classifies a block of lines.
+type BlockKind int
+
+// Block kinds.
+const (
+	Prose BlockKind = iota
+	Code
+	Traceback
+	Log
+	Output
+)
+
+func (k BlockKind) String() string {
+	return [...]string{"prose", "code", "traceback", "log", "output"}[k]
+}
+
+// Block is a run of lines of one kind.
+type Block struct {
+	Kind  BlockKind
+	Lines []string
+	// Fenced is true for a ``` block; Lang is its info string ("python").
+	Fenced bool
+	Lang   string
+}
+
+// Name weights by where a name was found.
+const (
+	weightException = 1.0  // an exception class (ValueError, in prose or a traceback)
+	weightFrame     = 1.0  // a traceback frame's function
+	weightSpan      = 0.9  // an inline code span: `Context.call`
+	weightQualified = 0.8  // a dotted or :: name in a sentence: jinja2.runtime.Context
+	weightImport    = 0.8  // a name imported by a reproduction: from x import Name
+	weightProse     = 0.6  // a camelCase or snake_case word in a sentence
+	weightCode      = 0.35 // an identifier of a code block (the user's code calling the library)
+	weightLog       = 0.3  // an identifier in a log or output line
+)
+
+// longWords: a one-line query of more words than this reads as a
+// description rather than a question.
+const longWords = 24
+
+// Analyse reads a query.
+func Analyse(q string) Evidence {
+	q = strings.ReplaceAll(q, "\r\n", "\n")
+	lines := strings.Split(strings.TrimSpace(q), "\n")
+	var ev Evidence
+	ev.Long = len(lines) > 1 || len(strings.Fields(q)) > longWords
+	if len(lines) > 1 {
+		ev.Title = strings.TrimSpace(lines[0])
+	}
+	ev.Blocks = splitBlocks(lines)
+	names := newNameSet()
+	var prose, code []string
+	for _, b := range ev.Blocks {
+		switch b.Kind {
+		case Prose:
+			for _, l := range b.Lines {
+				prose = append(prose, l)
+				readProse(l, names, &ev)
+			}
+		case Code:
+			for _, l := range b.Lines {
+				code = append(code, readCode(l, names, &ev)...)
+			}
+		case Traceback:
+			code = append(code, readTraceback(b.Lines, names, &ev)...)
+		case Log, Output:
+			for _, l := range b.Lines {
+				readLogLine(l, names, &ev, b.Kind == Log)
+			}
+		}
+	}
+	ev.Prose = strings.Join(prose, "\n")
+	ev.Code = strings.Join(code, " ")
+	ev.Names = names.sorted()
+	ev.Literals = dedupe(ev.Literals)
+	return ev
+}
+
+// nameSet keeps each name once, at its best weight, in first-seen order.
+type nameSet struct {
+	idx   map[string]int
+	names []Name
+}
+
+func newNameSet() *nameSet { return &nameSet{idx: map[string]int{}} }
+
+func (s *nameSet) add(text string, w float64) {
+	text = strings.Trim(text, ".:")
+	if len(text) < 2 || isNoiseName(text) {
+		return
+	}
+	if i, ok := s.idx[text]; ok {
+		s.names[i].Weight = max(s.names[i].Weight, w)
+		return
+	}
+	s.idx[text] = len(s.names)
+	s.names = append(s.names, Name{Text: text, Weight: w})
+}
+
+// sorted returns the names by weight, first-seen order within a weight.
+func (s *nameSet) sorted() []Name {
+	out := append([]Name(nil), s.names...)
+	// insertion sort: stable, and lists are short
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Weight > out[j-1].Weight; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+var (
+	// A URL: its host and path are not names of code nor files of the workspace.
+	urlRe = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://\S+`)
+	// A code span: `x`, or ``x``.
+	spanRe = regexp.MustCompile("``?([^`\n]+?)``?")
+	// A quoted message: "…", '…' or “…” of two words or more.
+	quoteRe = regexp.MustCompile(`"([^"\n]{3,200})"|“([^”\n]{3,200})”|(?:^|[\s(\[:=])'([^'\n]{3,200})'(?:$|[\s).,;:\]])`)
+	// A command-line option: --name, --name-part.
+	optionRe = regexp.MustCompile(`(?:^|[\s"'\x60(\[=,])(--[a-zA-Z][\w-]*[a-zA-Z0-9])`)
+	// A word of code: letters, digits, _, with . or :: between parts.
+	wordRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
+	// An exception or error class (the Python and Java convention).
+	exceptionRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Exit|Interrupt|Failure)$`)
+)
+
+// readProse collects the evidence of one line of running text.
+func readProse(l string, names *nameSet, ev *Evidence) {
+	for _, m := range spanRe.FindAllStringSubmatch(l, -1) {
+		readSpan(strings.TrimSpace(m[1]), names, ev)
+	}
+	rest := urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " ")
+	for _, m := range quoteRe.FindAllStringSubmatch(rest, -1) {
+		lit := firstNonEmpty(m[1:]...)
+		if isMessage(lit) {
+			ev.Literals = append(ev.Literals, lit)
+		} else if isCodeWord(lit) {
+			names.add(lit, weightProse)
+		}
+	}
+	for _, m := range optionRe.FindAllStringSubmatch(rest, -1) {
+		ev.Literals = append(ev.Literals, m[1])
+	}
+	readPaths(rest, ev)
+	for _, w := range wordRe.FindAllString(rest, -1) {
+		w = strings.TrimSuffix(w, "()")
+		switch {
+		case exceptionRe.MatchString(lastPart(w)):
+			names.add(w, weightException)
+		case strings.Contains(w, "::") || strings.Contains(w, ".") && isQualified(w):
+			names.add(w, weightQualified)
+		case isCodeWord(w):
+			names.add(w, weightProse)
+		}
+	}
+}
+
+// readSpan reads an inline code span: a name, a call, a path, an option, or
+// a snippet (whose words are names of lower weight).
+func readSpan(s string, names *nameSet, ev *Evidence) {
+	if s == "" {
+		return
+	}
+	if isPath(s) {
+		ev.Paths = append(ev.Paths, Path{Path: s, Frame: -1})
+		return
+	}
+	if strings.HasPrefix(s, "--") && optionRe.MatchString(s) {
+		ev.Literals = append(ev.Literals, strings.Fields(s)[0])
+		return
+	}
+	bare := strings.TrimSuffix(strings.TrimSpace(s), "()")
+	if m := wordRe.FindString(bare); m == bare {
+		if exceptionRe.MatchString(lastPart(bare)) {
+			names.add(bare, weightException)
+		} else {
+			names.add(bare, weightSpan)
+		}
+		return
+	}
+	if isMessage(s) && !looksLikeCode(s) {
+		ev.Literals = append(ev.Literals, s)
+		return
+	}
+	// A snippet: `f(x, y=1)`, `sort_keys=True`, `{% trans %}`: its
+	// identifiers are names as sure as the span's; its plain words less so.
+	for _, w := range wordRe.FindAllString(s, -1) {
+		w = strings.TrimSuffix(w, "()")
+		switch {
+		case isCodeWord(w) || strings.Contains(w, "."):
+			names.add(w, weightSpan)
+		case len(w) > 3:
+			names.add(w, weightProse)
+		}
+	}
+}
+
+// readCode collects the names of one line of a code block and returns its
+// identifier words.
+func readCode(l string, names *nameSet, ev *Evidence) []string {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(l), ">>>"), "..."))
+	if m := diffPathRe.FindStringSubmatch(t); m != nil {
+		ev.Paths = append(ev.Paths, Path{Path: m[1], Frame: -1})
+		return nil
+	}
+	if m := importRe.FindStringSubmatch(t); m != nil {
+		// from pkg.mod import A, B  /  import pkg.mod
+		if m[1] != "" {
+			names.add(m[1], weightImport)
+			for _, n := range strings.Split(m[2], ",") {
+				if f := strings.Fields(n); len(f) > 0 {
+					names.add(f[0], weightImport)
+				}
+			}
+		} else if f := strings.Fields(m[3]); len(f) > 0 {
+			names.add(strings.TrimSuffix(f[0], ","), weightImport)
+		}
+	}
+	var words []string
+	for _, w := range wordRe.FindAllString(stripStrings(t), -1) {
+		w = strings.TrimSuffix(w, "()")
+		if codeKeywords[w] {
+			continue
+		}
+		words = append(words, w)
+		switch {
+		case exceptionRe.MatchString(lastPart(w)):
+			names.add(w, weightException)
+		case strings.Contains(w, ".") || isCodeWord(w):
+			names.add(w, weightCode)
+		}
+	}
+	return words
+}
+
+// diffPathRe reads the file of a diff header: "--- a/src/x.py", "+++ b/x.go".
+var diffPathRe = regexp.MustCompile(`^(?:---|\+\+\+) [ab]/(\S+)`)
+
+var importRe = regexp.MustCompile(`^(?:from\s+([\w.]+)\s+import\s+\(?([\w\s,]+)\)?|import\s+([\w.\s,]+))$`)
+
+// stripStrings removes string literals from a line of code: their words
+// are the user's data, not names.
+func stripStrings(l string) string {
+	var b strings.Builder
+	var quote rune
+	for _, r := range l {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'' || r == '`':
+			quote = r
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// readLogLine reads one line of a log or pasted output: its quoted messages
+// (a log) and the names it spells like code; plain words are left out.
+func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
+	readPaths(l, ev)
+	if isLog {
+		for _, m := range quoteRe.FindAllStringSubmatch(l, -1) {
+			if lit := firstNonEmpty(m[1:]...); isMessage(lit) {
+				ev.Literals = append(ev.Literals, lit)
+			}
+		}
+		if i := strings.Index(l, "Warning: "); i >= 0 && len(l)-i > 20 {
+			ev.Literals = append(ev.Literals, strings.TrimSpace(l[i+len("Warning: "):]))
+		}
+	}
+	for _, w := range wordRe.FindAllString(l, -1) {
+		w = strings.TrimSuffix(w, "()")
+		switch {
+		case exceptionRe.MatchString(lastPart(w)):
+			names.add(w, weightException)
+		case isLog && hasInnerUpper(w) || isLog && strings.Contains(w, "_") && len(w) > 4:
+			names.add(w, weightLog)
+		}
+	}
+}
+
+var (
+	// Python: File "path", line N, in func
+	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	// path:line[:col] — Go, JS, compilers, linters, test runners.
+	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
+	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9)
+	atFrameRe = regexp.MustCompile(`^\s*at\s+([\w.$<>]+)\s*\(?`)
+	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
+	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
+	// The last line of a Python traceback: ExcType: message.
+	excLineRe = regexp.MustCompile(`^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::\s*(.*))?$`)
+)
+
+// sourceExts are the extensions a path must end in to be read as a file of
+// code (so "e.g.", "3.7" and version numbers are not paths).
+const sourceExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|java|kt|kts|rb|rs|c|h|cc|cpp|hpp|cs|php|sh|bash|lua|swift|scala|ex|exs|md|rst|txt|toml|yaml|yml|json|cfg|ini|html|jinja|j2|tmpl|sql|proto`
+
+// readTraceback reads a traceback or stack dump: frames, innermost first,
+// the exception class and its message. It returns the frames' function
+// names as code words.
+func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
+	type frame struct {
+		path, fn string
+		line     int
+	}
+	var frames []frame
+	var words []string
+	lastFunc := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if m := pyFrameRe.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			frames = append(frames, frame{m[1], m[3], n})
+			continue
+		}
+		if m := goFuncRe.FindStringSubmatch(t); m != nil {
+			lastFunc = m[1]
+			continue
+		}
+		if m := atFrameRe.FindStringSubmatch(l); m != nil {
+			lastFunc = m[1]
+		}
+		if m := fileLineRe.FindStringSubmatch(t); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			frames = append(frames, frame{m[1], goFuncName(lastFunc), n})
+			lastFunc = ""
+			continue
+		}
+		if m := excLineRe.FindStringSubmatch(t); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
+			names.add(m[1], weightException)
+			if msg := strings.TrimSpace(m[2]); isMessage(msg) {
+				ev.Literals = append(ev.Literals, msg)
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "panic: ") {
+			if msg := strings.TrimSpace(strings.TrimPrefix(t, "panic: ")); isMessage(msg) {
+				ev.Literals = append(ev.Literals, msg)
+			}
+		}
+	}
+	// Python prints the innermost frame last; Go, Java and JS first.
+	pythonOrder := false
+	for _, l := range lines {
+		if pyFrameRe.MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), "Traceback (most recent call last)") {
+			pythonOrder = true
+			break
+		}
+	}
+	for i := range frames {
+		f := frames[i]
+		depth := i
+		if pythonOrder {
+			depth = len(frames) - 1 - i
+		}
+		ev.Paths = append(ev.Paths, Path{Path: strings.ReplaceAll(f.path, `\`, "/"), Line: f.line, Func: f.fn, Frame: depth})
+		if f.fn != "" && !strings.HasPrefix(f.fn, "<") {
+			names.add(f.fn, weightFrame*frameDecay(depth))
+			words = append(words, lastPart(f.fn))
+		}
+	}
+	return words
+}
+
+// frameDecay weighs a frame's function by its depth: the innermost frames
+// are where things went wrong, the outer ones the way there.
+func frameDecay(depth int) float64 { return max(0.4, 1-0.15*float64(depth)) }
+
+// goFuncName turns "github.com/x/y.(*T).M" into "T.M", "pkg.F" into "pkg.F".
+func goFuncName(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.NewReplacer("(*", "", "(", "", ")", "").Replace(s)
+	if parts := strings.Split(s, "."); len(parts) == 3 {
+		return parts[1] + "." + parts[2] // pkg.T.M → T.M
+	}
+	return s
+}
+
+// readPaths collects the file paths of a line (path, path:line).
+func readPaths(l string, ev *Evidence) {
+	for _, m := range pathRe.FindAllStringSubmatch(l, -1) {
+		p := strings.TrimRight(m[1], ".,;:)")
+		if !isPath(p) {
+			continue
+		}
+		line := 0
+		if m[2] != "" {
+			line, _ = strconv.Atoi(m[2])
+		}
+		ev.Paths = append(ev.Paths, Path{Path: strings.ReplaceAll(p, `\`, "/"), Line: line, Frame: -1})
+	}
+}
+
+var pathRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `))(?::(\d+))?\b`)
+
+// isPath reports a file path: a name with a source extension and either a
+// directory or a name that is not also a dotted identifier (click.py is a
+// path, click.echo is not).
+func isPath(s string) bool {
+	if strings.ContainsAny(s, " \t") {
+		return false
+	}
+	m := pathRe.FindStringSubmatch(s)
+	return m != nil && m[0] == s
+}
+
+// isMessage reports text worth matching verbatim: two words or more, not
+// a path, mostly letters.
+func isMessage(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 8 || len(strings.Fields(s)) < 2 || isPath(s) {
+		return false
+	}
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || r == ' ' {
+			letters++
+		}
+	}
+	return letters*10 >= len([]rune(s))*6
+}
+
+// looksLikeCode reports a span that is code rather than a message: call
+// parentheses, operators, braces.
+func looksLikeCode(s string) bool {
+	return strings.ContainsAny(s, "(){}[]=<>;") || strings.Contains(s, "->")
+}
+
+// isCodeWord reports an identifier that is not an English word:
+// camelCase, snake_case, or with digits inside letters.
+func isCodeWord(w string) bool {
+	if !isIdent(w) {
+		return false
+	}
+	core := strings.Trim(w, "_")
+	return hasInnerUpper(core) || strings.Contains(core, "_") || strings.HasPrefix(w, "__")
+}
+
+// isQualified reports a dotted name of code (jinja2.runtime.Context,
+// Context.call, cli.IntFlag), not a sentence's abbreviation (e.g., i.e.)
+// nor a version or a domain-like word pair.
+func isQualified(w string) bool {
+	parts := strings.Split(w, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 || !isIdent(p) {
+			return false
+		}
+	}
+	for _, p := range parts {
+		if isCodeWord(p) || p[0] >= 'A' && p[0] <= 'Z' {
+			return true
+		}
+	}
+	// all lower case: pkg.func, module.attr — code unless the last part is
+	// a common domain or file suffix
+	switch parts[len(parts)-1] {
+	case "com", "org", "net", "io", "html", "txt", "md", "rst":
+		return false
+	}
+	return true
+}
+
+func isIdent(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i, r := range w {
+		if !(r == '_' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasInnerUpper reports camelCase: an upper-case letter after a lower-case
+// one ("queryEscape", "HTTPServer"'s "Server" after "P" does not count, its
+// "erver" does not either; "GetURL" does).
+func hasInnerUpper(s string) bool {
+	lowerSeen := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLower(r):
+			lowerSeen = true
+		case unicode.IsUpper(r) && lowerSeen:
+			return true
+		}
+	}
+	return false
+}
+
+// isNoiseName drops names that are no evidence: Python's and Go's own
+// spellings that every codebase has.
+func isNoiseName(s string) bool {
+	return codeKeywords[s] || noiseNames[s]
+}
+
+var noiseNames = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true}
+
+// codeKeywords are language keywords and ubiquitous builtins: never a name
+// of the codebase's own code.
+var codeKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		and as assert async await break class continue def del elif else except finally for from
+		global if import in is lambda nonlocal not or pass raise return try while with yield
+		None True False self cls print len str int float bool list dict set tuple object type
+		range open super isinstance getattr setattr hasattr
+		func package var const map chan go defer select switch case default struct interface
+		nil true false string error byte rune make new append
+		function let this null undefined public private static void`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func lastPart(s string) string {
+	if i := strings.LastIndexAny(s, ".:"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if k := strings.ToLower(s); !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

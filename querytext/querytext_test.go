@@ -1,0 +1,237 @@
+package querytext
+
+import (
+	"strings"
+	"testing"
+)
+
+// A bug report as agents paste them: a title, prose, a reproduction, a
+// traceback, pasted dependency and environment dumps. Written for this test.
+const report = "Serializer.dump crashes on nested `OrderedDict` when `sort_keys=True`\n" +
+	"\n" +
+	"When I call `tinyser.dump()` on a nested mapping with sort_keys enabled, it fails with\n" +
+	"\"cannot compare str and int\" instead of sorting the keys. The docs for the `--strict-keys` option say it should work.\n" +
+	"\n" +
+	"```python\n" +
+	"from tinyser.encoder import Serializer, dump\n" +
+	"data = OrderedDict(a={1: 'x', 'b': 2})\n" +
+	"print(dump(data, sort_keys=True))\n" +
+	"```\n" +
+	"\n" +
+	"```\n" +
+	"Traceback (most recent call last):\n" +
+	"  File \"/home/me/repro.py\", line 3, in <module>\n" +
+	"    print(dump(data, sort_keys=True))\n" +
+	"  File \"/home/me/.venv/lib/python3.11/site-packages/tinyser/encoder.py\", line 88, in dump\n" +
+	"    return Serializer(**opts).encode(obj)\n" +
+	"  File \"/home/me/.venv/lib/python3.11/site-packages/tinyser/_sorting.py\", line 12, in sorted_items\n" +
+	"    return sorted(mapping.items())\n" +
+	"TypeError: '<' not supported between instances of 'int' and 'str'\n" +
+	"```\n" +
+	"\n" +
+	"pip freeze:\n" +
+	"```\n" +
+	"attrs==23.1.0\n" +
+	"packaging==23.2\n" +
+	"pluggy==1.3.0\n" +
+	"requests==2.31.0\n" +
+	"urllib3==2.0.7\n" +
+	"```\n" +
+	"\n" +
+	"Environment:\n" +
+	"- OS: Ubuntu 22.04\n" +
+	"- Python version: 3.11.4\n" +
+	"- tinyser version: 0.9.1\n"
+
+func TestAnalyseReport(t *testing.T) {
+	ev := Analyse(report)
+	if !ev.Long || !strings.HasPrefix(ev.Title, "Serializer.dump crashes") {
+		t.Fatalf("long %v, title %q", ev.Long, ev.Title)
+	}
+	kinds := map[BlockKind]int{}
+	for _, b := range ev.Blocks {
+		kinds[b.Kind]++
+	}
+	if kinds[Code] != 1 || kinds[Traceback] != 1 || kinds[Output] < 2 {
+		t.Errorf("blocks: %v", blockSummary(ev.Blocks))
+	}
+	// The dumps and the code never reach the prose.
+	for _, noise := range []string{"urllib3", "packaging", "Ubuntu", "OrderedDict(a="} {
+		if strings.Contains(ev.Prose, noise) {
+			t.Errorf("prose holds %q:\n%s", noise, ev.Prose)
+		}
+	}
+	if !strings.Contains(ev.Prose, "instead of sorting the keys") {
+		t.Errorf("prose lost a sentence:\n%s", ev.Prose)
+	}
+	names := nameWeights(ev.Names)
+	for name, min := range map[string]float64{
+		"Serializer.dump": weightQualified, // in the title
+		"OrderedDict":     weightSpan,
+		"sort_keys":       weightSpan,
+		"tinyser.dump":    weightSpan,
+		"TypeError":       weightException,
+		"sorted_items":    0.9 * weightFrame, // the innermost frame
+		"tinyser.encoder": weightImport,
+		"Serializer":      weightImport,
+	} {
+		if names[name] < min {
+			t.Errorf("name %s: weight %.2f, want ≥ %.2f (names %v)", name, names[name], min, ev.Names)
+		}
+	}
+	for _, noise := range []string{"print", "data", "attrs", "requests", "Ubuntu"} {
+		if _, ok := names[noise]; ok {
+			t.Errorf("%q read as a name: %v", noise, ev.Names)
+		}
+	}
+	if ev.Names[0].Weight < ev.Names[len(ev.Names)-1].Weight {
+		t.Errorf("names not by weight: %v", ev.Names)
+	}
+	// Frames: innermost first by depth, wherever the traceback prints it.
+	depth := map[string]int{}
+	for _, p := range ev.Paths {
+		depth[p.Path] = p.Frame
+	}
+	if depth["/home/me/.venv/lib/python3.11/site-packages/tinyser/_sorting.py"] != 0 ||
+		depth["/home/me/.venv/lib/python3.11/site-packages/tinyser/encoder.py"] != 1 ||
+		depth["/home/me/repro.py"] != 2 {
+		t.Errorf("frames: %+v", ev.Paths)
+	}
+	lits := strings.Join(ev.Literals, "|")
+	for _, want := range []string{"cannot compare str and int", "--strict-keys", "'<' not supported between instances of 'int' and 'str'"} {
+		if !strings.Contains(lits, want) {
+			t.Errorf("literal %q missing: %q", want, ev.Literals)
+		}
+	}
+	if !strings.Contains(ev.Code, "sorted_items") || !strings.Contains(ev.Code, "Serializer") {
+		t.Errorf("code words: %q", ev.Code)
+	}
+}
+
+// A Go panic, a log excerpt and a diff, unfenced, as commit messages and
+// terse reports carry them.
+func TestAnalyseGoPanicLogAndDiff(t *testing.T) {
+	q := "router: nil map write when a route has no handler\n" +
+		"Registering a route without a handler panics at startup:\n" +
+		"panic: assignment to entry in nil map\n" +
+		"goroutine 1 [running]:\n" +
+		"example.com/web/router.(*Table).Add(0xc000010000, {0x5f1e2a, 0x4})\n" +
+		"\t/src/web/router/table.go:41 +0x5d\n" +
+		"main.main()\n" +
+		"\t/src/web/cmd/serve/main.go:17 +0x2a\n" +
+		"2024-05-01T10:00:00Z ERROR server: \"route /health has no handler\" code=500\n" +
+		"The fix initialises Table.routes in NewTable.\n" +
+		"--- a/router/table.go\n" +
+		"+++ b/router/table.go\n"
+	ev := Analyse(q)
+	var got []string
+	for _, p := range ev.Paths {
+		got = append(got, p.Path)
+	}
+	joined := strings.Join(got, " ")
+	for _, want := range []string{"/src/web/router/table.go", "/src/web/cmd/serve/main.go", "router/table.go"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("path %s missing: %v", want, got)
+		}
+	}
+	for _, p := range ev.Paths {
+		if p.Path == "/src/web/router/table.go" && (p.Frame != 0 || p.Func != "Table.Add" || p.Line != 41) {
+			t.Errorf("innermost frame: %+v", p)
+		}
+	}
+	names := nameWeights(ev.Names)
+	if names["Table.Add"] < weightFrame*0.9 || names["Table.routes"] < weightQualified || names["NewTable"] < weightProse {
+		t.Errorf("names: %v", ev.Names)
+	}
+	lits := strings.Join(ev.Literals, "|")
+	if !strings.Contains(lits, "assignment to entry in nil map") || !strings.Contains(lits, "route /health has no handler") {
+		t.Errorf("literals: %q", ev.Literals)
+	}
+	if strings.Contains(ev.Prose, "goroutine") || strings.Contains(ev.Prose, "+0x5d") || strings.Contains(ev.Prose, "code=500") {
+		t.Errorf("prose holds the dump:\n%s", ev.Prose)
+	}
+	if !strings.Contains(ev.Prose, "initialises Table.routes") {
+		t.Errorf("prose lost the last sentence:\n%s", ev.Prose)
+	}
+}
+
+func TestAnalyseShortQueries(t *testing.T) {
+	for _, tc := range []struct {
+		q     string
+		names []string
+	}{
+		{"read an entire file into a byte slice", nil},
+		{"Fix Context.Value lookup across flag sets", []string{"Context.Value"}},
+		{"where is retry_upload called", []string{"retry_upload"}},
+		{"zzqxv_nomatch_qq", []string{"zzqxv_nomatch_qq"}},
+	} {
+		ev := Analyse(tc.q)
+		if ev.Long || ev.Title != "" || ev.Prose != tc.q {
+			t.Errorf("%q: long %v title %q prose %q", tc.q, ev.Long, ev.Title, ev.Prose)
+		}
+		var got []string
+		for _, n := range ev.Names {
+			got = append(got, n.Text)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.names, ",") {
+			t.Errorf("%q: names %v, want %v", tc.q, got, tc.names)
+		}
+	}
+	if ev := Analyse(strings.Repeat("the parser accepts keyword arguments after positional ones ", 4)); !ev.Long {
+		t.Error("a 32-word sentence is issue-like text")
+	}
+}
+
+func TestNamesAndLiteralsInProse(t *testing.T) {
+	ev := Analyse("Restore option_name to BadOptionUsage\n" +
+		"Revert ``BadOptionUsage.__init__``, e.g. for jinja2.runtime.Context.call, as 'No such option: --foo' says.\n" +
+		"Version 3.0.1 of http://example.com/a.b broke it, i.e. twice.")
+	names := nameWeights(ev.Names)
+	for _, want := range []string{"option_name", "BadOptionUsage", "BadOptionUsage.__init__", "jinja2.runtime.Context.call"} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("name %s missing: %v", want, ev.Names)
+		}
+	}
+	for n := range names {
+		if strings.Contains(n, "example") || n == "e.g" || n == "i.e" || strings.HasPrefix(n, "3") {
+			t.Errorf("noise name %q: %v", n, ev.Names)
+		}
+	}
+	if !strings.Contains(strings.Join(ev.Literals, "|"), "No such option: --foo") {
+		t.Errorf("literals: %q", ev.Literals)
+	}
+}
+
+func TestClassifyFencedBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		body []string
+		want BlockKind
+	}{
+		{"", []string{"$ pip list", "Package    Version", "---------- -------", "click      8.1.7", "jinja2     3.1.2"}, Output},
+		{"", []string{"def handler(event):", "    return event['x']"}, Code},
+		{"console", []string{"INFO 12:00:01 started", "ERROR 12:00:02 \"bad gateway\""}, Log},
+		{"", []string{"module example.com/app", "", "require (", "\tgithub.com/spf13/cobra v1.8.0", "\tgolang.org/x/sys v0.15.0 // indirect", ")"}, Output},
+		{"", []string{"goroutine 7 [running]:", "main.run()", "\t/app/main.go:12 +0x1f"}, Traceback},
+	} {
+		if got := classifyFenced(tc.body, tc.lang); got != tc.want {
+			t.Errorf("%q %q: %s, want %s", tc.lang, tc.body, got, tc.want)
+		}
+	}
+}
+
+func nameWeights(ns []Name) map[string]float64 {
+	m := map[string]float64{}
+	for _, n := range ns {
+		m[n.Text] = n.Weight
+	}
+	return m
+}
+
+func blockSummary(bs []Block) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Kind.String()+":"+strings.Join(b.Lines, "⏎"))
+	}
+	return out
+}
