@@ -230,9 +230,8 @@ func (em *embedder) loadAll(ctx context.Context) error {
 // chunks have none.
 func (em *embedder) loadFile(snap *store.Snapshot, rec store.FileRecord) (missing int, err error) {
 	model := em.modelID()
-	view := em.index.Snapshot()
 	for _, id := range rec.Chunks {
-		if _, ok := view.Get(uint64(id)); ok {
+		if em.index.Has(uint64(id)) {
 			continue
 		}
 		c, err := snap.ChunkMeta(id)

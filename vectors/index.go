@@ -79,6 +79,14 @@ func (x *Index) Len() int {
 	return len(x.loc)
 }
 
+// Has reports whether the index holds a vector for id, in constant time.
+func (x *Index) Has(id uint64) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	_, ok := x.loc[id]
+	return ok
+}
+
 // Add inserts or replaces the vector of id. The vector is quantised; it must
 // have the index dimension (else the error wraps ErrDimension) and finite
 // components.

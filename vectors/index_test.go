@@ -113,8 +113,14 @@ func TestIndexAddRemoveReplace(t *testing.T) {
 	if got := hitIDs(x.Snapshot().Search(q, 3, nil)); !slices.Equal(got, []uint64{1, 3, 2}) {
 		t.Fatalf("Search after replace = %v", got)
 	}
+	if !x.Has(3) || x.Has(99) {
+		t.Fatal("Has before remove")
+	}
 	if !x.Remove(3) || x.Remove(3) || x.Remove(99) {
 		t.Fatal("Remove results")
+	}
+	if x.Has(3) || !x.Has(1) {
+		t.Fatal("Has after remove")
 	}
 	if got := hitIDs(x.Snapshot().Search(q, 10, nil)); !slices.Equal(got, []uint64{1, 2}) {
 		t.Fatalf("Search after remove = %v", got)
