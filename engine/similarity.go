@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/vectors"
@@ -95,7 +96,7 @@ func (qc *queryCtx) similarity(cands []Hit) func(i, j int) float64 {
 		if tj == nil {
 			tj = termHashes(cands[j].Text)
 		}
-		sim := jaccard(ti, tj)
+		sim := packs.Jaccard(ti, tj)
 		if sim <= simFloor {
 			return 0
 		}
@@ -139,7 +140,7 @@ func (c *simCalibration) jaccardThreshold(s *Snapshot) float64 {
 				ts = append(ts, termHashes(ch.Text))
 			}
 		}
-		c.jaccard = threshold(len(ts), func(i, j int) float64 { return jaccard(ts[i], ts[j]) })
+		c.jaccard = threshold(len(ts), func(i, j int) float64 { return packs.Jaccard(ts[i], ts[j]) })
 	}
 	return c.jaccard
 }
@@ -219,25 +220,4 @@ func termHashes(text string) []uint64 {
 	})
 	slices.Sort(hs)
 	return slices.Compact(hs)
-}
-
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted, distinct lists.
-func jaccard(a, b []uint64) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }

@@ -265,7 +265,7 @@ func contentSimilarity(a, b *cand) float64 {
 	if float64(la) < NearDuplicate*float64(lb) {
 		return 0 // too different in size to be near duplicates
 	}
-	return jaccard(a.shingles, b.shingles)
+	return Jaccard(a.shingles, b.shingles)
 }
 
 // similarity is the MMR similarity: content similarity, raised to
@@ -283,7 +283,7 @@ func similarity(a, b *cand) float64 {
 		if b.shingles == nil {
 			b.shingles = shingles(b.Text)
 		}
-		s = jaccard(a.shingles, b.shingles)
+		s = Jaccard(a.shingles, b.shingles)
 	}
 	if a.Path == b.Path && s < sameFileSimilarity {
 		s = sameFileSimilarity

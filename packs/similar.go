@@ -77,8 +77,9 @@ func shingles(text string) []uint64 {
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted, distinct sets.
-func jaccard(a, b []uint64) float64 {
+// Jaccard is the Jaccard similarity of two sorted sets of term hashes (0
+// when either is empty).
+func Jaccard(a, b []uint64) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
