@@ -35,9 +35,9 @@ var goSpec = &langSpec{
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
-(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
-(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
-(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
 (range_clause) @local
 (type_switch_statement alias: (expression_list) @local.names) @local
 (field_declaration) @field
@@ -134,6 +134,9 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
 			for k, nm := range names {
 				rt := x.goDeclType(typ, values, k, len(names))
+				if typ != nil && typ.Type() == "struct_type" {
+					rt = rawType{name: AnonStructName("var", x.text(nm))}
+				}
 				x.fields = append(x.fields, pendingField{name: x.text(nm), typ: rt})
 			}
 			return
@@ -187,6 +190,12 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 				continue
 			}
 		}
+		if typ == nil && len(right) == len(left) && right[i].Type() == "func_literal" {
+			// f := func(...) T {...}: f() is a T.
+			x.bindLocal(x.text(nm), local{at: decl.EndByte(), scopeStart: scope.StartByte(), scopeEnd: scope.EndByte(),
+				ret: x.goResultType(right[i].ChildByFieldName("result"))})
+			continue
+		}
 		if typ == nil && len(right) == 1 && len(left) > 1 && right[0].Type() == "call_expression" {
 			// a, b, err := x.m(): the i-th result.
 			if x.bindResult(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[0], i) {
@@ -200,6 +209,7 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 // goViaValue reports initializers resolved through their expression: field
 // chains, indexing and method calls.
 func (x *extractor) goViaValue(v *sitter.Node) bool {
+	v = goDeref(v)
 	switch v.Type() {
 	case "selector_expression", "index_expression":
 		return true
@@ -208,6 +218,24 @@ func (x *extractor) goViaValue(v *sitter.Node) bool {
 		return fn != nil && fn.Type() == "selector_expression"
 	}
 	return false
+}
+
+// goDeref looks through parentheses, &x and *x, which keep x's methods.
+func goDeref(v *sitter.Node) *sitter.Node {
+	for v != nil {
+		switch v.Type() {
+		case "parenthesized_expression":
+			v = firstNamedChild(v)
+			continue
+		case "unary_expression":
+			if op := v.ChildByFieldName("operator"); op != nil && (op.Type() == "&" || op.Type() == "*") {
+				v = v.ChildByFieldName("operand")
+				continue
+			}
+		}
+		return v
+	}
+	return v
 }
 
 // goBindElem binds name to an element of the ranged expression.
@@ -277,6 +305,11 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 					return rawType{}
 				}
 			}
+			if fn.Type() == "identifier" {
+				if l, ok := x.lookup(x.text(fn), fn.StartByte()); ok && l.ret.known() {
+					return l.ret // a local closure's result
+				}
+			}
 			return x.callResult(fn)
 		case "identifier":
 			if l, ok := x.lookup(x.text(v), v.StartByte()); ok {
@@ -289,6 +322,64 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 	return rawType{}
 }
 
+// goResultType is the (first) result type of a function's result node.
+func (x *extractor) goResultType(res *sitter.Node) rawType {
+	if res == nil {
+		return rawType{}
+	}
+	if res.Type() == "parameter_list" {
+		params := namedChildren(res)
+		if len(params) == 0 {
+			return rawType{}
+		}
+		if t := params[0].ChildByFieldName("type"); t != nil {
+			return x.rawTypeOf(t)
+		}
+		return rawType{}
+	}
+	return x.rawTypeOf(res)
+}
+
+// goStructOwner names the type whose fields struct_type st declares: the
+// declared type, or for an anonymous struct a name no Go type can have —
+// "Outer.field" for a field's struct, "var.name" for a package-level
+// variable's — under which its own fields are recorded.
+func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
+	parent := st.Parent()
+	if parent == nil || depth > 4 {
+		return ""
+	}
+	switch parent.Type() {
+	case "type_spec":
+		return x.text(parent.ChildByFieldName("name"))
+	case "field_declaration":
+		names := childrenByField(parent, "name")
+		list := parent.Parent()
+		if len(names) == 0 || list == nil || list.Parent() == nil || list.Parent().Type() != "struct_type" {
+			return ""
+		}
+		if outer := x.goStructOwner(list.Parent(), depth+1); outer != "" {
+			return AnonStructName(outer, x.text(names[0]))
+		}
+	case "var_spec":
+		names := childrenByField(parent, "name")
+		if len(names) == 1 {
+			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+				return AnonStructName("var", x.text(names[0]))
+			}
+		}
+	}
+	return ""
+}
+
+// AnonStructName is the name under which the fields of an anonymous
+// struct type are recorded (FileGraph.Fields Owner): the owner's name and
+// the field or variable whose type it is, joined by a dot.
+func AnonStructName(owner, field string) string { return owner + "." + field }
+
+// isAnonStruct reports a name made by AnonStructName.
+func isAnonStruct(name string) bool { return strings.Contains(name, ".") }
+
 // goField records struct field types (embedded fields as bases).
 func goField(x *extractor, n *sitter.Node, _ []capNode) {
 	list := n.Parent()
@@ -299,17 +390,16 @@ func goField(x *extractor, n *sitter.Node, _ []capNode) {
 	if st == nil || st.Type() != "struct_type" {
 		return
 	}
-	spec := st.Parent()
-	if spec == nil || spec.Type() != "type_spec" {
-		return // anonymous struct
-	}
-	owner := x.text(spec.ChildByFieldName("name"))
+	owner := x.goStructOwner(st, 0)
 	t := n.ChildByFieldName("type")
 	if t == nil || owner == "" {
 		return
 	}
 	rt := x.rawTypeOf(t)
 	names := childrenByField(n, "name")
+	if t.Type() == "struct_type" && len(names) > 0 {
+		rt = rawType{name: AnonStructName(owner, x.text(names[0]))}
+	}
 	if len(names) == 0 {
 		if rt.known() {
 			x.fields = append(x.fields, pendingField{owner: owner, name: rt.name, typ: rt, embedded: true})

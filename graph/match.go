@@ -41,6 +41,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if err != nil || dg == nil {
 		return 0, "", false, err
 	}
+	if family(d.Lang) == "go" && !goExported(d.Name) && !sameModule(s, d, dg) {
+		return 0, "", false, nil // unexported: visible in its package only
+	}
 	switch c.Recv.Kind {
 	case RecvLocal:
 		return 0, "", false, nil
@@ -125,6 +128,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 
 // matchTyped decides a call on a receiver of known type t to member d.
 func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
+	if family(d.Lang) == "go" {
+		return r.goMatchTyped(s, d, dg, t, conf)
+	}
 	c := &s.Call
 	what := "receiver type " + t.name
 	if c.Recv.Kind == RecvSelf {
@@ -323,8 +329,8 @@ func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, strin
 }
 
 // matchUnknown decides a call whose receiver type is unknown: only methods
-// qualify; a method name with one definition in the workspace is likely,
-// others are name-only.
+// qualify; a method name with one definition in the workspace is likely
+// (except in Go), others are name-only.
 func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error) {
 	if !isMember(d) {
 		return 0, "", false, nil
@@ -333,7 +339,10 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 	if err != nil {
 		return 0, "", false, err
 	}
-	if n == 1 {
+	if n == 1 && family(d.Lang) != "go" {
+		// Go code calls methods of standard library and dependency types
+		// that share workspace method names (a Duration's Truncate): the
+		// only workspace method of a name justifies nothing there.
 		return Likely, "the only method named " + d.Name, true, nil
 	}
 	return NameOnly, "name only: receiver type unknown", true, nil
@@ -534,6 +543,14 @@ func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, 
 		return out, nil
 	}
 	for _, b := range r.basesOf(td) {
+		if key, ok := stdKey(b); ok {
+			for k, v := range stdMethodSet(key) {
+				if _, dup := out[k]; !dup {
+					out[k] = v
+				}
+			}
+			continue
+		}
 		decls, err := r.findTypes(b)
 		if err != nil {
 			return nil, err

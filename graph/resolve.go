@@ -472,7 +472,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 }
 
 func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
-	if t.elem || isBuiltinType(t) {
+	if t.elem || isBuiltinType(t) || (family(t.lang) == "go" && isAnonStruct(t.name)) {
 		return nil, nil
 	}
 	decls, err := r.findDecls(t)
@@ -499,7 +499,7 @@ func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
 // string, int …), which no workspace file declares.
 func isBuiltinType(t typeRef) bool {
 	spec := specs[t.lang]
-	return spec != nil && spec.builtins[t.name] && !strings.ContainsAny(t.module, "/.:") && family(t.lang) == "go"
+	return spec != nil && spec.builtins[t.name] && family(t.lang) == "go"
 }
 
 // aliasOf returns the type an alias declaration stands for.
@@ -582,13 +582,34 @@ func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRe
 	if depth > 3 || t.elem {
 		return typeRef{}, 0, false, nil
 	}
+	if family(t.lang) == "go" && isAnonStruct(t.name) {
+		// A field of an anonymous struct, recorded where it is declared,
+		// or promoted from one of its embedded fields.
+		fields, g, err := r.anonFields(t)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		for _, f := range fields {
+			if f.Name == field && f.Type.Known() {
+				return r.memberType(f.Type, g)
+			}
+		}
+		for _, f := range fields {
+			if f.Embedded {
+				if ft, fc, ok, err := r.fieldType(qualify(f.Type, g), field, depth+1); err != nil || ok {
+					return ft, fc, ok, err
+				}
+			}
+		}
+		return typeRef{}, 0, false, nil
+	}
 	decls, err := r.findTypes(t)
 	if err != nil || len(decls) == 0 {
 		return typeRef{}, 0, false, err
 	}
 	for _, td := range decls {
 		for _, f := range td.g.Fields {
-			if f.Owner == t.name && f.Name == field && f.Type.Known() {
+			if f.Owner == td.def.Name && f.Name == field && f.Type.Known() {
 				return r.memberType(f.Type, td.g)
 			}
 		}
@@ -601,6 +622,22 @@ func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRe
 		}
 	}
 	return typeRef{}, 0, false, nil
+}
+
+// anonFields returns the fields of the anonymous Go struct t names (see
+// AnonStructName) and the graph of the file declaring them.
+func (r *Resolver) anonFields(t typeRef) ([]Field, *FileGraph, error) {
+	g, err := r.graph(t.from)
+	if err != nil || g == nil {
+		return nil, nil, err
+	}
+	var out []Field
+	for _, f := range g.Fields {
+		if f.Owner == t.name {
+			out = append(out, f)
+		}
+	}
+	return out, g, nil
 }
 
 // memberType resolves a declared member or variable type read in file g.
@@ -865,6 +902,9 @@ func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence
 }
 
 func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	if family(t.lang) == "go" {
+		return r.goMethodResult(t, m, k)
+	}
 	d, ok, err := r.findMethod(t, m, 0)
 	if err != nil || !ok {
 		return typeRef{}, 0, false, err
@@ -944,6 +984,9 @@ func resultType(lang, sig, name string, k int) (rawType, bool) {
 		rest := sig[i+len(name):]
 		if strings.HasPrefix(rest, "[") {
 			rest = skipBalanced(rest, '[', ']')
+		}
+		if f, ok := strings.CutPrefix(strings.TrimSpace(rest), "func"); ok {
+			rest = f // type F func(…) R: a call of an F gives an R
 		}
 		if !strings.HasPrefix(rest, "(") {
 			return rawType{}, false

@@ -1,0 +1,556 @@
+package graph
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Go method resolution. A call x.M() refers to one method object: the
+// method M of x's static type, found the way the compiler finds it — the
+// type's own method, else the shallowest method promoted through embedded
+// fields; on an interface, the method of the interface that declares M
+// (itself or one it embeds, standard library interfaces included). A
+// definition is a caller's target when it is that object, or corresponds
+// to it through interface satisfaction as gopls's call hierarchy decides:
+//
+//   - a concrete method T.M is reached through workspace interface I's M
+//     when T implements I;
+//   - through a standard library interface E's M (io.Closer, fmt.Stringer
+//     …) when T implements E and the call is in T's package, or the call's
+//     receiver is a workspace interface embedding E that T implements;
+//   - an interface method I.M is reached by calls of M on a concrete type
+//     that implements I, and through another interface whose method set
+//     contains I's or is contained in it.
+
+// stdInterfaceText lists the standard library interfaces a workspace type
+// commonly implements or embeds: "pkg.Name: methods; embedded interfaces".
+// Signatures are written as in the package (unqualified names are the
+// package's own types).
+const stdInterfaceText = `
+.error: Error() string
+fmt.Stringer: String() string
+fmt.GoStringer: GoString() string
+fmt.Formatter: Format(f State, verb rune)
+io.Reader: Read(p []byte) (n int, err error)
+io.Writer: Write(p []byte) (n int, err error)
+io.Closer: Close() error
+io.Seeker: Seek(offset int64, whence int) (int64, error)
+io.ReaderAt: ReadAt(p []byte, off int64) (n int, err error)
+io.WriterAt: WriteAt(p []byte, off int64) (n int, err error)
+io.ReaderFrom: ReadFrom(r Reader) (n int64, err error)
+io.WriterTo: WriteTo(w Writer) (n int64, err error)
+io.ByteReader: ReadByte() (byte, error)
+io.ByteScanner: UnreadByte() error; io.ByteReader
+io.ByteWriter: WriteByte(c byte) error
+io.RuneReader: ReadRune() (r rune, size int, err error)
+io.RuneScanner: UnreadRune() error; io.RuneReader
+io.StringWriter: WriteString(s string) (n int, err error)
+io.ReadCloser: io.Reader io.Closer
+io.WriteCloser: io.Writer io.Closer
+io.ReadWriter: io.Reader io.Writer
+io.ReadWriteCloser: io.Reader io.Writer io.Closer
+io.ReadSeeker: io.Reader io.Seeker
+io.ReadSeekCloser: io.Reader io.Seeker io.Closer
+io.WriteSeeker: io.Writer io.Seeker
+io.ReadWriteSeeker: io.Reader io.Writer io.Seeker
+sort.Interface: Len() int; Less(i, j int) bool; Swap(i, j int)
+container/heap.Interface: Push(x any); Pop() any; sort.Interface
+context.Context: Deadline() (deadline time.Time, ok bool); Done() <-chan struct{}; Err() error; Value(key any) any
+sync.Locker: Lock(); Unlock()
+hash.Hash: Sum(b []byte) []byte; Reset(); Size() int; BlockSize() int; io.Writer
+hash.Hash32: Sum32() uint32; hash.Hash
+hash.Hash64: Sum64() uint64; hash.Hash
+encoding.BinaryMarshaler: MarshalBinary() (data []byte, err error)
+encoding.BinaryUnmarshaler: UnmarshalBinary(data []byte) error
+encoding.TextMarshaler: MarshalText() (text []byte, err error)
+encoding.TextUnmarshaler: UnmarshalText(text []byte) error
+encoding/json.Marshaler: MarshalJSON() ([]byte, error)
+encoding/json.Unmarshaler: UnmarshalJSON([]byte) error
+flag.Value: String() string; Set(string) error
+io/fs.FileInfo: Name() string; Size() int64; Mode() FileMode; ModTime() time.Time; IsDir() bool; Sys() any
+io/fs.DirEntry: Name() string; IsDir() bool; Type() FileMode; Info() (FileInfo, error)
+io/fs.File: Stat() (FileInfo, error); Read([]byte) (int, error); Close() error
+os.FileInfo: io/fs.FileInfo
+net/http.Handler: ServeHTTP(ResponseWriter, *Request)
+`
+
+// stdIface is a standard library interface: its own methods (name →
+// signature) and the interfaces it embeds.
+type stdIface struct {
+	pkg     string
+	methods map[string]string
+	embeds  []string
+}
+
+// stdInterfaces maps "pkg.Name" (".error" for the predeclared error) to
+// the interface.
+var stdInterfaces = func() map[string]*stdIface {
+	out := map[string]*stdIface{}
+	for _, line := range strings.Split(stdInterfaceText, "\n") {
+		key, rest, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		dot := strings.LastIndexByte(key, '.')
+		si := &stdIface{pkg: key[:dot], methods: map[string]string{}}
+		for _, part := range strings.Split(rest, "; ") {
+			if i := strings.IndexByte(part, '('); i > 0 && isIdentifier(part[:i]) {
+				si.methods[part[:i]] = part
+				continue
+			}
+			si.embeds = append(si.embeds, strings.Fields(part)...)
+		}
+		out[key] = si
+	}
+	return out
+}()
+
+// stdKeys are the keys of stdInterfaces in order.
+var stdKeys = func() []string {
+	keys := make([]string, 0, len(stdInterfaces))
+	for k := range stdInterfaces {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}()
+
+// stdKey returns the key of the standard library interface t names, if
+// it is one.
+func stdKey(t typeRef) (string, bool) {
+	if family(t.lang) != "go" || t.elem {
+		return "", false
+	}
+	key := t.module + "." + t.name
+	if t.name == "error" {
+		key = ".error"
+	}
+	_, ok := stdInterfaces[key]
+	return key, ok
+}
+
+// stdMethod returns the interface (itself or one it embeds) declaring
+// method m of standard interface key, and the method's signature.
+func stdMethod(key, m string) (decl, sig string, ok bool) {
+	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
+		var next []string
+		for _, k := range queue {
+			si := stdInterfaces[k]
+			if si == nil {
+				continue
+			}
+			if sig, ok := si.methods[m]; ok {
+				return k, sig, true
+			}
+			next = append(next, si.embeds...)
+		}
+		queue = next
+	}
+	return "", "", false
+}
+
+// stdMethodSet returns every method of standard interface key with its
+// signature.
+func stdMethodSet(key string) map[string]string {
+	out := map[string]string{}
+	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
+		var next []string
+		for _, k := range queue {
+			si := stdInterfaces[k]
+			if si == nil {
+				continue
+			}
+			for m, sig := range si.methods {
+				if _, dup := out[m]; !dup {
+					out[m] = sig
+				}
+			}
+			next = append(next, si.embeds...)
+		}
+		queue = next
+	}
+	return out
+}
+
+// goExported reports whether a Go name is visible outside its package.
+func goExported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// methodObj is the method a call x.M() refers to on x's static type.
+type methodObj struct {
+	found bool
+	// def is the workspace method (of a concrete type or an interface);
+	// unset for a standard library interface's method.
+	def Def
+	// iface marks an interface method (def's type is an interface, or std
+	// is set).
+	iface bool
+	// std is the standard library interface declaring the method.
+	std string
+	// sig is the method's signature.
+	sig string
+}
+
+// same reports whether o is definition d.
+func (o methodObj) same(d Def) bool {
+	return o.found && o.std == "" && o.def.Path == d.Path && o.def.Ord == d.Ord
+}
+
+// goMethod resolves method m on type t: the type's own method, else the
+// shallowest one promoted through embedded fields (breadth first, as the
+// compiler does); on an interface, the method of the interface that
+// declares it.
+func (r *Resolver) goMethod(t typeRef, m string) (methodObj, error) {
+	return memoized(r, fmt.Sprintf("gomethod\x00%s\x00%s", t.key(), m), func() (methodObj, error) {
+		level := []typeRef{t}
+		seen := map[string]bool{}
+		for depth := 0; depth < 5 && len(level) > 0; depth++ {
+			var next []typeRef
+			for _, u := range level {
+				if seen[u.key()] {
+					continue
+				}
+				seen[u.key()] = true
+				obj, bases, err := r.goOwnMethod(u, m)
+				if err != nil || obj.found {
+					return obj, err
+				}
+				next = append(next, bases...)
+			}
+			level = next
+		}
+		return methodObj{}, nil
+	})
+}
+
+// goOwnMethod returns method m declared by type u itself (for an
+// interface: by it or an interface it embeds), else u's embedded types,
+// the next level of promotion.
+func (r *Resolver) goOwnMethod(u typeRef, m string) (methodObj, []typeRef, error) {
+	if key, ok := stdKey(u); ok {
+		if decl, sig, ok := stdMethod(key, m); ok {
+			return methodObj{found: true, iface: true, std: decl, sig: sig}, nil, nil
+		}
+		return methodObj{}, nil, nil
+	}
+	var bases []typeRef
+	if isAnonStruct(u.name) {
+		fields, g, err := r.anonFields(u)
+		for _, f := range fields {
+			if f.Embedded {
+				bases = append(bases, qualify(f.Type, g))
+			}
+		}
+		return methodObj{}, bases, err
+	}
+	decls, err := r.findTypes(u)
+	if err != nil {
+		return methodObj{}, nil, err
+	}
+	for _, td := range decls {
+		if r.isInterface(td) {
+			obj, err := r.goInterfaceMethod(td, m, 0)
+			if err != nil || obj.found {
+				return obj, nil, err
+			}
+			continue
+		}
+		d, ok, err := r.declaredMethod(td, m)
+		if err != nil {
+			return methodObj{}, nil, err
+		}
+		if ok {
+			return methodObj{found: true, def: d, sig: d.Signature}, nil, nil
+		}
+		bases = append(bases, r.basesOf(td)...)
+	}
+	return methodObj{}, bases, nil
+}
+
+// declaredMethod returns the method m declared with td's type as receiver
+// (or, for an interface, in its body).
+func (r *Resolver) declaredMethod(td typeDecl, m string) (Def, bool, error) {
+	defs, err := r.definitionsWhere(m, r.inDecls([]typeDecl{td}))
+	if err != nil {
+		return Def{}, false, err
+	}
+	for _, o := range defs {
+		if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != "go" {
+			continue
+		}
+		og, err := r.graph(o.Path)
+		if err != nil {
+			return Def{}, false, err
+		}
+		if og != nil && og.Module == td.g.Module {
+			return o, true, nil
+		}
+	}
+	return Def{}, false, nil
+}
+
+// goInterfaceMethod finds the interface declaring method m among td and
+// the interfaces it embeds.
+func (r *Resolver) goInterfaceMethod(td typeDecl, m string, depth int) (methodObj, error) {
+	d, ok, err := r.declaredMethod(td, m)
+	if err != nil || ok {
+		return methodObj{found: ok, def: d, iface: true, sig: d.Signature}, err
+	}
+	if depth > 3 {
+		return methodObj{}, nil
+	}
+	for _, b := range r.basesOf(td) {
+		if key, ok := stdKey(b); ok {
+			if decl, sig, ok := stdMethod(key, m); ok {
+				return methodObj{found: true, iface: true, std: decl, sig: sig}, nil
+			}
+			continue
+		}
+		decls, err := r.findTypes(b)
+		if err != nil {
+			return methodObj{}, err
+		}
+		for _, bd := range decls {
+			if !r.isInterface(bd) {
+				continue
+			}
+			if obj, err := r.goInterfaceMethod(bd, m, depth+1); err != nil || obj.found {
+				return obj, err
+			}
+		}
+	}
+	return methodObj{}, nil
+}
+
+// goMethodSet returns the methods (name → signature) of an interface:
+// a workspace declaration td, or the standard interface std.
+func (r *Resolver) goMethodSet(td *typeDecl, std string) (map[string]string, error) {
+	if std != "" {
+		return stdMethodSet(std), nil
+	}
+	return r.interfaceMethods(*td, 0)
+}
+
+// goImplements reports whether type t has every method of an interface
+// (a workspace declaration iface, or the standard interface std) with a
+// compatible signature.
+func (r *Resolver) goImplements(t typeRef, iface *typeDecl, std string) (bool, error) {
+	id := std
+	if iface != nil {
+		id = fmt.Sprintf("%s#%d", iface.def.Path, iface.def.Ord)
+	}
+	return memoized(r, fmt.Sprintf("goimpl\x00%s\x00%s", t.key(), id), func() (bool, error) {
+		methods, err := r.goMethodSet(iface, std)
+		if err != nil || len(methods) == 0 {
+			return false, err
+		}
+		for m, sig := range methods {
+			obj, err := r.goMethod(t, m)
+			if err != nil || !obj.found || !sameSignature("go", sig, obj.sig, m) {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+}
+
+// ownerType is the type declaring method d.
+func ownerType(d Def, dg *FileGraph) typeRef {
+	return typeRef{name: typeName(d), module: dg.Module, lang: d.Lang, from: d.Path}
+}
+
+// ownerDecl returns the declaration of the type declaring method d, and
+// that type.
+func (r *Resolver) ownerDecl(d Def) (*typeDecl, typeRef, error) {
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return nil, typeRef{}, err
+	}
+	t := ownerType(d, dg)
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return nil, t, err
+	}
+	for i := range decls {
+		if decls[i].g.Module == dg.Module {
+			return &decls[i], t, nil
+		}
+	}
+	return nil, t, nil
+}
+
+// goMatchTyped decides whether a Go call of d's name on a receiver of
+// type t refers to method d (see the rules at the top of this file).
+func (r *Resolver) goMatchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
+	obj, err := r.goMethod(t, d.Name)
+	if err != nil || !obj.found {
+		return 0, "", false, err
+	}
+	recv := "receiver type " + t.name
+	if obj.same(d) {
+		if typeName(d) != t.name {
+			recv += " embeds " + typeName(d)
+		}
+		return conf, recv, true, nil
+	}
+	dDecl, dType, err := r.ownerDecl(d)
+	if err != nil || dDecl == nil {
+		return 0, "", false, err
+	}
+	likely := min(conf, Likely)
+	if !r.isInterface(*dDecl) {
+		// A concrete method reached through an interface.
+		if !obj.iface {
+			return 0, "", false, nil
+		}
+		if obj.std == "" {
+			od, _, err := r.ownerDecl(obj.def)
+			if err != nil || od == nil {
+				return 0, "", false, err
+			}
+			ok, err := r.goImplements(dType, od, "")
+			if err != nil || !ok {
+				return 0, "", false, err
+			}
+			return likely, "through interface " + t.name, true, nil
+		}
+		ok, err := r.goImplements(dType, nil, obj.std)
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		if sameModule(s, d, dg) {
+			return likely, "through interface " + strings.TrimPrefix(obj.std, "."), true, nil
+		}
+		via, err := r.stdThroughWorkspace(dType, obj.std, d.Name)
+		if err != nil || via == "" {
+			return 0, "", false, err
+		}
+		return likely, "through interface " + strings.TrimPrefix(obj.std, ".") + " (" + typeName(d) + " is a " + via + ")", true, nil
+	}
+	// An interface method d reached through another method object.
+	switch {
+	case obj.std != "":
+		if !sameModule(s, d, dg) {
+			return 0, "", false, nil
+		}
+		if ok, err := r.goImplements(dType, nil, obj.std); err != nil || ok {
+			return likely, "through interface " + strings.TrimPrefix(obj.std, "."), ok, err
+		}
+		return 0, "", false, nil
+	case !obj.iface:
+		// A concrete method of a type implementing d's interface.
+		_, ot, err := r.ownerDecl(obj.def)
+		if err != nil || ot.name == "" {
+			return 0, "", false, err
+		}
+		ok, err := r.goImplements(ot, dDecl, "")
+		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		return likely, typeName(obj.def) + " implements " + dDecl.def.Name, true, nil
+	}
+	// Another interface declaring the method: one's method set contains
+	// the other's.
+	od, ot, err := r.ownerDecl(obj.def)
+	if err != nil || od == nil {
+		return 0, "", false, err
+	}
+	if ok, err := r.goImplements(ot, dDecl, ""); err != nil || ok {
+		return likely, "through interface " + od.def.Name, ok, err
+	}
+	if ok, err := r.goImplements(dType, od, ""); err != nil || ok {
+		return likely, "through interface " + od.def.Name, ok, err
+	}
+	return 0, "", false, nil
+}
+
+// goMethodResult resolves the k-th result type of calling m on type t: a
+// method (declared, promoted, of an interface or of a standard library
+// interface), else a field of a named function type (f func(…) R).
+func (r *Resolver) goMethodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	obj, err := r.goMethod(t, m)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	if obj.found {
+		rt, ok := resultType("go", obj.sig, m, k)
+		if !ok {
+			return typeRef{}, 0, false, nil
+		}
+		if obj.std != "" {
+			mod := stdInterfaces[obj.std].pkg
+			if rt.qual != "" {
+				mod = rt.qual // an import path's last element, outside the workspace anyway
+			}
+			return typeRef{name: rt.name, module: mod, lang: t.lang, from: t.from, elem: rt.elem}, Exact, true, nil
+		}
+		dg, err := r.graph(obj.def.Path)
+		if err != nil || dg == nil {
+			return typeRef{}, 0, false, err
+		}
+		return qualifyRaw(rt, obj.def, dg), Exact, true, nil
+	}
+	ft, conf, ok, err := r.fieldType(t, m, 0)
+	if err != nil || !ok {
+		return typeRef{}, 0, false, err
+	}
+	decls, err := r.findTypes(ft)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	for _, td := range decls {
+		if rt, ok := resultType("go", td.def.Signature, td.def.Name, k); ok && !r.isInterface(td) {
+			return qualifyRaw(rt, td.def, td.g), conf, true, nil
+		}
+	}
+	return typeRef{}, 0, false, nil
+}
+
+// stdThroughWorkspace returns the name of a workspace interface that
+// embeds a standard library interface carrying E's method m (E itself,
+// or one embedding it: io.ReadCloser carries io.Closer's Close) and that
+// type t implements; "" when there is none. As in gopls, a type used as
+// such an interface is reached by every call of E's m.
+func (r *Resolver) stdThroughWorkspace(t typeRef, std, m string) (string, error) {
+	return memoized(r, fmt.Sprintf("stdvia\x00%s\x00%s\x00%s", t.key(), std, m), func() (string, error) {
+		for _, key := range stdKeys {
+			if decl, _, ok := stdMethod(key, m); !ok || decl != std {
+				continue
+			}
+			var names []string
+			err := r.ix.Sites(EmbedKey(key), func(p string, v []byte) bool {
+				name, err := DecodeEmbed(v)
+				if err == nil {
+					names = append(names, p+"\x00"+name)
+				}
+				return true
+			})
+			if err != nil {
+				return "", fmt.Errorf("embedders of %s: %w", key, err)
+			}
+			for _, pn := range names {
+				p, name, _ := strings.Cut(pn, "\x00")
+				g, err := r.graph(p)
+				if err != nil || g == nil {
+					return "", err
+				}
+				iface := typeRef{name: name, module: g.Module, lang: g.Lang, from: p}
+				decls, err := r.findTypes(iface)
+				if err != nil {
+					return "", err
+				}
+				for i := range decls {
+					if ok, err := r.goImplements(t, &decls[i], ""); err != nil || ok {
+						return name, err
+					}
+				}
+			}
+		}
+		return "", nil
+	})
+}
