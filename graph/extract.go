@@ -460,6 +460,9 @@ func (x *extractor) addParam(fn *sitter.Node, caps []capNode) {
 	var rt rawType
 	if t := capture(caps, "type"); t != nil {
 		rt = x.rawTypeOf(t)
+		if x.spec == goSpec {
+			rt = x.goConstraint(fn, rt)
+		}
 	} else if t := capture(caps, "type.variadic"); t != nil {
 		// xs ...T: a slice of T.
 		if rt = x.rawTypeOf(t); rt.elem {

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -206,7 +207,7 @@ func (o methodObj) same(d Def) bool {
 // compiler does); on an interface, the method of the interface that
 // declares it.
 func (r *Resolver) goMethod(t typeRef, m string) (methodObj, error) {
-	return memoized(r, fmt.Sprintf("gomethod\x00%s\x00%s", t.key(), m), func() (methodObj, error) {
+	return memoized(r, memoKey("gomethod", t.key(), m), func() (methodObj, error) {
 		level := []typeRef{t}
 		seen := map[string]bool{}
 		for depth := 0; depth < 5 && len(level) > 0; depth++ {
@@ -342,21 +343,98 @@ func (r *Resolver) goMethodSet(td *typeDecl, std string) (map[string]string, err
 func (r *Resolver) goImplements(t typeRef, iface *typeDecl, std string) (bool, error) {
 	id := std
 	if iface != nil {
-		id = fmt.Sprintf("%s#%d", iface.def.Path, iface.def.Ord)
+		id = iface.def.Path + "#" + strconv.Itoa(iface.def.Ord)
 	}
-	return memoized(r, fmt.Sprintf("goimpl\x00%s\x00%s", t.key(), id), func() (bool, error) {
+	return memoized(r, memoKey("goimpl", t.key(), id), func() (bool, error) {
 		methods, err := r.goMethodSet(iface, std)
 		if err != nil || len(methods) == 0 {
 			return false, err
 		}
 		for m, sig := range methods {
 			obj, err := r.goMethod(t, m)
-			if err != nil || !obj.found || !sameSignature("go", sig, obj.sig, m) {
+			if err != nil || !obj.found {
+				return false, err
+			}
+			if sameSignature("go", sig, obj.sig, m) {
+				continue
+			}
+			// Types may differ in spelling only: an alias, or another
+			// package's name for the same type.
+			var want methodObj
+			if iface != nil {
+				if want, err = r.goInterfaceMethod(*iface, m, 0); err != nil {
+					return false, err
+				}
+			}
+			if want.std != "" || !want.found || obj.std != "" {
+				return false, nil
+			}
+			if ok, err := r.goSameTypes(want.def.Path, sig, obj.def.Path, obj.sig, m); err != nil || !ok {
 				return false, err
 			}
 		}
 		return true, nil
 	})
+}
+
+// goSameTypes compares two Go signatures of method m read in files pa and
+// pb type by type, resolving the names that are spelled differently
+// (aliases, package qualifiers) to their declarations.
+func (r *Resolver) goSameTypes(pa, a, pb, b, m string) (bool, error) {
+	paramsA, resultsA, ok1 := goSigParts(a, m)
+	paramsB, resultsB, ok2 := goSigParts(b, m)
+	if !ok1 || !ok2 || len(paramsA) != len(paramsB) || len(resultsA) != len(resultsB) {
+		return false, nil
+	}
+	ta, tb := append(paramsA, resultsA...), append(paramsB, resultsB...)
+	for i := range ta {
+		if unqualify(ta[i]) == unqualify(tb[i]) {
+			continue
+		}
+		da, err := r.goTypeDecl(pa, ta[i])
+		if err != nil {
+			return false, err
+		}
+		db, err := r.goTypeDecl(pb, tb[i])
+		if err != nil || da == "" || da != db {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// goTypeDecl identifies the declaration a Go type written in file p
+// names (aliases followed), with its pointer and container marks, or "".
+func (r *Resolver) goTypeDecl(p, typ string) (string, error) {
+	marks := ""
+	for _, pre := range []string{"*", "[]", "..."} {
+		for strings.HasPrefix(typ, pre) {
+			marks += pre
+			typ = typ[len(pre):]
+		}
+	}
+	rt, ok := parseTypeName(typ)
+	if !ok {
+		return "", nil
+	}
+	g, err := r.graph(p)
+	if err != nil || g == nil {
+		return "", err
+	}
+	t := typeRef{name: rt.name, module: g.Module, lang: g.Lang, from: p}
+	if rt.qual != "" {
+		t.module = rt.qual
+		for _, im := range g.Imports {
+			if im.Alias == rt.qual || (im.Alias == "" && defaultBinding(g.Lang, im.Path) == rt.qual) {
+				t.module = im.Module
+			}
+		}
+	}
+	decls, err := r.findTypes(t)
+	if err != nil || len(decls) == 0 {
+		return "", err
+	}
+	return marks + decls[0].def.Path + "#" + strconv.Itoa(decls[0].def.Ord), nil
 }
 
 // ownerType is the type declaring method d.
@@ -517,7 +595,7 @@ func (r *Resolver) goMethodResult(t typeRef, m string, k int) (typeRef, Confiden
 // type t implements; "" when there is none. As in gopls, a type used as
 // such an interface is reached by every call of E's m.
 func (r *Resolver) stdThroughWorkspace(t typeRef, std, m string) (string, error) {
-	return memoized(r, fmt.Sprintf("stdvia\x00%s\x00%s\x00%s", t.key(), std, m), func() (string, error) {
+	return memoized(r, memoKey("stdvia", t.key(), std, m), func() (string, error) {
 		for _, key := range stdKeys {
 			if decl, _, ok := stdMethod(key, m); !ok || decl != std {
 				continue
@@ -545,6 +623,15 @@ func (r *Resolver) stdThroughWorkspace(t typeRef, std, m string) (string, error)
 					return "", err
 				}
 				for i := range decls {
+					// The interface's m must be E's: one it declares itself or
+					// takes from an earlier embedded interface wins.
+					obj, err := r.goInterfaceMethod(decls[i], m, 0)
+					if err != nil {
+						return "", err
+					}
+					if obj.std != std {
+						continue
+					}
 					if ok, err := r.goImplements(t, &decls[i], ""); err != nil || ok {
 						return name, err
 					}

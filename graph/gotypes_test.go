@@ -42,9 +42,12 @@ func TestCallersGoTypes(t *testing.T) {
 		guesses      []string
 	}{
 		{"through a workspace interface embedding io.Closer, and through io.Closer once the type is such a File",
-			"store/store.go:diskFile.Close", []string{"app/app.go:run likely", "store/store.go:closeAll likely"}, nil},
+			"store/store.go:diskFile.Close", []string{"app/app.go:run likely", "store/store.go:closeAll likely", "store/store.go:closeIt likely"}, nil},
 		{"through io.Closer only in its own package when it implements no workspace interface with Close",
-			"store/store.go:memWriter.Close", []string{"store/store.go:closeAll exact"}, nil},
+			"store/store.go:memWriter.Close", []string{"store/store.go:closeAll exact", "store/store.go:closeIt likely"}, nil},
+		{"an interface's method is the first declaration's: io.Closer calls elsewhere are no calls of a Reader",
+			"store/store.go:snap.Close", []string{"store/store.go:closeAll likely", "store/store.go:closeIt likely",
+				"store/store.go:closeReader likely"}, nil},
 		{"a type's own method shadows the promoted one", "store/store.go:inner.Key",
 			[]string{"store/store.go:closures exact", "store/store.go:wrapper.Key exact"}, nil},
 		{"shadowing method", "store/store.go:wrapper.Key", []string{"store/store.go:useWrapper exact"}, nil},
@@ -61,6 +64,12 @@ func TestCallersGoTypes(t *testing.T) {
 			"store/manifest/manifest.go:LevelIterator.Next", []string{"store/store.go:DB.scan exact", "store/store.go:all likely"}, nil},
 		{"package-level variable of an anonymous struct type", "store/store.go:diskFile.Sync",
 			[]string{"store/store.go:syncConfig likely"}, nil},
+		{"a function value assigned", "store/store.go:defaultHook", []string{"store/store.go:install exact"}, nil},
+		{"a signature spelling a type through an alias implements the interface", "store/store.go:annot.Zero",
+			[]string{"store/store.go:annotate likely"}, nil},
+		{"a type parameter has its constraint's methods", "store/store.go:queue.Len",
+			[]string{"store/store.go:one likely", "store/store.go:total likely"}, nil},
+		{"an element of a named slice type", "store/store.go:entry.unref", []string{"store/store.go:drop exact"}, nil},
 		{"Go's only method of a name on an unknown receiver is a guess", "store/store.go:buffer.Truncate",
 			[]string{}, []string{"app/app.go:run name-only"}},
 	}

@@ -29,6 +29,9 @@ var goSpec = &langSpec{
 (keyed_element (literal_element) (literal_element (identifier) @name)) @ref
 (keyed_element (literal_element) (literal_element (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
 (assignment_statement right: (expression_list (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
+(assignment_statement right: (expression_list (identifier) @name)) @ref
+(short_var_declaration right: (expression_list (identifier) @name)) @ref
+(return_statement (expression_list (identifier) @name)) @ref
 (short_var_declaration) @local
 (var_spec) @local
 (function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
@@ -38,11 +41,15 @@ var goSpec = &langSpec{
 (function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
 (method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
 (func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(func_literal result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (range_clause) @local
 (type_switch_statement alias: (expression_list) @local.names) @local
 (field_declaration) @field
 (type_spec name: (type_identifier) @type.name type: (interface_type) @type.iface) @type
 (type_alias name: (type_identifier) @type.name type: (_) @type.alias) @type
+(type_spec name: (type_identifier) @type.name type: [(slice_type) (array_type) (map_type) (channel_type)] @type.container) @type
 `,
 	family:   "go",
 	module:   goModule,
@@ -169,11 +176,8 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 // for the rest of the enclosing block.
 func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, typ *sitter.Node) {
 	scope := decl.Parent()
-	if decl.Type() == "var_spec" && scope != nil {
-		scope = scope.Parent() // var_spec → var_declaration → block
-		if scope != nil && scope.Type() == "var_spec_list" {
-			scope = scope.Parent()
-		}
+	for decl.Type() == "var_spec" && scope != nil && (scope.Type() == "var_spec_list" || scope.Type() == "var_declaration") {
+		scope = scope.Parent() // var_spec → (var_spec_list →) var_declaration → block
 	}
 	if scope == nil {
 		return
@@ -218,6 +222,35 @@ func (x *extractor) goViaValue(v *sitter.Node) bool {
 		return fn != nil && fn.Type() == "selector_expression"
 	}
 	return false
+}
+
+// goConstraint replaces a type parameter of function fn by its
+// constraint when that names one type (func f[T Sizer](x T): x's methods
+// are Sizer's).
+func (x *extractor) goConstraint(fn *sitter.Node, rt rawType) rawType {
+	if rt.qual != "" || !rt.known() {
+		return rt
+	}
+	for _, d := range namedChildren(fn.ChildByFieldName("type_parameters")) {
+		if d.Type() != "type_parameter_declaration" {
+			continue
+		}
+		for _, nm := range childrenByField(d, "name") {
+			if x.text(nm) != rt.name {
+				continue
+			}
+			var c rawType
+			if tc := d.ChildByFieldName("type"); tc != nil && tc.NamedChildCount() == 1 {
+				c = x.rawTypeOf(tc.NamedChild(0))
+			}
+			if c.elem || x.spec.builtins[c.name] {
+				c = rawType{}
+			}
+			c.elem = c.known() && rt.elem
+			return c
+		}
+	}
+	return rt
 }
 
 // goDeref looks through parentheses, &x and *x, which keep x's methods.
@@ -293,8 +326,9 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 			if fn == nil {
 				return rawType{}
 			}
-			if fn.Type() == "identifier" && x.text(fn) == "new" {
-				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) == 1 {
+			if fn.Type() == "identifier" && (x.text(fn) == "new" || x.text(fn) == "make") {
+				// new(T) is a *T, make(T, …) a T.
+				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) >= 1 && (len(args) == 1 || x.text(fn) == "make") {
 					return x.rawTypeOf(args[0])
 				}
 				return rawType{}
@@ -436,9 +470,18 @@ func (x *extractor) containerAt(name string) string {
 	return ""
 }
 
-// goType records interfaces and their embedded interfaces.
+// goType records interfaces and their embedded interfaces, aliases, and
+// the element type of named containers (a Field named ElemStep).
 func goType(x *extractor, n *sitter.Node, caps []capNode) {
 	name := x.text(capture(caps, "type.name"))
+	if c := capture(caps, "type.container"); c != nil && name != "" {
+		// type List []*T: an element of a List is a T.
+		if rt := x.rawTypeOf(c); rt.known() && rt.elem {
+			rt.elem = false
+			x.fields = append(x.fields, pendingField{owner: name, name: ElemStep, typ: rt})
+		}
+		return
+	}
 	if a := capture(caps, "type.alias"); a != nil && name != "" {
 		if rt := x.rawTypeOf(a); rt.known() && !rt.elem {
 			x.types = append(x.types, pendingType{name: name, container: x.containerAt(name), bases: []rawType{rt}, alias: true})

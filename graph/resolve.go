@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -132,6 +133,9 @@ func cached[K comparable, V any](r *Resolver, m map[K]V, k K, load func() (V, er
 	r.mu.Unlock()
 	return v, nil
 }
+
+// memoKey joins the parts of a memoization key.
+func memoKey(parts ...string) string { return strings.Join(parts, "\x00") }
 
 // memoized returns the cached value of key, computing it with fn once.
 func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
@@ -327,7 +331,11 @@ func (t typeRef) key() string {
 	if t.module == "" {
 		from = t.from // only then does the reading file matter
 	}
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%v\x00%s", t.name, t.module, family(t.lang), t.elem, from)
+	elem := ""
+	if t.elem {
+		elem = "[]"
+	}
+	return memoKey(t.name, t.module, family(t.lang), elem, from)
 }
 
 // moduleMatch reports whether module reference ref (as a file records it:
@@ -566,16 +574,13 @@ func qualify(te TypeExpr, g *FileGraph) typeRef {
 // fieldType returns the type of member field of type t, looking through
 // embedded fields and base types.
 func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	return memoizedType(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (typeRef, Confidence, bool, error) {
+	return memoizedType(r, memoKey("field", t.key(), field, strconv.Itoa(depth)), func() (typeRef, Confidence, bool, error) {
 		return r.fieldTypeUncached(t, field, depth)
 	})
 }
 
 func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	if field == ElemStep {
-		if !t.elem {
-			return typeRef{}, 0, false, nil
-		}
+	if field == ElemStep && t.elem {
 		t.elem = false
 		return t, Exact, true, nil
 	}
@@ -719,7 +724,7 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 // type name (a static or class-method call).
 func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 	c := &s.Call
-	key := fmt.Sprintf("free\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
+	key := memoKey("free", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
 	if family(s.Lang) != "go" {
 		key += "\x00" + s.Path // wildcard imports are per file
 	}
@@ -807,7 +812,7 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 // instance, or the declared result of a function. It is exact when one
 // visible definition answers, likely when several do (the first wins).
 func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
-	key := fmt.Sprintf("call\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", te.Name, te.Module, te.Result, s.Lang, s.Module, s.Package, path.Dir(s.Path))
+	key := memoKey("call", te.Name, te.Module, strconv.Itoa(te.Result), s.Lang, s.Module, s.Package, path.Dir(s.Path))
 	return memoizedType(r, key, func() (typeRef, Confidence, bool, error) {
 		return r.callResultUncached(te, s)
 	})
@@ -896,7 +901,7 @@ func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
 // methodResult resolves the k-th result type of method m of type t
 // (declared, promoted from an embedded field, or of an interface).
 func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
-	return memoizedType(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (typeRef, Confidence, bool, error) {
+	return memoizedType(r, memoKey("result", t.key(), m, strconv.Itoa(k)), func() (typeRef, Confidence, bool, error) {
 		return r.methodResultUncached(t, m, k)
 	})
 }

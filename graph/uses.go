@@ -102,8 +102,13 @@ func (u *usesWalker) visit(n *sitter.Node) bool {
 		}
 		return false
 	}
+	// Type positions, where the grammar tells them from expressions.
 	typeOnly := spec.types.names[t] && !spec.chain.ident[t]
-	if _, qualified := spec.types.qualified[t]; qualified || typeOnly {
+	_, qualified := spec.types.qualified[t]
+	if _, member := spec.chain.member[t]; member {
+		qualified = false // Python's attribute is both: read it as an expression
+	}
+	if qualified || typeOnly {
 		rt := x.rawTypeOf(n)
 		if rt.known() && !(rt.qual == "" && spec.builtins[rt.name]) {
 			u.add(Use{Kind: UseType, Name: rt.name, Type: x.resolveType(rt)})

@@ -89,3 +89,19 @@ func TestUses(t *testing.T) {
 		})
 	}
 }
+
+func TestUsesPython(t *testing.T) {
+	const dir = "testdata/python"
+	ix := buildIndex(t, dir)
+	// Database.get: self's attribute chain, a local, an imported function.
+	got := usesIn(t, ix, dir, "app/store/db.py", 22, 27)
+	want := []string{
+		"call get -> app/store/cache.py:LRU.get exact",
+		"call _load -> app/store/db.py:Database._load exact",
+		"call slugify -> app/util.py:slugify exact",
+		"call close -> app/store/db.py:Base.close likely",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("uses of Database.get:\n got %q\nwant %q", got, want)
+	}
+}
