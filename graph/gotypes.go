@@ -78,25 +78,42 @@ os.FileInfo: io/fs.FileInfo
 net/http.Handler: ServeHTTP(ResponseWriter, *Request)
 `
 
-// stdIface is a standard library interface: its own methods (name →
+// stdConcreteText lists standard library concrete types that workspace
+// types embed (their methods are promoted), in the same form.
+const stdConcreteText = `
+os.File: Chdir() error; Chmod(mode FileMode) error; Chown(uid, gid int) error; Close() error; Fd() uintptr; Name() string; Read(b []byte) (n int, err error); ReadAt(b []byte, off int64) (n int, err error); ReadDir(n int) ([]DirEntry, error); ReadFrom(r io.Reader) (n int64, err error); Readdir(n int) ([]FileInfo, error); Readdirnames(n int) (names []string, err error); Seek(offset int64, whence int) (ret int64, err error); SetDeadline(t time.Time) error; SetReadDeadline(t time.Time) error; SetWriteDeadline(t time.Time) error; Stat() (FileInfo, error); Sync() error; SyscallConn() (syscall.RawConn, error); Truncate(size int64) error; Write(b []byte) (n int, err error); WriteAt(b []byte, off int64) (n int, err error); WriteString(s string) (n int, err error); WriteTo(w io.Writer) (n int64, err error)
+bytes.Buffer: Available() int; AvailableBuffer() []byte; Bytes() []byte; Cap() int; Grow(n int); Len() int; Next(n int) []byte; Read(p []byte) (n int, err error); ReadByte() (byte, error); ReadBytes(delim byte) (line []byte, err error); ReadFrom(r io.Reader) (n int64, err error); ReadRune() (r rune, size int, err error); ReadString(delim byte) (line string, err error); Reset(); String() string; Truncate(n int); UnreadByte() error; UnreadRune() error; Write(p []byte) (n int, err error); WriteByte(c byte) error; WriteRune(r rune) (n int, err error); WriteString(s string) (n int, err error); WriteTo(w io.Writer) (n int64, err error)
+strings.Builder: Cap() int; Grow(n int); Len() int; Reset(); String() string; Write(p []byte) (int, error); WriteByte(c byte) error; WriteRune(r rune) (int, error); WriteString(s string) (int, error)
+bufio.Reader: Buffered() int; Discard(n int) (discarded int, err error); Peek(n int) ([]byte, error); Read(p []byte) (n int, err error); ReadByte() (byte, error); ReadBytes(delim byte) ([]byte, error); ReadLine() (line []byte, isPrefix bool, err error); ReadRune() (r rune, size int, err error); ReadSlice(delim byte) (line []byte, err error); ReadString(delim byte) (string, error); Reset(r io.Reader); Size() int; UnreadByte() error; UnreadRune() error; WriteTo(w io.Writer) (n int64, err error)
+bufio.Writer: Available() int; AvailableBuffer() []byte; Buffered() int; Flush() error; ReadFrom(r io.Reader) (n int64, err error); Reset(w io.Writer); Size() int; Write(p []byte) (nn int, err error); WriteByte(c byte) error; WriteRune(r rune) (size int, err error); WriteString(s string) (int, error)
+sync.Mutex: Lock(); TryLock() bool; Unlock()
+sync.RWMutex: Lock(); RLock(); RLocker() Locker; RUnlock(); TryLock() bool; TryRLock() bool; Unlock()
+sync.WaitGroup: Add(delta int); Done(); Go(f func()); Wait()
+sync.Once: Do(f func())
+`
+
+// stdType is a standard library interface: its own methods (name →
 // signature) and the interfaces it embeds.
-type stdIface struct {
+type stdType struct {
 	pkg     string
 	methods map[string]string
 	embeds  []string
+	// concrete marks a struct type (stdConcreteText), not an interface.
+	concrete bool
 }
 
-// stdInterfaces maps "pkg.Name" (".error" for the predeclared error) to
-// the interface.
-var stdInterfaces = func() map[string]*stdIface {
-	out := map[string]*stdIface{}
-	for _, line := range strings.Split(stdInterfaceText, "\n") {
+// stdTypes maps "pkg.Name" (".error" for the predeclared error) to the
+// standard library interfaces and concrete types above.
+var stdTypes = func() map[string]*stdType {
+	out := map[string]*stdType{}
+	concrete := strings.Count(stdInterfaceText, "\n")
+	for n, line := range strings.Split(stdInterfaceText+stdConcreteText, "\n") {
 		key, rest, ok := strings.Cut(line, ": ")
 		if !ok {
 			continue
 		}
 		dot := strings.LastIndexByte(key, '.')
-		si := &stdIface{pkg: key[:dot], methods: map[string]string{}}
+		si := &stdType{pkg: key[:dot], methods: map[string]string{}, concrete: n >= concrete}
 		for _, part := range strings.Split(rest, "; ") {
 			if i := strings.IndexByte(part, '('); i > 0 && isIdentifier(part[:i]) {
 				si.methods[part[:i]] = part
@@ -109,18 +126,18 @@ var stdInterfaces = func() map[string]*stdIface {
 	return out
 }()
 
-// stdKeys are the keys of stdInterfaces in order.
+// stdKeys are the keys of stdTypes in order.
 var stdKeys = func() []string {
-	keys := make([]string, 0, len(stdInterfaces))
-	for k := range stdInterfaces {
+	keys := make([]string, 0, len(stdTypes))
+	for k := range stdTypes {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
 }()
 
-// stdKey returns the key of the standard library interface t names, if
-// it is one.
+// stdKey returns the key of the standard library type (interface or
+// concrete, see stdTypes) t names, if it is one.
 func stdKey(t typeRef) (string, bool) {
 	if family(t.lang) != "go" || t.elem {
 		return "", false
@@ -129,8 +146,20 @@ func stdKey(t typeRef) (string, bool) {
 	if t.name == "error" {
 		key = ".error"
 	}
-	_, ok := stdInterfaces[key]
+	_, ok := stdTypes[key]
 	return key, ok
+}
+
+// stdOf returns the key of the standard library type t names when the
+// workspace declares no such type (the standard library itself can be the
+// workspace: then its declarations answer).
+func (r *Resolver) stdOf(t typeRef) (string, bool, error) {
+	key, ok := stdKey(t)
+	if !ok || isBuiltinType(t) {
+		return key, ok, nil
+	}
+	decls, err := r.findTypes(t)
+	return key, err == nil && len(decls) == 0, err
 }
 
 // stdMethod returns the interface (itself or one it embeds) declaring
@@ -139,7 +168,7 @@ func stdMethod(key, m string) (decl, sig string, ok bool) {
 	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
 		var next []string
 		for _, k := range queue {
-			si := stdInterfaces[k]
+			si := stdTypes[k]
 			if si == nil {
 				continue
 			}
@@ -160,7 +189,7 @@ func stdMethodSet(key string) map[string]string {
 	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
 		var next []string
 		for _, k := range queue {
-			si := stdInterfaces[k]
+			si := stdTypes[k]
 			if si == nil {
 				continue
 			}
@@ -233,11 +262,11 @@ func (r *Resolver) goMethod(t typeRef, m string) (methodObj, error) {
 // interface: by it or an interface it embeds), else u's embedded types,
 // the next level of promotion.
 func (r *Resolver) goOwnMethod(u typeRef, m string) (methodObj, []typeRef, error) {
-	if key, ok := stdKey(u); ok {
-		if decl, sig, ok := stdMethod(key, m); ok {
-			return methodObj{found: true, iface: true, std: decl, sig: sig}, nil, nil
+	if key, ok, err := r.stdOf(u); err != nil || ok {
+		if decl, sig, found := stdMethod(key, m); found {
+			return methodObj{found: true, iface: !stdTypes[key].concrete, std: decl, sig: sig}, nil, nil
 		}
-		return methodObj{}, nil, nil
+		return methodObj{}, nil, err
 	}
 	var bases []typeRef
 	if isAnonStruct(u.name) {
@@ -306,9 +335,12 @@ func (r *Resolver) goInterfaceMethod(td typeDecl, m string, depth int) (methodOb
 		return methodObj{}, nil
 	}
 	for _, b := range r.basesOf(td) {
-		if key, ok := stdKey(b); ok {
-			if decl, sig, ok := stdMethod(key, m); ok {
+		if key, ok, err := r.stdOf(b); err != nil || ok {
+			if decl, sig, found := stdMethod(key, m); found && !stdTypes[key].concrete {
 				return methodObj{found: true, iface: true, std: decl, sig: sig}, nil
+			}
+			if err != nil {
+				return methodObj{}, err
 			}
 			continue
 		}
@@ -513,7 +545,16 @@ func (r *Resolver) goMatchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf C
 	// An interface method d reached through another method object.
 	switch {
 	case obj.std != "":
+		// In d's package only, as gopls: a standard interface that d's
+		// interface implements, or a standard type implementing it.
 		if !sameModule(s, d, dg) {
+			return 0, "", false, nil
+		}
+		if stdTypes[obj.std].concrete {
+			st := typeRef{name: obj.std[strings.LastIndexByte(obj.std, '.')+1:], module: stdTypes[obj.std].pkg, lang: "go"}
+			if ok, err := r.goImplements(st, dDecl, ""); err != nil || ok {
+				return likely, strings.TrimPrefix(obj.std, ".") + " implements " + dDecl.def.Name, ok, err
+			}
 			return 0, "", false, nil
 		}
 		if ok, err := r.goImplements(dType, nil, obj.std); err != nil || ok {
@@ -561,7 +602,7 @@ func (r *Resolver) goMethodResult(t typeRef, m string, k int) (typeRef, Confiden
 			return typeRef{}, 0, false, nil
 		}
 		if obj.std != "" {
-			mod := stdInterfaces[obj.std].pkg
+			mod := stdTypes[obj.std].pkg
 			if rt.qual != "" {
 				mod = rt.qual // an import path's last element, outside the workspace anyway
 			}

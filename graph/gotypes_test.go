@@ -70,6 +70,8 @@ func TestCallersGoTypes(t *testing.T) {
 		{"a type parameter has its constraint's methods", "store/store.go:queue.Len",
 			[]string{"store/store.go:one likely", "store/store.go:total likely"}, nil},
 		{"an element of a named slice type", "store/store.go:entry.unref", []string{"store/store.go:drop exact"}, nil},
+		{"methods promoted from an embedded standard library type count for interfaces", "store/store.go:osBacked.Sync",
+			[]string{"store/store.go:syncConfig likely"}, nil},
 		{"Go's only method of a name on an unknown receiver is a guess", "store/store.go:buffer.Truncate",
 			[]string{}, []string{"app/app.go:run name-only"}},
 	}
@@ -83,5 +85,20 @@ func TestCallersGoTypes(t *testing.T) {
 				t.Errorf("callers of %s:\n got %q, guesses %q\nwant %q, guesses %q", tt.target, items, guesses, tt.want, tt.guesses)
 			}
 		})
+	}
+}
+
+// TestCallersGoStdWorkspace: when the workspace is the standard library,
+// its own declarations answer, not the built-in table of standard types.
+func TestCallersGoStdWorkspace(t *testing.T) {
+	ix := buildIndex(t, "testdata/gostd")
+	items, guesses := callersAndGuesses(t, ix, "os/file.go:File.Close")
+	want := []string{"app/app.go:closeAny likely", "app/app.go:closeFile exact"}
+	if !reflect.DeepEqual(items, want) || len(guesses) != 0 {
+		t.Errorf("callers of os.File.Close = %q, guesses %q; want %q", items, guesses, want)
+	}
+	items, _ = callersAndGuesses(t, ix, "io/io.go:Closer.Close")
+	if want := []string{"app/app.go:closeAny exact", "app/app.go:closeFile likely"}; !reflect.DeepEqual(items, want) {
+		t.Errorf("callers of io.Closer.Close = %q, want %q", items, want)
 	}
 }

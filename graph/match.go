@@ -551,7 +551,11 @@ func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, 
 		return out, nil
 	}
 	for _, b := range r.basesOf(td) {
-		if key, ok := stdKey(b); ok {
+		key, isStd, err := r.stdOf(b)
+		if err != nil {
+			return nil, err
+		}
+		if isStd && !stdTypes[key].concrete {
 			for k, v := range stdMethodSet(key) {
 				if _, dup := out[k]; !dup {
 					out[k] = v

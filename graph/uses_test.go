@@ -57,7 +57,7 @@ func TestUses(t *testing.T) {
 		from, to int
 		want     []string
 	}{
-		{"receiver and parameter types are types; calls resolve through them; locals are nothing", "store/store.go", 51, 54, []string{
+		{"receiver and parameter types are types; calls resolve through them; locals are nothing", "store/store.go", 52, 55, []string{
 			"type wrapper -> store/store.go:wrapper exact",
 			"call Key -> store/store.go:wrapper.Key exact",
 			"call Next -> store/store.go:inner.Next exact",
@@ -66,7 +66,7 @@ func TestUses(t *testing.T) {
 			"type inner -> store/store.go:inner exact",
 			"call Key -> store/store.go:inner.Key exact",
 		}},
-		{"a package-level variable is a value; an interface call resolves to the interface method", "store/store.go", 144, 146, []string{
+		{"a package-level variable is a value; an interface call resolves to the interface method", "store/store.go", 145, 147, []string{
 			"value cfg -> store/store.go:cfg exact",
 			"call Sync -> store/store.go:File.Sync exact",
 		}},
