@@ -589,31 +589,29 @@ func rank(h TestHit) int { return (3-reasonRank(h.Reason))*10 + int(h.Confidence
 // testCallers adds the tests that call intermediate mid (a caller of d).
 func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(TestHit)) error {
 	m := mid.Def
-	skip := siteFilter(m)
-	var ferr error
-	err := r.ix.Sites(TestCalleeKey(m.Name), func(p string, v []byte) bool {
-		if ferr = ctx.Err(); ferr != nil {
-			return false
+	sites, err := r.testSites(m.Name)
+	if err != nil {
+		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
+	}
+	fam := family(m.Lang)
+	for i := range sites {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
-		if skip(v, false) {
-			return true
+		s := &sites[i]
+		if s.Call.Name != m.Name || family(s.Lang) != fam {
+			continue
 		}
-		s, err := DecodeSite(p, v)
-		if err != nil || s.CallerTest == nil {
-			return true
-		}
-		conf, _, ok, err := r.match(&s, m)
+		conf, _, ok, err := r.match(s, m)
 		if err != nil {
-			ferr = err
-			return false
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
 		if !ok || conf < Likely {
-			return true
+			continue
 		}
-		_, caller, test := r.callerOf(&s)
+		_, caller, test := r.callerOf(s)
 		if err := r.fill(&caller); err != nil {
-			ferr = err
-			return false
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
 		if conf > mid.Confidence {
 			conf = mid.Confidence
@@ -621,15 +619,24 @@ func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(Te
 		via := m
 		add(TestHit{Path: s.Path, Test: *test, Def: caller, Reason: TestTwoHops, Via: &via, Confidence: conf,
 			Detail: "calls " + m.QualifiedName() + ", which calls " + d.Name, Sites: []symbols.Span{s.Call.Site}})
-		return true
-	})
-	if err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 	}
 	return nil
+}
+
+// testSites returns the decoded calls of name made from tests, read once
+// per resolver: two-hop test lookups go through the same intermediates'
+// names again and again.
+func (r *Resolver) testSites(name string) ([]Site, error) {
+	return memoized(r, memoKey("testsites", strings.ToLower(name)), func() ([]Site, error) {
+		var out []Site
+		err := r.ix.Sites(TestCalleeKey(name), func(p string, v []byte) bool {
+			if s, err := DecodeSite(p, v); err == nil && s.CallerTest != nil {
+				out = append(out, s)
+			}
+			return true
+		})
+		return out, err
+	})
 }
 
 // namingTests adds tests in the conventional test files of d's file whose

@@ -146,7 +146,9 @@ func benchLatency(ctx context.Context, o options, e *engine.Engine) error {
 				fmt.Printf("  slowest: %s %s (%s): %s, CPU %s\n", targets[i].Path, targets[i].Qualified(), kind, times[i].Round(10*time.Microsecond), cpus[i].Round(10*time.Microsecond))
 			}
 		}
-		figure(kind+" latency p95", float64(p95.Microseconds())/1000, "ms", "<=", floorLatencyMs)
+		// The floor is on CPU time: on a machine shared with other work the
+		// wall time mostly measures the queue for a core.
+		figure(kind+" CPU per query p95", float64(c95.Microseconds())/1000, "ms", "<=", floorLatencyMs)
 	}
 	return nil
 }
