@@ -162,46 +162,51 @@ func (r *Resolver) stdOf(t typeRef) (string, bool, error) {
 	return key, err == nil && len(decls) == 0, err
 }
 
-// stdMethod returns the interface (itself or one it embeds) declaring
-// method m of standard interface key, and the method's signature.
-func stdMethod(key, m string) (decl, sig string, ok bool) {
+// stdWalk visits standard type key and the interfaces it embeds, breadth
+// first, until visit returns false.
+func stdWalk(key string, visit func(k string, st *stdType) bool) {
 	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
 		var next []string
 		for _, k := range queue {
-			si := stdTypes[k]
-			if si == nil {
+			st := stdTypes[k]
+			if st == nil {
 				continue
 			}
-			if sig, ok := si.methods[m]; ok {
-				return k, sig, true
+			if !visit(k, st) {
+				return
 			}
-			next = append(next, si.embeds...)
+			next = append(next, st.embeds...)
 		}
 		queue = next
 	}
-	return "", "", false
 }
 
-// stdMethodSet returns every method of standard interface key with its
+// stdMethod returns the interface (itself or one it embeds) declaring
+// method m of standard type key, and the method's signature.
+func stdMethod(key, m string) (decl, sig string, ok bool) {
+	stdWalk(key, func(k string, st *stdType) bool {
+		sig, ok = st.methods[m]
+		decl = k
+		return !ok
+	})
+	if !ok {
+		return "", "", false
+	}
+	return decl, sig, true
+}
+
+// stdMethodSet returns every method of standard type key with its
 // signature.
 func stdMethodSet(key string) map[string]string {
 	out := map[string]string{}
-	for depth, queue := 0, []string{key}; depth < 4 && len(queue) > 0; depth++ {
-		var next []string
-		for _, k := range queue {
-			si := stdTypes[k]
-			if si == nil {
-				continue
+	stdWalk(key, func(_ string, st *stdType) bool {
+		for m, sig := range st.methods {
+			if _, dup := out[m]; !dup {
+				out[m] = sig
 			}
-			for m, sig := range si.methods {
-				if _, dup := out[m]; !dup {
-					out[m] = sig
-				}
-			}
-			next = append(next, si.embeds...)
 		}
-		queue = next
-	}
+		return true
+	})
 	return out
 }
 
@@ -303,14 +308,14 @@ func (r *Resolver) goOwnMethod(u typeRef, m string) (methodObj, []typeRef, error
 }
 
 // declaredMethod returns the method m declared with td's type as receiver
-// (or, for an interface, in its body).
+// (or in its body: interfaces, classes).
 func (r *Resolver) declaredMethod(td typeDecl, m string) (Def, bool, error) {
 	defs, err := r.definitionsWhere(m, r.inDecls([]typeDecl{td}))
 	if err != nil {
 		return Def{}, false, err
 	}
 	for _, o := range defs {
-		if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != "go" {
+		if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != family(td.def.Lang) {
 			continue
 		}
 		og, err := r.graph(o.Path)

@@ -935,22 +935,9 @@ func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error)
 	if err != nil || len(decls) == 0 {
 		return Def{}, false, err
 	}
-	defs, err := r.definitionsWhere(m, r.inDecls(decls))
-	if err != nil {
-		return Def{}, false, err
-	}
 	for _, td := range decls {
-		for _, o := range defs {
-			if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != family(td.def.Lang) {
-				continue
-			}
-			og, err := r.graph(o.Path)
-			if err != nil {
-				return Def{}, false, err
-			}
-			if og != nil && og.Module == td.g.Module {
-				return o, true, nil
-			}
+		if d, ok, err := r.declaredMethod(td, m); err != nil || ok {
+			return d, ok, err
 		}
 	}
 	for _, td := range decls {

@@ -120,14 +120,7 @@ func goplsTests(ctx context.Context, c *lspClient, root string, calls []incoming
 	out := map[loc]bool{}
 	var mids []incomingCall
 	for _, ic := range calls {
-		rel, err := filepath.Rel(root, uriPath(ic.From.URI))
-		if err != nil {
-			continue
-		}
-		rel = filepath.ToSlash(rel)
-		if isGoTest(rel, ic.From.Name) {
-			out[loc{rel, ic.From.SelectionRange.Start.Line + 1}] = true
-		} else {
+		if !addTest(root, ic, out) {
 			mids = append(mids, ic)
 		}
 	}
@@ -141,17 +134,25 @@ func goplsTests(ctx context.Context, c *lspClient, root string, calls []incoming
 			return nil, err
 		}
 		for _, ic := range second {
-			rel, err := filepath.Rel(root, uriPath(ic.From.URI))
-			if err != nil {
-				continue
-			}
-			rel = filepath.ToSlash(rel)
-			if isGoTest(rel, ic.From.Name) {
-				out[loc{rel, ic.From.SelectionRange.Start.Line + 1}] = true
-			}
+			addTest(root, ic, out)
 		}
 	}
 	return out, nil
+}
+
+// addTest adds the caller of ic to tests when it is a Go test, and
+// reports whether it was.
+func addTest(root string, ic incomingCall, tests map[loc]bool) bool {
+	rel, err := filepath.Rel(root, uriPath(ic.From.URI))
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	if !isGoTest(rel, ic.From.Name) {
+		return false
+	}
+	tests[loc{rel, ic.From.SelectionRange.Start.Line + 1}] = true
+	return true
 }
 
 // prCounts counts agreements with a reference set.
