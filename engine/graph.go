@@ -84,9 +84,18 @@ type GraphItem struct {
 
 // GraphResult answers a graph query for one target definition.
 type GraphResult struct {
-	Target SymbolInfo  `json:"target"`
-	Items  []GraphItem `json:"items"`
-	// Omitted counts name-only items (and items past the cap) left out.
+	Target SymbolInfo `json:"target"`
+	// Items are what the graph can justify (confidence exact or likely),
+	// best first: the callers, callees or tests a client shows and counts.
+	Items []GraphItem `json:"items"`
+	// Guesses are name-only matches, apart from Items and never counted
+	// with them: calls of the target's name on a receiver whose type the
+	// index cannot tell (callers, tests), or calls whose callee is only
+	// known by its name (callees). A client shows them on request, labelled
+	// as guesses. At most 20 are kept, best first.
+	Guesses []GraphItem `json:"guesses,omitempty"`
+	// Omitted counts what Items leaves out: every name-only match (the
+	// first of them are Guesses) and items past the cap.
 	Omitted int `json:"omitted,omitempty"`
 	// Unresolved lists callees that match no workspace definition
 	// ("fmt.Println"), for Callees.
@@ -104,7 +113,7 @@ func (s *Snapshot) Callers(ctx context.Context, t Target) ([]GraphResult, error)
 		if err != nil {
 			return GraphResult{}, err
 		}
-		return GraphResult{Items: s.edgeItems(res.Edges), Omitted: res.Omitted}, nil
+		return s.edgeResult(res), nil
 	})
 }
 
@@ -116,7 +125,9 @@ func (s *Snapshot) Callees(ctx context.Context, t Target) ([]GraphResult, error)
 		if err != nil {
 			return GraphResult{}, err
 		}
-		return GraphResult{Items: s.edgeItems(res.Edges), Omitted: res.Omitted, Unresolved: res.Unresolved}, nil
+		out := s.edgeResult(res)
+		out.Unresolved = res.Unresolved
+		return out, nil
 	})
 }
 
@@ -125,29 +136,47 @@ func (s *Snapshot) Callees(ctx context.Context, t Target) ([]GraphResult, error)
 // naming convention. Each item's Reason says which.
 func (s *Snapshot) Tests(ctx context.Context, t Target) ([]GraphResult, error) {
 	return s.graphQuery(ctx, t, func(r *graph.Resolver, d graph.Def) (GraphResult, error) {
-		hits, err := r.Tests(ctx, d)
+		res, err := r.Tests(ctx, d)
 		if err != nil {
 			return GraphResult{}, err
 		}
-		items := make([]GraphItem, 0, len(hits))
-		for _, h := range hits {
-			it := GraphItem{
-				Path: h.Path, Symbol: h.Test.Name, Kind: "test", Confidence: h.Confidence.String(),
-				Reason: string(h.Reason), Detail: h.Detail, Language: h.Def.Lang,
-				StartLine: h.Test.Span.Start.Line + 1, EndLine: h.Test.Span.End.Line + 1,
-				NameLine: h.Test.Span.Start.Line + 1, NameCol: h.Test.Span.Start.Column + 1,
-				Sites: siteRanges(h.Sites),
-			}
-			if h.Def.Ord >= 0 {
-				it.NameLine, it.NameCol = h.Def.NameSpan.Start.Line+1, h.Def.NameSpan.Start.Column+1
-			}
-			if h.Via != nil {
-				it.Via = h.Via.QualifiedName()
-			}
-			items = append(items, it)
-		}
-		return GraphResult{Items: items}, nil
+		return GraphResult{Items: testItems(res.Hits), Guesses: testItems(res.Guesses), Omitted: len(res.Guesses)}, nil
 	})
+}
+
+// testItems converts test hits to items.
+func testItems(hits []graph.TestHit) []GraphItem {
+	if len(hits) == 0 {
+		return nil
+	}
+	items := make([]GraphItem, 0, len(hits))
+	for _, h := range hits {
+		it := GraphItem{
+			Path: h.Path, Symbol: h.Test.Name, Kind: "test", Confidence: h.Confidence.String(),
+			Reason: string(h.Reason), Detail: h.Detail, Language: h.Def.Lang,
+			StartLine: h.Test.Span.Start.Line + 1, EndLine: h.Test.Span.End.Line + 1,
+			NameLine: h.Test.Span.Start.Line + 1, NameCol: h.Test.Span.Start.Column + 1,
+			Sites: siteRanges(h.Sites),
+		}
+		if h.Def.Ord >= 0 {
+			it.NameLine, it.NameCol = h.Def.NameSpan.Start.Line+1, h.Def.NameSpan.Start.Column+1
+		}
+		if h.Via != nil {
+			it.Via = h.Via.QualifiedName()
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// edgeResult converts a callers or callees answer: justified edges are
+// the items, name-only edges the guesses.
+func (s *Snapshot) edgeResult(res graph.Result) GraphResult {
+	var guesses []GraphItem
+	if len(res.Guesses) > 0 {
+		guesses = s.edgeItems(res.Guesses)
+	}
+	return GraphResult{Items: s.edgeItems(res.Edges), Guesses: guesses, Omitted: len(res.Guesses) + res.Omitted}
 }
 
 // graphQuery resolves the target to definitions and runs q for each with

@@ -43,12 +43,12 @@ type IndexResult struct {
 
 // indexerVersion names the code that derives a file's data. Bump
 // extractVersion when symbol extraction changes what it produces for the
-// same input; chunking.Version covers the chunker and graph.FormatVersion
-// the graph. Files indexed by another version are re-indexed on the next
-// scan (no wipe needed).
+// same input; chunking.Version covers the chunker, graph.FormatVersion and
+// graph.ExtractVersion the graph. Files indexed by another version are
+// re-indexed on the next scan (no wipe needed).
 const extractVersion = 1
 
-var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d", chunking.Version, extractVersion, graph.FormatVersion)
+var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d.%d", chunking.Version, extractVersion, graph.FormatVersion, graph.ExtractVersion)
 
 // textBatchDocs is the number of text-index operations per bleve batch during
 // bulk indexing: large batches amortise bleve's segment creation.

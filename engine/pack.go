@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/context-ls/context-ls/graph"
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
@@ -608,8 +609,8 @@ func (g *gatherer) graph(ctx context.Context, defs []SymbolInfo) error {
 }
 
 // graphScore scores a caller, callee or test by how sure the graph is of
-// the edge: exact resolutions and direct tests first, name-only matches
-// and naming-convention tests last.
+// the edge: exact resolutions and direct tests first, naming-convention
+// tests last. Name-only guesses are no items, so they never get here.
 func graphScore(source, confidence, reason string) float64 {
 	base := map[string]float64{packs.SourceCaller: 0.7, packs.SourceCallee: 0.65, packs.SourceTest: 0.65}[source]
 	switch {
@@ -618,11 +619,8 @@ func graphScore(source, confidence, reason string) float64 {
 	case source == packs.SourceTest && reason == "naming":
 		base -= 0.15
 	}
-	switch confidence {
-	case "likely":
+	if confidence == "likely" {
 		base -= 0.1
-	case "name-only":
-		base -= 0.25
 	}
 	return base
 }
@@ -649,14 +647,92 @@ var commonWords = func() map[string]bool {
 	return m
 }()
 
-// definitions adds the definitions of the identifiers the selection uses,
-// resolved from the selection's file outwards; identifiers the selection
+// definitions adds the definitions of the names the selection uses. In a
+// language the graph reads, the selection's file is parsed and each name
+// resolved as the graph resolves it (graph.Uses, Resolver.ResolveUse):
+// calls through their receivers' types and the imports, type names to
+// types, values bound outside the function to their definitions; locals,
+// parameters and member names are no definitions of anything, and a name
+// that matches only by name is left out. Elsewhere (prose, configuration)
+// the identifiers written are looked up by name. Names the selection
 // defines itself are skipped.
 func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, selText string, selected []string) error {
 	own := map[string]bool{}
 	for _, n := range selected {
 		own[n] = true
 	}
+	fg, uses, err := g.selectionUses(ctx, rel, sel, selText)
+	if err != nil {
+		return err
+	}
+	if fg == nil {
+		return g.definitionsByName(ctx, rel, sel, selText, own)
+	}
+	r := g.s.resolver()
+	done := map[string]bool{} // path:line of definitions already added
+	for i, u := range uses {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(done) >= packIdentifiers {
+			break
+		}
+		if own[u.Name] || commonWords[u.Name] {
+			continue
+		}
+		ms, err := r.ResolveUse(fg, u)
+		if err != nil {
+			return fmt.Errorf("definition of %s: %w", u.Name, err)
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		score := scoreDefinition
+		if ms[0].Confidence < graph.Exact {
+			score = scoreDefinitionLo
+		}
+		d := ms[0].Def
+		g.addDefinition(rel, sel, SymbolInfo{Path: d.Path, Language: d.Lang, Symbol: d.Symbol}, u.Name, score-0.001*float64(i), done)
+	}
+	return nil
+}
+
+// selectionUses parses the selection's file (its current text) and lists
+// the names the selection uses; fg is nil when the graph does not read the
+// file's language.
+func (g *gatherer) selectionUses(ctx context.Context, rel string, sel Selection, selText string) (*graph.FileGraph, []graph.Use, error) {
+	lang := symbols.ByName(g.language(rel))
+	if lang == nil {
+		lang = symbols.ForPath(rel)
+	}
+	if lang == nil || !graph.Supported(lang.Name) {
+		return nil, nil, nil
+	}
+	lines, err := g.lines(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	start := 0
+	for _, l := range lines[:sel.StartLine-1] {
+		start += len(l)
+	}
+	p := symbols.NewParser()
+	defer p.Close()
+	f, err := p.Parse(ctx, lang, []byte(strings.Join(lines, "")))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, nil // too large or unparsable: names as written
+	}
+	defer f.Close()
+	fg, uses := graph.Uses(f, rel, start, start+len(selText))
+	return fg, uses, nil
+}
+
+// definitionsByName adds the definitions of the identifiers written in
+// the selection, looked up by name from the selection's file outwards.
+func (g *gatherer) definitionsByName(ctx context.Context, rel string, sel Selection, selText string, own map[string]bool) error {
 	type use struct{ ident, qual string }
 	seen := map[use]bool{}
 	var uses []use
@@ -675,7 +751,7 @@ func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, s
 			break
 		}
 	}
-	done := map[string]bool{} // path:line of definitions already added
+	done := map[string]bool{}
 	for i, u := range uses {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -691,33 +767,38 @@ func (g *gatherer) definitions(ctx context.Context, rel string, sel Selection, s
 		if lang != "" && d.Language != lang {
 			continue // a name that only exists in another language
 		}
-		span := d.FullSpan()
-		a, b := span.Start.Line+1, span.End.Line+1
-		if d.Path == rel && a <= sel.EndLine && sel.StartLine <= b {
-			continue // defined inside the selection
-		}
-		key := fmt.Sprintf("%s:%d", d.Path, a)
-		if done[key] {
-			continue
-		}
-		done[key] = true
-		text, a, b, err := g.text(d.Path, a, b)
-		if err != nil || text == "" {
-			continue // the file went away since it was indexed
-		}
 		score := scoreDefinition
 		if d.Path != rel && path.Dir(d.Path) != path.Dir(rel) && u.qual == "" {
 			score = scoreDefinitionLo
 		}
 		// Earlier uses in the selection come first on ties.
-		score -= 0.001 * float64(i)
-		g.add(packs.Candidate{
-			Path: d.Path, StartLine: a, EndLine: b, Symbol: d.Qualified(), Kind: string(d.Kind),
-			Language: d.Language, Text: text, Score: score, Source: packs.SourceDefinition,
-			Reason: "definition of " + u.ident,
-		})
+		g.addDefinition(rel, sel, d, u.ident, score-0.001*float64(i), done)
 	}
 	return nil
+}
+
+// addDefinition adds definition d of name as a candidate, unless it lies
+// in the selection or was added already (done holds path:line keys).
+func (g *gatherer) addDefinition(rel string, sel Selection, d SymbolInfo, name string, score float64, done map[string]bool) {
+	span := d.FullSpan()
+	a, b := span.Start.Line+1, span.End.Line+1
+	if d.Path == rel && a <= sel.EndLine && sel.StartLine <= b {
+		return // defined inside the selection
+	}
+	key := fmt.Sprintf("%s:%d", d.Path, a)
+	if done[key] {
+		return
+	}
+	done[key] = true
+	text, a, b, err := g.text(d.Path, a, b)
+	if err != nil || text == "" {
+		return // the file went away since it was indexed
+	}
+	g.add(packs.Candidate{
+		Path: d.Path, StartLine: a, EndLine: b, Symbol: d.Qualified(), Kind: string(d.Kind),
+		Language: d.Language, Text: text, Score: score, Source: packs.SourceDefinition,
+		Reason: "definition of " + name,
+	})
 }
 
 // stringOrComment matches string literals and comments closely enough for

@@ -27,19 +27,37 @@
 // which Confidence — exact, likely or name-only — from imports and
 // package/module identity, receiver, variable, field and result types,
 // embedded fields and base types, interface satisfaction (method names and,
-// for Go, signatures), aliases and same-package visibility. Name-only
-// matches of common names rank last and are capped (Options.MaxNameOnly).
+// for Go, signatures), aliases and same-package visibility.
+//
+// Go calls are resolved the way the compiler finds methods (gotypes.go):
+// the receiver's static type (through aliases, fields of anonymous
+// structs, results of fields of function type and of local closures,
+// variadic and ranged elements) gives one method object — the type's own
+// method, else the shallowest promoted one, or on an interface the
+// interface that declares it, standard library interfaces such as
+// io.Closer and fmt.Stringer included — and a definition is a target when
+// it is that object or corresponds to it through interface satisfaction
+// as gopls's call hierarchy decides. Unexported names are never reached
+// from another package.
+//
+// Exact and likely edges are what the graph can justify; name-only edges
+// (the name matches, the qualifier's type is unknown) are kept apart as
+// guesses (Result.Guesses, TestResult.Guesses), capped at
+// Options.MaxNameOnly, never mixed with the edges.
 //
 // # Queries
 //
 // Resolver.Callers, Resolver.Callees, Resolver.Tests (a direct call, two
 // hops through non-test code, or the naming convention: each hit says
-// which) and Resolver.ResolveAt (go to definition from a call site). All
-// positions are 0-based lines with byte columns, as in package symbols.
+// which), Resolver.ResolveAt (go to definition from a call site), and Uses
+// with Resolver.ResolveUse (the definitions a range of code uses: calls,
+// type names and values bound outside its functions, never locals or
+// parameters). All positions are 0-based lines with byte columns, as in
+// package symbols.
 //
 // # Versions
 //
-// FormatVersion covers the encodings. When it changes, or when extraction
-// produces different data for the same input, indexes built before must be
-// rebuilt: bump store.SchemaVersion (or the engine's extractor version).
+// FormatVersion covers the encodings, ExtractVersion what extraction
+// produces for the same input; the engine re-indexes files written under
+// other versions.
 package graph

@@ -14,6 +14,11 @@ import (
 // re-indexes when it changes (store.SchemaVersion).
 const FormatVersion = 2
 
+// ExtractVersion changes whenever Extract produces different data for the
+// same input in the same encoding; the engine re-indexes files extracted
+// by another version.
+const ExtractVersion = 7
+
 // Errors returned by the decoders; check them with errors.Is.
 var (
 	// ErrCorrupt is returned for bytes that are not a valid encoding.
@@ -517,10 +522,62 @@ func CalleeKey(name string) string { return strings.ToLower(name) }
 // separate key lets Tests look two hops up without scanning every caller.
 func TestCalleeKey(name string) string { return "\x01t:" + strings.ToLower(name) }
 
-// ReverseEntries returns one reverse entry per call site of g.
+// EmbedKey is the reverse key of the Go interfaces that embed standard
+// library interface std ("io.Closer"; ".error" for error), so resolution
+// can tell which workspace interfaces carry its methods.
+func EmbedKey(std string) string { return "\x01e:" + strings.ToLower(std) }
+
+const embedMagic = 'E'
+
+// embedEntries returns a reverse entry per standard library interface an
+// interface of g embeds; the value is the embedding interface's name.
+func embedEntries(g *FileGraph) []Reverse {
+	var out []Reverse
+	for _, t := range g.Types {
+		if !t.Interface {
+			continue
+		}
+		for _, b := range t.Bases {
+			key := b.Module + "." + b.Name
+			if b.Name == "error" && b.Module == "" {
+				key = ".error"
+			}
+			if st, ok := stdTypes[key]; !ok || st.concrete || family(g.Lang) != "go" {
+				continue
+			}
+			e := &encoder{buf: make([]byte, 0, 16)}
+			e.buf = append(e.buf, embedMagic)
+			e.uvarint(FormatVersion)
+			e.str(t.Name)
+			out = append(out, Reverse{Key: EmbedKey(key), Value: e.buf})
+		}
+	}
+	return out
+}
+
+// DecodeEmbed parses a reverse entry stored under an EmbedKey: the name
+// of the embedding interface.
+func DecodeEmbed(b []byte) (string, error) {
+	if len(b) < 2 || b[0] != embedMagic {
+		return "", fmt.Errorf("%w: not an embedding", ErrCorrupt)
+	}
+	d := &decoder{b: b[1:]}
+	if v := d.uvarint(); d.err == nil && v != FormatVersion {
+		return "", fmt.Errorf("version %d, want %d: %w", v, FormatVersion, ErrVersion)
+	}
+	name := d.str()
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("trailing bytes")
+	}
+	return name, d.err
+}
+
+// ReverseEntries returns one reverse entry per call site of g, and one per
+// standard library interface a Go interface of g embeds (EmbedKey).
 func ReverseEntries(g *FileGraph) []Reverse {
+	embeds := embedEntries(g)
 	if len(g.Calls) == 0 {
-		return nil
+		return embeds
 	}
 	tests := map[int]int{} // symbol ord → index in g.Tests
 	for i, t := range g.Tests {
@@ -565,7 +622,7 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		}
 		out = append(out, Reverse{Key: key, Value: e.buf})
 	}
-	return out
+	return append(out, embeds...)
 }
 
 // PeekSite reads the callee name, receiver kind and language at the front

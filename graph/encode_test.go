@@ -64,6 +64,13 @@ func TestEncodeRoundTrip(t *testing.T) {
 			t.Fatalf("%s: header differs:\n%+v\n%+v", g.Path, &want, head)
 		}
 		for _, r := range ReverseEntries(g) {
+			if strings.HasPrefix(r.Key, EmbedKey("")) {
+				name, err := DecodeEmbed(r.Value)
+				if err != nil || !embedsStd(g, name, strings.TrimPrefix(r.Key, EmbedKey(""))) {
+					t.Fatalf("%s: embedding entry %q = %q, %v", g.Path, r.Key, name, err)
+				}
+				continue
+			}
 			s, err := DecodeSite(g.Path, r.Value)
 			if err != nil {
 				t.Fatalf("%s: site: %v", g.Path, err)
@@ -82,6 +89,19 @@ func TestEncodeRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// embedsStd reports whether interface name of g embeds the standard
+// interface whose lower-cased key is std.
+func embedsStd(g *FileGraph, name, std string) bool {
+	for _, t := range g.Types {
+		for _, b := range t.Bases {
+			if t.Name == name && t.Interface && strings.ToLower(b.Module+"."+b.Name) == std {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestDecodeErrors(t *testing.T) {

@@ -194,6 +194,8 @@ type local struct {
 	// seen from viaAt.
 	via   *chain
 	viaAt uint32
+	// ret is the result type of calling the name (a local closure).
+	ret rawType
 }
 
 // rootKind is what a qualifier chain starts with.
@@ -289,25 +291,37 @@ type importBinding struct {
 // conventions. Languages without graph support, and files whose tree is
 // gone, yield a graph with only the file identity.
 func Extract(f *symbols.File, path string) *FileGraph {
-	g := &FileGraph{Path: path}
-	if f == nil || f.Lang == nil {
+	x := newExtractor(f, path)
+	if x == nil {
+		g := &FileGraph{Path: path}
+		if f != nil && f.Lang != nil {
+			g.Lang = f.Lang.Name
+			g.Module = ModuleOf(g.Lang, path, "")
+		}
 		return g
 	}
-	g.Lang = f.Lang.Name
-	spec := specs[g.Lang]
-	g.Module = ModuleOf(g.Lang, path, "")
+	x.run()
+	return x.g
+}
+
+// newExtractor prepares the extraction of a parsed file; nil when the
+// language has no graph support or the tree is gone.
+func newExtractor(f *symbols.File, path string) *extractor {
+	if f == nil || f.Lang == nil {
+		return nil
+	}
+	spec := specs[f.Lang.Name]
 	if spec == nil || f.Tree == nil || !f.Lang.HasGrammar() {
-		return g
+		return nil
 	}
 	if err := spec.compile(f.Lang.Grammar()); err != nil {
-		return g
+		return nil
 	}
-	x := &extractor{
+	g := &FileGraph{Path: path, Lang: f.Lang.Name, Module: ModuleOf(f.Lang.Name, path, "")}
+	return &extractor{
 		spec: spec, lang: g.Lang, path: path, src: f.Source, tree: f.Tree, syms: f.Symbols, g: g,
 		locals: map[string][]local{}, aliases: map[string]importBinding{},
 	}
-	x.run()
-	return g
 }
 
 func (x *extractor) run() {
@@ -446,6 +460,15 @@ func (x *extractor) addParam(fn *sitter.Node, caps []capNode) {
 	var rt rawType
 	if t := capture(caps, "type"); t != nil {
 		rt = x.rawTypeOf(t)
+		if x.spec == goSpec {
+			rt = x.goConstraint(fn, rt)
+		}
+	} else if t := capture(caps, "type.variadic"); t != nil {
+		// xs ...T: a slice of T.
+		if rt = x.rawTypeOf(t); rt.elem {
+			rt = rawType{}
+		}
+		rt.elem = rt.known()
 	}
 	x.bind(x.text(name), fn.StartByte(), fn.StartByte(), fn.EndByte(), rt)
 }
@@ -692,10 +715,16 @@ func childrenByField(n *sitter.Node, field string) []*sitter.Node {
 // scopeEnd).
 func (x *extractor) bind(name string, at, scopeStart, scopeEnd uint32, typ rawType) {
 	x.noteType(typ, at)
+	x.bindLocal(name, local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, typ: typ})
+}
+
+// bindLocal records binding l of name (hoisted as the language does).
+func (x *extractor) bindLocal(name string, l local) {
 	if name == "" || name == "_" {
 		return
 	}
-	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, typ: typ, hoisted: x.spec.hoisted})
+	l.hoisted = x.spec.hoisted
+	x.locals[name] = append(x.locals[name], l)
 }
 
 // bindDef binds the name of a definition nested in a function for the

@@ -29,20 +29,27 @@ var goSpec = &langSpec{
 (keyed_element (literal_element) (literal_element (identifier) @name)) @ref
 (keyed_element (literal_element) (literal_element (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
 (assignment_statement right: (expression_list (selector_expression operand: (_) @qual field: (field_identifier) @name))) @ref
+(assignment_statement right: (expression_list (identifier) @name)) @ref
+(short_var_declaration right: (expression_list (identifier) @name)) @ref
+(return_statement (expression_list (identifier) @name)) @ref
 (short_var_declaration) @local
 (var_spec) @local
 (function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
-(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
-(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
-(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name))) @param
+(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @name type: (_) @type.variadic))) @param
+(function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
+(func_literal result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @param
 (range_clause) @local
 (type_switch_statement alias: (expression_list) @local.names) @local
 (field_declaration) @field
 (type_spec name: (type_identifier) @type.name type: (interface_type) @type.iface) @type
 (type_alias name: (type_identifier) @type.name type: (_) @type.alias) @type
+(type_spec name: (type_identifier) @type.name type: [(slice_type) (array_type) (map_type) (channel_type)] @type.container) @type
 `,
 	family:   "go",
 	module:   goModule,
@@ -134,6 +141,9 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
 			for k, nm := range names {
 				rt := x.goDeclType(typ, values, k, len(names))
+				if typ != nil && typ.Type() == "struct_type" {
+					rt = rawType{name: AnonStructName("var", x.text(nm))}
+				}
 				x.fields = append(x.fields, pendingField{name: x.text(nm), typ: rt})
 			}
 			return
@@ -166,11 +176,8 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 // for the rest of the enclosing block.
 func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, typ *sitter.Node) {
 	scope := decl.Parent()
-	if decl.Type() == "var_spec" && scope != nil {
-		scope = scope.Parent() // var_spec → var_declaration → block
-		if scope != nil && scope.Type() == "var_spec_list" {
-			scope = scope.Parent()
-		}
+	for decl.Type() == "var_spec" && scope != nil && (scope.Type() == "var_spec_list" || scope.Type() == "var_declaration") {
+		scope = scope.Parent() // var_spec → (var_spec_list →) var_declaration → block
 	}
 	if scope == nil {
 		return
@@ -187,6 +194,12 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 				continue
 			}
 		}
+		if typ == nil && len(right) == len(left) && right[i].Type() == "func_literal" {
+			// f := func(...) T {...}: f() is a T.
+			x.bindLocal(x.text(nm), local{at: decl.EndByte(), scopeStart: scope.StartByte(), scopeEnd: scope.EndByte(),
+				ret: x.goResultType(right[i].ChildByFieldName("result"))})
+			continue
+		}
 		if typ == nil && len(right) == 1 && len(left) > 1 && right[0].Type() == "call_expression" {
 			// a, b, err := x.m(): the i-th result.
 			if x.bindResult(x.text(nm), decl.EndByte(), scope.StartByte(), scope.EndByte(), right[0], i) {
@@ -200,6 +213,7 @@ func (x *extractor) goBindList(decl *sitter.Node, left, right []*sitter.Node, ty
 // goViaValue reports initializers resolved through their expression: field
 // chains, indexing and method calls.
 func (x *extractor) goViaValue(v *sitter.Node) bool {
+	v = goDeref(v)
 	switch v.Type() {
 	case "selector_expression", "index_expression":
 		return true
@@ -208,6 +222,53 @@ func (x *extractor) goViaValue(v *sitter.Node) bool {
 		return fn != nil && fn.Type() == "selector_expression"
 	}
 	return false
+}
+
+// goConstraint replaces a type parameter of function fn by its
+// constraint when that names one type (func f[T Sizer](x T): x's methods
+// are Sizer's).
+func (x *extractor) goConstraint(fn *sitter.Node, rt rawType) rawType {
+	if rt.qual != "" || !rt.known() {
+		return rt
+	}
+	for _, d := range namedChildren(fn.ChildByFieldName("type_parameters")) {
+		if d.Type() != "type_parameter_declaration" {
+			continue
+		}
+		for _, nm := range childrenByField(d, "name") {
+			if x.text(nm) != rt.name {
+				continue
+			}
+			var c rawType
+			if tc := d.ChildByFieldName("type"); tc != nil && tc.NamedChildCount() == 1 {
+				c = x.rawTypeOf(tc.NamedChild(0))
+			}
+			if c.elem || x.spec.builtins[c.name] {
+				c = rawType{}
+			}
+			c.elem = c.known() && rt.elem
+			return c
+		}
+	}
+	return rt
+}
+
+// goDeref looks through parentheses, &x and *x, which keep x's methods.
+func goDeref(v *sitter.Node) *sitter.Node {
+	for v != nil {
+		switch v.Type() {
+		case "parenthesized_expression":
+			v = firstNamedChild(v)
+			continue
+		case "unary_expression":
+			if op := v.ChildByFieldName("operator"); op != nil && (op.Type() == "&" || op.Type() == "*") {
+				v = v.ChildByFieldName("operand")
+				continue
+			}
+		}
+		return v
+	}
+	return v
 }
 
 // goBindElem binds name to an element of the ranged expression.
@@ -265,8 +326,9 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 			if fn == nil {
 				return rawType{}
 			}
-			if fn.Type() == "identifier" && x.text(fn) == "new" {
-				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) == 1 {
+			if fn.Type() == "identifier" && (x.text(fn) == "new" || x.text(fn) == "make") {
+				// new(T) is a *T, make(T, …) a T.
+				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) >= 1 && (len(args) == 1 || x.text(fn) == "make") {
 					return x.rawTypeOf(args[0])
 				}
 				return rawType{}
@@ -275,6 +337,11 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 				fn = fn.ChildByFieldName("operand")
 				if fn == nil {
 					return rawType{}
+				}
+			}
+			if fn.Type() == "identifier" {
+				if l, ok := x.lookup(x.text(fn), fn.StartByte()); ok && l.ret.known() {
+					return l.ret // a local closure's result
 				}
 			}
 			return x.callResult(fn)
@@ -289,6 +356,64 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 	return rawType{}
 }
 
+// goResultType is the (first) result type of a function's result node.
+func (x *extractor) goResultType(res *sitter.Node) rawType {
+	if res == nil {
+		return rawType{}
+	}
+	if res.Type() == "parameter_list" {
+		params := namedChildren(res)
+		if len(params) == 0 {
+			return rawType{}
+		}
+		if t := params[0].ChildByFieldName("type"); t != nil {
+			return x.rawTypeOf(t)
+		}
+		return rawType{}
+	}
+	return x.rawTypeOf(res)
+}
+
+// goStructOwner names the type whose fields struct_type st declares: the
+// declared type, or for an anonymous struct a name no Go type can have —
+// "Outer.field" for a field's struct, "var.name" for a package-level
+// variable's — under which its own fields are recorded.
+func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
+	parent := st.Parent()
+	if parent == nil || depth > 4 {
+		return ""
+	}
+	switch parent.Type() {
+	case "type_spec":
+		return x.text(parent.ChildByFieldName("name"))
+	case "field_declaration":
+		names := childrenByField(parent, "name")
+		list := parent.Parent()
+		if len(names) == 0 || list == nil || list.Parent() == nil || list.Parent().Type() != "struct_type" {
+			return ""
+		}
+		if outer := x.goStructOwner(list.Parent(), depth+1); outer != "" {
+			return AnonStructName(outer, x.text(names[0]))
+		}
+	case "var_spec":
+		names := childrenByField(parent, "name")
+		if len(names) == 1 {
+			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+				return AnonStructName("var", x.text(names[0]))
+			}
+		}
+	}
+	return ""
+}
+
+// AnonStructName is the name under which the fields of an anonymous
+// struct type are recorded (FileGraph.Fields Owner): the owner's name and
+// the field or variable whose type it is, joined by a dot.
+func AnonStructName(owner, field string) string { return owner + "." + field }
+
+// isAnonStruct reports a name made by AnonStructName.
+func isAnonStruct(name string) bool { return strings.Contains(name, ".") }
+
 // goField records struct field types (embedded fields as bases).
 func goField(x *extractor, n *sitter.Node, _ []capNode) {
 	list := n.Parent()
@@ -299,17 +424,16 @@ func goField(x *extractor, n *sitter.Node, _ []capNode) {
 	if st == nil || st.Type() != "struct_type" {
 		return
 	}
-	spec := st.Parent()
-	if spec == nil || spec.Type() != "type_spec" {
-		return // anonymous struct
-	}
-	owner := x.text(spec.ChildByFieldName("name"))
+	owner := x.goStructOwner(st, 0)
 	t := n.ChildByFieldName("type")
 	if t == nil || owner == "" {
 		return
 	}
 	rt := x.rawTypeOf(t)
 	names := childrenByField(n, "name")
+	if t.Type() == "struct_type" && len(names) > 0 {
+		rt = rawType{name: AnonStructName(owner, x.text(names[0]))}
+	}
 	if len(names) == 0 {
 		if rt.known() {
 			x.fields = append(x.fields, pendingField{owner: owner, name: rt.name, typ: rt, embedded: true})
@@ -346,9 +470,18 @@ func (x *extractor) containerAt(name string) string {
 	return ""
 }
 
-// goType records interfaces and their embedded interfaces.
+// goType records interfaces and their embedded interfaces, aliases, and
+// the element type of named containers (a Field named ElemStep).
 func goType(x *extractor, n *sitter.Node, caps []capNode) {
 	name := x.text(capture(caps, "type.name"))
+	if c := capture(caps, "type.container"); c != nil && name != "" {
+		// type List []*T: an element of a List is a T.
+		if rt := x.rawTypeOf(c); rt.known() && rt.elem {
+			rt.elem = false
+			x.fields = append(x.fields, pendingField{owner: name, name: ElemStep, typ: rt})
+		}
+		return
+	}
 	if a := capture(caps, "type.alias"); a != nil && name != "" {
 		if rt := x.rawTypeOf(a); rt.known() && !rt.elem {
 			x.types = append(x.types, pendingType{name: name, container: x.containerAt(name), bases: []rawType{rt}, alias: true})

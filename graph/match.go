@@ -1,7 +1,7 @@
 package graph
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/context-ls/context-ls/symbols"
@@ -44,6 +44,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if family(d.Lang) == "lua" {
 		return r.matchLua(s, d, dg)
 	}
+	if family(d.Lang) == "go" && !goExported(d.Name) && !sameModule(s, d, dg) {
+		return 0, "", false, nil // unexported: visible in its package only
+	}
 	switch c.Recv.Kind {
 	case RecvLocal:
 		return 0, "", false, nil
@@ -85,7 +88,15 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 			reason string
 			ok     bool
 		}
-		key := fmt.Sprintf("typed\x00%s\x00%s\x00%d\x00%v", t.key(), d.Path, d.Ord, c.Recv.Kind == RecvSelf)
+		// The answer depends on the site only through these two facts.
+		self, local := "", ""
+		if c.Recv.Kind == RecvSelf {
+			self = "self"
+		}
+		if sameModule(s, d, dg) {
+			local = "local"
+		}
+		key := memoKey("typed", t.key(), d.Path, strconv.Itoa(d.Ord), self, local)
 		res, err := memoized(r, key, func() (result, error) {
 			conf, reason, ok, err := r.matchTyped(s, d, dg, t, Exact)
 			return result{conf, reason, ok}, err
@@ -128,6 +139,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 
 // matchTyped decides a call on a receiver of known type t to member d.
 func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
+	if family(d.Lang) == "go" {
+		return r.goMatchTyped(s, d, dg, t, conf)
+	}
 	c := &s.Call
 	what := "receiver type " + t.name
 	if c.Recv.Kind == RecvSelf {
@@ -326,8 +340,8 @@ func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, strin
 }
 
 // matchUnknown decides a call whose receiver type is unknown: only methods
-// qualify; a method name with one definition in the workspace is likely,
-// others are name-only.
+// qualify; a method name with one definition in the workspace is likely
+// (except in Go), others are name-only.
 func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error) {
 	if !isMember(d) {
 		return 0, "", false, nil
@@ -336,7 +350,10 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 	if err != nil {
 		return 0, "", false, err
 	}
-	if n == 1 {
+	if n == 1 && family(d.Lang) != "go" {
+		// Go code calls methods of standard library and dependency types
+		// that share workspace method names (a Duration's Truncate): the
+		// only workspace method of a name justifies nothing there.
 		return Likely, "the only method named " + d.Name, true, nil
 	}
 	return NameOnly, "name only: receiver type unknown", true, nil
@@ -481,7 +498,7 @@ func (r *Resolver) implements(td typeDecl, d Def, dg *FileGraph) (bool, error) {
 // hasMethod reports whether type t declares (or promotes from an embedded
 // field) a method named m with a signature compatible with sig.
 func (r *Resolver) hasMethod(t typeRef, m, sig string, depth int) (bool, error) {
-	return memoized(r, fmt.Sprintf("has\x00%s\x00%s\x00%s\x00%d", t.key(), m, sig, depth), func() (bool, error) {
+	return memoized(r, memoKey("has", t.key(), m, sig, strconv.Itoa(depth)), func() (bool, error) {
 		return r.hasMethodUncached(t, m, sig, depth)
 	})
 }
@@ -537,6 +554,18 @@ func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, 
 		return out, nil
 	}
 	for _, b := range r.basesOf(td) {
+		key, isStd, err := r.stdOf(b)
+		if err != nil {
+			return nil, err
+		}
+		if isStd && !stdTypes[key].concrete {
+			for k, v := range stdMethodSet(key) {
+				if _, dup := out[k]; !dup {
+					out[k] = v
+				}
+			}
+			continue
+		}
 		decls, err := r.findTypes(b)
 		if err != nil {
 			return nil, err
@@ -575,27 +604,41 @@ func sameSignature(lang, a, b, name string) bool {
 // goSigTypes reduces "func (r *T) Name(a, b int, c pkg.X) (T, error)" to
 // its parameter types "int,int,X" and result types "T,error".
 func goSigTypes(sig, name string) (params, results string, ok bool) {
+	p, r, ok := goSigParts(sig, name)
+	if !ok {
+		return "", "", false
+	}
+	for i := range p {
+		p[i] = unqualify(p[i])
+	}
+	for i := range r {
+		r[i] = unqualify(r[i])
+	}
+	return strings.Join(p, ","), strings.Join(r, ","), true
+}
+
+// goSigParts splits a Go signature into its parameter and result types as
+// written (package qualifiers kept, names dropped, any as interface{}).
+func goSigParts(sig, name string) (params, results []string, ok bool) {
 	i := strings.Index(sig, name+"(")
 	if i < 0 {
-		return "", "", false
+		return nil, nil, false
 	}
 	rest := sig[i+len(name):]
 	after := skipBalanced(rest, '(', ')')
 	if after == "" && !strings.HasSuffix(rest, ")") {
-		return "", "", false
+		return nil, nil, false
 	}
 	inner := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
-	params = strings.Join(goTypeList(inner), ",")
 	res := strings.TrimSpace(after)
 	if strings.HasPrefix(res, "(") {
 		res = strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
 	}
-	results = strings.Join(goTypeList(res), ",")
-	return params, results, true
+	return goTypeList(inner), goTypeList(res), true
 }
 
 // goTypeList splits a Go parameter list into its types, one per
-// parameter, without names or package qualifiers.
+// parameter, without names.
 func goTypeList(s string) []string {
 	var parts []string
 	depth, start := 0, 0
@@ -631,7 +674,11 @@ func goTypeList(s string) []string {
 			}
 			p = next
 		}
-		out[i] = unqualify(strings.ReplaceAll(p, " ", ""))
+		p = strings.ReplaceAll(p, " ", "")
+		if p == "any" {
+			p = "interface{}"
+		}
+		out[i] = p
 	}
 	return out
 }

@@ -33,9 +33,15 @@ type Edge struct {
 
 // Result is the answer to Callers or Callees.
 type Result struct {
+	// Edges are the edges the graph can justify: exact and likely, best
+	// first.
 	Edges []Edge
-	// Omitted counts name-only edges (and edges beyond MaxResults) left
-	// out to keep common names from flooding the answer.
+	// Guesses are name-only edges: the name matches but nothing known
+	// about the qualifier ties the call to the definition. They are never
+	// part of Edges; the first Options.MaxNameOnly are kept.
+	Guesses []Edge
+	// Omitted counts the edges past MaxResults and the guesses past
+	// MaxNameOnly that were left out.
 	Omitted int
 	// Unresolved lists callees of Callees that match no workspace
 	// definition, as written ("fmt.Println"), deduplicated.
@@ -76,8 +82,8 @@ func (c *collector) add(k edgeKey, def Def, test *Test, site symbols.Span, conf 
 	e.Sites = append(e.Sites, site)
 }
 
-// result sorts edges (confidence, then path and line), caps name-only
-// edges and the total.
+// result sorts edges (confidence, then path and line) and splits them into
+// justified edges and name-only guesses, each capped.
 func (c *collector) result(opts Options) Result {
 	var res Result
 	edges := make([]Edge, 0, len(c.order))
@@ -96,20 +102,15 @@ func (c *collector) result(opts Options) Result {
 		}
 		return firstLine(a) < firstLine(b)
 	})
-	nameOnly := 0
 	for _, e := range edges {
-		if e.Confidence == NameOnly {
-			nameOnly++
-			if nameOnly > opts.MaxNameOnly {
-				res.Omitted++
-				continue
-			}
-		}
-		if len(res.Edges) >= opts.MaxResults {
+		switch {
+		case e.Confidence == NameOnly && len(res.Guesses) < opts.MaxNameOnly:
+			res.Guesses = append(res.Guesses, e)
+		case e.Confidence != NameOnly && len(res.Edges) < opts.MaxResults:
+			res.Edges = append(res.Edges, e)
+		default:
 			res.Omitted++
-			continue
 		}
-		res.Edges = append(res.Edges, e)
 	}
 	return res
 }
@@ -212,11 +213,14 @@ func (r *Resolver) fill(d *Def) error {
 	return nil
 }
 
-// fillEdges loads the callers' symbols of the edges kept in a result.
+// fillEdges loads the callers' symbols of the edges and guesses kept in a
+// result.
 func (r *Resolver) fillEdges(res *Result) error {
-	for i := range res.Edges {
-		if err := r.fill(&res.Edges[i].Def); err != nil {
-			return err
+	for _, list := range [][]Edge{res.Edges, res.Guesses} {
+		for i := range list {
+			if err := r.fill(&list[i].Def); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -458,53 +462,98 @@ type TestHit struct {
 	Sites []symbols.Span
 }
 
+// TestResult is the answer to Tests.
+type TestResult struct {
+	// Hits are the tests the graph can justify: direct callers (exact or
+	// likely), two-hop callers and naming-convention tests, in that order.
+	Hits []TestHit
+	// Guesses are tests that call a function of d's name whose receiver
+	// the graph cannot tie to d (name-only).
+	Guesses []TestHit
+}
+
 // Tests returns the tests that exercise d: those calling it directly,
 // those calling a non-test definition that calls it, and those named
 // after it in the conventional test file of its file. Direct hits come
 // first, then two-hop, then naming; within each, by confidence and path.
-func (r *Resolver) Tests(ctx context.Context, d Def) ([]TestHit, error) {
+// Tests calling d's name on a receiver of unknown type are guesses, apart.
+func (r *Resolver) Tests(ctx context.Context, d Def) (TestResult, error) {
 	callers, err := r.Callers(ctx, d)
 	if err != nil {
-		return nil, err
+		return TestResult{}, err
 	}
-	hits := map[string]*TestHit{}
-	var order []string
-	add := func(h TestHit) {
-		k := h.Path + "\x00" + h.Test.Name + "\x00" + fmt.Sprint(h.Test.Span.StartByte)
-		if old, ok := hits[k]; ok {
-			if rank(h) > rank(*old) {
-				*old = h
-			}
-			return
-		}
-		hits[k] = &h
-		order = append(order, k)
-	}
+	hits := newTestHits()
 	var inter []Edge
 	for _, e := range callers.Edges {
 		if e.Test != nil {
-			add(TestHit{Path: e.Def.Path, Test: *e.Test, Def: e.Def, Reason: TestDirect, Confidence: e.Confidence,
-				Detail: "calls " + d.Name + " (" + e.Reason + ")", Sites: e.Sites})
+			hits.add(directHit(e, d))
 			continue
 		}
-		if e.Confidence >= Likely && e.Def.Ord >= 0 && len(inter) < r.opts.MaxIntermediates {
+		if e.Def.Ord >= 0 && len(inter) < r.opts.MaxIntermediates {
 			inter = append(inter, e)
 		}
 	}
 	for _, mid := range inter {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("tests of %s: %w", d.Name, err)
+			return TestResult{}, fmt.Errorf("tests of %s: %w", d.Name, err)
 		}
-		if err := r.testCallers(ctx, mid, d, add); err != nil {
-			return nil, err
+		if err := r.testCallers(ctx, mid, d, hits.add); err != nil {
+			return TestResult{}, err
 		}
 	}
-	if err := r.namingTests(d, add); err != nil {
-		return nil, err
+	if err := r.namingTests(d, hits.add); err != nil {
+		return TestResult{}, err
 	}
-	out := make([]TestHit, 0, len(order))
-	for _, k := range order {
-		out = append(out, *hits[k])
+	guesses := newTestHits()
+	for _, e := range callers.Guesses {
+		if e.Test == nil {
+			continue
+		}
+		if h := directHit(e, d); !hits.has(h) {
+			guesses.add(h) // a test already justified is no guess
+		}
+	}
+	return TestResult{Hits: hits.sorted(r.opts.MaxResults), Guesses: guesses.sorted(r.opts.MaxNameOnly)}, nil
+}
+
+// directHit is the hit of a test calling d directly.
+func directHit(e Edge, d Def) TestHit {
+	return TestHit{Path: e.Def.Path, Test: *e.Test, Def: e.Def, Reason: TestDirect, Confidence: e.Confidence,
+		Detail: "calls " + d.Name + " (" + e.Reason + ")", Sites: e.Sites}
+}
+
+// testHits collects test hits, one per test, keeping the best reason.
+type testHits struct {
+	m     map[string]*TestHit
+	order []string
+}
+
+func newTestHits() *testHits { return &testHits{m: map[string]*TestHit{}} }
+
+func testKey(h TestHit) string {
+	return h.Path + "\x00" + h.Test.Name + "\x00" + fmt.Sprint(h.Test.Span.StartByte)
+}
+
+func (t *testHits) has(h TestHit) bool { return t.m[testKey(h)] != nil }
+
+func (t *testHits) add(h TestHit) {
+	k := testKey(h)
+	if old, ok := t.m[k]; ok {
+		if rank(h) > rank(*old) {
+			*old = h
+		}
+		return
+	}
+	t.m[k] = &h
+	t.order = append(t.order, k)
+}
+
+// sorted returns the hits by reason, confidence, path and position, at
+// most max of them.
+func (t *testHits) sorted(max int) []TestHit {
+	out := make([]TestHit, 0, len(t.order))
+	for _, k := range t.order {
+		out = append(out, *t.m[k])
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -519,10 +568,10 @@ func (r *Resolver) Tests(ctx context.Context, d Def) ([]TestHit, error) {
 		}
 		return a.Test.Span.StartByte < b.Test.Span.StartByte
 	})
-	if len(out) > r.opts.MaxResults {
-		out = out[:r.opts.MaxResults]
+	if len(out) > max {
+		out = out[:max]
 	}
-	return out, nil
+	return out
 }
 
 func reasonRank(r TestReason) int {
@@ -540,31 +589,29 @@ func rank(h TestHit) int { return (3-reasonRank(h.Reason))*10 + int(h.Confidence
 // testCallers adds the tests that call intermediate mid (a caller of d).
 func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(TestHit)) error {
 	m := mid.Def
-	skip := siteFilter(m)
-	var ferr error
-	err := r.ix.Sites(TestCalleeKey(m.Name), func(p string, v []byte) bool {
-		if ferr = ctx.Err(); ferr != nil {
-			return false
+	sites, err := r.testSites(m.Name)
+	if err != nil {
+		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
+	}
+	fam := family(m.Lang)
+	for i := range sites {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
-		if skip(v, false) {
-			return true
+		s := &sites[i]
+		if s.Call.Name != m.Name || family(s.Lang) != fam {
+			continue
 		}
-		s, err := DecodeSite(p, v)
-		if err != nil || s.CallerTest == nil {
-			return true
-		}
-		conf, _, ok, err := r.match(&s, m)
+		conf, _, ok, err := r.match(s, m)
 		if err != nil {
-			ferr = err
-			return false
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
 		if !ok || conf < Likely {
-			return true
+			continue
 		}
-		_, caller, test := r.callerOf(&s)
+		_, caller, test := r.callerOf(s)
 		if err := r.fill(&caller); err != nil {
-			ferr = err
-			return false
+			return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 		}
 		if conf > mid.Confidence {
 			conf = mid.Confidence
@@ -572,15 +619,24 @@ func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(Te
 		via := m
 		add(TestHit{Path: s.Path, Test: *test, Def: caller, Reason: TestTwoHops, Via: &via, Confidence: conf,
 			Detail: "calls " + m.QualifiedName() + ", which calls " + d.Name, Sites: []symbols.Span{s.Call.Site}})
-		return true
-	})
-	if err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 	}
 	return nil
+}
+
+// testSites returns the decoded calls of name made from tests, read once
+// per resolver: two-hop test lookups go through the same intermediates'
+// names again and again.
+func (r *Resolver) testSites(name string) ([]Site, error) {
+	return memoized(r, memoKey("testsites", strings.ToLower(name)), func() ([]Site, error) {
+		var out []Site
+		err := r.ix.Sites(TestCalleeKey(name), func(p string, v []byte) bool {
+			if s, err := DecodeSite(p, v); err == nil && s.CallerTest != nil {
+				out = append(out, s)
+			}
+			return true
+		})
+		return out, err
+	})
 }
 
 // namingTests adds tests in the conventional test files of d's file whose

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -132,6 +133,9 @@ func cached[K comparable, V any](r *Resolver, m map[K]V, k K, load func() (V, er
 	r.mu.Unlock()
 	return v, nil
 }
+
+// memoKey joins the parts of a memoization key.
+func memoKey(parts ...string) string { return strings.Join(parts, "\x00") }
 
 // memoized returns the cached value of key, computing it with fn once.
 func memoized[T any](r *Resolver, key string, fn func() (T, error)) (T, error) {
@@ -327,7 +331,11 @@ func (t typeRef) key() string {
 	if t.module == "" {
 		from = t.from // only then does the reading file matter
 	}
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%v\x00%s", t.name, t.module, family(t.lang), t.elem, from)
+	elem := ""
+	if t.elem {
+		elem = "[]"
+	}
+	return memoKey(t.name, t.module, family(t.lang), elem, from)
 }
 
 // moduleMatch reports whether module reference ref (as a file records it:
@@ -476,7 +484,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 }
 
 func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
-	if t.elem || isBuiltinType(t) {
+	if t.elem || isBuiltinType(t) || (family(t.lang) == "go" && isAnonStruct(t.name)) {
 		return nil, nil
 	}
 	decls, err := r.findDecls(t)
@@ -503,7 +511,7 @@ func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
 // string, int …), which no workspace file declares.
 func isBuiltinType(t typeRef) bool {
 	spec := specs[t.lang]
-	return spec != nil && spec.builtins[t.name] && !strings.ContainsAny(t.module, "/.:") && family(t.lang) == "go"
+	return spec != nil && spec.builtins[t.name] && family(t.lang) == "go"
 }
 
 // aliasOf returns the type an alias declaration stands for.
@@ -570,20 +578,38 @@ func qualify(te TypeExpr, g *FileGraph) typeRef {
 // fieldType returns the type of member field of type t, looking through
 // embedded fields and base types.
 func (r *Resolver) fieldType(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	return memoizedType(r, fmt.Sprintf("field\x00%s\x00%s\x00%d", t.key(), field, depth), func() (typeRef, Confidence, bool, error) {
+	return memoizedType(r, memoKey("field", t.key(), field, strconv.Itoa(depth)), func() (typeRef, Confidence, bool, error) {
 		return r.fieldTypeUncached(t, field, depth)
 	})
 }
 
 func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRef, Confidence, bool, error) {
-	if field == ElemStep {
-		if !t.elem {
-			return typeRef{}, 0, false, nil
-		}
+	if field == ElemStep && t.elem {
 		t.elem = false
 		return t, Exact, true, nil
 	}
 	if depth > 3 || t.elem {
+		return typeRef{}, 0, false, nil
+	}
+	if family(t.lang) == "go" && isAnonStruct(t.name) {
+		// A field of an anonymous struct, recorded where it is declared,
+		// or promoted from one of its embedded fields.
+		fields, g, err := r.anonFields(t)
+		if err != nil {
+			return typeRef{}, 0, false, err
+		}
+		for _, f := range fields {
+			if f.Name == field && f.Type.Known() {
+				return r.memberType(f.Type, g)
+			}
+		}
+		for _, f := range fields {
+			if f.Embedded {
+				if ft, fc, ok, err := r.fieldType(qualify(f.Type, g), field, depth+1); err != nil || ok {
+					return ft, fc, ok, err
+				}
+			}
+		}
 		return typeRef{}, 0, false, nil
 	}
 	decls, err := r.findTypes(t)
@@ -592,7 +618,7 @@ func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRe
 	}
 	for _, td := range decls {
 		for _, f := range td.g.Fields {
-			if f.Owner == t.name && f.Name == field && f.Type.Known() {
+			if f.Owner == td.def.Name && f.Name == field && f.Type.Known() {
 				return r.memberType(f.Type, td.g)
 			}
 		}
@@ -605,6 +631,22 @@ func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRe
 		}
 	}
 	return typeRef{}, 0, false, nil
+}
+
+// anonFields returns the fields of the anonymous Go struct t names (see
+// AnonStructName) and the graph of the file declaring them.
+func (r *Resolver) anonFields(t typeRef) ([]Field, *FileGraph, error) {
+	g, err := r.graph(t.from)
+	if err != nil || g == nil {
+		return nil, nil, err
+	}
+	var out []Field
+	for _, f := range g.Fields {
+		if f.Owner == t.name {
+			out = append(out, f)
+		}
+	}
+	return out, g, nil
 }
 
 // memberType resolves a declared member or variable type read in file g.
@@ -686,7 +728,7 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 // type name (a static or class-method call).
 func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 	c := &s.Call
-	key := fmt.Sprintf("free\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
+	key := memoKey("free", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
 	if family(s.Lang) != "go" {
 		key += "\x00" + s.Path // wildcard imports are per file
 	}
@@ -774,7 +816,7 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 // instance, or the declared result of a function. It is exact when one
 // visible definition answers, likely when several do (the first wins).
 func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
-	key := fmt.Sprintf("call\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", te.Name, te.Module, te.Result, s.Lang, s.Module, s.Package, path.Dir(s.Path))
+	key := memoKey("call", te.Name, te.Module, strconv.Itoa(te.Result), s.Lang, s.Module, s.Package, path.Dir(s.Path))
 	return memoizedType(r, key, func() (typeRef, Confidence, bool, error) {
 		return r.callResultUncached(te, s)
 	})
@@ -863,12 +905,15 @@ func qualifyRaw(rt rawType, d Def, dg *FileGraph) typeRef {
 // methodResult resolves the k-th result type of method m of type t
 // (declared, promoted from an embedded field, or of an interface).
 func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
-	return memoizedType(r, fmt.Sprintf("result\x00%s\x00%s\x00%d", t.key(), m, k), func() (typeRef, Confidence, bool, error) {
+	return memoizedType(r, memoKey("result", t.key(), m, strconv.Itoa(k)), func() (typeRef, Confidence, bool, error) {
 		return r.methodResultUncached(t, m, k)
 	})
 }
 
 func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	if family(t.lang) == "go" {
+		return r.goMethodResult(t, m, k)
+	}
 	d, ok, err := r.findMethod(t, m, 0)
 	if err != nil || !ok {
 		return typeRef{}, 0, false, err
@@ -894,22 +939,9 @@ func (r *Resolver) findMethod(t typeRef, m string, depth int) (Def, bool, error)
 	if err != nil || len(decls) == 0 {
 		return Def{}, false, err
 	}
-	defs, err := r.definitionsWhere(m, r.inDecls(decls))
-	if err != nil {
-		return Def{}, false, err
-	}
 	for _, td := range decls {
-		for _, o := range defs {
-			if !isMember(o) || typeName(o) != td.def.Name || family(o.Lang) != family(td.def.Lang) {
-				continue
-			}
-			og, err := r.graph(o.Path)
-			if err != nil {
-				return Def{}, false, err
-			}
-			if og != nil && og.Module == td.g.Module {
-				return o, true, nil
-			}
+		if d, ok, err := r.declaredMethod(td, m); err != nil || ok {
+			return d, ok, err
 		}
 	}
 	for _, td := range decls {
@@ -948,6 +980,9 @@ func resultType(lang, sig, name string, k int) (rawType, bool) {
 		rest := sig[i+len(name):]
 		if strings.HasPrefix(rest, "[") {
 			rest = skipBalanced(rest, '[', ']')
+		}
+		if f, ok := strings.CutPrefix(strings.TrimSpace(rest), "func"); ok {
+			rest = f // type F func(…) R: a call of an F gives an R
 		}
 		if !strings.HasPrefix(rest, "(") {
 			return rawType{}, false

@@ -132,11 +132,11 @@ func TestTests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewResolver(tt.ix, Options{})
-			hits, err := r.Tests(context.Background(), tt.ix.def(t, tt.target))
+			res, err := r.Tests(context.Background(), tt.ix.def(t, tt.target))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := describeTests(hits)
+			got := describeTests(res.Hits)
 			sort.Strings(got)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)

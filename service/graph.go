@@ -60,16 +60,15 @@ func (s *Service) graph(ctx context.Context, req GraphRequest, q graphQuery, sit
 				sitePath = r.Target.Path
 			}
 			for _, it := range r.Items {
-				item := s.graphItem(tx, it, sitePath)
-				switch {
-				case it.Confidence == "name-only" && req.Guesses:
-					gt.Guesses = append(gt.Guesses, item)
-				case it.Confidence == "name-only":
-					gt.Omitted++
-				case len(gt.Items) == req.Limit:
+				if len(gt.Items) == req.Limit {
 					gt.Truncated++
-				default:
-					gt.Items = append(gt.Items, item)
+					continue
+				}
+				gt.Items = append(gt.Items, s.graphItem(tx, it, sitePath))
+			}
+			if req.Guesses {
+				for _, it := range r.Guesses {
+					gt.Guesses = append(gt.Guesses, s.graphItem(tx, it, sitePath))
 				}
 			}
 			out.Results = append(out.Results, gt)
