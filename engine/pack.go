@@ -169,6 +169,14 @@ func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, e
 	sort.SliceStable(g.cands, func(i, j int) bool { return g.cands[i].Score > g.cands[j].Score })
 	res := RelatedResult{Selection: g.sel, Items: []packs.Item{}, Notes: g.notes}
 	for _, c := range g.cands {
+		if i := sameCode(res.Items, c); i >= 0 {
+			// One piece of code found twice (the definition the selection
+			// uses is also its callee): one item with both reasons.
+			if !strings.Contains(res.Items[i].Reason, c.Reason) {
+				res.Items[i].Reason += "; " + c.Reason
+			}
+			continue
+		}
 		text := c.Text
 		res.Items = append(res.Items, packs.Item{
 			Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind,
@@ -177,6 +185,32 @@ func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, e
 		})
 	}
 	return res, nil
+}
+
+// sameCode returns the index of an item showing mostly the same lines of
+// the same file as c (overlapping by at least half of the shorter), or -1.
+func sameCode(items []packs.Item, c packs.Candidate) int {
+	for i, it := range items {
+		if it.Path != c.Path {
+			continue
+		}
+		overlap := min(it.EndLine, c.EndLine) - max(it.StartLine, c.StartLine) + 1
+		shorter := min(it.EndLine-it.StartLine, c.EndLine-c.StartLine) + 1
+		if overlap > 0 && 2*overlap >= shorter {
+			return i
+		}
+	}
+	return -1
+}
+
+// callableKind reports kinds of definition that are called rather than
+// referred to.
+func callableKind(kind string) bool {
+	switch kind {
+	case "function", "method", "constructor", "macro", "test":
+		return true
+	}
+	return false
 }
 
 // gatherer collects candidates for one pack.
@@ -575,7 +609,12 @@ func (g *gatherer) graph(ctx context.Context, defs []SymbolInfo) error {
 			reason func(GraphItem) string
 		}{
 			{packs.SourceCaller, g.s.Callers, packGraphItems, func(GraphItem) string { return "caller of " + name }},
-			{packs.SourceCallee, g.s.Callees, packGraphItems, func(GraphItem) string { return "called by " + name }},
+			{packs.SourceCallee, g.s.Callees, packGraphItems, func(it GraphItem) string {
+				if callableKind(it.Kind) {
+					return "called by " + name
+				}
+				return "used by " + name // a constant, variable or type the code refers to
+			}},
 			{packs.SourceTest, g.s.Tests, packGraphTests, func(it GraphItem) string { return "test of " + name + " (" + it.Reason + ")" }},
 		} {
 			results, err := q.run(ctx, t)

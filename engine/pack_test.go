@@ -162,8 +162,8 @@ func TestPackSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rel.Selection.Path != "ledger/report.go" || len(rel.Items) < 2 || rel.Items[0].Reason != "definition of Account" ||
-		rel.Items[1].Reason != "definition of Transfer" {
+	if rel.Selection.Path != "ledger/report.go" || len(rel.Items) < 2 || !strings.HasPrefix(rel.Items[0].Reason, "definition of Account") ||
+		!strings.HasPrefix(rel.Items[1].Reason, "definition of Transfer") {
 		t.Errorf("related: want the definitions of Account then Transfer (in order of use) first, got %+v", rel.Items)
 	}
 	for i := 1; i < len(rel.Items); i++ {
@@ -206,7 +206,7 @@ func TestPackGraph(t *testing.T) {
 	for path, reason := range want {
 		found := false
 		for _, it := range rel.Items {
-			if it.Path == path && strings.HasPrefix(it.Reason, reason) {
+			if it.Path == path && strings.Contains(it.Reason, reason) {
 				found = true
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/packs"
 )
 
 // defectsFixture reproduces, in miniature, the shapes of this repository's
@@ -97,8 +99,12 @@ func relatedItems(t *testing.T, e *Engine, sel Selection) []string {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, it := range rel.Items {
+	for i, it := range rel.Items {
 		out = append(out, it.Reason+": "+it.Path+":"+it.Symbol)
+		if j := sameCode(rel.Items[:i], packs.Candidate{Path: it.Path, StartLine: it.StartLine, EndLine: it.EndLine}); j >= 0 {
+			t.Errorf("related items %d and %d show the same code: %s:%d-%d (%s) and %s:%d-%d (%s)", j, i,
+				rel.Items[j].Path, rel.Items[j].StartLine, rel.Items[j].EndLine, rel.Items[j].Reason, it.Path, it.StartLine, it.EndLine, it.Reason)
+		}
 	}
 	return out
 }
@@ -120,7 +126,7 @@ func TestRelatedDefinitionsJustified(t *testing.T) {
 	}
 	sort.Strings(defs)
 	want := []string{
-		"definition of Close: engine/engine.go:Engine.Close",
+		"definition of Close; called by SharedIndex.release: engine/engine.go:Engine.Close",
 		"definition of SharedIndex: engine/share.go:SharedIndex",
 		"definition of Snapshot: engine/engine.go:Snapshot",
 	}
