@@ -20,46 +20,33 @@
 //
 // # Tools
 //
-// The tool table (tools.go) lists each tool's name, description, argument
-// struct and result struct. Input and output JSON Schemas are generated
-// from the structs' tags (args.go), and arguments are decoded and checked
-// by the same tags, so the schema an agent reads cannot drift from what
-// the server accepts. Results carry a text rendering for the agent
-// (content) and the JSON (structuredContent, described by outputSchema
-// from protocol 2025-06-18 on). Locations are workspace-relative paths
-// with 1-based inclusive line ranges, plus a file URI. Every path argument
-// is resolved with workspace.Resolve, and a path outside the workspace is
-// a tool error naming the argument. Snippet text is scrubbed of secrets
-// with the scrubber context packs use (engine.Scrubber); context packs
-// never exceed their token budget.
+// The tool table (tools.go) maps each tool to an operation of package
+// service: its name, description and the service's request and result
+// types. Input and output JSON Schemas are generated from those types'
+// tags (schema.go), and the service decodes and checks arguments by the
+// same tags, so the schema an agent reads cannot drift from what the
+// server accepts. Results carry a text rendering for the agent (content)
+// and the service's JSON result (structuredContent, described by
+// outputSchema from protocol 2025-06-18 on). Locations are
+// workspace-relative paths with 1-based inclusive line ranges (and
+// character columns where a span is exact), plus a file URI. The service
+// resolves path arguments (a path outside the workspace is a tool error
+// naming the argument), scrubs secrets from every snippet, signature and
+// doc, and keeps context packs within their token budget.
 //
 // # One writer per index
 //
 // Pebble and bleve lock the index directory, so one process at a time can
-// open an index: its owner. An editor's language server and one or more
-// MCP servers on the same workspace share the index through the owner
-// instead of opening it (engine/share.go):
-//
-//   - The owner listens on a Unix socket in the index directory
-//     (owner.sock, mode 0600; other users' connections are refused).
-//   - An MCP server that finds the index locked connects to the socket and
-//     forwards each tools/call — the tool name and its JSON arguments — to
-//     the owner, which runs the very same tool code (the "mcp" engine
-//     service, see Register) against its engine and returns the result.
-//     Edits the editor has not saved are therefore visible to the agent.
-//   - The editor's server (context-ls serve, through engine.OpenShared)
-//     must own the index: it holds the unsaved buffers and needs the engine
-//     for overlays, definitions and hover. When it finds the index owned by
-//     an MCP server, it asks for a handover: the MCP server finishes its
-//     in-flight calls, cancels its background work (scans, rebuild jobs),
-//     closes its engine and becomes a forwarding client of the editor's
-//     server. An editor's server never hands the index over.
-//   - When the owner exits, its clients open the index themselves (one wins
-//     the lock and serves the others) or find the new owner; a call that
-//     was in flight when an owner died is sent again if the tool only
-//     reads. A socket left by an owner that died is stale: the lock is
-//     free, and the next owner replaces the socket. Concurrent starts are
-//     decided by the lock.
+// open an index: its owner. The MCP server joins the index through package
+// share (share.Join): it owns the index when nobody else does; otherwise it
+// forwards each operation — its name and JSON request — to the owner over
+// the owner's Unix socket, and the owner answers from its own service, the
+// editor's unsaved edits included. An editor's language server that starts
+// later asks this server to hand the index over: the server finishes its
+// in-flight calls, cancels its background work (scans, rebuild jobs),
+// closes its engine and forwards from then on. When the owner exits, a
+// remaining process takes the index over; a call in flight when an owner
+// died is sent again if the operation only reads.
 //
 // An MCP server that owns the index keeps it fresh itself: a scan at
 // start-up, then a file watcher. Tool calls on a new index wait for its
