@@ -8,6 +8,7 @@ import { mcpRegistration } from './agents';
 import { describeFilters, packArgsForQuery, packArgsForSelection, parseSearchInput, placeArgs, reindexArgs, searchArgs } from './args';
 import { ConfigReader, packFormat, searchResults } from './config';
 import { editorState, toLocation, workspaceFolders } from './convert';
+import { packText } from './pack';
 import { pickLocation } from './picker';
 import {
   Commands,
@@ -66,6 +67,8 @@ export interface CommandDeps {
   serverPath(): string | undefined;
   /** Shows a tree in the results view. */
   showResults(title: string, nodes: ResultNode[]): Promise<void>;
+  /** Tells the pins view and the pack preview that pins were added or removed. */
+  pinsChanged(): void;
 }
 
 /**
@@ -89,15 +92,47 @@ export const ExtensionCommands = {
   setUpForAgents: 'contextLs.setUpForAgents',
   clearResults: 'contextLs.results.clear',
   openResult: 'contextLs.openResult',
+  previewContextForSelection: 'contextLs.previewContextForSelection',
+  previewContextForQuery: 'contextLs.previewContextForQuery',
+  packDrop: 'contextLs.pack.drop',
+  packPutBack: 'contextLs.pack.putBack',
+  packPin: 'contextLs.pack.pin',
+  packBudget: 'contextLs.pack.changeBudget',
+  packCopy: 'contextLs.pack.copy',
+  packInsert: 'contextLs.pack.insert',
+  packRefresh: 'contextLs.pack.refresh',
+  pinsUnpin: 'contextLs.pins.unpin',
+  pinsClearAll: 'contextLs.pins.clearAll',
+  pinsRefresh: 'contextLs.pins.refresh',
 } as const;
 
-/** Commands registered by their owners, not by registerCommands. */
-export const OWNED_ELSEWHERE: string[] = [ExtensionCommands.restartServer, ExtensionCommands.clearResults, ExtensionCommands.openResult];
+/**
+ * Commands registered by their owners, not by registerCommands: the
+ * server's lifecycle, and the side panel's views with their actions.
+ */
+export const OWNED_ELSEWHERE: string[] = [
+  ExtensionCommands.restartServer,
+  ExtensionCommands.clearResults,
+  ExtensionCommands.openResult,
+  ExtensionCommands.previewContextForSelection,
+  ExtensionCommands.previewContextForQuery,
+  ExtensionCommands.packDrop,
+  ExtensionCommands.packPutBack,
+  ExtensionCommands.packPin,
+  ExtensionCommands.packBudget,
+  ExtensionCommands.packCopy,
+  ExtensionCommands.packInsert,
+  ExtensionCommands.packRefresh,
+  ExtensionCommands.pinsUnpin,
+  ExtensionCommands.pinsClearAll,
+  ExtensionCommands.pinsRefresh,
+];
 
 /** Text of the button that opens Copy Context for Query when no file editor is active. */
 export const ASK_QUERY = 'Copy Context for Query…';
 
-function needClient(deps: CommandDeps): ContextClient | undefined {
+/** The running client, or undefined after saying why there is none. */
+export function needClient(deps: Pick<CommandDeps, 'client' | 'unavailableReason'>): ContextClient | undefined {
   const c = deps.client();
   if (c === undefined) {
     void vscode.window.showErrorMessage(`context-ls: ${deps.unavailableReason()}`);
@@ -105,14 +140,15 @@ function needClient(deps: CommandDeps): ContextClient | undefined {
   return c;
 }
 
-function showError(what: string, err: unknown): void {
+/** Shows why a command failed (a cancelled request is not a failure). */
+export function showError(what: string, err: unknown): void {
   if (!isCancelled(err)) {
     void vscode.window.showErrorMessage(errorMessage(what, err));
   }
 }
 
 /** Runs one server command under a window progress indicator. */
-async function run<T>(client: ContextClient, title: string, command: string, args: object | undefined): Promise<T> {
+export async function run<T>(client: ContextClient, title: string, command: string, args: object | undefined): Promise<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `context-ls: ${title}` }, (_p, token) =>
     client.execute<T>(command, args, token),
   );
@@ -135,11 +171,17 @@ async function copyPack(client: ContextClient, what: string, args: object): Prom
     showError(what, err);
     return;
   }
-  if ((res.text ?? '') === '' || (res.items ?? []).length === 0) {
+  await copyPackText(res);
+}
+
+/** Puts a pack on the clipboard and says how big it is; an empty pack leaves the clipboard alone. */
+export async function copyPackText(res: ContextPackResult): Promise<void> {
+  const text = packText(res);
+  if (text === '' || (res.items ?? []).length === 0) {
     void vscode.window.showWarningMessage('context-ls: nothing relevant was found; the clipboard is unchanged.');
     return;
   }
-  await vscode.env.clipboard.writeText(res.text);
+  await vscode.env.clipboard.writeText(text);
   void vscode.window.showInformationMessage(packSummary(res));
 }
 
@@ -332,6 +374,7 @@ export async function pin(deps: CommandDeps, action: 'pin' | 'unpin'): Promise<v
   }
   try {
     const res = await run<PinsResult>(client, action === 'pin' ? 'pinning' : 'unpinning', action === 'pin' ? Commands.pin : Commands.unpin, placeArgs(st));
+    deps.pinsChanged();
     void vscode.window.showInformationMessage(`context-ls: ${pinsSummary(action, res)}`);
   } catch (err) {
     const plain = action === 'unpin' ? notPinnedMessage(err) : undefined;
