@@ -13,6 +13,8 @@ export const OPEN_RESULT = 'contextLs.openResult';
 /** Shows a tree of ResultNodes in one view. */
 export class NodeTree<T> implements vscode.TreeDataProvider<ResultNode<T>>, vscode.Disposable {
   private roots: ResultNode<T>[] = [];
+  /** The view holds roots it fetched before the last set (shown once, maybe collapsed since). */
+  private fetched = false;
   private readonly changed = new vscode.EventEmitter<ResultNode<T> | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<ResultNode<T>>;
@@ -29,10 +31,13 @@ export class NodeTree<T> implements vscode.TreeDataProvider<ResultNode<T>>, vsco
   /** Replaces the tree. */
   set(roots: ResultNode<T>[]): void {
     this.roots = roots;
-    // A hidden view fetches its items when it is shown: a change event as
-    // well would fetch them twice, and a click on an item of the first
-    // fetch would then find its command gone.
-    if (this.view.visible) {
+    // A view never shown fetches its items when it is shown: a change
+    // event as well would fetch them twice, and a click on an item of the
+    // first fetch would then find its command gone. A view that fetched
+    // before keeps what it fetched, even collapsed, until it is told.
+    const told = this.fetched || this.view.visible;
+    this.fetched = false;
+    if (told) {
       this.changed.fire(undefined);
     }
   }
@@ -47,7 +52,11 @@ export class NodeTree<T> implements vscode.TreeDataProvider<ResultNode<T>>, vsco
   }
 
   getChildren(node?: ResultNode<T>): ResultNode<T>[] {
-    return node === undefined ? this.roots : (node.children ?? []);
+    if (node === undefined) {
+      this.fetched = true;
+      return this.roots;
+    }
+    return node.children ?? [];
   }
 
   dispose(): void {
