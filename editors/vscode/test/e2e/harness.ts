@@ -432,6 +432,15 @@ export class Workbench {
       await header.click();
     }
     await this.view(name).locator(`.pane-header[aria-expanded="${expanded}"]`).waitFor();
+    // The panel animates the change: wait until the view keeps its size.
+    let last = '';
+    for (const end = Date.now() + 3000; Date.now() < end; await sleep(150)) {
+      const box = JSON.stringify(await this.view(name).boundingBox());
+      if (box === last) {
+        return;
+      }
+      last = box;
+    }
   }
 
   /** Clicks a view's title action by its title ("Copy Pack"). */
