@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
@@ -64,6 +64,13 @@ bench-graph:
 bench-share:
 	$(GO) test ./engine -run '^$$' -bench 'ShareCall' -benchtime 2000x
 	$(GO) test ./engine -run '^$$' -bench 'Handover' -benchtime 5x
+
+# The long reliability suite (not in bench or test: ~10 min): full disk on
+# a tmpfs (needs root; skipped otherwise), a 200 MiB file, 200 random bytes
+# in index files, 20 kill -9 mid-index, planted secrets and false
+# redactions over the Go standard library. Exits non-zero on a problem.
+bench-reliability: build
+	$(GO) run ./bench reliability
 
 # Edit-to-fresh latency of the language server on the Go standard library,
 # its memory after bootstrap.

@@ -176,7 +176,12 @@ func (em *embedder) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrDiskFull):
+			// The vectors are in memory; only their cache on disk is
+			// missing (recomputed after a restart). Said once.
+			em.e.noteStorage(err)
+		case err != nil:
 			em.e.log.Warn("embedding batch failed", "err", err)
 		}
 		if worked {

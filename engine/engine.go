@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
@@ -34,6 +35,13 @@ type Options struct {
 	Workers int
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// OnStorage, if set, hears when index writes stop (a full disk, a
+	// failed store: the health says which and why) and when they resume
+	// (StorageOK), once per episode. It must not block.
+	OnStorage func(StorageHealth)
+
+	// store holds the store's options (tests set its free-space hooks).
+	store store.Options
 }
 
 // Engine indexes and queries one workspace folder.
@@ -63,6 +71,10 @@ type Engine struct {
 	gen    atomic.Uint64
 
 	stats statsState
+	// storageNoted is set while writes fail for lack of space (or a
+	// failed store) and the condition has been reported (health.go).
+	storageNoted atomic.Bool
+	onStorage    func(StorageHealth)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -110,13 +122,24 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	db, err := store.Open(filepath.Join(dbDir, "pebble"), store.Options{})
+	// Logged values (paths, errors quoting content) stay short, one line.
+	log = slog.New(logcap.Handler(log.Handler()))
+	db, err := store.Open(filepath.Join(dbDir, "pebble"), opts.store)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkRoot(db, ws.Root()); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if db.DamagedReason != "" {
+		// The store was found damaged (by a read or by Verify) and starts
+		// empty: the text index goes with it; Index re-indexes.
+		log.Info("index was damaged; rebuilding it", "dir", dbDir, "reason", db.DamagedReason)
+		if err := search.MarkDamaged(filepath.Join(dbDir, "bleve"), db.DamagedReason); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	text, rebuilt, err := search.Open(filepath.Join(dbDir, "bleve"))
 	if err != nil {
@@ -135,15 +158,26 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 		rebuilt = true
 	}
 	e := &Engine{ws: ws, cfg: opts.Config, db: db, text: text, dbDir: dbDir, log: log, overlays: map[string]bool{}, scan: make(chan struct{}, 1)}
+	e.onStorage = opts.OnStorage
 	e.worker = opts.Workers
 	if e.worker <= 0 {
 		e.worker = runtime.GOMAXPROCS(0)
 	}
 	e.stats.init()
+	if db.DamagedReason != "" {
+		e.stats.note("index was damaged (%s): rebuilt", logcap.String(db.DamagedReason))
+	}
 	e.tw = e.newTextWriter()
 	if err := e.syncText(ctx, rebuilt || db.Rebuilt); err != nil {
-		e.Close()
-		return nil, err
+		if !errors.Is(err, ErrDiskFull) {
+			e.Close()
+			return nil, err
+		}
+		// The disk is full: the index answers from what it holds (the
+		// text index may lag the store); the next write after space is
+		// freed catches the text index up (resumeText).
+		e.tw.setErr(err)
+		e.noteStorage(err)
 	}
 	if err := e.dropStaleOverlays(ctx); err != nil {
 		e.Close()
@@ -197,6 +231,14 @@ var (
 	ErrNotIndexed = errors.New("not indexed")
 	// ErrNoSymbol: no definition matches the target.
 	ErrNoSymbol = errors.New("no such symbol")
+	// ErrDiskFull: the disk holding the index has too little free space
+	// for it to grow (a *store.DiskFullError names the disk and the index
+	// directory). Nothing was written; queries answer from the index as it
+	// is, and writes succeed again once space is freed.
+	ErrDiskFull = store.ErrDiskFull
+	// ErrDamaged: a read met corrupt index data. The index is marked and
+	// rebuilt when it is next opened (see Verify).
+	ErrDamaged = store.ErrDamaged
 )
 
 // Root returns the canonical workspace root.
@@ -251,6 +293,12 @@ func (e *Engine) close() error {
 func (e *Engine) Snapshot() *Snapshot {
 	e.snapMu.Lock()
 	defer e.snapMu.Unlock()
+	if e.cur != nil && e.db.Failed() != nil {
+		// The store failed inside a write: a new snapshot would wait for
+		// the locks the failed write holds. Keep serving the last one.
+		e.cur.refs.Add(1)
+		return e.cur
+	}
 	if e.cur == nil || e.dirty.Swap(false) {
 		if e.cur != nil {
 			e.cur.Release()

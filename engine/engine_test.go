@@ -402,7 +402,7 @@ func TestNewIndexerVersionReindexes(t *testing.T) {
 	}
 	fi, _ := os.Stat(filepath.Join(root, "geo/shapes.go"))
 	data.File.Size, data.File.ModTime, data.File.Indexer = fi.Size(), fi.ModTime().UnixNano(), "chunk0.extract0"
-	if err := e.writeFile(data, false); err != nil {
+	if err := e.writeFile(context.Background(), data, false); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.Index(ctx, nil)

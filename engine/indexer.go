@@ -65,6 +65,9 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		return IndexResult{}, err
 	}
 	defer unlock()
+	if err := e.beginWrite(ctx); err != nil {
+		return IndexResult{}, err
+	}
 	start := time.Now()
 	report := progress
 	progress = func(p Progress) {
@@ -144,12 +147,12 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 			res.Failed++
 			e.log.Warn("index file", "path", r.path, "err", r.err)
 		case r.data == nil: // content unchanged, mtime moved
-			if err := e.db.TouchFile(r.path, r.size, r.mtime); err != nil {
+			if err := e.touchFile(r.path, r.size, r.mtime); err != nil {
 				return err
 			}
 			res.Unchanged++
 		default:
-			if err := e.writeFile(r.data, false); err != nil {
+			if err := e.writeFile(ctx, r.data, false); err != nil {
 				return err
 			}
 			res.add(r.data)
@@ -187,11 +190,14 @@ func (e *Engine) finishRun(start time.Time, res *IndexResult, runErr error, whol
 	}
 	res.Duration = time.Since(start)
 	if runErr != nil {
-		return runErr
+		return e.noteStorage(runErr)
 	}
 	if wholeWorkspace {
-		if err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
-			return err
+		err := e.db.SetMeta("lastIndex", time.Now().UTC().Format(time.RFC3339Nano))
+		// A run that found nothing to write leaves the index as complete
+		// as it was: a full disk does not fail it.
+		if err != nil && !(errors.Is(err, ErrDiskFull) && res.Indexed == 0 && res.Deleted == 0) {
+			return e.noteStorage(err)
 		}
 	}
 	progress(Progress{Phase: "done", Done: total, Total: total})
@@ -244,8 +250,8 @@ func (e *Engine) parseAll(ctx context.Context, files []workspace.FileInfo,
 		if firstErr != nil {
 			continue // drain
 		}
-		if r.err != nil && wctx.Err() != nil {
-			continue // cancelled mid-parse
+		if wctx.Err() != nil {
+			continue // cancelled: what is parsed is not written (a large file takes seconds)
 		}
 		if err := write(done, r); err != nil {
 			firstErr = err
@@ -350,6 +356,9 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 	} else {
 		chunks = chunking.Text(rel, lang.Name, content, opts)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a large file takes seconds: stop here when asked
+	}
 	byName := make(map[string]*symbols.Symbol, len(data.Symbols))
 	for i := range data.Symbols {
 		byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
@@ -427,20 +436,20 @@ var ErrNotIndexable = errors.New("file type not indexed")
 // Disk versions of files that have an overlay are dropped: the editor's
 // buffer wins until it is closed. Chunks the previous version already had
 // (same id: same text at the same place) keep their text-index documents.
-func (e *Engine) writeFile(data *store.FileData, overlay bool) error {
-	return e.writeFileWith(data, overlay, true)
+func (e *Engine) writeFile(ctx context.Context, data *store.FileData, overlay bool) error {
+	return e.writeFileWith(ctx, data, overlay, true)
 }
 
 // writeFileWith is writeFile; reuse false re-adds every chunk to the text
 // index (Reindex).
-func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error {
+func (e *Engine) writeFileWith(ctx context.Context, data *store.FileData, overlay, reuse bool) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	if !overlay && e.hasOverlay(data.File.Path) {
 		return nil
 	}
 	seq, replaced, err := e.db.PutFile(data)
-	if err != nil {
+	if e.noteStorage(err) != nil {
 		return err
 	}
 	e.changed()
@@ -449,19 +458,28 @@ func (e *Engine) writeFileWith(data *store.FileData, overlay, reuse bool) error 
 		ids[i] = c.ID
 	}
 	e.emb.fileChanged(data.File.Path, replaced, ids, overlay)
-	return e.tw.put(data, replaced, seq, reuse)
+	return e.tw.put(ctx, data, replaced, seq, reuse)
 }
 
 func (e *Engine) deleteFile(rel string) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	seq, removed, err := e.db.DeleteFile(rel)
-	if err != nil {
+	if e.noteStorage(err) != nil {
 		return err
 	}
 	e.changed()
 	e.emb.fileChanged(rel, removed, nil, false)
 	return e.tw.remove(removed, seq)
+}
+
+// errTextBehind: the text writer stopped adding a file's documents part
+// way; the text index must be caught up from the store (resumeText).
+var errTextBehind = errors.New("text index behind the store")
+
+// touchFile records a new size and modification time of an unchanged file.
+func (e *Engine) touchFile(rel string, size, mtime int64) error {
+	return e.noteStorage(e.db.TouchFile(rel, size, mtime))
 }
 
 // flushText applies every queued text-index change, waits for it, and trims
@@ -471,12 +489,36 @@ func (e *Engine) flushText() error {
 	defer e.writeMu.Unlock()
 	seq := e.tw.seq
 	if err := e.tw.flush(); err != nil {
-		return err
+		return e.noteStorage(err)
 	}
-	if seq > 0 {
-		return e.db.TrimLog(seq)
+	if seq > e.tw.trimmed {
+		if err := e.db.TrimLog(seq); err != nil {
+			return e.noteStorage(err)
+		}
+		e.tw.trimmed = seq
 	}
 	return nil
+}
+
+// resumeText restarts a text writer that stopped on an error (a full
+// disk): once the store admits writes again, the text index catches up
+// from the store's change log, which keeps every change after the text
+// index's watermark. It returns the writer's error while it cannot.
+func (e *Engine) resumeText(ctx context.Context) error {
+	e.writeMu.Lock()
+	err := e.tw.getErr()
+	if err == nil {
+		e.writeMu.Unlock()
+		return nil
+	}
+	if rerr := e.db.Room(0); rerr != nil {
+		e.writeMu.Unlock()
+		return rerr
+	}
+	e.tw.reset()
+	e.writeMu.Unlock()
+	e.log.Info("text index resumes after an error", "err", err)
+	return e.syncText(ctx, false)
 }
 
 // textWriter accumulates text-index operations and applies them in batches
@@ -486,16 +528,23 @@ func (e *Engine) flushText() error {
 // batches are applied in order, so the text index's watermark never claims a
 // change it does not hold. Batches are applied by a background goroutine so
 // parsing and writing continue meanwhile.
+//
+// Once a batch fails (the disk is full, say) the writer applies nothing
+// more until reset: a later batch would record a watermark claiming the
+// failed batch's changes.
 type textWriter struct {
 	x       *search.Index
 	b       *search.Batch
 	seq     uint64
+	trimmed uint64 // the change log is trimmed up to here
 	max     int
 	pending bool // seq advanced since the last flush
 	applyCh chan applyJob
 	errMu   sync.Mutex
 	err     error
 	wg      sync.WaitGroup
+	// onApply, if set, is called after each batch is applied (tests).
+	onApply func()
 }
 
 type applyJob struct {
@@ -512,11 +561,19 @@ func (e *Engine) newTextWriter() *textWriter {
 		for j := range w.applyCh {
 			// The store is made durable first: a text index persisted
 			// ahead of a store that loses its last writes in a crash
-			// would claim changes nobody can replay.
-			if err := e.db.Sync(); err != nil {
-				w.setErr(err)
-			} else if err := w.x.Apply(j.b); err != nil {
-				w.setErr(err)
+			// would claim changes nobody can replay. The text index
+			// shares the store's disk: the store's space check speaks
+			// for both.
+			if w.getErr() == nil {
+				if err := e.db.Room(j.b.Bytes()); err != nil {
+					w.setErr(err)
+				} else if err := e.db.Sync(); err != nil {
+					w.setErr(err)
+				} else if err := w.x.Apply(j.b); err != nil {
+					w.setErr(err)
+				} else if w.onApply != nil {
+					w.onApply()
+				}
 			}
 			if j.done != nil {
 				close(j.done)
@@ -540,7 +597,18 @@ func (w *textWriter) getErr() error {
 	return w.err
 }
 
-func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
+// reset drops the queued changes and the error so the writer applies
+// batches again; the caller replays the store's change log (syncText).
+// Called under Engine.writeMu.
+func (w *textWriter) reset() {
+	w.b = w.x.NewBatch()
+	w.pending = false
+	w.errMu.Lock()
+	w.err = nil
+	w.errMu.Unlock()
+}
+
+func (w *textWriter) put(ctx context.Context, data *store.FileData, replaced []store.ChunkID, seq uint64, reuse bool) error {
 	keep := make(map[store.ChunkID]bool, len(data.Chunks))
 	for _, c := range data.Chunks {
 		keep[c.ID] = true
@@ -558,6 +626,22 @@ func (w *textWriter) put(data *store.FileData, replaced []store.ChunkID, seq uin
 		}
 		if err := w.b.Add(textDoc(&data.Chunks[i])); err != nil {
 			return err
+		}
+		// A large file's documents are spread over several batches, so a
+		// batch (which bleve builds in memory) stays bounded. The batches
+		// before the last carry the previous watermark: after a crash the
+		// file is replayed whole.
+		if w.b.Len() >= w.max {
+			if err := w.send(false); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				// Stop part way (each batch takes a while): the text
+				// index is behind the store until resumeText replays
+				// the change log, which has this file.
+				w.setErr(fmt.Errorf("%w: %w", errTextBehind, err))
+				return err
+			}
 		}
 	}
 	return w.advance(seq)
@@ -645,18 +729,12 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 		return err
 	}
 	last := e.db.Seq()
-	if len(paths) == 0 {
-		if wm < last {
-			if err := e.db.Sync(); err != nil { // as the text writer does
-				return err
-			}
-			b := e.text.NewBatch()
-			b.SetWatermark(last)
-			return e.text.Apply(b)
-		}
+	if len(paths) == 0 && wm >= last {
 		return nil
 	}
-	e.log.Info("text index catching up", "files", len(paths), "watermark", wm, "seq", last)
+	if len(paths) > 0 {
+		e.log.Info("text index catching up", "files", len(paths), "watermark", wm, "seq", last)
+	}
 	sorted := make([]string, 0, len(paths))
 	for p := range paths {
 		sorted = append(sorted, p)
@@ -699,7 +777,11 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	return e.db.TrimLog(last)
+	if err := e.db.TrimLog(last); err != nil {
+		return err
+	}
+	w.trimmed = last
+	return nil
 }
 
 func (e *Engine) hasOverlay(rel string) bool {

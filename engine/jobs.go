@@ -182,6 +182,9 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 		return IndexResult{}, err
 	}
 	defer unlock()
+	if err := e.beginWrite(ctx); err != nil {
+		return IndexResult{}, err
+	}
 	start := time.Now()
 	if progress == nil {
 		progress = func(Progress) {}
@@ -209,7 +212,7 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 		case e.hasOverlay(r.path):
 			res.Unchanged++ // the editor's buffer wins
 		default:
-			if err := e.writeFileWith(r.data, false, false); err != nil {
+			if err := e.writeFileWith(ctx, r.data, false, false); err != nil {
 				return err
 			}
 			res.add(r.data)

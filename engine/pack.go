@@ -853,6 +853,27 @@ func escapeGlob(p string) string {
 	return b.String()
 }
 
+// definitionAround names the smallest definition of rel whose lines (doc
+// comment included) hold lines a-b (1-based), or "" when none does: a pinned range is shown by
+// the definition it pins or lies in.
+func (s *Snapshot) definitionAround(rel string, a, b int) string {
+	syms, err := s.DocumentSymbols(rel)
+	if err != nil {
+		return ""
+	}
+	best, size := "", -1
+	for _, si := range syms {
+		start, end := si.Span.Start.Line+1, si.Span.End.Line+1
+		if !si.DocSpan.Empty() {
+			start = min(start, si.DocSpan.Start.Line+1) // its doc comment is part of it
+		}
+		if start <= a && b <= end && (size < 0 || end-start < size) {
+			best, size = si.Qualified(), end-start
+		}
+	}
+	return best
+}
+
 // fixed adds the pinned items and the always-included files, whether or
 // not they overlap the selection.
 func (g *gatherer) fixed() error {
@@ -873,7 +894,11 @@ func (g *gatherer) fixed() error {
 		if text == "" {
 			continue
 		}
-		g.cands = append(g.cands, packs.Candidate{Path: p.Path, StartLine: a, EndLine: b, Kind: "pinned", Language: g.language(p.Path),
+		sym := ""
+		if p.StartLine != 0 {
+			sym = g.s.definitionAround(p.Path, a, b)
+		}
+		g.cands = append(g.cands, packs.Candidate{Path: p.Path, StartLine: a, EndLine: b, Symbol: sym, Kind: "pinned", Language: g.language(p.Path),
 			Text: text, Score: 1, Source: packs.SourcePinned, Reason: "pinned", IncludeMode: packs.ModeManual})
 	}
 	always, err := g.s.alwaysPaths()

@@ -287,8 +287,8 @@ func TestPins(t *testing.T) {
 	if strings.Contains(p.Text, "s3cret-Pa55") || !strings.Contains(pinned.Text, packs.Redacted) {
 		t.Errorf("the pinned secret was not scrubbed:\n%s", pinned.Text)
 	}
-	if it := findItem(p, "ledger/ledger.go", "pinned"); it == nil || it.StartLine != 5 || it.EndLine != 6 {
-		t.Errorf("pinned range missing or moved: %+v", it)
+	if it := findItem(p, "ledger/ledger.go", "pinned"); it == nil || it.StartLine != 5 || it.EndLine != 6 || it.Symbol != "ErrOverdraft" {
+		t.Errorf("pinned range missing, moved or not named by its definition: %+v", it)
 	}
 
 	// Pins persist with the index and survive a reopen.

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -27,6 +25,9 @@ type Stats struct {
 	Embeddings EmbeddingStats `json:"embeddings"`
 	Queries    QueryStats     `json:"queries"`
 	Recent     []string       `json:"recent,omitempty"` // recent activity, newest last
+	// Storage says whether the index can be written (a full disk stops
+	// writes; queries keep answering from the index as it is).
+	Storage StorageHealth `json:"storage"`
 }
 
 // IndexingState tells how complete the index is.
@@ -103,7 +104,7 @@ func (s *Snapshot) Stats() (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	st.DBSizeBytes = s.e.db.DiskSize() + dirSize(s.e.text.Dir())
+	st.DBSizeBytes = s.e.db.DiskSize() + store.DirBytes(s.e.text.Dir())
 	if v, err := s.e.db.Meta("lastIndex"); err == nil {
 		st.LastIndex = v
 	}
@@ -118,6 +119,7 @@ func (s *Snapshot) Stats() (Stats, error) {
 	s.e.stats.mu.Unlock()
 	st.Queries.P50Ms, st.Queries.P95Ms = percentileMs(lat, 0.50), percentileMs(lat, 0.95)
 	st.Embeddings = s.e.emb.stats()
+	st.Storage = s.e.StorageHealth()
 	return st, nil
 }
 
@@ -136,18 +138,4 @@ func percentileMs(ds []time.Duration, q float64) float64 {
 		i = len(sorted) - 1
 	}
 	return float64(sorted[i].Microseconds()) / 1000
-}
-
-// dirSize sums the sizes of the regular files below dir.
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

@@ -34,6 +34,9 @@ func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 // saves): changed files are re-indexed, deleted or newly ignored ones are
 // removed, paths with an open overlay are left to the overlay.
 func (e *Engine) Refresh(ctx context.Context, rels []string) error {
+	if err := e.beginWrite(ctx); err != nil {
+		return err
+	}
 	var errs []error
 	for _, rel := range rels {
 		if e.hasOverlay(rel) {
@@ -75,12 +78,25 @@ func (e *Engine) refreshOne(ctx context.Context, rel string) error {
 // indexContent builds and writes one file version, then makes it visible to
 // text search before returning.
 func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, overlay bool, mtime int64) error {
+	if overlay { // Refresh checked for its files
+		if err := e.beginWrite(ctx); err != nil {
+			return err
+		}
+	}
+	if int64(len(content)) > e.ws.MaxFileSize() {
+		// Like a file that large on disk, a buffer that large is not
+		// indexed (it would take memory and time without bound).
+		if err := e.deleteFile(rel); err != nil {
+			return err
+		}
+		return e.flushText()
+	}
 	snap := e.db.Snapshot()
 	old, err := snap.File(rel)
 	snap.Release()
 	if err == nil && old.Hash == store.ContentHash(content) && old.Overlay == overlay && old.Indexer == indexerVersion {
 		if !overlay && (old.ModTime != mtime || old.Size != int64(len(content))) {
-			return e.db.TouchFile(rel, int64(len(content)), mtime)
+			return e.touchFile(rel, int64(len(content)), mtime)
 		}
 		return nil
 	}
@@ -91,7 +107,7 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		return fmt.Errorf("index %s: %w", rel, err)
 	}
 	data.File.ModTime = mtime
-	if err := e.writeFile(data, overlay); err != nil {
+	if err := e.writeFile(ctx, data, overlay); err != nil {
 		return err
 	}
 	return e.flushText()

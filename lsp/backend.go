@@ -43,6 +43,10 @@ type Backend interface {
 	// Service returns the service of the open folder root; release ends
 	// its use.
 	Service(root string) (svc *service.Service, release func(), err error)
+	// OnStorage sets fn to hear when a folder's index stops accepting
+	// writes (state diskFull or failed, message one line) and when it
+	// accepts them again (state ok), once per episode; fn must not block.
+	OnStorage(fn func(root, state, message string))
 	// PlanPaths maps paths (URIs, absolute, or relative to a folder) to
 	// the folders and folder-relative paths they name.
 	PlanPaths(paths []string) ([]session.FolderPaths, error)

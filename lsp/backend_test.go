@@ -380,6 +380,9 @@ func TestBackendArgumentErrors(t *testing.T) {
 		{"contextLs.contextPack", map[string]any{"query": "x", "format": "yaml"}, "format: \"yaml\" is not"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "folder": "file:///not/open"}, "folder: file:///not/open is not an open workspace folder"},
 		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 100"},
+		// Errors name the command's arguments, not the service's fields.
+		{"contextLs.contextPack", map[string]any{"query": "x", "budgetTokens": 5}, "arguments[0].budgetTokens: must be between 100"},
+		{"contextLs.pin", map[string]any{"uri": s.uri("no/such.go"), "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}}, "arguments[0].textDocument.uri: "},
 		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
 		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: must not be empty"},

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
@@ -208,8 +208,8 @@ func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, erro
 	p := place{doc: d, sel: service.Selection{Target: service.Target{File: d.rel}}}
 	switch {
 	case a.Range != nil && (a.Range.Start != a.Range.End):
-		start, startCol, err := e.s.charPosition(d.path, protocol.Position(a.Range.Start))
-		end, endCol, err2 := e.s.charPosition(d.path, protocol.Position(a.Range.End))
+		start, startCol, err := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.Start))
+		end, endCol, err2 := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.End))
 		if err = errors.Join(err, err2); err != nil {
 			d.release()
 			return place{}, err
@@ -228,7 +228,7 @@ func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, erro
 		if at == nil {
 			at = &a.Range.Start
 		}
-		if p.sel.Line, p.sel.Column, err = e.s.charPosition(d.path, protocol.Position(*at)); err != nil {
+		if p.sel.Line, p.sel.Column, err = e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(*at)); err != nil {
 			d.release()
 			return place{}, err
 		}
@@ -283,9 +283,20 @@ func argError(err error) error {
 		if se.Field == "" {
 			return jsonrpc.InvalidParams("arguments[0]: %s", se.Message)
 		}
-		return jsonrpc.InvalidParams("arguments[0].%s", se.Error())
+		field := se.Field
+		if name, ok := commandArgument[field]; ok {
+			field = name
+		}
+		return jsonrpc.InvalidParams("arguments[0].%s: %s", field, se.Message)
 	}
 	return rpcError(err)
+}
+
+// commandArgument names the command argument that fills a service
+// request field of another name: errors speak of what the client sent.
+var commandArgument = map[string]string{
+	"file": "textDocument", "lines": "range", "line": "position", "column": "position",
+	"budget": "budgetTokens", "snippet": "text",
 }
 
 // Progress starts progress reporting for the command: on the client's
@@ -338,7 +349,7 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		for j, c := range s.commands {
 			names[j] = c.Name
 		}
-		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", clip.Clip(p.Command, 100), strings.Join(names, ", "))
+		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", logcap.Clip(p.Command, 100), strings.Join(names, ", "))
 	}
 	cmd := s.commands[i]
 	args, err := decodeCommandArgs(cmd, p.Arguments)

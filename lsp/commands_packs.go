@@ -18,7 +18,7 @@ type ContextPackArgs struct {
 	PlaceArgs
 	Query        string   `json:"query,omitempty" desc:"what the pack is for; required without a place"`
 	BudgetTokens int      `json:"budgetTokens,omitempty" desc:"token budget, 100 to 1000000 (default: the budgetTokens setting)"`
-	Format       string   `json:"format,omitempty" desc:"markdown, xml, json or plain (default: the workspace's pack.format); with json the items carry their text and text is empty"`
+	Format       string   `json:"format,omitempty" desc:"markdown, xml, json or plain (default: the workspace's pack.format); with json the items also carry their text"`
 	Task         string   `json:"task,omitempty" desc:"analysis, implementation, review, testing, documentation or bugfix: how the budget is split across sources (default analysis)"`
 	Exclude      []string `json:"exclude,omitempty" desc:"items to leave out: PATH (a whole file) or PATH:A-B, paths relative to the folder, as earlier items name them"`
 	Folder       string   `json:"folder,omitempty" desc:"URI of the workspace folder to pack from when no place is given (default: the first)"`
@@ -26,7 +26,7 @@ type ContextPackArgs struct {
 
 // ContextPackResult is the result of contextLs.contextPack.
 type ContextPackResult struct {
-	Text      string     `json:"text" desc:"the rendered pack (empty with format json: the items carry the text)"`
+	Text      string     `json:"text" desc:"the rendered pack: what to copy (with format json, a JSON array of the items with their text)"`
 	Format    string     `json:"format" desc:"markdown, xml, json or plain"`
 	Tokens    int        `json:"tokens" desc:"tokens used, never more than budget"`
 	Budget    int        `json:"budget" desc:"the budget it was built for"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,10 +84,15 @@ func (s *server) documentAt(path string) (*doc, error) {
 }
 
 // charPosition converts an LSP position in path to the service's 1-based
-// line and character column.
-func (s *server) charPosition(path string, p protocol.Position) (line, col int, err error) {
+// line and character column; field names the document's URI in errors.
+func (s *server) charPosition(field, path string, p protocol.Position) (line, col int, err error) {
 	m, err := s.mapperFor(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, 0, jsonrpc.InvalidParams("%s: %s does not exist (and is not open)", field, path)
+	case errors.Is(err, errFileTooLarge):
+		return 0, 0, jsonrpc.InvalidParams("%s: %s: %v", field, path, err)
+	case err != nil:
 		return 0, 0, fmt.Errorf("mapping the position: %w", err)
 	}
 	off := m.PositionOffset(p)
@@ -101,7 +107,7 @@ func (s *server) positionRequest(ctx context.Context, d *doc, p protocol.Positio
 	if err := s.backend.Sync(ctx, d.path); err != nil {
 		return service.PositionRequest{}, err
 	}
-	line, col, err := s.charPosition(d.path, p)
+	line, col, err := s.charPosition("textDocument.uri", d.path, p)
 	if err != nil {
 		return service.PositionRequest{}, err
 	}
@@ -506,7 +512,7 @@ func (s *server) calls(ctx context.Context, p callHierarchyParams,
 	var cd callData
 	if raw, err := json.Marshal(p.Item.Data); err == nil && json.Unmarshal(raw, &cd) == nil && cd.Path != "" && cd.Line > 0 {
 		t.File, t.Line, t.Column = cd.Path, cd.Line, cd.Column
-	} else if t.Line, t.Column, err = s.charPosition(d.path, p.Item.SelectionRange.Start); err != nil {
+	} else if t.Line, t.Column, err = s.charPosition("item.uri", d.path, p.Item.SelectionRange.Start); err != nil {
 		return err
 	}
 	res, err := q(d.svc, ctx, service.GraphRequest{Target: t})

@@ -267,6 +267,8 @@ func (b *fakeBackend) Service(root string) (*service.Service, func(), error) {
 	return nil, nil, errNoIndex
 }
 
+func (b *fakeBackend) OnStorage(fn func(root, state, message string)) {}
+
 func (b *fakeBackend) PlanPaths(paths []string) ([]session.FolderPaths, error) {
 	return nil, errNoIndex
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/lsp/session"
 	"go.lsp.dev/protocol"
 )
@@ -14,7 +15,9 @@ import (
 // logger writes to stderr through slog and, filtered by the logLevel
 // setting, to the client as window/logMessage. stdout is never touched.
 type logger struct {
-	base *slog.Logger
+	// base logs with every value bounded (logcap); raw, unbounded, only
+	// the stacks of panics.
+	base, raw *slog.Logger
 	// level is the client filter; it also filters stderr when the server
 	// built its own stderr handler.
 	level *slog.LevelVar
@@ -28,7 +31,7 @@ func newLogger(base *slog.Logger, stderr interface{ Write([]byte) (int, error) }
 	if base == nil {
 		base = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	}
-	return &logger{base: base, level: lv}
+	return &logger{base: slog.New(logcap.Handler(base.Handler())), raw: base, level: lv}
 }
 
 // setLevel changes the filter.
@@ -53,7 +56,7 @@ func (l *logger) Error(msg string, args ...any) { l.log(slog.LevelError, msg, ar
 // Panicked logs a recovered panic with its stack: always to stderr and
 // always to the client as an Error message, whatever the filter.
 func (l *logger) Panicked(where string, value any, stack []byte) {
-	l.base.Error("panic recovered", "in", where, "panic", fmt.Sprint(value), "stack", string(stack))
+	l.raw.Error("panic recovered", "in", where, "panic", fmt.Sprint(value), "stack", string(stack))
 	if l.send != nil {
 		_ = l.send("window/logMessage", protocol.LogMessageParams{
 			Type:    protocol.MessageTypeError,
@@ -75,17 +78,18 @@ func messageType(level slog.Level) protocol.MessageType {
 	}
 }
 
-// formatRecord renders a message and its key/value pairs as one line.
+// formatRecord renders a message and its key/value pairs as one line,
+// each value bounded (logcap).
 func formatRecord(msg string, args ...any) string {
 	if len(args) == 0 {
-		return msg
+		return logcap.String(msg)
 	}
 	var b strings.Builder
-	b.WriteString(msg)
+	b.WriteString(logcap.String(msg))
 	r := slog.NewRecord(time.Time{}, 0, msg, 0)
 	r.Add(args...)
 	r.Attrs(func(a slog.Attr) bool {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		fmt.Fprintf(&b, " %s=%s", a.Key, logcap.String(a.Value.String()))
 		return true
 	})
 	return b.String()

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
@@ -199,7 +199,20 @@ func newServer(ctx context.Context, rwc io.ReadWriteCloser, opts Options) *serve
 		s.commandIndex[c.Name] = i
 	}
 	s.rpc.Handle(s.methodTable())
+	if s.backend != nil {
+		s.backend.OnStorage(s.storageChanged)
+	}
 	return s
+}
+
+// storageChanged tells the user, once per episode, that a folder's index
+// stopped accepting writes (a full disk) or accepts them again.
+func (s *server) storageChanged(root, state, message string) {
+	if state == "ok" {
+		s.showMessage(protocol.MessageTypeInfo, fmt.Sprintf("context-ls: the index of %s is written again; edits are indexed.", root))
+		return
+	}
+	s.showMessage(protocol.MessageTypeError, fmt.Sprintf("context-ls: the index of %s cannot be written (%s); answers come from the index as it was, and edits are not indexed until this is fixed.", root, message))
 }
 
 // methodTable is the handler table.
@@ -414,7 +427,7 @@ func (s *server) pullSettings(ctx context.Context, notify bool) {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) != 1 {
-		s.log.Warn("workspace/configuration: expected an array of one item", "result", clip.Clip(string(raw), 200))
+		s.log.Warn("workspace/configuration: expected an array of one item", "result", logcap.Clip(string(raw), 200))
 		return
 	}
 	s.applySettings(items[0], notify)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -441,6 +442,38 @@ func TestBodyWithoutHeaderResynchronises(t *testing.T) {
 	h.status()
 	if !strings.Contains(h.stderr.String(), "skipped invalid input") {
 		t.Errorf("garbage not logged:\n%s", h.stderr.String())
+	}
+}
+
+// TestLogsAreBounded: a mebibyte of random bytes, a huge method name and a
+// huge unknown setting make log lines and window/logMessage notifications
+// of bounded size (before: one 800 KB line and 1.5 MB notifications).
+func TestLogsAreBounded(t *testing.T) {
+	h := startServer(t, Options{})
+	h.initialize(clientCaps{}, map[string]any{"logLevel": "debug"})
+	junk := make([]byte, 1<<20)
+	rand.NewChaCha8([32]byte{1}).Read(junk)
+	must(t, h.c.WriteRaw(junk))
+	must(t, h.c.Notify(strings.Repeat("m", 1<<20), map[string]any{}))
+	must(t, h.c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{strings.Repeat("k", 1<<20): 1}}))
+	h.status()
+	const limit = 4096
+	for _, line := range strings.Split(h.stderr.String(), "\n") {
+		if len(line) > limit {
+			t.Errorf("stderr line of %d bytes: %.200s…", len(line), line)
+		}
+	}
+	n := 0
+	for _, m := range h.c.Messages() {
+		if m.Method == "window/logMessage" || m.Method == "window/showMessage" {
+			n++
+			if len(m.Params) > limit {
+				t.Errorf("%s of %d bytes: %.200s…", m.Method, len(m.Params), m.Params)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("nothing was logged to the client at logLevel debug")
 	}
 }
 

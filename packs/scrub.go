@@ -17,8 +17,10 @@ const Redacted = "[REDACTED]"
 // password/secret/token/api-key assignments in code and config formats
 // (quoted values anywhere, unquoted values in "key = value" and
 // "key: value" lines), credentials in URLs (postgres://user:pass@host) and
-// connection strings (Password=…;), and the matches of configured extra
-// patterns. Redaction replaces the secret itself with Redacted and keeps
+// connection strings (Password=…;), secrets on command lines (mysql
+// -pPASSWORD, PGPASSWORD=… psql, --password=…), AWS secret keys beside an
+// access key id or in prose, password-shaped words after "password" in
+// comments, and the matches of configured extra patterns. Redaction replaces the secret itself with Redacted and keeps
 // the rest, so "password = [REDACTED]" still reads as code.
 //
 // A Scrubber is immutable and safe for concurrent use.
@@ -288,7 +290,7 @@ var tokenRules = []struct {
 var keyNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"}
 
 func builtinRules() []rule {
-	rules := []rule{{name: "private-key", needles: []string{"-----begin"}, fold: true, find: findPrivateKeys}}
+	rules := []rule{{name: "private-key", needles: []string{"-----begin", "-----end"}, fold: true, find: findPrivateKeys}}
 	for _, t := range tokenRules {
 		rules = append(rules, rule{name: t.name, needles: t.needles, perLine: true, re: regexp.MustCompile(t.re)})
 	}
@@ -329,6 +331,36 @@ func builtinRules() []rule {
 			// token = x (.env, YAML, INI, properties, shell).
 			name: "unquoted-assignment", needles: keyNeedles, fold: true, perLine: true,
 			re:    regexp.MustCompile(`^\s*(?:export\s+|-\s+)?([A-Za-z_][A-Za-z0-9_.\-]*)\s*[=:]\s*([^\s"'` + "`" + `=#;!&*|>{\[(<$%][^\s#;]*)\s*(?:[#;].*)?$`),
+			group: 2, valid: func(s string, m []int) bool { return assignmentOK(s[m[2]:m[3]], s[m[4]:m[5]], envLine(s, m)) },
+		},
+		rule{
+			// A password given in prose or a comment: "the deploy
+			// password is Hp9y…", "password of the user: x…", "(password
+			// 51Yn…)". Only a token shaped like a password counts.
+			name: "prose-password", needles: []string{"password", "passwd", "passphrase"}, fold: true, perLine: true,
+			find: findProsePassword,
+		},
+		rule{
+			// An AWS secret access key (40 base64 characters) on a line
+			// that speaks of AWS, an access key id or a secret, also in
+			// prose ("key AKIA… with secret …") and next to an id that
+			// was already redacted.
+			name: "aws-secret-key", needles: []string{"aws", "Aws", "AWS", "AKIA", "ASIA", "secret", "Secret", "SECRET"}, perLine: true,
+			re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+			group: 1, valid: func(s string, m []int) bool { return awsSecretShaped(s[m[2]:m[3]]) },
+		},
+		rule{
+			// A MySQL/MariaDB password glued to -p on a command line:
+			// mysql -u root -pS3cret db.
+			name: "mysql-password-flag", needles: []string{"mysql", "mariadb"}, fold: true, perLine: true,
+			re:    regexp.MustCompile(`(?:^|\s)-p([^\s'"` + "`" + `]+)`),
+			group: 1, valid: func(s string, m []int) bool { return plausibleValue(s[m[2]:m[3]], true) },
+		},
+		rule{
+			// Secrets given to a command: environment prefixes
+			// (PGPASSWORD=x psql …) and long flags (--password=x).
+			name: "command-line", needles: keyNeedles, fold: true, perLine: true,
+			re:    regexp.MustCompile(`(?:^|[\s;&|(])(?:--)?([A-Za-z_][A-Za-z0-9_\-]*)=([^\s"'` + "`" + `;&|()<>$][^\s;&|()<>]*)(?:\s|$)`),
 			group: 2, valid: func(s string, m []int) bool { return assignmentOK(s[m[2]:m[3]], s[m[4]:m[5]], false) },
 		},
 		rule{
@@ -338,6 +370,116 @@ func builtinRules() []rule {
 			group: 2, valid: func(s string, m []int) bool { return assignmentOK(s[m[2]:m[3]], s[m[4]:m[5]], true) },
 		},
 	)
+}
+
+// namesItself reports whether a quoted value is its key's own name
+// (encodeUserPassword: "encodeUserPassword", "encryptionKey":
+// "encryptionKey1024"): a table of names, not a secret.
+func namesItself(key, value string) bool {
+	return strings.EqualFold(strings.TrimRight(value, "0123456789"), key)
+}
+
+// envLine reports whether an unquoted assignment match is an environment
+// line (.env, shell): an upper-case name and '=' with no space around it,
+// where the value is literal text whatever it looks like.
+func envLine(s string, m []int) bool {
+	key := s[m[2]:m[3]]
+	if m[3] >= len(s) || s[m[3]] != '=' || m[4] != m[3]+1 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// findProsePassword returns the password-shaped token that follows a
+// password word within its next few words on a line.
+func findProsePassword(line string) [][2]int {
+	lower := asciiLower(line)
+	var spans [][2]int
+	for _, word := range []string{"password", "passwd", "passphrase"} {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], word)
+			if i < 0 {
+				break
+			}
+			i += from + len(word)
+			from = i
+			rest := line[i:]
+			for n := 0; n < 5 && rest != ""; n++ {
+				t := strings.TrimLeft(rest, " \t:=(\"'`")
+				end := strings.IndexAny(t, " \t")
+				if end < 0 {
+					end = len(t)
+				}
+				tok := strings.TrimRight(t[:end], ".,;:)\"'`")
+				start := i + (len(rest) - len(t))
+				if proseSecret(tok) {
+					spans = append(spans, [2]int{start, start + len(tok)})
+					break
+				}
+				rest = t[end:]
+				i = start + end
+			}
+		}
+	}
+	return spans
+}
+
+// proseSecret reports whether a word of prose is shaped like a password:
+// six characters or more, no code punctuation, and three of lower case,
+// upper case, digits and symbols (so "sha256", "required" and
+// "r.FormValue" are not).
+func proseSecret(v string) bool {
+	if len(v) < 6 || len(v) > 128 || isPlaceholder(v) || strings.ContainsAny(v, "()[]{}<>=,;:.\"'`/\\") ||
+		strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
+		return false
+	}
+	return classesOf(v, "_*&").count() >= 3 // '_', '*', '&': identifiers, pointers
+}
+
+// charClasses says which kinds of character a string holds.
+type charClasses struct{ lower, upper, digit, other bool }
+
+// classesOf returns the character classes of v; the bytes of plain do
+// not count as other.
+func classesOf(v, plain string) charClasses {
+	var c charClasses
+	for i := 0; i < len(v); i++ {
+		switch b := v[i]; {
+		case 'a' <= b && b <= 'z':
+			c.lower = true
+		case 'A' <= b && b <= 'Z':
+			c.upper = true
+		case '0' <= b && b <= '9':
+			c.digit = true
+		case strings.IndexByte(plain, b) < 0:
+			c.other = true
+		}
+	}
+	return c
+}
+
+// count is the number of classes present.
+func (c charClasses) count() int {
+	n := 0
+	for _, b := range []bool{c.lower, c.upper, c.digit, c.other} {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// awsSecretShaped reports whether v (40 base64 characters) looks like an
+// AWS secret access key: upper and lower case letters and digits, not
+// hexadecimal (a SHA-1 is 40 hex digits).
+func awsSecretShaped(v string) bool {
+	c := classesOf(v, "")
+	return c.lower && c.upper && c.digit && !isHex(v)
 }
 
 // connectionPair accepts a "password=value" match that is part of a
@@ -379,7 +521,7 @@ func findQuoted(line string) [][2]int {
 			if a < 0 {
 				continue
 			}
-			if v := line[a:b]; v != Redacted && valueOK(class, v, true) {
+			if v := line[a:b]; v != Redacted && valueOK(class, v, true) && !namesItself(line[m[2]:m[3]], v) {
 				spans = append(spans, [2]int{a, b})
 			}
 		}
@@ -423,7 +565,37 @@ func findPrivateKeys(s string) [][2]int {
 			spans = append(spans, [2]int{m[0], m[1] + n})
 		}
 	}
+	// A snippet that starts inside a block (a chunk cut from the middle
+	// of a file) has its END line only: the key material before it goes.
+	for _, m := range privateKeyEnd.FindAllStringIndex(s, -1) {
+		if covered(spans, m[0]) {
+			continue
+		}
+		start := m[0]
+		for start > 0 && start > m[0]-maxKeyBlock && isKeyMaterialByte(s[start-1]) {
+			start--
+		}
+		if base64Chars(s[start:m[0]]) >= 16 {
+			spans = append(spans, [2]int{start, m[1]})
+		}
+	}
 	return spans
+}
+
+// covered reports whether offset i lies in one of spans.
+func covered(spans [][2]int, i int) bool {
+	for _, sp := range spans {
+		if sp[0] <= i && i < sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// isKeyMaterialByte reports whether c may occur in the lines of a key
+// block (base64, white space, the "\n" of an escaped newline).
+func isKeyMaterialByte(c byte) bool {
+	return isBase64Byte(c) || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\'
 }
 
 // keyMaterialLen returns the length of the prefix of s made of key
@@ -536,7 +708,7 @@ func classifyKey(key string) keyClass {
 	}
 	class := keyNone
 	for i, w := range words {
-		if passwordWords[w] {
+		if passwordWords[w] || gluedPassword(w) {
 			if w == "pass" && len(words) > 1 && i == len(words)-1 && words[i-1] != "db" && words[i-1] != "user" {
 				continue // "bypass", "firstPass" are not passwords
 			}
@@ -550,6 +722,17 @@ func classifyKey(key string) keyClass {
 		}
 	}
 	return class
+}
+
+// gluedPassword reports whether a word ends in a password word with a
+// prefix glued on (PGPASSWORD, MYSQL_PWD is split already, dbpasswd).
+func gluedPassword(w string) bool {
+	for _, p := range []string{"password", "passwd", "passphrase"} {
+		if len(w) > len(p) && strings.HasSuffix(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignmentOK reports whether value, assigned to key, is a secret to
@@ -580,7 +763,7 @@ const maxSecretLen = 512
 
 // plausibleValue rejects placeholders and, for unquoted values, code.
 func plausibleValue(v string, quoted bool) bool {
-	if v == "" || len(v) > maxSecretLen || strings.ContainsAny(v, " \t") || isPlaceholder(v) {
+	if v == "" || len(v) > maxSecretLen || strings.ContainsAny(v, " \t") || isPlaceholder(v) || onlyEscapes(v) {
 		return false
 	}
 	if len(v) < 3 {
@@ -616,6 +799,35 @@ func plausibleValue(v string, quoted bool) bool {
 	if isDigits(v) && len(v) < 8 {
 		return false // a port, a count, a timeout
 	}
+	if len(v) > 2 && (v[:2] == "0x" || v[:2] == "0X") && isHex(v[2:]) {
+		return false // a numeric constant: SCM_CREDENTIALS = 0x2
+	}
+	return true
+}
+
+// onlyEscapes reports whether a quoted value is made of escape sequences
+// only ("\u3299\ufe0f"): a character table, not a secret.
+func onlyEscapes(v string) bool {
+	for v != "" {
+		if len(v) < 2 || v[0] != '\\' {
+			return false
+		}
+		n := 2
+		for n < len(v) && isHex(v[n:n+1]) {
+			n++
+		}
+		v = v[n:]
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
 	return true
 }
 
@@ -628,27 +840,8 @@ func secretLooking(v string, minLen int) bool {
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") {
 		return false
 	}
-	var lower, upper, digit, other bool
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			lower = true
-		case 'A' <= c && c <= 'Z':
-			upper = true
-		case '0' <= c && c <= '9':
-			digit = true
-		default:
-			other = true
-		}
-	}
-	classes := 0
-	for _, b := range []bool{lower, upper, digit, other} {
-		if b {
-			classes++
-		}
-	}
-	return classes >= 2 && (digit || len(v) >= 20)
+	c := classesOf(v, "")
+	return c.count() >= 2 && (c.digit || len(v) >= 20)
 }
 
 func isDigits(s string) bool {

@@ -162,6 +162,21 @@ func TestScrubKeepsOrdinaryCode(t *testing.T) {
 		`if s.token == "Bearer" {`,
 		`byPass: "yes"`,
 		`sk-learn is not a key`,
+		`SCM_CREDENTIALS                  = 0x2`,
+		`NL80211_ATTR_SAE_PASSWORD = 0x115`,
+		`encodeUserPassword:   "encodeUserPassword",`,
+		`"encryptionKey": "encryptionKey1024",`,
+		`"secret":                               "\u3299\ufe0f",`,
+		`// 	groupname:password:GID:user_list`,
+		`FVE_E_NO_TPM_WITH_PASSPHRASE  Handle = 0x803100AC`,
+		`// password hashing with bcrypt2b and sha256`,
+		`// the password is required`,
+		`func _C_pw_uid(p *_C_struct_passwd) _C_uid_t { return p.pw_uid }`,
+		`// Ask for the password with term.ReadPassword(fd).`,
+		`mysql -p app_db`,
+		`mysql -p$MYSQL_PWD app_db`,
+		`git log --format=%H -1 # secret 0123456789abcdef0123456789abcdef01234567`,
+		`PASSWORD=$(cat /run/secrets/db) ./server`,
 	} {
 		if got := Scrub(text); got != text {
 			t.Errorf("Scrub changed ordinary code:\n in: %s\nout: %s", text, got)

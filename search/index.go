@@ -68,6 +68,13 @@ type Index struct {
 // cannot open (corrupt, or another mapping) is removed and recreated; rebuilt
 // is then true and the caller must re-feed every document.
 func Open(dir string) (x *Index, rebuilt bool, err error) {
+	if reason := damagedReason(dir); reason != "" {
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, false, fmt.Errorf("remove damaged text index: %w", err)
+		}
+		x, _, err := Open(dir)
+		return x, true, err
+	}
 	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": "1s"})
 	if err == nil {
 		if ok, _ := hasOurMapping(idx); ok {
@@ -179,8 +186,9 @@ func (x *Index) Watermark() (uint64, error) {
 
 // Batch collects changes applied atomically by Apply.
 type Batch struct {
-	b    *bleve.Batch
-	docs int
+	b     *bleve.Batch
+	docs  int
+	bytes int64
 }
 
 // NewBatch starts a batch.
@@ -190,6 +198,7 @@ func (x *Index) NewBatch() *Batch { return &Batch{b: x.idx.NewBatch()} }
 func (b *Batch) Add(d Doc) error {
 	b.docs++
 	d.Text = d.Body + "\n" + d.Doc + "\n" + d.Name + "\n" + d.Name + "\n" + d.Path
+	b.bytes += int64(len(d.Text))
 	return b.b.Index(d.ID, d)
 }
 
@@ -206,6 +215,9 @@ func (b *Batch) SetWatermark(seq uint64) {
 
 // Len is the number of document operations in the batch.
 func (b *Batch) Len() int { return b.docs }
+
+// Bytes is the text the batch adds, in bytes (what its segment grows with).
+func (b *Batch) Bytes() int64 { return b.bytes }
 
 // Apply commits a batch: all of it or none of it becomes visible.
 func (x *Index) Apply(b *Batch) error {

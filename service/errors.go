@@ -98,6 +98,8 @@ func classify(field, v string, err error) error {
 		return &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%q is not indexed (excluded, an unsupported language, or not scanned yet)", v), err: err}
 	case errors.Is(err, engine.ErrBadSelection):
 		return &Error{Code: CodeInvalid, Field: "lines", Message: err.Error(), err: err}
+	case errors.Is(err, engine.ErrDiskFull), errors.Is(err, engine.ErrDamaged):
+		return &Error{Code: CodeUnavailable, Message: err.Error(), err: err}
 	case errors.Is(err, engine.ErrNoEmbeddings):
 		return &Error{Code: CodeUnavailable, Message: err.Error() + "; start the server with an embedding model (context-ls model pull, or --model-path DIR) and wait until stats report embeddings ready", err: err}
 	}

@@ -12,9 +12,9 @@ import (
 )
 
 // Pack builds a token-budgeted context pack for a query and/or a
-// selection. With format json the items carry their text and the pack
-// text is left out (it would repeat them); the budget counts the JSON
-// rendering, as it counts each format's own.
+// selection. The text is what to paste, in the requested format (the
+// budget counts that rendering); with format json the items also carry
+// their text, for clients that take the pack apart.
 func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error) {
 	if err := check(&req); err != nil {
 		return nil, err
@@ -48,9 +48,7 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 		json := p.Format == packs.FormatJSON
 		out := &PackResult{Format: p.Format, Tokens: p.Tokens, Budget: p.Budget, Dropped: p.Dropped, Excluded: p.Excluded,
 			Items: make([]PackItem, 0, len(p.Items)), Notes: p.Notes, LatencyMs: p.LatencyMs}
-		if !json {
-			out.Text = p.Text // scrubbed by the pack builder before it was counted
-		}
+		out.Text = p.Text // scrubbed by the pack builder before it was counted
 		for _, it := range p.Items {
 			item := PackItem{
 				Location: s.location(it.Path, lines(it.StartLine, it.EndLine)), Symbol: it.Symbol, Kind: it.Kind,
@@ -178,7 +176,7 @@ func (s *Service) Unpin(ctx context.Context, req PinRequest) (*PinsResult, error
 		}
 		return s.Pins(ctx, PinsRequest{})
 	}
-	pin, err := s.pinOf(req.Selection)
+	pin, err := s.unpinOf(req.Selection)
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +212,25 @@ func (s *Service) pinOf(sel Selection) (engine.Pin, error) {
 		}
 		return p, nil
 	})
+}
+
+// unpinOf resolves the pin an unpin request names. A file with lines (or
+// alone: a whole-file pin) names a pin as Pins lists it, without reading
+// the file, which may be gone; a symbol or a line is resolved as Pin
+// resolves it.
+func (s *Service) unpinOf(sel Selection) (engine.Pin, error) {
+	if sel.Symbol != "" || sel.Line != 0 || sel.File == "" {
+		return s.pinOf(sel)
+	}
+	rel, err := s.fileRel("file", sel.File)
+	if err != nil {
+		return engine.Pin{}, err
+	}
+	start, end, err := ParseLines("lines", sel.Lines)
+	if err != nil {
+		return engine.Pin{}, err
+	}
+	return engine.Pin{Path: rel, StartLine: start, EndLine: end}, nil
 }
 
 // Pins lists the pins with what each adds to every pack.

@@ -203,6 +203,7 @@ var (
 	OpSymbols    = op("symbols", "List definitions", true, (*Service).Symbols)
 	OpStats      = op("stats", "Index statistics", true, (*Service).Stats)
 	OpFiles      = op("files", "Files indexed", true, (*Service).Files)
+	OpVerify     = op("verify", "Check the index", false, (*Service).Verify)
 	OpIndex      = op("index", "Update the index", false, (*Service).Index)
 	OpRefresh    = op("refresh", "Refresh files from disk", false, (*Service).Refresh)
 	OpReindex    = op("reindex", "Rebuild the index", false, (*Service).Reindex)
@@ -215,7 +216,7 @@ var (
 // Ops lists every operation, sorted by name.
 var Ops = func() []*Op {
 	list := []*Op{OpSearch, OpSimilar, OpRelated, OpPack, OpCallers, OpCallees, OpTests, OpDefinition, OpHover,
-		OpSymbols, OpStats, OpFiles, OpIndex, OpRefresh, OpReindex, OpJob, OpPin, OpUnpin, OpPins}
+		OpSymbols, OpStats, OpFiles, OpVerify, OpIndex, OpRefresh, OpReindex, OpJob, OpPin, OpUnpin, OpPins}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	return list
 }()

@@ -16,55 +16,6 @@ import (
 	"github.com/context-ls/context-ls/workspace"
 )
 
-// planted is a secret in the fixture; no result may show it.
-const planted = "ghp_Zq8rT4mN2pLx7Vb9Kc3Hs6Jd1Fw5Ga0Ey2Uq"
-
-// fixtureFiles is a small Go workspace: a caller behind non-ASCII text (so
-// that character and byte columns differ), a test, and a planted secret
-// in a definition's body, its doc comment and a constant.
-var fixtureFiles = map[string]string{
-	"go.mod": "module shop\n\ngo 1.22\n",
-	"billing/invoice.go": `package billing
-
-// Item is one line of an invoice.
-type Item struct {
-	Name  string
-	Cents int
-}
-
-// Total adds the cents of every item.
-func Total(items []Item) int {
-	sum := 0
-	for _, it := range items {
-		sum += it.Cents
-	}
-	return sum
-}
-`,
-	"billing/charge.go": `package billing
-
-// apiToken authenticates to the payment API (` + planted + `).
-const apiToken = "` + planted + `"
-
-// Charge bills the customer for the invoice.
-func Charge(items []Item) string {
-	/* prix é */ t := Total(items)
-	return fmt.Sprintf("%s:%d", "` + planted + `", t)
-}
-`,
-	"billing/invoice_test.go": `package billing
-
-import "testing"
-
-func TestTotal(t *testing.T) {
-	if Total([]Item{{"a", 2}, {"b", 3}}) != 5 {
-		t.Fatal("sum")
-	}
-}
-`,
-	"README.md": "# Shop\n\nInvoices are totalled by billing.Total and charged by billing.Charge.\n",
-}
-
 // newService indexes a copy of the fixture (embeddings off) and returns
 // its service.
 func newService(t *testing.T, files map[string]string) *Service {
@@ -117,7 +68,7 @@ func mustCall[Res any](t *testing.T, s *Service, op, req string) *Res {
 // is a CodeInvalid error naming the argument, with a message a person can
 // act on.
 func TestArguments(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	for _, tc := range []struct {
 		op, req, field, msg string
 	}{
@@ -274,19 +225,19 @@ func TestParseTarget(t *testing.T) {
 // holds the planted secret: snippets, signatures, doc comments, pack text
 // and pack items are all scrubbed by the service, whatever the front end.
 func TestNoSecretInAnyResult(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	reqs := []struct{ op, req string }{
-		{"search", `{"query":"apiToken payment API Charge"}`},
-		{"related", `{"file":"billing/charge.go","line":8}`},
+		{"search", `{"query":"paymentToken payment API Charge"}`},
+		{"related", `{"file":"billing/charge.go","line":10}`},
 		{"pack", `{"query":"charge the customer payment token"}`},
 		{"pack", `{"query":"charge the customer payment token","format":"json"}`},
-		{"pack", `{"file":"billing/charge.go","lines":"1-10","format":"xml"}`},
+		{"pack", `{"file":"billing/charge.go","lines":"1-12","format":"xml"}`},
 		{"callees", `{"symbol":"Charge"}`},
 		{"callers", `{"symbol":"Total"}`},
-		{"hover", `{"file":"billing/charge.go","line":4,"column":8}`},
-		{"definition", `{"file":"billing/charge.go","line":8,"column":20}`},
+		{"hover", `{"file":"billing/charge.go","line":6,"column":8}`},
+		{"definition", `{"file":"billing/charge.go","line":10,"column":20}`},
 		{"symbols", `{"file":"billing/charge.go"}`},
-		{"symbols", `{"query":"apiToken"}`},
+		{"symbols", `{"query":"paymentToken"}`},
 		{"symbols", `{}`},
 	}
 	for _, r := range reqs {
@@ -295,22 +246,22 @@ func TestNoSecretInAnyResult(t *testing.T) {
 			t.Errorf("%s %s: %v", r.op, r.req, err)
 			continue
 		}
-		if strings.Contains(string(raw), planted) || strings.Contains(string(raw), planted[4:20]) {
+		if strings.Contains(string(raw), testutil.BillingSecret) || strings.Contains(string(raw), testutil.BillingSecret[4:20]) {
 			t.Errorf("%s %s shows the planted secret:\n%s", r.op, r.req, raw)
 		}
 	}
 	// The secret's definition is still found, only its value is hidden.
-	res := mustCall[SymbolsResult](t, s, "symbols", `{"name":"apiToken"}`)
+	res := mustCall[SymbolsResult](t, s, "symbols", `{"name":"paymentToken"}`)
 	if len(res.Symbols) != 1 || res.Symbols[0].Path != "billing/charge.go" {
-		t.Fatalf("apiToken: %+v", res.Symbols)
+		t.Fatalf("paymentToken: %+v", res.Symbols)
 	}
 }
 
 // TestColumnsCountCharacters: the call of Total sits after "é" on its
 // line; columns are characters, not bytes, in every result.
 func TestColumnsCountCharacters(t *testing.T) {
-	s := newService(t, fixtureFiles)
-	line := strings.Split(fixtureFiles["billing/charge.go"], "\n")[7]
+	s := newService(t, testutil.Billing)
+	line := strings.Split(testutil.Billing["billing/charge.go"], "\n")[9]
 	want := len([]rune(line[:strings.Index(line, "Total")])) + 1 // 1-based character column
 	if want == strings.Index(line, "Total")+1 {
 		t.Fatal("the fixture line must have a non-ASCII character before the call")
@@ -327,26 +278,35 @@ func TestColumnsCountCharacters(t *testing.T) {
 	if site == nil {
 		t.Fatalf("no call site of Total in billing/charge.go: %+v", res)
 	}
-	if site.StartLine != 8 || site.StartColumn != want || site.EndColumn != want+len("Total") {
-		t.Errorf("call site %+v, want line 8 columns %d-%d", *site, want, want+len("Total"))
+	if site.StartLine != 10 || site.StartColumn != want || site.EndColumn != want+len("Total") {
+		t.Errorf("call site %+v, want line 10 columns %d-%d", *site, want, want+len("Total"))
 	}
 	// Definition at that character column finds Total.
-	def := mustCall[DefinitionResult](t, s, "definition", fmt.Sprintf(`{"file":"billing/charge.go","line":8,"column":%d}`, want+1))
+	def := mustCall[DefinitionResult](t, s, "definition", fmt.Sprintf(`{"file":"billing/charge.go","line":10,"column":%d}`, want+1))
 	if def.Identifier != "Total" || len(def.Definitions) == 0 || def.Definitions[0].Path != "billing/invoice.go" {
-		t.Errorf("definition at 8:%d = %+v, want Total in billing/invoice.go", want+1, def)
+		t.Errorf("definition at 10:%d = %+v, want Total in billing/invoice.go", want+1, def)
 	}
 	if def.Range.StartColumn != want {
 		t.Errorf("identifier range %+v, want start column %d", def.Range, want)
 	}
 }
 
-// TestPackJSONAndExclude: format json carries the text in the items only,
-// and an item excluded by PATH:A-B does not come back.
+// TestPackJSONAndExclude: format json renders the items as JSON and
+// carries each item's text in the items too, and an item excluded by
+// PATH:A-B does not come back.
 func TestPackJSONAndExclude(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	res := mustCall[PackResult](t, s, "pack", `{"query":"invoice total of the items","format":"json","budget":2000}`)
-	if res.Text != "" || res.Format != "json" || len(res.Items) == 0 {
-		t.Fatalf("json pack: text %q, format %q, %d items", res.Text, res.Format, len(res.Items))
+	if res.Format != "json" || len(res.Items) == 0 {
+		t.Fatalf("json pack: format %q, %d items", res.Format, len(res.Items))
+	}
+	// The text is the pack to paste: the items as a JSON array.
+	var rendered []struct {
+		Path string `json:"path"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(res.Text), &rendered); err != nil || len(rendered) != len(res.Items) {
+		t.Fatalf("json pack text is not the items as JSON (%v): %q", err, res.Text)
 	}
 	var total *PackItem
 	for i, it := range res.Items {
@@ -382,7 +342,7 @@ func TestPackJSONAndExclude(t *testing.T) {
 }
 
 func TestPins(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	res := mustCall[PinsResult](t, s, "pin", `{"symbol":"Total"}`)
 	if len(res.Pins) != 1 || res.Pins[0].Path != "billing/invoice.go" || res.Pins[0].Tokens == 0 || res.Tokens != res.Pins[0].Tokens {
 		t.Fatalf("pin Total: %+v", res)
@@ -407,6 +367,25 @@ func TestPins(t *testing.T) {
 	if _, err := call[PinsResult](t, s, "unpin", `{"all":true,"file":"README.md"}`); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unpin all with a file: %v, want ErrInvalid", err)
 	}
+	// A pin whose file is gone is listed with an error and unpinned by its
+	// path (and lines) as listed.
+	if err := os.Remove(filepath.Join(s.Root(), "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	res = mustCall[PinsResult](t, s, "pins", `{}`)
+	if len(res.Pins) != 2 || res.Pins[1].Error == "" {
+		t.Fatalf("pins after README.md was deleted: %+v", res)
+	}
+	res = mustCall[PinsResult](t, s, "unpin", `{"file":"README.md"}`)
+	if len(res.Pins) != 1 || res.Pins[0].Path != "billing/invoice.go" {
+		t.Fatalf("unpin of a pin whose file is gone: %+v", res)
+	}
+	total := res.Pins[0]
+	res = mustCall[PinsResult](t, s, "unpin", fmt.Sprintf(`{"file":"billing/invoice.go","lines":%q}`, total.Lines))
+	if len(res.Pins) != 0 {
+		t.Fatalf("unpin by the lines pins lists: %+v", res)
+	}
+	mustCall[PinsResult](t, s, "pin", `{"symbol":"Charge"}`)
 	res = mustCall[PinsResult](t, s, "unpin", `{"all":true}`)
 	if len(res.Pins) != 0 || res.Tokens != 0 {
 		t.Errorf("unpin all: %+v", res)
@@ -417,7 +396,7 @@ func TestPins(t *testing.T) {
 // holds the index), a second reindex is refused with the first job's id;
 // the first then runs to done.
 func TestReindexOneJobAtATime(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	unlock, err := s.Engine().LockScan(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -449,7 +428,7 @@ func TestReindexOneJobAtATime(t *testing.T) {
 // TestRefreshOfManyMissingPaths: ten thousand paths that do not exist
 // (a branch switch deleting a tree) are answered in one pass, each once.
 func TestRefreshOfManyMissingPaths(t *testing.T) {
-	s := newService(t, fixtureFiles)
+	s := newService(t, testutil.Billing)
 	paths := make([]string, 0, 10000)
 	for i := 0; i < 5000; i++ {
 		p := fmt.Sprintf(`"gone/dir%d/f%d.go"`, i%50, i)

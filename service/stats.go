@@ -25,10 +25,12 @@ func (s *Service) Stats(_ context.Context, req StatsRequest) (*StatsResult, erro
 		Indexing: IndexingState{State: s.maint.scanState(), Running: st.Indexing.Running, Done: st.Indexing.Done,
 			Total: st.Indexing.Total, Complete: st.Indexing.Complete},
 		Embeddings: embeddingsState(st.Embeddings),
-		Queries:    QueryLatency{Count: st.Queries.Count, P50Ms: st.Queries.P50Ms, P95Ms: st.Queries.P95Ms},
-		Packs:      PackStats{Count: int(s.packs.Load())},
-		Jobs:       jobs.of(s.e.DBDir()),
-		Recent:     st.Recent,
+		Storage: StorageState{State: st.Storage.State, Message: st.Storage.Message, FreeBytes: st.Storage.FreeBytes,
+			MinFreeBytes: st.Storage.MinFreeBytes},
+		Queries: QueryLatency{Count: st.Queries.Count, P50Ms: st.Queries.P50Ms, P95Ms: st.Queries.P95Ms},
+		Packs:   PackStats{Count: int(s.packs.Load())},
+		Jobs:    jobs.of(s.e.DBDir()),
+		Recent:  st.Recent,
 	}
 	if out.Languages == nil {
 		out.Languages = map[string]int{}
@@ -99,4 +101,21 @@ func ListFiles(ctx context.Context, root string, cfg workspace.Config, req Files
 		return nil, err
 	}
 	return out, nil
+}
+
+// Verify reads the whole index and checks it (engine.Verify): the store's
+// blocks and records, the text index's segments, document count and
+// watermark. What is damaged is marked to be rebuilt when the index is
+// next opened; meanwhile answers come from what is intact.
+func (s *Service) Verify(ctx context.Context, _ VerifyRequest) (*VerifyResult, error) {
+	rep, err := s.e.Verify(ctx)
+	if err != nil {
+		return nil, classify("", "", err)
+	}
+	res := &VerifyResult{
+		Damaged: rep.Damaged(), Rebuild: rep.Rebuild, Problems: []string{},
+		Files: rep.Store.Files, Chunks: rep.Store.Chunks, Keys: rep.Store.Keys, TextDocs: rep.Text.Docs,
+	}
+	res.Problems = append(append(res.Problems, rep.Store.Problems...), rep.Text.Problems...)
+	return res, nil
 }

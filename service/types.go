@@ -139,7 +139,7 @@ type PackRequest struct {
 	Query string `json:"query,omitempty" check:"maxLen=100000" desc:"the task or question the pack is for; required without a selection"`
 	Selection
 	Budget  int      `json:"budget,omitempty" check:"min=100,max=1000000" desc:"most tokens the pack may have (default: the workspace's budgetTokens, 4000 unless configured)"`
-	Format  string   `json:"format,omitempty" check:"enum=markdown|xml|json|plain" desc:"rendering of the pack (default: the workspace's pack.format, markdown unless configured); with json the items carry their text and text is empty"`
+	Format  string   `json:"format,omitempty" check:"enum=markdown|xml|json|plain" desc:"rendering of the pack (default: the workspace's pack.format, markdown unless configured); with json the items also carry their text"`
 	Task    string   `json:"task,omitempty" check:"enum=analysis|implementation|review|testing|documentation|bugfix" desc:"what the context is for: shifts the budget between sources (tests for testing, callers for review …); default analysis"`
 	Exclude []string `json:"exclude,omitempty" check:"maxItems=500,maxLen=4200" desc:"items to leave out, as PATH (a whole file) or PATH:A-B (an item of those lines), for example from an earlier pack's items"`
 }
@@ -156,12 +156,12 @@ type PackItem struct {
 	Score       float64 `json:"score" desc:"relevance from 0 to 1"`
 	Tokens      int     `json:"tokens" desc:"tokens of its text"`
 	Shortened   bool    `json:"shortened,omitempty" desc:"function bodies elided or lines cut to fit the budget"`
-	Text        string  `json:"text,omitempty" desc:"format json only: the item's text, secrets redacted (other formats hold it in the pack text)"`
+	Text        string  `json:"text,omitempty" desc:"format json only: the item's text, secrets redacted (every format holds it in the pack text)"`
 }
 
 // PackResult answers pack.
 type PackResult struct {
-	Text      string     `json:"text,omitempty" desc:"the rendered pack, secrets redacted (absent with format json: the items carry the text)"`
+	Text      string     `json:"text,omitempty" desc:"the rendered pack, what to paste into a prompt, secrets redacted (with format json, a JSON array of the items with their text)"`
 	Format    string     `json:"format" desc:"markdown, xml, json or plain"`
 	Tokens    int        `json:"tokens" desc:"tokens of the pack in its format (never more than budget)"`
 	Budget    int        `json:"budget" desc:"the budget it was built for"`
@@ -316,10 +316,33 @@ type StatsResult struct {
 	LastIndex  string          `json:"lastIndex,omitempty" desc:"RFC 3339 time the last full scan completed"`
 	Indexing   IndexingState   `json:"indexing" desc:"indexing progress"`
 	Embeddings EmbeddingsState `json:"embeddings" desc:"the semantic index"`
+	Storage    StorageState    `json:"storage" desc:"whether the index can be written"`
 	Queries    QueryLatency    `json:"queries" desc:"search latency"`
 	Packs      PackStats       `json:"packs" desc:"context packs built"`
 	Jobs       []JobStatus     `json:"jobs" desc:"recent reindex jobs of this index, oldest first"`
 	Recent     []string        `json:"recent,omitempty" desc:"recent indexing activity, newest last"`
+}
+
+// VerifyRequest asks for a check of the whole index.
+type VerifyRequest struct{}
+
+// VerifyResult answers verify.
+type VerifyResult struct {
+	Damaged  bool     `json:"damaged" desc:"true when something is wrong with the index"`
+	Problems []string `json:"problems" desc:"what is wrong (empty when nothing is)"`
+	Rebuild  string   `json:"rebuild,omitempty" desc:"what is marked to be rebuilt when the index is next opened: store (every file re-indexed from disk) or text (the text index re-fed from the store)"`
+	Files    int      `json:"files" desc:"file records read"`
+	Chunks   int      `json:"chunks" desc:"chunks read"`
+	Keys     int      `json:"keys" desc:"keys of the store read (Pebble checks every block's checksum)"`
+	TextDocs uint64   `json:"textDocs" desc:"documents of the text index"`
+}
+
+// StorageState says whether the index can be written.
+type StorageState struct {
+	State        string `json:"state" desc:"ok; diskFull (writes are refused until space is freed, queries answer from the index as it is); failed (the store failed inside a write and answers from its last state until reopened); damaged (a read met corrupt data: the index is rebuilt when next opened)"`
+	Message      string `json:"message,omitempty" desc:"one line naming the disk and the index directory"`
+	FreeBytes    int64  `json:"freeBytes" desc:"free space on the index's disk (-1: unknown)"`
+	MinFreeBytes int64  `json:"minFreeBytes" desc:"free space writes need"`
 }
 
 // FilesRequest asks what is indexed, or why a path is or is not.

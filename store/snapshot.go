@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/cockroachdb/pebble"
@@ -18,14 +19,35 @@ import (
 // Snapshot is an immutable point-in-time view of the index. It is safe for
 // concurrent use; Release it when done.
 type Snapshot struct {
-	s *pebble.Snapshot
+	db *DB
+	s  *pebble.Snapshot
+	// err is set on a snapshot of a failed store: every read returns it.
+	err error
 }
 
-// Release frees the snapshot.
-func (s *Snapshot) Release() { s.s.Close() }
+// Release frees the snapshot. Once the store has failed inside Pebble the
+// snapshot is left to the garbage collector: closing it would wait for
+// the locks the failed write holds.
+func (s *Snapshot) Release() {
+	if s.s != nil && s.db.failure() == nil {
+		s.s.Close()
+	}
+}
+
+// get reads one key.
+func (s *Snapshot) get(key []byte) ([]byte, io.Closer, error) {
+	if s.err != nil {
+		return nil, nil, s.err
+	}
+	return s.s.Get(key)
+}
 
 // File returns the record of path, or ErrNotFound.
-func (s *Snapshot) File(path string) (FileRecord, error) { return getFile(s.s, path) }
+func (s *Snapshot) File(path string) (FileRecord, error) {
+	var rec FileRecord
+	err := s.getJSON(fileKey(path), &rec)
+	return rec, err
+}
 
 // Files calls fn for every indexed file in path order; fn returning false stops.
 func (s *Snapshot) Files(fn func(FileRecord) bool) error {
@@ -66,7 +88,7 @@ func (s *Snapshot) Symbols(path string) ([]symbols.Symbol, error) {
 // Symbol returns the ord-th definition of path.
 func (s *Snapshot) Symbol(path string, ord int) (symbols.Symbol, error) {
 	var sym symbols.Symbol
-	err := getJSON(s.s, symbolKey(path, ord), &sym)
+	err := s.getJSON(symbolKey(path, ord), &sym)
 	return sym, err
 }
 
@@ -143,7 +165,7 @@ func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
 		return c, err
 	}
 	var t chunkText
-	if err := getJSON(s.s, chunkTextKey(id), &t); err != nil {
+	if err := s.getJSON(chunkTextKey(id), &t); err != nil {
 		return c, fmt.Errorf("text of chunk %s: %w", id, err)
 	}
 	c.Text, c.Summary = t.Text, t.Summary
@@ -154,18 +176,18 @@ func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
 // what ranking needs), or ErrNotFound.
 func (s *Snapshot) ChunkMeta(id ChunkID) (ChunkRecord, error) {
 	var c ChunkRecord
-	err := getJSON(s.s, chunkKey(id), &c)
+	err := s.getJSON(chunkKey(id), &c)
 	return c, err
 }
 
 // Graph returns the encoded graph edges of path (nil if none).
 func (s *Snapshot) Graph(path string) ([]byte, error) {
-	v, closer, err := s.s.Get(graphKey(path))
+	v, closer, err := s.get(graphKey(path))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.db.noteRead(err)
 	}
 	defer closer.Close()
 	return append([]byte(nil), v...), nil
@@ -187,12 +209,12 @@ func (s *Snapshot) Reverse(callee string, fn func(path string, value []byte) boo
 
 // Vector returns a cached embedding, or ErrNotFound.
 func (s *Snapshot) Vector(model string, r Recipe) ([]byte, error) {
-	v, closer, err := s.s.Get(vectorKey(model, r))
+	v, closer, err := s.get(vectorKey(model, r))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.db.noteRead(err)
 	}
 	defer closer.Close()
 	return append([]byte(nil), v...), nil
@@ -200,6 +222,9 @@ func (s *Snapshot) Vector(model string, r Recipe) ([]byte, error) {
 
 // Changes calls fn for every change-log entry after seq, in order.
 func (s *Snapshot) Changes(after uint64, fn func(seq uint64, path string) bool) error {
+	if s.err != nil {
+		return s.err
+	}
 	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: logKey(after + 1), UpperBound: []byte("l0")})
 	if err != nil {
 		return err
@@ -214,10 +239,13 @@ func (s *Snapshot) Changes(after uint64, fn func(seq uint64, path string) bool) 
 			break
 		}
 	}
-	return it.Error()
+	return s.db.noteRead(it.Error())
 }
 
 func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error {
+	if s.err != nil {
+		return s.err
+	}
 	lo, hi := prefixRange(prefix)
 	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
@@ -233,7 +261,7 @@ func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error
 			break
 		}
 	}
-	return it.Error()
+	return s.db.noteRead(it.Error())
 }
 
 // NewChunkID derives a chunk's id from its path, byte range and text, so the

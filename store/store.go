@@ -27,12 +27,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/vfs"
@@ -145,6 +148,17 @@ type Options struct {
 	ReadOnly bool
 	// Logger receives Pebble's log lines; nil discards them.
 	Logger pebble.Logger
+	// MinFree is the free space (bytes) the disk must keep for a write to
+	// be admitted; 0 means DefaultMinFree, a negative value disables the
+	// check. Below it writes fail with a *DiskFullError (ErrDiskFull).
+	MinFree int64
+	// FreeSpace reports the bytes available on the disk holding a
+	// directory; nil means DiskFree on the default file system (no check
+	// with another FS).
+	FreeSpace func(dir string) (int64, error)
+
+	// lock is Pebble's directory lock when Open already holds it.
+	lock *pebble.Lock
 }
 
 // DB is an open index.
@@ -155,49 +169,115 @@ type DB struct {
 	seq uint64
 	// Rebuilt reports that the index was wiped at open (schema mismatch).
 	Rebuilt bool
+
+	// The disk-space guard (space.go): free reports the free bytes,
+	// minFree is what a write needs (0: no check).
+	free    spaceFunc
+	minFree int64
+	// readOnly is set when the disk was too full to open the index for
+	// writing: it is readable, every write fails with this error.
+	readOnly error
+	// failed is set when Pebble panicked inside a write (a full disk the
+	// guard did not foresee, another process filling it first): Pebble
+	// then holds its internal locks forever, so nothing may call into its
+	// write, snapshot or close paths again. Reads of existing snapshots
+	// still work.
+	failed atomic.Pointer[error]
+	// bgErr is the error of Pebble's failing background flush or
+	// compaction (it retries them forever), nil once one succeeds.
+	bgErr atomic.Pointer[error]
+	// corrupt is the first read that met corrupt data (verify.go).
+	corrupt atomic.Pointer[error]
+	// onDisk is false for an in-memory FS (tests).
+	onDisk bool
+	// DamagedReason is set when Open found the directory marked damaged
+	// and started it empty (the caller re-indexes): why it was marked.
+	DamagedReason string
 }
 
 // Open opens (or creates) the index in dir. An index of another schema
 // version is deleted and recreated, and DB.Rebuilt is set.
+//
+// On a disk without the free space writes need (Options.MinFree), a new
+// index is refused with a *DiskFullError, and an existing one is opened
+// read-only when even opening it for writing could run out of space
+// (ReadOnlyReason says why): it answers queries, writes fail.
 func Open(dir string, opts Options) (*DB, error) {
 	fs := opts.FS
+	db := &DB{dir: dir, onDisk: fs == nil}
+	db.free, db.minFree = spaceGuard(opts)
 	if fs == nil {
-		fs = vfs.Default
+		fs = noPreallocFS{vfs.Default}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			if isNoSpace(err) {
+				return nil, db.noSpace(0, err)
+			}
 			return nil, fmt.Errorf("create index dir: %w", err)
 		}
 	}
-	d, err := openPebble(dir, fs, opts)
+	if !opts.ReadOnly && db.minFree > 0 {
+		if free, err := db.free(dir); err == nil {
+			exists := hasManifest(fs, dir)
+			switch {
+			case !exists && free < db.minFree:
+				return nil, &DiskFullError{Dir: dir, Mount: mountPoint(dir), Free: free, Need: db.minFree}
+			case exists && free < openReserve+walBytes(dir):
+				opts.ReadOnly = true
+				db.readOnly = &DiskFullError{Dir: dir, Mount: mountPoint(dir), Free: free, Need: db.minFree}
+			}
+		}
+	}
+	if !opts.ReadOnly {
+		lock, reason, err := clearDamaged(fs, dir)
+		if err != nil {
+			return nil, err
+		}
+		if lock != nil {
+			defer lock.Close() // Pebble holds its own reference once open
+			opts.lock, db.DamagedReason, db.Rebuilt = lock, reason, true
+		}
+	}
+	d, err := db.openPebble(fs, opts)
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{db: d, dir: dir}
+	db.db = d
 	v, err := db.getMeta("schema")
+	if pebble.IsCorruptionError(err) && !opts.ReadOnly && db.onDisk && db.DamagedReason == "" {
+		// Unreadable from the first key: start it over (clearDamaged).
+		db.closePebble()
+		if merr := db.MarkDamaged(err.Error()); merr != nil {
+			return nil, merr
+		}
+		return Open(dir, opts)
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		if !db.isEmpty() {
 			// Data without a schema version: not ours or from before versioning.
-			if err := db.wipe(fs, opts); err != nil {
+			if err := db.wipe(opts); err != nil {
+				db.closePebble()
 				return nil, err
 			}
 		}
 		if err := db.putMeta("schema", strconv.Itoa(SchemaVersion)); err != nil {
-			d.Close()
+			db.closePebble()
 			return nil, err
 		}
 	case err != nil:
-		d.Close()
+		db.closePebble()
 		return nil, err
 	case v != strconv.Itoa(SchemaVersion):
 		if opts.ReadOnly {
-			d.Close()
+			db.closePebble()
 			return nil, fmt.Errorf("index schema version %s, want %d: re-index with a writable process", v, SchemaVersion)
 		}
-		if err := db.wipe(fs, opts); err != nil {
+		if err := db.wipe(opts); err != nil {
+			db.closePebble()
 			return nil, err
 		}
 		if err := db.putMeta("schema", strconv.Itoa(SchemaVersion)); err != nil {
-			db.db.Close()
+			db.closePebble()
 			return nil, err
 		}
 	}
@@ -207,35 +287,104 @@ func Open(dir string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// spaceGuard returns the free-space function and the minimum free space
+// for opts (minFree 0: no check).
+func spaceGuard(opts Options) (spaceFunc, int64) {
+	free := opts.FreeSpace
+	if free == nil {
+		if opts.FS != nil && opts.FS != vfs.Default {
+			return nil, 0 // an in-memory FS has no disk to fill
+		}
+		free = DiskFree
+	}
+	switch {
+	case opts.MinFree < 0 || opts.ReadOnly:
+		return free, 0
+	case opts.MinFree == 0:
+		return free, DefaultMinFree
+	}
+	return free, opts.MinFree
+}
+
+// hasManifest reports whether dir holds a Pebble database.
+func hasManifest(fs vfs.FS, dir string) bool {
+	names, err := fs.List(dir)
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "MANIFEST-") {
+			return true
+		}
+	}
+	return false
+}
+
+// memTableBytes is the size of one Pebble memtable.
+const memTableBytes = 32 << 20
+
 // blockCacheBytes sizes Pebble's block cache: queries read chunk and symbol
 // records at random, and the default 8 MB missed on most of them.
 const blockCacheBytes = 64 << 20
 
-func openPebble(dir string, fs vfs.FS, opts Options) (*pebble.DB, error) {
+func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 	cache := pebble.NewCache(blockCacheBytes)
 	defer cache.Unref()
 	po := &pebble.Options{
 		Cache:                       cache,
 		FS:                          fs,
 		ReadOnly:                    opts.ReadOnly,
-		MemTableSize:                32 << 20,
+		MemTableSize:                memTableBytes,
 		MemTableStopWritesThreshold: 4,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       24,
 		Logger:                      opts.Logger,
+		EventListener:               db.listener(),
+		Lock:                        opts.lock,
 	}
 	if po.Logger == nil {
 		po.Logger = quietLogger{}
 	}
 	po.EnsureDefaults()
-	d, err := pebble.Open(dir, po)
+	defer func() {
+		if r := recover(); r != nil {
+			d, err = nil, fmt.Errorf("open index %s: %w", db.dir, db.panicError(r))
+		}
+	}()
+	d, err = pebble.Open(db.dir, po)
 	if err != nil {
 		if isLockErr(err) {
-			return nil, fmt.Errorf("open index %s: %w", dir, ErrLocked)
+			return nil, fmt.Errorf("open index %s: %w", db.dir, ErrLocked)
 		}
-		return nil, fmt.Errorf("open index %s: %w", dir, err)
+		if isNoSpace(err) {
+			return nil, db.noSpace(0, err)
+		}
+		return nil, fmt.Errorf("open index %s: %w", db.dir, err)
 	}
 	return d, nil
+}
+
+// listener watches Pebble's background work: a flush or compaction that
+// fails for lack of space is retried by Pebble at once and forever, so
+// each failure is recorded (Close and Flush stop waiting for it) and slowed
+// down; the next success clears it.
+func (db *DB) listener() *pebble.EventListener {
+	ok := func(err error) {
+		if err == nil {
+			db.bgErr.Store(nil)
+		}
+	}
+	return &pebble.EventListener{
+		BackgroundError: func(err error) {
+			if isNoSpace(err) {
+				err = db.noSpace(0, err)
+				db.bgErr.Store(&err)
+				time.Sleep(backgroundBackoff)
+			}
+		},
+		FlushEnd:      func(info pebble.FlushInfo) { ok(info.Err) },
+		CompactionEnd: func(info pebble.CompactionInfo) { ok(info.Err) },
+	}
 }
 
 // isLockErr reports whether Open failed because another process (or this
@@ -259,10 +408,14 @@ func (db *DB) isEmpty() bool {
 // the model and the embedded text (their key says both), never on the
 // schema, so a rebuild does not embed anything again. Range tombstones in
 // one batch make it atomic: a crash leaves the old data or the wiped index.
-func (db *DB) wipe(fs vfs.FS, opts Options) error {
+func (db *DB) wipe(opts Options) (err error) {
 	if opts.ReadOnly {
 		return fmt.Errorf("index needs rebuilding but was opened read-only")
 	}
+	if err := db.room(0); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
 	vlo, vhi := prefixRange([]byte("v/"))
 	end := []byte{0xff, 0xff, 0xff, 0xff}
@@ -285,26 +438,80 @@ func (db *DB) wipe(fs vfs.FS, opts Options) error {
 // Dir returns the directory the index lives in.
 func (db *DB) Dir() string { return db.dir }
 
-// Close flushes and closes the index.
+// Close flushes and closes the index. After a failure inside Pebble it
+// returns that failure without touching Pebble (whose locks the failed
+// write still holds); while Pebble's background writes are failing for
+// lack of space it stops waiting for them and returns the error.
 func (db *DB) Close() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.db == nil {
 		return nil
 	}
-	err := db.db.Flush()
-	if cerr := db.db.Close(); err == nil {
-		err = cerr
+	if err := db.failure(); err != nil {
+		db.db = nil
+		return err
+	}
+	d := db.db
+	db.db = nil
+	return db.await(func() error {
+		var err error
+		if !db.isReadOnly() {
+			err = d.Flush()
+		}
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+}
+
+// closePebble closes Pebble after a failed Open.
+func (db *DB) closePebble() {
+	if db.db != nil && db.failure() == nil {
+		db.db.Close()
 	}
 	db.db = nil
-	return err
 }
 
 // Flush makes every committed batch durable.
-func (db *DB) Flush() error { return db.db.Flush() }
+func (db *DB) Flush() error {
+	if err := db.writable(); err != nil {
+		if db.readOnly != nil && db.failure() == nil {
+			return nil // nothing was written
+		}
+		return err
+	}
+	return db.await(db.db.Flush)
+}
+
+// await runs fn (a Pebble call that waits for background writes) and
+// returns its error, or returns early with the background error when
+// Pebble's flushes or compactions keep failing for lack of space (they are
+// retried forever, and fn would never return). fn then finishes on its own
+// if space comes back.
+func (db *DB) await(fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	tick := time.NewTicker(backgroundBackoff)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if p := db.bgErr.Load(); p != nil {
+				return *p
+			}
+		}
+	}
+}
 
 // DiskSize returns the bytes the index occupies on disk.
 func (db *DB) DiskSize() int64 {
+	if db.failure() != nil {
+		return DirBytes(db.dir) // Metrics would wait for Pebble's locks
+	}
 	m := db.db.Metrics()
 	return int64(m.DiskSpaceUsage())
 }
@@ -322,13 +529,20 @@ func (db *DB) Seq() uint64 {
 //
 // Writers are not held up meanwhile; Sync must not run concurrently with
 // Close.
-func (db *DB) Sync() error {
+func (db *DB) Sync() (err error) {
 	db.mu.Lock()
 	pdb := db.db
 	db.mu.Unlock()
 	if pdb == nil {
 		return ErrClosed
 	}
+	if err := db.writable(); err != nil {
+		if db.readOnly != nil && db.failure() == nil {
+			return nil // nothing was written
+		}
+		return err
+	}
+	defer db.recoverWrite(&err)
 	if err := pdb.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("sync store: %w", err)
 	}
@@ -354,7 +568,11 @@ func (db *DB) getMeta(name string) (string, error) {
 	return s, nil
 }
 
-func (db *DB) putMeta(name, value string) error {
+func (db *DB) putMeta(name, value string) (err error) {
+	if err := db.room(int64(len(name) + len(value))); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
 	if err := db.db.Set(metaKey(name), []byte(value), pebble.Sync); err != nil {
 		return fmt.Errorf("write meta %s: %w", name, err)
 	}
@@ -370,6 +588,10 @@ func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error
 	if db.db == nil {
 		return 0, nil, ErrClosed
 	}
+	if err := db.room(data.approxBytes()); err != nil {
+		return 0, nil, err
+	}
+	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
 	defer b.Close()
 	path := data.File.Path
@@ -463,10 +685,17 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 
 // TouchFile updates the size and modification time of an unchanged file
 // without touching its derived data (content hash equal, mtime changed).
-func (db *DB) TouchFile(path string, size, mtime int64) error {
+func (db *DB) TouchFile(path string, size, mtime int64) (err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	rec, err := getFile(db.db, path)
+	if db.db == nil {
+		return ErrClosed
+	}
+	if err := db.room(int64(len(path))); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
+	rec, err := db.getFile(path)
 	if err != nil {
 		return err
 	}
@@ -498,9 +727,13 @@ func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error)
 	if db.db == nil {
 		return 0, nil, ErrClosed
 	}
-	if _, err := getFile(db.db, path); errors.Is(err, ErrNotFound) {
+	if _, err := db.getFile(path); errors.Is(err, ErrNotFound) {
 		return db.seq, nil, nil
 	}
+	if err := db.room(int64(len(path))); err != nil {
+		return 0, nil, err
+	}
+	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
 	defer b.Close()
 	removed, err = db.deleteFileLocked(b, path)
@@ -528,7 +761,7 @@ func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
 // deleteFileLocked adds deletions of every key of path's current version to
 // b and returns that version's chunk ids.
 func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) {
-	old, err := getFile(db.db, path)
+	old, err := db.getFile(path)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil
 	}
@@ -579,17 +812,33 @@ func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
 
 // TrimLog deletes change-log entries at or below seq (derived indexes have
 // applied them).
-func (db *DB) TrimLog(seq uint64) error {
+func (db *DB) TrimLog(seq uint64) (err error) {
+	if err := db.room(0); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
 	return db.db.DeleteRange(logKey(0), logKey(seq+1), pebble.NoSync)
 }
 
 // PutVector stores an embedding in the cache.
-func (db *DB) PutVector(model string, recipe Recipe, v []byte) error {
+func (db *DB) PutVector(model string, recipe Recipe, v []byte) (err error) {
+	if err := db.room(int64(len(v))); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
 	return db.db.Set(vectorKey(model, recipe), v, pebble.NoSync)
 }
 
 // PutVectors stores several embeddings in one batch.
-func (db *DB) PutVectors(model string, recipes []Recipe, vs [][]byte) error {
+func (db *DB) PutVectors(model string, recipes []Recipe, vs [][]byte) (err error) {
+	var n int64
+	for _, v := range vs {
+		n += int64(len(v)) + 40
+	}
+	if err := db.room(n); err != nil {
+		return err
+	}
+	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
 	defer b.Close()
 	for i := range recipes {
@@ -601,8 +850,30 @@ func (db *DB) PutVectors(model string, recipes []Recipe, vs [][]byte) error {
 }
 
 // Snapshot returns a consistent point-in-time view. Release it when done.
+// After a failure inside Pebble (Failed) the snapshot reads nothing: every
+// read returns the failure (taking a new one would wait for the locks the
+// failed write holds); keep reading older snapshots instead.
 func (db *DB) Snapshot() *Snapshot {
-	return &Snapshot{s: db.db.NewSnapshot()}
+	if err := db.failure(); err != nil {
+		return &Snapshot{db: db, err: err}
+	}
+	return &Snapshot{db: db, s: db.db.NewSnapshot()}
+}
+
+// Failed returns the error Pebble failed with inside a write (the store
+// is then read-only through snapshots taken before), or nil.
+func (db *DB) Failed() error { return db.failure() }
+
+// approxBytes estimates the bytes a file version adds to the store.
+func (d *FileData) approxBytes() int64 {
+	n := int64(len(d.Graph)) + 512
+	for i := range d.Chunks {
+		n += int64(len(d.Chunks[i].Text)+len(d.Chunks[i].Summary)) + 256
+	}
+	for _, r := range d.Reverse {
+		n += int64(len(r.Value)+len(r.Callee)) + 32
+	}
+	return n + int64(len(d.Symbols))*256
 }
 
 func getFile(r pebble.Reader, path string) (FileRecord, error) {
@@ -611,19 +882,37 @@ func getFile(r pebble.Reader, path string) (FileRecord, error) {
 	return rec, err
 }
 
+// getFile reads a file record from the live DB (writers, under mu).
+func (db *DB) getFile(path string) (FileRecord, error) {
+	rec, err := getFile(db.db, path)
+	return rec, db.noteRead(err)
+}
+
 func getJSON(r pebble.Reader, key []byte, v any) error {
-	b, closer, err := r.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return ErrNotFound
+	return decodeGet(key, v)(r.Get(key))
+}
+
+// decodeGet returns a function that decodes the result of a Get of key
+// into v (ErrNotFound when the key is absent).
+func decodeGet(key []byte, v any) func([]byte, io.Closer, error) error {
+	return func(b []byte, closer io.Closer, err error) error {
+		if errors.Is(err, pebble.ErrNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("read %q: %w", key, err)
+		}
+		defer closer.Close()
+		if err := json.Unmarshal(b, v); err != nil {
+			return fmt.Errorf("decode %q: %w", key, err)
+		}
+		return nil
 	}
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("decode %q: %w", key, err)
-	}
-	return nil
+}
+
+// getJSON reads and decodes one key of the snapshot.
+func (s *Snapshot) getJSON(key []byte, v any) error {
+	return s.db.noteRead(decodeGet(key, v)(s.get(key)))
 }
 
 // Key construction.
@@ -706,8 +995,12 @@ func lower(s string) string { return strings.ToLower(s) }
 type quietLogger struct{}
 
 func (quietLogger) Infof(string, ...interface{}) {}
+
+// Fatalf panics with the error it formats: Pebble calls it when a write it
+// cannot undo failed (its MANIFEST, a commit). In a caller's goroutine the
+// store recovers the panic into an error (recoverWrite).
 func (quietLogger) Fatalf(format string, args ...interface{}) {
-	panic(fmt.Sprintf(format, args...))
+	panic(fmt.Errorf(format, args...))
 }
 
 // DefaultDir returns the default index location for a workspace root: the

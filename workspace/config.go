@@ -349,6 +349,9 @@ func applySetting(cfg *Config, key string, v any, line int) []Diagnostic {
 			return bad(`must be at most 1GiB`)
 		}
 		cfg.MaxFileSize = n
+		if n > HardMaxFileSize {
+			return []Diagnostic{{Key: key, Line: line, Message: "files above 16MiB are never indexed (the hard limit applies)"}}
+		}
 	case "languages":
 		list, diags := stringList(key, line, v, func(s string) string {
 			if !languageName.MatchString(s) {

@@ -88,6 +88,13 @@ const (
 // Config.MaxFileSize.
 var ErrTooLarge = errors.New("larger than the maximum file size")
 
+// HardMaxFileSize bounds Config.MaxFileSize: larger files are never
+// indexed, whatever the configuration says. One file's definitions,
+// chunks and text-index documents are built in memory (and written in one
+// batch); measured on dense generated Go, a 16 MiB file peaks at 1.3 GB
+// of memory and a 200 MiB one grew past 4 GB before it was stopped.
+const HardMaxFileSize = 16 << 20
+
 // maxIgnoreFileSize bounds one ignore file.
 const maxIgnoreFileSize = 4 << 20
 
@@ -204,6 +211,7 @@ func Open(root string, cfg Config) (*Workspace, error) {
 	if w.maxSize <= 0 {
 		w.maxSize = DefaultMaxFileSize
 	}
+	w.maxSize = min(w.maxSize, HardMaxFileSize)
 	if cfg.DBPath != "" && strings.IndexByte(cfg.DBPath, 0) < 0 {
 		db := cfg.DBPath
 		if !filepath.IsAbs(db) {
@@ -533,7 +541,7 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		return exclude(err.Error(), SourceUnreadable)
 	}
 	if info.Size() > w.maxSize {
-		return exclude(fmt.Sprintf("size %d > %d", info.Size(), w.maxSize), SourceMaxSize)
+		return exclude(w.tooLarge(info.Size()), SourceMaxSize)
 	}
 	n, err := readHead(e.abs, head[:min(int64(len(head)), info.Size())])
 	if err != nil {
@@ -779,6 +787,18 @@ func (w *Workspace) decideMissing(r rules, rel string, segs []string, i int, dir
 		dirRel, dirAbs = entryRel, filepath.Join(dirAbs, segs[i])
 	}
 	return Decision{Rel: rel, Source: SourceNotFound}
+}
+
+// MaxFileSize is the size above which files are not indexed: the
+// configured maxFileSize, at most HardMaxFileSize.
+func (w *Workspace) MaxFileSize() int64 { return w.maxSize }
+
+// tooLarge explains why a file of size bytes is excluded.
+func (w *Workspace) tooLarge(size int64) string {
+	if w.maxSize == HardMaxFileSize {
+		return fmt.Sprintf("size %d > %d, the hard limit (maxFileSize cannot raise it)", size, w.maxSize)
+	}
+	return fmt.Sprintf("size %d > %d", size, w.maxSize)
 }
 
 // ReadFile reads the file rel (relative to the root) without following any

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/store"
+
 	"github.com/context-ls/context-ls/engine"
 )
 
@@ -278,7 +280,7 @@ func TestCLIKilledIndexResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && dirBytes(killed) < 256<<10 {
+	for time.Now().Before(deadline) && store.DirBytes(killed) < 256<<10 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
@@ -312,17 +314,6 @@ func counts(statsJSON string) string {
 	var st struct{ Files, Symbols, Chunks, Lines int }
 	json.Unmarshal([]byte(statsJSON), &st)
 	return fmt.Sprintf("%+v", st)
-}
-
-func dirBytes(dir string) int64 {
-	var n int64
-	filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
-		if err == nil && info.Mode().IsRegular() {
-			n += info.Size()
-		}
-		return nil
-	})
-	return n
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/store"
@@ -110,7 +111,7 @@ func (env *cliEnv) logger(level slog.Level) *slog.Logger {
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(logcap.Handler(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level})))
 }
 
 // index is the index a command works on: opened by this process (svc
@@ -164,6 +165,7 @@ func (ix *index) close() {
 	if ix.svc != nil {
 		ix.svc.Close()
 		ix.eng.Close()
+		ix.svc, ix.eng = nil, nil
 	}
 }
 
@@ -231,8 +233,21 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 	if err != nil {
 		return err
 	}
-	defer ix.close()
-	if err := ix.ensureIndexed(ctx, embeddings); err != nil {
+	defer func() { ix.close() }()
+	err = ix.ensureIndexed(ctx, embeddings)
+	if errors.Is(err, engine.ErrDamaged) {
+		// Reopening starts the damaged part empty; indexing rebuilds it.
+		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
+		ix.close()
+		if ix, err = env.openIndex(ctx); err != nil {
+			return err
+		}
+		err = ix.ensureIndexed(ctx, embeddings)
+	}
+	switch {
+	case errors.Is(err, engine.ErrDiskFull):
+		fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
+	case err != nil:
 		return err
 	}
 	res, err := service.Do[Res](ctx, ix, o, req)

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json]",
+	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json] [--verify]",
 		summary: "create or incrementally update the index", run: runIndex})
 	register(command{name: "stats", usage: "[--root DIR] [--json]",
 		summary: "index size, languages and freshness", run: runStats})
@@ -22,6 +22,7 @@ func init() {
 
 func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(true)
+	verify := fs.Bool("verify", false, "read the whole index, check it and rebuild what is damaged (exit status 1 when damaged)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -33,7 +34,10 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer ix.close()
+	defer func() { ix.close() }()
+	if *verify {
+		return verifyIndex(ctx, env, &ix)
+	}
 	// Progress is drawn only on a terminal, at most once a second. The
 	// index includes vectors when embeddings are on (interrupting is safe:
 	// computed vectors are cached, the next run resumes).
@@ -59,6 +63,59 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 		res.Files, res.Indexed, res.Unchanged, res.Deleted, res.Failed, res.Symbols, res.Chunks,
 		time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
 	env.printf("embeddings: %s\n", describeEmbeddings(res.Embeddings))
+	return nil
+}
+
+// verifyIndex checks the whole index and prints one line: intact (exit
+// status 0), or damaged (exit status 1) and rebuilt — by reopening it,
+// which starts the damaged part empty, and indexing. When a server owns
+// the index (the check was forwarded to it) the rebuild waits until the
+// server next opens the index. *ix is replaced when the index is reopened.
+func verifyIndex(ctx context.Context, env *cliEnv, ix **index) error {
+	rep, err := service.Do[service.VerifyResult](ctx, *ix, service.OpVerify, service.VerifyRequest{})
+	if err != nil {
+		return err
+	}
+	out := struct {
+		*service.VerifyResult
+		Reindexed int    `json:"reindexed"`
+		Message   string `json:"message"`
+	}{VerifyResult: rep}
+	problem := ""
+	if len(rep.Problems) > 0 {
+		problem = rep.Problems[0]
+	}
+	switch {
+	case !rep.Damaged:
+		out.Message = fmt.Sprintf("index ok: %d files, %d chunks, %d keys and %d text documents checked", rep.Files, rep.Chunks, rep.Keys, rep.TextDocs)
+	case (*ix).svc == nil:
+		out.Message = fmt.Sprintf("index damaged (%s): the %s is rebuilt when the server that owns it next opens it; restart the server", problem, rep.Rebuild)
+	default:
+		(*ix).close()
+		if *ix, err = env.openIndex(ctx); err != nil {
+			return err
+		}
+		res, err := service.Do[service.IndexResult](ctx, *ix, service.OpIndex, service.IndexRequest{})
+		if err != nil {
+			return fmt.Errorf("index damaged (%s), rebuild failed: %w", problem, err)
+		}
+		out.Reindexed = res.Indexed
+		if rep.Rebuild == "text" {
+			out.Message = fmt.Sprintf("index damaged (%s): text index rebuilt from the store", problem)
+		} else {
+			out.Message = fmt.Sprintf("index damaged (%s): rebuilt, %d files re-indexed", problem, res.Indexed)
+		}
+	}
+	if env.jsonOut {
+		if err := env.printJSON(out); err != nil {
+			return err
+		}
+	} else {
+		env.printf("%s\n", out.Message)
+	}
+	if rep.Damaged {
+		return exitStatus(exitError)
+	}
 	return nil
 }
 

@@ -47,6 +47,12 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// exitStatus ends a command that has printed everything it had to say
+// with a status other than 0 (index --verify found damage).
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -92,11 +98,14 @@ func runCommand(ctx context.Context, env *cliEnv) int {
 	err := c.run(ctx, env, env.args)
 	var ue usageError
 	var se *service.Error
+	var es exitStatus
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.As(err, &es):
+		return int(es)
 	case errors.As(err, &ue):
 		fmt.Fprintf(env.stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
 		return exitUsage

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/mcp"
 )
 
@@ -45,7 +46,7 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	if os.Getenv("CONTEXT_LS_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(logcap.Handler(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level})))
 	slog.SetDefault(logger)
 	return mcp.Serve(ctx, env.stdin, env.stdout, mcp.Options{
 		Root:    root,

@@ -17,54 +17,6 @@ import (
 	"github.com/context-ls/context-ls/workspace"
 )
 
-// paritySecret is planted in the parity workspace; no front end may show it.
-const paritySecret = "ghp_Zq8rT4mN2pLx7Vb9Kc3Hs6Jd1Fw5Ga0Ey2Uq"
-
-var parityRepo = map[string]string{
-	"go.mod": "module shop\n\ngo 1.22\n",
-	"billing/invoice.go": `package billing
-
-// Item is one line of an invoice.
-type Item struct {
-	Name  string
-	Cents int
-}
-
-// Total adds the cents of every item of an invoice.
-func Total(items []Item) int {
-	sum := 0
-	for _, it := range items {
-		sum += it.Cents
-	}
-	return sum
-}
-`,
-	"billing/charge.go": `package billing
-
-import "fmt"
-
-// paymentToken authenticates to the payment API (` + paritySecret + `).
-const paymentToken = "` + paritySecret + `"
-
-// Charge bills the customer for the invoice total.
-func Charge(items []Item) string {
-	/* prix é */ t := Total(items)
-	return fmt.Sprintf("%s:%d", paymentToken, t)
-}
-`,
-	"billing/invoice_test.go": `package billing
-
-import "testing"
-
-func TestTotal(t *testing.T) {
-	if Total([]Item{{"a", 2}, {"b", 3}}) != 5 {
-		t.Fatal("sum")
-	}
-}
-`,
-	"README.md": "# Shop\n\nInvoices are totalled by billing.Total and charged by billing.Charge with the payment token.\n",
-}
-
 // locSpan is what every front end's result items share.
 type locSpan struct {
 	Path        string `json:"path"`
@@ -154,7 +106,7 @@ var parityQueries = []struct {
 // UTF-16 positions of its own), and the planted secret in none of them.
 func TestFrontEndsAgree(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
-	writeFiles(t, root, parityRepo)
+	writeFiles(t, root, testutil.Billing)
 	if _, errOut, code := cli(t, "index", "--root", root, "--db", db); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
@@ -243,7 +195,7 @@ func TestFrontEndsAgree(t *testing.T) {
 	}
 	for q, byFE := range answers {
 		for fe, raw := range byFE {
-			if strings.Contains(raw, paritySecret) || strings.Contains(raw, paritySecret[4:20]) {
+			if strings.Contains(raw, testutil.BillingSecret) || strings.Contains(raw, testutil.BillingSecret[4:20]) {
 				t.Errorf("%s via %s shows the planted secret:\n%s", q, fe, raw)
 			}
 		}
@@ -258,6 +210,27 @@ func TestFrontEndsAgree(t *testing.T) {
 // and answers parityQueries through workspace/executeCommand.
 func lspAnswers(t *testing.T, root, db string) map[string]string {
 	t.Helper()
+	ls := startLSP(t, root, db, len(testutil.Billing)-1) // go.mod is not indexed
+	out := map[string]string{}
+	for _, q := range parityQueries {
+		out[q.name] = string(ls.call("workspace/executeCommand", map[string]any{"command": q.cmd, "arguments": []any{q.cmdArgs(root)}}))
+	}
+	ls.stop()
+	return out
+}
+
+// lspSession is a context-ls serve process with one workspace folder.
+type lspSession struct {
+	t      *testing.T
+	c      *lsptest.Client
+	ctx    context.Context
+	stderr *testutil.SyncBuffer
+}
+
+// startLSP starts context-ls serve on root with its index under db and
+// waits until the folder's files are indexed.
+func startLSP(t *testing.T, root, db string, files int) *lspSession {
+	t.Helper()
 	cmd := exec.Command(binPath, "serve")
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
 	stderr := &testutil.SyncBuffer{}
@@ -266,21 +239,19 @@ func lspAnswers(t *testing.T, root, db string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(func() {
+		cancel()
 		c.Close()
 		c.Wait()
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	})
+	ls := &lspSession{t: t, c: c, ctx: ctx, stderr: stderr}
 	uri := workspace.PathToURI(root)
-	init := map[string]any{
+	ls.call("initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": uri, "capabilities": map[string]any{},
-		"workspaceFolders":      []map[string]any{{"uri": uri, "name": "shop"}},
+		"workspaceFolders":      []map[string]any{{"uri": uri, "name": filepath.Base(root)}},
 		"initializationOptions": map[string]any{"dbPath": db},
-	}
-	if err := c.Call(ctx, "initialize", init, nil); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr)
-	}
+	})
 	if err := c.Notify("initialized", map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
@@ -297,20 +268,24 @@ func lspAnswers(t *testing.T, root, db string) map[string]string {
 		if err := c.Call(ctx, "workspace/executeCommand", map[string]any{"command": "contextLs.stats"}, &st); err != nil {
 			return false, err.Error()
 		}
-		return len(st.Folders) == 1 && st.Folders[0].Indexing.State == "done" && !st.Folders[0].Indexing.Running && st.Folders[0].Files == 4,
+		return len(st.Folders) == 1 && st.Folders[0].Indexing.State == "done" && !st.Folders[0].Indexing.Running && st.Folders[0].Files == files,
 			fmt.Sprintf("%+v", st)
 	})
-	out := map[string]string{}
-	for _, q := range parityQueries {
-		var raw json.RawMessage
-		if err := c.Call(ctx, "workspace/executeCommand", map[string]any{"command": q.cmd, "arguments": []any{q.cmdArgs(root)}}, &raw); err != nil {
-			t.Fatalf("%s: %v\n%s", q.cmd, err, stderr)
-		}
-		out[q.name] = string(raw)
+	return ls
+}
+
+// call sends a request and returns its result; an error fails the test.
+func (ls *lspSession) call(method string, params any) json.RawMessage {
+	ls.t.Helper()
+	var raw json.RawMessage
+	if err := ls.c.Call(ls.ctx, method, params, &raw); err != nil {
+		ls.t.Fatalf("%s %v: %v\n%s", method, params, err, ls.stderr)
 	}
-	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	c.Notify("exit", nil)
-	return out
+	return raw
+}
+
+// stop shuts the server down.
+func (ls *lspSession) stop() {
+	ls.call("shutdown", nil)
+	ls.c.Notify("exit", nil)
 }

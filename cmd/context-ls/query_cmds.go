@@ -193,7 +193,13 @@ func runPack(ctx context.Context, env *cliEnv, args []string) error {
 	if req.Query == "" && !req.Selection.Given() {
 		return usagef("missing QUERY, --file or --symbol")
 	}
-	env.jsonOut = req.Format == packs.FormatJSON
+	if req.Format == packs.FormatJSON {
+		// The pack as one JSON object: its items carry their text.
+		return runOp(ctx, env, service.OpPack, req, false, func(p *service.PackResult) error {
+			p.Text = ""
+			return env.printJSON(p)
+		})
+	}
 	return runOp(ctx, env, service.OpPack, req, false, func(p *service.PackResult) error {
 		fmt.Fprint(env.stdout, p.Text)
 		fmt.Fprintf(env.stderr, "pack: %d/%d tokens, %s, %d dropped for budget, %.0f ms\n",

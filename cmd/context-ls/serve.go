@@ -6,6 +6,7 @@ import (
 	"log"
 	"log/slog"
 
+	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/lsp"
 	"github.com/context-ls/context-ls/lsp/session"
 )
@@ -42,7 +43,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	// Libraries that log through the standard logger must not touch stdout.
 	log.SetOutput(env.stderr)
 	level := new(slog.LevelVar)
-	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(logcap.Handler(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level})))
 	sess := session.New(session.Options{Logger: logger.With("part", "session"), LevelVar: level, DBPath: env.db})
 	code := lsp.Serve(ctx, lsp.Stdio(), lsp.Options{Name: "context-ls", Version: version, Backend: sess})
 	if code != 0 {

@@ -67,6 +67,59 @@ def retry_upload(fn, attempts=3):
 	"node_modules/x/index.js": "function ignored() {}\n",
 }
 
+// BillingSecret is a token planted in Billing: no output may show it.
+const BillingSecret = "ghp_Zq8rT4mN2pLx7Vb9Kc3Hs6Jd1Fw5Ga0Ey2Uq"
+
+// Billing is a small Go workspace for tests of what every front end
+// answers: a caller of billing.Total behind non-ASCII text (so character
+// and byte columns differ), a test of it, a README, and BillingSecret in a
+// constant, its doc comment and a caller. Four files are indexed (go.mod
+// is not).
+var Billing = map[string]string{
+	"go.mod": "module shop\n\ngo 1.22\n",
+	"billing/invoice.go": `package billing
+
+// Item is one line of an invoice.
+type Item struct {
+	Name  string
+	Cents int
+}
+
+// Total adds the cents of every item of an invoice.
+func Total(items []Item) int {
+	sum := 0
+	for _, it := range items {
+		sum += it.Cents
+	}
+	return sum
+}
+`,
+	"billing/charge.go": `package billing
+
+import "fmt"
+
+// paymentToken authenticates to the payment API (` + BillingSecret + `).
+const paymentToken = "` + BillingSecret + `"
+
+// Charge bills the customer for the invoice total.
+func Charge(items []Item) string {
+	/* prix é */ t := Total(items)
+	return fmt.Sprintf("%s:%d", paymentToken, t)
+}
+`,
+	"billing/invoice_test.go": `package billing
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	if Total([]Item{{"a", 2}, {"b", 3}}) != 5 {
+		t.Fatal("sum")
+	}
+}
+`,
+	"README.md": "# Shop\n\nInvoices are totalled by billing.Total and charged by billing.Charge with the payment token.\n",
+}
+
 // RepoRoot is the checkout root: the nearest parent of the test's working
 // directory holding go.mod.
 func RepoRoot(t testing.TB) string {

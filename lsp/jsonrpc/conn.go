@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 )
 
 // Framing limits.
@@ -89,7 +89,7 @@ func (fr *frameReader) next() (body []byte, skipped string, err error) {
 		if !ok || !isHeaderToken(name) {
 			k := indexFold(line, "content-length:")
 			if k <= 0 {
-				problems = append(problems, fmt.Sprintf("invalid header line %q", clip.Clip(line, 60)))
+				problems = append(problems, fmt.Sprintf("invalid header line %q", logcap.Clip(line, 60)))
 				length, sawHeader, badLength = -1, false, false
 				continue
 			}
@@ -101,7 +101,7 @@ func (fr *frameReader) next() (body []byte, skipped string, err error) {
 		if strings.EqualFold(name, "Content-Length") {
 			n, perr := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 			if perr != nil || n < 0 {
-				problems = append(problems, fmt.Sprintf("invalid Content-Length %q", clip.Clip(strings.TrimSpace(value), 40)))
+				problems = append(problems, fmt.Sprintf("invalid Content-Length %q", logcap.Clip(strings.TrimSpace(value), 40)))
 				badLength = true
 				continue
 			}
@@ -236,12 +236,12 @@ func parseID(raw json.RawMessage) (requestID, error) {
 	}
 	if i := strings.IndexByte(digits, '.'); i >= 0 {
 		if strings.Trim(digits[i+1:], "0") != "" || i+1 == len(digits) {
-			return requestID{}, fmt.Errorf("%w: %s has a fraction", errBadID, clip.Clip(t, 40))
+			return requestID{}, fmt.Errorf("%w: %s has a fraction", errBadID, logcap.Clip(t, 40))
 		}
 		digits = digits[:i]
 	}
 	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
-		return requestID{}, fmt.Errorf("%w: got %s", errBadID, clip.Clip(t, 40))
+		return requestID{}, fmt.Errorf("%w: got %s", errBadID, logcap.Clip(t, 40))
 	}
 	digits = strings.TrimLeft(digits, "0")
 	if digits == "" {

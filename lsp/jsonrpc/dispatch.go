@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 )
 
 // Handler handles one request or notification; the result of a
@@ -565,7 +565,7 @@ func (s *Server) dispatchRequest(in incoming) {
 	case state == initNone:
 		rerr = &ResponseError{Code: CodeServerNotInitialized, Message: fmt.Sprintf("server not initialized: %s before initialize", in.method)}
 	case !ok:
-		rerr = &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + clip.Clip(in.method, 200)}
+		rerr = &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + logcap.Clip(in.method, 200)}
 	case spec.Notification:
 		rerr = &ResponseError{Code: CodeInvalidRequest, Message: fmt.Sprintf("invalid request: %s is a notification, not a request", in.method)}
 	}
@@ -630,7 +630,7 @@ func (s *Server) startConcurrent(in incoming, spec Method) {
 	if _, dup := s.inflight[in.id.key]; dup {
 		s.inflightMu.Unlock()
 		cancel()
-		_ = s.conn.reply(in.id, nil, &ResponseError{Code: CodeInvalidRequest, Message: "invalid request: id " + clip.Clip(in.id.String(), 60) + " is already in use"})
+		_ = s.conn.reply(in.id, nil, &ResponseError{Code: CodeInvalidRequest, Message: "invalid request: id " + logcap.Clip(in.id.String(), 60) + " is already in use"})
 		return
 	}
 	s.inflight[in.id.key] = cancel
@@ -754,7 +754,7 @@ func (s *Server) cancelRequest(raw json.RawMessage) {
 		ID json.RawMessage `json:"id"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil || p.ID == nil {
-		s.log.Debug("malformed $/cancelRequest ignored", "params", clip.Clip(string(raw), 200))
+		s.log.Debug("malformed $/cancelRequest ignored", "params", logcap.Clip(string(raw), 200))
 		return
 	}
 	id, err := parseID(p.ID)

@@ -58,8 +58,29 @@ type Session struct {
 	opts Options
 	log  *slog.Logger
 
-	mu      sync.RWMutex
-	folders []*folder
+	mu        sync.RWMutex
+	folders   []*folder
+	onStorage func(root, state, message string)
+}
+
+// OnStorage sets fn to hear when a folder's index stops accepting writes
+// (state diskFull or failed, with a one-line message naming the disk) and
+// when it accepts them again (state ok), once per episode. fn must not
+// block.
+func (b *Session) OnStorage(fn func(root, state, message string)) {
+	b.mu.Lock()
+	b.onStorage = fn
+	b.mu.Unlock()
+}
+
+// storageChanged passes an engine's storage episode of root on.
+func (b *Session) storageChanged(root string, h engine.StorageHealth) {
+	b.mu.RLock()
+	fn := b.onStorage
+	b.mu.RUnlock()
+	if fn != nil {
+		fn(root, h.State, h.Message)
+	}
 }
 
 // New returns a session with no folders open.
@@ -317,7 +338,8 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 	dbDir := b.dbDirFor(f.root, s, cfg.DBPath)
 	cfg.DBPath = dbDir
 	owned, err := share.OpenEditor(context.Background(), f.root,
-		engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log},
+		engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log,
+			OnStorage: func(h engine.StorageHealth) { b.storageChanged(f.root, h) }},
 		service.Options{Logger: b.log, Buffers: f.docs})
 	if err != nil {
 		return nil, fmt.Errorf("opening the index of %s: %w", f.root, err)

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/context-ls/context-ls/internal/clip"
+	"github.com/context-ls/context-ls/internal/logcap"
 
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -260,13 +260,13 @@ func ParseSettings(base Settings, raw json.RawMessage) (Settings, []SettingsIssu
 				case ok && (l == LogError || l == LogWarn || l == LogInfo || l == LogDebug):
 					out.LogLevel = l
 				case ok:
-					bad(key, "expected one of error, warn, info, debug, got %q; using the default %q", clip.Clip(s, 40), def.LogLevel)
+					bad(key, "expected one of error, warn, info, debug, got %q; using the default %q", logcap.Clip(s, 40), def.LogLevel)
 				default:
 					bad(key, "expected a string, got %s; using the default %q", jsonKind(v), def.LogLevel)
 				}
 			}
 		default:
-			issues = append(issues, SettingsIssue{Key: key, Unknown: true, Message: fmt.Sprintf("unknown setting %q ignored", clip.Clip(key, 80))})
+			issues = append(issues, SettingsIssue{Key: key, Unknown: true, Message: fmt.Sprintf("unknown setting %q ignored", logcap.Clip(key, 80))})
 		}
 		if !null && len(issues) == before {
 			out.set[key] = true
@@ -337,6 +337,6 @@ func jsonKind(v json.RawMessage) string {
 	case 'n':
 		return "null"
 	default:
-		return "the number " + clip.Clip(string(t), 30)
+		return "the number " + logcap.Clip(string(t), 30)
 	}
 }

@@ -21,6 +21,10 @@ command('ContextCopy', function(o)
   cl().copy(o)
 end, { range = true, nargs = '?', desc = 'context-ls: context pack for the range or the definition under the cursor into a register' })
 
+command('ContextPreview', function(o)
+  cl().preview(o)
+end, { range = true, nargs = '*', desc = 'context-ls: preview the context pack (range, definition under the cursor, or a query): drop, pin, budget, then copy or insert' })
+
 command('ContextQuery', function(o)
   cl().query(o.args)
 end, { nargs = '*', desc = 'context-ls: context pack for a question into the clipboard register' })
@@ -60,6 +64,10 @@ end, { range = true, desc = 'context-ls: include the range or definition in ever
 command('ContextUnpin', function(o)
   cl().pin(o, 'unpin')
 end, { range = true, desc = 'context-ls: remove a pin' })
+
+command('ContextPins', function()
+  cl().pins()
+end, { desc = 'context-ls: list the pins: open, unpin one, unpin all' })
 
 command('ContextStats', function()
   cl().stats()

@@ -31,6 +31,7 @@ vim.opt.swapfile = false
 vim.opt.shortmess:append('F')
 
 local harness = dofile(plugin .. '/tests/harness.lua')
+local util = require('context_ls.util')
 local check = harness.check
 local outcomes, notes = {}, {}
 
@@ -423,6 +424,247 @@ local function scenario()
     end
   end
 
+  -- the pack preview: see the pack, change the budget, drop, bring back,
+  -- pin, copy, open and insert; the pins list: unpin one, unpin all
+  local preview = require('context_ls.preview')
+  local function preview_lines()
+    local b = vim.fn.bufnr(preview.BUFFER)
+    return b ~= -1 and vim.api.nvim_buf_get_lines(b, 0, -1, false) or {}
+  end
+  -- line_with is the number of the first line of the current buffer that
+  -- matches a Lua pattern (nil without one); the cursor goes there
+  local function line_with(pattern)
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+      if l:find(pattern) then
+        vim.api.nvim_win_set_cursor(0, { i, 0 })
+        return i
+      end
+    end
+    return nil
+  end
+  -- items are the locations of the Items group of the preview
+  local function items()
+    local out, inside = {}, false
+    for _, l in ipairs(preview_lines()) do
+      if l:find('^Items %(') then
+        inside = true
+      elseif l == '' then
+        inside = false
+      elseif inside and l:match('^  [%a ]-(%S+:%d+%-%d+)') then
+        out[l:match('^  [%a ]-(%S+:%d+%-%d+)')] = l
+      end
+    end
+    return out
+  end
+  local function header()
+    return preview_lines()[2] or ''
+  end
+  -- wait_for waits until a condition holds (keys that send two requests)
+  local function wait_for(cond)
+    return vim.wait(TIMEOUT, cond, 20)
+  end
+  local function shows(want)
+    return function()
+      return table.concat(preview_lines(), '\n'):find(want) ~= nil
+    end
+  end
+  local function header_of(res)
+    return string.format('%s / %s tokens in %d items, %d dropped for the budget, %d excluded', util.group_digits(res.tokens),
+      util.group_digits(res.budget), #(res.items or {}), res.dropped or 0, res.excluded or 0)
+  end
+  edit('inventory/stock.go')
+  local source_win = vim.api.nvim_get_current_win()
+  last = run('25,31ContextPreview')
+  check('ContextPreview: answered', last ~= nil and last.err == nil and last.command == 'contextLs.contextPack', last and vim.inspect(last.err))
+  check('ContextPreview: the preview is the current buffer', vim.api.nvim_get_current_buf() == vim.fn.bufnr(preview.BUFFER))
+  local pl = preview_lines()
+  check('ContextPreview: title names the range and its definition', pl[1] == 'context-ls: pack for inventory/stock.go:25-31 (Stock.Reserve)', pl[1])
+  check('ContextPreview: total against the budget', last ~= nil and header() == header_of(last.result)
+    and header():find(' / 4,000 tokens in 5 items, 0 dropped for the budget, 0 excluded$') ~= nil, header())
+  check('ContextPreview: the notes', vim.tbl_contains(pl, 'note: similar code skipped: similar: embeddings are not available (off: disabled by configuration)'),
+    table.concat(pl, '\n'))
+  check('ContextPreview: the keys', vim.tbl_contains(pl, preview.HELP), table.concat(pl, '\n'))
+  local it = items()
+  check('ContextPreview: the selection, marked always', (it['inventory/stock.go:25-31'] or ''):find('^  always  inventory/stock%.go:25%-31 +Stock%.Reserve +49 tokens  the selection$') ~= nil,
+    it['inventory/stock.go:25-31'])
+  check('ContextPreview: a caller with why and tokens', (it['cmd/shop/main.go:10-15'] or ''):find('main %[function%] +%d+ tokens  caller of Stock%.Reserve, score 0%.%d%d$') ~= nil,
+    it['cmd/shop/main.go:10-15'])
+  check('ContextPreview: the cursor is on the first item', vim.api.nvim_get_current_line():find('inventory/stock.go:6-7', 1, true) ~= nil, vim.api.nvim_get_current_line())
+
+  -- the budget: a quarter less, a quarter more, then typed
+  last = press('-', true)
+  check('preview -: a quarter less budget', last ~= nil and last.err == nil and header():find(' / 3,200 tokens in ') ~= nil, header())
+  last = press('+', true)
+  check('preview +: back to 4,000', last ~= nil and header():find(' / 4,000 tokens in ') ~= nil, header())
+  local orig_input = vim.ui.input
+  vim.ui.input = function(o, cb)
+    cb(o.default == '4000' and '300' or 'asked with ' .. tostring(o.default))
+  end
+  last = press('b', true)
+  vim.ui.input = orig_input
+  local small = last and last.result or {}
+  check('preview b: the budget typed', last ~= nil and last.err == nil and header() == header_of(small)
+    and header():find(' / 300 tokens in ') ~= nil and (small.dropped or 0) > 0, header())
+  local before = items()
+  check('preview b: the caller fits in 300 tokens', before['cmd/shop/main.go:10-15'] ~= nil, vim.inspect(before))
+
+  -- drop the caller: gone from the items, listed as dropped, the total
+  -- updated, and the freed budget goes to candidates left out before
+  line_with('^ +cmd/shop/main%.go:10%-15 ')
+  last = press('d', true)
+  local dropped = last and last.result or {}
+  local now = items()
+  check('preview d: answered', last ~= nil and last.err == nil and last.command == 'contextLs.contextPack', last and vim.inspect(last.err))
+  check('preview d: the item is gone', now['cmd/shop/main.go:10-15'] == nil, vim.inspect(now))
+  check('preview d: listed as dropped', vim.deep_equal(vim.list_slice(preview_lines(), #preview_lines() - 1), { 'Dropped (1)', '  cmd/shop/main.go:10-15' }),
+    table.concat(preview_lines(), '\n'))
+  check('preview d: the total is updated', header() == header_of(dropped) and dropped.tokens ~= small.tokens
+    and header():find(', 1 excluded$') ~= nil, header())
+  local came = {}
+  for k in pairs(now) do
+    if not before[k] then
+      table.insert(came, k)
+    end
+  end
+  check('preview d: the freed budget goes to the next candidates', #came > 0 and dropped.dropped < small.dropped, vim.inspect(now))
+
+  -- copy the pack into register a ("ay), without the dropped item
+  vim.fn.setreg('a', 'sentinel')
+  local n = #notes
+  press('"ay')
+  local copied = vim.fn.getreg('a')
+  check('preview "ay: the pack is in register a', copied == dropped.text and copied:find('### inventory/stock.go:25-31 ', 1, true) ~= nil, copied)
+  check('preview "ay: without the dropped item', not copied:find('cmd/shop/main.go', 1, true), copied)
+  check('preview "ay: said', find_note(notes_since(n), '^context%-ls: [%d,]+ / 300 tokens, %d+ snippets? copied to register a$') ~= nil,
+    vim.inspect(notes_since(n)))
+
+  -- bring it back (u on its line), then the whole budget again
+  line_with('^  cmd/shop/main%.go:10%-15$')
+  last = press('u', true)
+  check('preview u: the item is back', last ~= nil and items()['cmd/shop/main.go:10-15'] ~= nil and not vim.tbl_contains(preview_lines(), 'Dropped (1)'),
+    table.concat(preview_lines(), '\n'))
+  vim.ui.input = function(_, cb)
+    cb('4,000')
+  end
+  last = press('b', true)
+  vim.ui.input = orig_input
+  check('preview b: 4,000 typed with a comma', last ~= nil and header():find(' / 4,000 tokens in 5 items, 0 dropped') ~= nil, header())
+
+  -- pin an item from the preview; :ContextPins lists it; d unpins it there
+  line_with('^ +inventory/stock_test%.go:8%-17 ')
+  n = #notes
+  press('p')
+  check('preview p: the item is pinned', wait_for(shows('\n  pinned  inventory/stock_test%.go:8%-17 ')), table.concat(preview_lines(), '\n'))
+  check('preview p: said', find_note(notes_since(n), '^context%-ls: Pinned%. 1 pin adds %d+ tokens to every context pack%.$') ~= nil, vim.inspect(notes_since(n)))
+  last = run('ContextPins')
+  local pins_text = buffer_text(preview.PINS_BUFFER)
+  check('ContextPins: answered in the pins list', last ~= nil and last.err == nil and vim.api.nvim_get_current_buf() == vim.fn.bufnr(preview.PINS_BUFFER),
+    last and vim.inspect(last.err))
+  check('ContextPins: the pin with its tokens', pins_text:find('\n1 pin adds %d+ tokens to every context pack\n') ~= nil
+    and pins_text:find('\n  inventory/stock_test%.go:8%-17  %d+ tokens\n?') ~= nil and pins_text:find('Pins (1)', 1, true) ~= nil, pins_text)
+  line_with('^  inventory/stock_test%.go:8%-17 ')
+  last = press('d', true)
+  pins_text = buffer_text(preview.PINS_BUFFER)
+  check('pins d: unpinned', last ~= nil and last.err == nil and #last.result.pins == 0
+    and pins_text:find('\nNothing is pinned: ', 1) ~= nil and pins_text:find('Pins (0)', 1, true) ~= nil, pins_text)
+  local server_pins
+  cl.execute('contextLs.pins', nil, function(_, res)
+    server_pins = res
+  end)
+  wait_for(function()
+    return server_pins ~= nil
+  end)
+  check('pins d: the server has no pins left', server_pins ~= nil and #server_pins.pins == 0, vim.inspect(server_pins))
+  vim.cmd('close')
+
+  -- in the preview: r shows the pin gone; p pins and p again unpins
+  vim.fn.win_gotoid(vim.fn.bufwinid(preview.BUFFER))
+  last = press('r', true)
+  check('preview r: the pin is gone', last ~= nil and (items()['inventory/stock_test.go:8-17'] or ''):find('^  pinned') == nil,
+    table.concat(preview_lines(), '\n'))
+  line_with('^ +inventory/stock_test%.go:8%-17 ')
+  press('p')
+  wait_for(shows('\n  pinned  inventory/stock_test%.go:8%-17 '))
+  line_with('^  pinned  inventory/stock_test%.go:8%-17 ')
+  n = #notes
+  press('p')
+  check('preview p on a pinned item: unpinned', wait_for(function()
+    return find_note(notes_since(n), '^context%-ls: Unpinned%. No pins left%.$') ~= nil and not shows('\n  pinned  ')()
+  end), table.concat(preview_lines(), '\n'))
+
+  -- two pins, then D in the pins list unpins all after asking
+  for _, loc in ipairs({ 'inventory/stock%.go:6%-7', 'inventory/stock%.go:9%-12' }) do
+    line_with('^ +' .. loc .. ' ')
+    press('p')
+    wait_for(shows('\n  pinned  ' .. loc .. ' '))
+  end
+  -- a third pin whose file is then removed: listed with the error; d on it
+  -- unpins all and pins the two others again, after asking
+  local gone = root .. '/notes.txt'
+  vim.fn.writefile({ 'remember the apples' }, gone)
+  local pinned_gone
+  cl.execute('contextLs.pin', { textDocument = { uri = vim.uri_from_fname(gone) } }, function(err, res)
+    pinned_gone = { err = err, res = res }
+  end)
+  wait_for(function()
+    return pinned_gone ~= nil
+  end)
+  check('a whole file pinned', pinned_gone ~= nil and pinned_gone.err == nil and #pinned_gone.res.pins == 3, vim.inspect(pinned_gone))
+  os.remove(gone)
+  run('ContextPins')
+  local listed = buffer_text(preview.PINS_BUFFER)
+  check('ContextPins: the gone file with its error', listed:find('Pins (3)', 1, true) ~= nil
+    and listed:find('\n  notes%.txt +0 tokens  error: [^\n]*notes%.txt[^\n]* does not exist') ~= nil, listed)
+  local orig_confirm = vim.fn.confirm
+  local asked
+  vim.fn.confirm = function(msg)
+    asked = msg
+    return 1
+  end
+  line_with('^  notes%.txt ')
+  press('d')
+  wait_for(function()
+    return not buffer_text(preview.PINS_BUFFER):find('notes.txt', 1, true)
+  end)
+  last = cl.last
+  listed = buffer_text(preview.PINS_BUFFER)
+  check('pins d on a gone file: asked, saying why', (asked or ''):find('^notes%.txt: its file is gone, .*Unpin all 3 pins and pin the other 2 again%?$') ~= nil, asked)
+  check('pins d on a gone file: the others are pinned again', last ~= nil and last.err == nil and #last.result.pins == 2
+    and listed:find('Pins (2)', 1, true) ~= nil and not listed:find('notes.txt', 1, true)
+    and listed:find('\n  inventory/stock%.go:6%-7 ') ~= nil and listed:find('\n  inventory/stock%.go:9%-12 ') ~= nil, listed)
+  last = press('D', true)
+  vim.fn.confirm = orig_confirm
+  check('pins D: asked first', asked == 'Unpin all 2 pins of ' .. vim.fn.fnamemodify(root, ':~') .. '?', asked)
+  check('pins D: nothing is pinned', last ~= nil and last.err == nil and #last.result.pins == 0
+    and buffer_text(preview.PINS_BUFFER):find('Pins (0)', 1, true) ~= nil, buffer_text(preview.PINS_BUFFER))
+  vim.cmd('close')
+
+  -- <CR> opens an item in the window the preview came from
+  vim.fn.win_gotoid(vim.fn.bufwinid(preview.BUFFER))
+  line_with('^ +cmd/shop/main%.go:10%-15 ')
+  press('<CR>')
+  check('preview <CR>: opens the item in the window it came from', vim.api.nvim_get_current_win() == source_win and here() == 'cmd/shop/main.go:10',
+    here())
+
+  -- a preview for a question from an empty buffer; i inserts the pack there
+  vim.cmd('enew')
+  local scratch = vim.api.nvim_get_current_buf()
+  last = run('ContextPreview how are invoices totalled')
+  check('ContextPreview {text}: a pack for the question', last ~= nil and last.err == nil
+    and preview_lines()[1] == 'context-ls: pack for "how are invoices totalled"', preview_lines()[1])
+  local text = last and last.result.text or ''
+  press('i')
+  local inserted = table.concat(vim.api.nvim_buf_get_lines(scratch, 0, -1, false), '\n')
+  check('preview i: the pack inserted into the buffer it came from', vim.api.nvim_get_current_buf() == scratch
+    and text ~= '' and inserted .. '\n' == text, inserted)
+  check('preview i: the preview stays', vim.fn.bufwinid(preview.BUFFER) ~= -1)
+  vim.fn.win_gotoid(vim.fn.bufwinid(preview.BUFFER))
+  press('q')
+  check('preview q: closed', vim.fn.bufwinid(preview.BUFFER) == -1)
+  vim.cmd('bwipeout! ' .. scratch)
+  vim.cmd('only')
+  edit('inventory/stock.go')
+
   -- :ContextStats
   last = run('ContextStats')
   check('ContextStats answered', last ~= nil and last.err == nil, last and vim.inspect(last.err))
@@ -501,7 +743,6 @@ local function scenario()
   check('no settings warnings from the server', find_note(notes, 'settings', vim.log.levels.WARN) == nil, vim.inspect(notes))
   -- the warning channel the check above relies on works: a key the plugin
   -- would never send is reported
-  local util = require('context_ls.util')
   util.notify(client, 'workspace/didChangeConfiguration', { settings = { bogusKey = 1 } })
   local warned = vim.wait(TIMEOUT, function()
     return find_note(notes, 'context%-ls settings: .*bogusKey', vim.log.levels.WARN) ~= nil

@@ -602,9 +602,9 @@ test('results view: groups with reasons, confidence and scores (golden); <CR> op
   local lines, targets = view.lines(model)
   golden('results.golden', table.concat(lines, '\n') .. '\n')
   local located = 0
-  for lnum, item in pairs(targets) do
+  for lnum, e in pairs(targets) do
     located = located + 1
-    eq(lines[lnum]:find(':' .. item.lnum, 1, true) ~= nil, true, 'line ' .. lnum .. ' names its location')
+    eq(lines[lnum]:find(':' .. e.item.lnum, 1, true) ~= nil, true, 'line ' .. lnum .. ' names its location')
   end
   eq(located, 1 + 3 + 2 + 2, 'one target per entry: definition, callers, tests, related')
   -- the buffer: <CR> on an entry opens its file at the line
@@ -648,6 +648,144 @@ test('health: index and embeddings lines', function()
   })
 end)
 
+test('pack preview state: drop, undrop, budget, request', function()
+  local preview = require('context_ls.preview')
+  local base = { textDocument = { uri = 'file:///ws/a.go' }, position = { line = 3, character = 0 }, format = 'markdown' }
+  local st = preview.new(base, '/ws')
+  eq(preview.request(st), base, 'nothing dropped, no budget set: the base request')
+  local a = { path = 'a.go', startLine = 4, endLine = 9 }
+  local b = { path = 'dir/b c.go', startLine = 1, endLine = 1 }
+  eq(preview.key(a), 'a.go:4-9')
+  eq(preview.drop(st, a), 'a.go:4-9')
+  eq(preview.drop(st, a), nil, 'dropped once')
+  eq(preview.drop(st, b), 'dir/b c.go:1-1')
+  local req = preview.request(st)
+  eq(req.exclude, { 'a.go:4-9', 'dir/b c.go:1-1' })
+  eq(req.budgetTokens, nil)
+  eq(base.exclude, nil, 'the base request is left alone')
+  -- a copy changes apart from the state it comes from
+  local c = preview.copy(st)
+  eq(preview.undrop(c, 'a.go:4-9'), 'a.go:4-9', 'the named one comes back')
+  eq(c.exclude, { 'dir/b c.go:1-1' })
+  eq(st.exclude, { 'a.go:4-9', 'dir/b c.go:1-1' }, 'the copied state keeps its list')
+  eq(preview.undrop(st), 'dir/b c.go:1-1', 'without a name: the last one dropped')
+  eq(preview.undrop(st, 'nope:1-2'), nil)
+  eq(preview.undrop(preview.new(base, '/ws')), nil, 'nothing to bring back')
+  -- the budget: the server's until the user sets one
+  eq(preview.budget(st), nil)
+  st.result = { budget = 4000 }
+  eq(preview.budget(st), 4000)
+  eq(preview.step_budget(4000, true), 5000)
+  eq(preview.step_budget(4000, false), 3200)
+  eq(preview.step_budget(6250, true), 7800)
+  eq(preview.step_budget(100, false), 100, 'never below the smallest budget')
+  eq(preview.step_budget(999999, true), 1000000, 'never above the largest')
+  st.budget = 6000
+  eq(preview.budget(st), 6000)
+  eq(preview.request(st).budgetTokens, 6000)
+  eq({ preview.parse_budget(' 6,000 ') }, { 6000 })
+  eq({ preview.parse_budget('abc') }, { nil, '"abc" is not a number of tokens' })
+  eq({ preview.parse_budget('12.5') }, { nil, '"12.5" is not a number of tokens' })
+  eq({ preview.parse_budget('50') }, { nil, 'a budget is 100 to 1,000,000 tokens' })
+end)
+
+test('pack preview: title, marks, why', function()
+  local preview = require('context_ls.preview')
+  local doc = { uri = 'file:///ws/inventory/stock.go' }
+  local range = { start = { line = 24, character = 0 }, ['end'] = { line = 31, character = 0 } }
+  eq(preview.title({ textDocument = doc, position = range.start, range = range }, '/ws'), 'pack for inventory/stock.go:25-31',
+    'a selection ending at the start of a line leaves it out')
+  eq(preview.title({ textDocument = doc, position = { line = 25, character = 3 }, query = 'why' }, '/ws',
+    { items = { { source = 'caller', symbol = 'main' }, { source = 'selection', symbol = 'Stock.Reserve' } } }),
+    'pack for the definition at inventory/stock.go:26 (Stock.Reserve), "why"')
+  eq(preview.title({ query = 'how are invoices totalled' }, '/ws'), 'pack for "how are invoices totalled"')
+  eq(preview.title({ symbol = 'Stock.Reserve' }, '/ws'), 'pack for Stock.Reserve')
+  eq(preview.mark({ includeMode = 'manual', source = 'pinned' }), 'pinned')
+  eq(preview.mark({ includeMode = 'always', source = 'always' }), 'always')
+  eq(preview.mark({ includeMode = 'agent', source = 'query' }), '')
+  eq(preview.why({ reason = 'caller of X', source = 'caller', includeMode = 'agent', score = 0.456 }), 'caller of X, score 0.46')
+  eq(preview.why({ reason = 'mentions X', source = 'doc', includeMode = 'agent', score = 0.4, shortened = true }),
+    'mentions X (doc), score 0.40, shortened')
+  eq(preview.why({ reason = 'pinned', source = 'pinned', includeMode = 'manual', score = 1 }), 'pinned')
+  eq(preview.why({ reason = vim.NIL, source = 'cochange', includeMode = 'agent' }), 'cochange')
+end)
+
+test('pack preview model (golden): items marked, dropped ones listed, <CR> targets', function()
+  local preview = require('context_ls.preview')
+  local res = read_json('pack.json').pack
+  local st = preview.new({ textDocument = { uri = 'file:///home/dev/shop/inventory/stock.go' },
+    range = { start = { line = 24, character = 0 }, ['end'] = { line = 30, character = 1 } } }, '/home/dev/shop')
+  preview.drop(st, { path = 'inventory/stock_test.go', startLine = 8, endLine = 17 })
+  local lines, targets = view.lines(preview.model(st, res, function()
+    return ''
+  end))
+  golden('pack.golden', table.concat(lines, '\n') .. '\n')
+  eq(lines[2], '1,234 / 1,500 tokens in 5 items, 2 dropped for the budget, 1 excluded')
+  local n, dropped = 0, nil
+  for lnum, e in pairs(targets) do
+    n = n + 1
+    if e.data.pack_item then
+      eq(lines[lnum]:find(preview.key(e.data.pack_item), 1, true) ~= nil, true, 'line ' .. lnum .. ' names its item')
+      eq(e.item.filename, '/home/dev/shop/' .. e.data.pack_item.path)
+      eq(e.item.lnum, e.data.pack_item.startLine)
+    else
+      dropped = e
+    end
+  end
+  eq(n, #res.items + 1, 'one target per item and per dropped one')
+  eq({ dropped.data.dropped, dropped.item.filename, dropped.item.lnum },
+    { 'inventory/stock_test.go:8-17', '/home/dev/shop/inventory/stock_test.go', 8 })
+  -- nothing found: said in the list
+  lines = view.lines(preview.model(preview.new({ query = 'zzz' }, '/w'), { tokens = 0, budget = 4000, dropped = 0, items = {} },
+    function()
+      return ''
+    end))
+  eq(vim.list_slice(lines, #lines - 1), { 'Items (0)', '  none: nothing relevant was found' })
+end)
+
+test('pins list model (golden), pins named for unpin, pinned items matched to their pin', function()
+  local preview = require('context_ls.preview')
+  local data = read_json('pack.json')
+  local res = data.pins
+  local lines, targets = view.lines(preview.pins_model(res, '/home/dev/shop', function()
+    return ''
+  end))
+  golden('pins.golden', table.concat(lines, '\n') .. '\n')
+  eq(vim.tbl_count(targets), #res.pins)
+  eq(preview.pins_summary({ pins = {}, tokens = 0 }), 'Nothing is pinned: :ContextPin, or p in :ContextPreview, pins code into every pack.')
+  eq(preview.pins_summary({ pins = { { tokens = 5 } }, tokens = 5 }), '1 pin adds 5 tokens to every context pack')
+  -- a whole file is unpinned as a document, lines by their range
+  local whole, lines_pin = res.pins[1], res.pins[2]
+  eq(preview.pin_place(whole), { textDocument = { uri = 'file:///home/dev/shop/inventory/stock.go' } })
+  eq(preview.pin_place(lines_pin), { textDocument = { uri = lines_pin.location.uri }, position = lines_pin.location.range.start,
+    range = lines_pin.location.range })
+  -- a pack item is pinned by its range
+  local it = data.pack.items[3]
+  eq(preview.item_place(it), { textDocument = { uri = it.location.uri }, position = it.location.range.start, range = it.location.range })
+  -- the pinned pack item retry/backoff.py:1-6 comes from the second pin
+  eq(preview.find_pin(res.pins, data.pack.items[1]), lines_pin)
+  eq(preview.find_pin(res.pins, it), nil)
+  eq(preview.find_pin(res.pins, { path = 'inventory/stock.go', startLine = 1, endLine = 31 }), whole, 'a whole file')
+  -- a pin whose file is gone: unpin all, pin the readable others again
+  local again, lost = preview.repin_plan(res.pins, res.pins[3])
+  eq(again, { res.pins[1], res.pins[2], res.pins[5] })
+  eq(lost, { 'old/notes.md' })
+end)
+
+test('pack text: markdown as is, json as the pack, nothing when empty', function()
+  local res = read_json('pack.json').pack
+  eq(render.pack_text(res), res.text)
+  local j = vim.deepcopy(res)
+  j.format, j.text = 'json', ''
+  j.items[1].text = 'def retry():\n'
+  local decoded = vim.fn.json_decode(render.pack_text(j))
+  eq({ decoded.format, decoded.tokens, decoded.budget, decoded.dropped, decoded.excluded, #decoded.items, decoded.items[1].text },
+    { 'json', 1234, 1500, 2, 1, 5, 'def retry():\n' })
+  eq(decoded.latencyMs, nil)
+  eq(render.pack_text({ text = '', format = 'markdown', items = { {} } }), '')
+  eq(render.pack_text({ text = 'x', format = 'markdown', items = {} }), '', 'no items: nothing relevant')
+end)
+
 test(':help context-ls documents every command, option and mapping', function()
   vim.cmd('runtime plugin/context_ls.lua')
   local doc = table.concat(vim.fn.readfile(plugin .. '/doc/context-ls.txt'), '\n')
@@ -664,6 +802,18 @@ test(':help context-ls documents every command, option and mapping', function()
   end
   for _, topic in ipairs({ '*context-ls-mappings*', 'vim.lsp.buf.hover()', 'vim.lsp.buf.definition()', 'CTRL-]', ':checkhealth context_ls' }) do
     eq(doc:find(topic, 1, true) ~= nil, true, topic)
+  end
+  -- the keys of the pack preview and the pins list: in their help line and
+  -- in their section of the help
+  local preview = require('context_ls.preview')
+  local section = doc:match('%*context%-ls%-preview%*(.-)\n=====')
+  local previewdoc, pinsdoc = section:match('^(.-)%*context%-ls%-pins%*(.*)$')
+  for _, c in ipairs({ { preview.KEYS, preview.HELP, previewdoc }, { preview.PINS_KEYS, preview.PINS_HELP, pinsdoc } }) do
+    for _, k in ipairs(vim.list_extend({ { '<CR>' }, { 'q' } }, c[1])) do
+      local lhs = vim.pesc(k[1])
+      eq(c[2]:find(' ' .. lhs .. '[ /]') ~= nil or c[2]:find('/' .. lhs .. ' ') ~= nil, true, k[1] .. ' in the help line ' .. c[2])
+      eq(c[3]:find('\n    ' .. lhs .. '%s%s+%a') ~= nil, true, k[1] .. ' documented')
+    end
   end
 end)
 

@@ -71,10 +71,12 @@ M.MAPPINGS = {
   { 'related', '<leader>CR', { 'n', 'x' }, 'related code into the picker' },
   { 'similar', '<leader>Cm', { 'n', 'x' }, 'code like this (needs embeddings)' },
   { 'copy', '<leader>Cc', { 'n', 'x' }, 'context pack into the default register' },
+  { 'preview', '<leader>Cv', { 'n', 'x' }, 'preview the context pack: drop, pin, budget, then copy or insert' },
   { 'query', '<leader>Cq', { 'n' }, 'context pack for a question' },
   { 'search', '<leader>Cs', { 'n' }, 'search the workspace' },
   { 'pin', '<leader>Cp', { 'n', 'x' }, 'pin into every context pack' },
   { 'unpin', '<leader>Cu', { 'n', 'x' }, 'remove a pin' },
+  { 'pins', '<leader>CP', { 'n' }, 'list the pins' },
   { 'stats', '<leader>Ci', { 'n' }, 'index statistics' },
   { 'agents', '<leader>Ca', { 'n' }, 'MCP registration for coding agents' },
 }

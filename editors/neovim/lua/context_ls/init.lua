@@ -18,6 +18,7 @@ local util = require('context_ls.util')
 local keymaps = require('context_ls.keymaps')
 local picker = require('context_ls.picker')
 local view = require('context_ls.view')
+local preview = require('context_ls.preview')
 
 local M = {}
 
@@ -320,9 +321,10 @@ function M.execute(command, arg, cb, bufnr)
   end
 end
 
--- run executes a command and records the outcome; on_result(result) runs on
--- success, failures are shown with the server's words.
-local function run(what, command, arg, on_result)
+-- run executes a command (for the workspace of bufnr, default the current
+-- buffer) and records the outcome; on_result(result) runs on success,
+-- failures are shown with the server's words.
+local function run(what, command, arg, on_result, bufnr)
   M.execute(command, arg, function(err, result)
     if err then
       notify(render.error_text(what, err), vim.log.levels.ERROR)
@@ -336,7 +338,7 @@ local function run(what, command, arg, on_result)
       return
     end
     record(command, nil, result)
-  end)
+  end, bufnr)
 end
 
 -- default_register is '+' with a clipboard provider, else '"'.
@@ -369,11 +371,12 @@ local function show_locations(title, items, empty_msg)
 end
 
 local function store_pack(res, register)
-  if (res.text or '') == '' or #(res.items or {}) == 0 then
+  local text = render.pack_text(res)
+  if text == '' then
     notify('context-ls: nothing relevant was found; register ' .. register .. ' is unchanged', vim.log.levels.WARN)
     return
   end
-  vim.fn.setreg(register, res.text)
+  vim.fn.setreg(register, text)
   notify(render.pack_summary(res, register))
 end
 
@@ -549,6 +552,288 @@ function M.pin(cmd, action)
     notify(render.pins_summary(action, res))
   end)
 end
+
+-- The pack preview and the pins list. One of each at a time: a new
+-- preview replaces the state of the last one. Their keys act on the entry
+-- under the cursor; a key that changes the pack asks for it again and the
+-- new state counts once the server answers (an error leaves the shown one).
+local pack_state, pack_asked, pins_state
+local preview_keys, pins_keys
+
+-- show_preview asks for the pack of a preview state and shows it;
+-- keep_cursor keeps the cursor line (after a key of the preview).
+local function show_preview(state, keep_cursor)
+  pack_asked = state
+  run('ContextPreview', 'contextLs.contextPack', preview.request(state), function(res)
+    if pack_asked ~= state then
+      return -- a later request replaced this one
+    end
+    state.result = res
+    pack_state = state
+    view.show(preview.model(state, res, render.line_reader()), { name = preview.BUFFER, keys = preview_keys,
+      from = state.from, keep_cursor = keep_cursor, at_entry = not keep_cursor })
+  end, state.bufnr)
+end
+
+-- preview opens the pack preview for the range, the definition under the
+-- cursor, or the query in cmd.args (with a range: the range and the query).
+function M.preview(cmd)
+  local opts = M.ensure()
+  local text = vim.trim((cmd and cmd.args) or '')
+  local base
+  if text ~= '' and (cmd.range or 0) == 0 then
+    base = { query = text }
+  else
+    base = args.current(cmd)
+    base.query = text ~= '' and text or nil
+  end
+  base.format = opts.pack_format
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  local state = preview.new(base, client and client.config.root_dir or nil)
+  state.bufnr, state.from = bufnr, vim.api.nvim_get_current_win()
+  show_preview(state, false)
+end
+
+local function entry_data(bufnr, field)
+  local e = view.entry_at(bufnr)
+  return e and e.data and e.data[field] or nil
+end
+
+-- pack_item_at is the pack item on the cursor line, or nil (said).
+local function pack_item_at(bufnr)
+  local it = entry_data(bufnr, 'pack_item')
+  if not it then
+    notify('context-ls: no pack item on this line')
+  end
+  return it
+end
+
+local function budget_to(n)
+  local nx = preview.copy(pack_state)
+  nx.budget = n
+  show_preview(nx, true)
+end
+
+-- insert_pack puts the pack's lines below the cursor line of the window
+-- the preview came from (into an empty buffer: as its lines) and goes there.
+local function insert_pack(bufnr)
+  local res = pack_state.result
+  local text = render.pack_text(res)
+  if text == '' then
+    notify('context-ls: nothing relevant was found; nothing inserted', vim.log.levels.WARN)
+    return
+  end
+  local win = view.from(bufnr)
+  if not win then
+    notify('context-ls: the window the preview came from is closed; y copies the pack instead', vim.log.levels.ERROR)
+    return
+  end
+  local buf = vim.api.nvim_win_get_buf(win)
+  if not vim.bo[buf].modifiable then
+    notify('context-ls: ' .. vim.fn.bufname(buf) .. ' is not modifiable; y copies the pack instead', vim.log.levels.ERROR)
+    return
+  end
+  local lines = vim.split(text, '\n', { plain = true })
+  if lines[#lines] == '' then
+    table.remove(lines)
+  end
+  vim.api.nvim_set_current_win(win)
+  local row = vim.api.nvim_win_get_cursor(win)[1]
+  local empty = vim.api.nvim_buf_line_count(buf) == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == ''
+  if empty then
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    row = 0
+  else
+    vim.api.nvim_buf_set_lines(buf, row, row, false, lines)
+  end
+  vim.api.nvim_win_set_cursor(win, { row + 1, 0 })
+  notify(string.format('context-ls: %s / %s tokens, %d lines inserted', util.group_digits(res.tokens), util.group_digits(res.budget), #lines))
+end
+
+-- toggle_pin pins the item (then the pack is asked for again), or unpins
+-- the pin it comes from when it is pinned.
+local function toggle_pin(bufnr)
+  local it = pack_item_at(bufnr)
+  if not it then
+    return
+  end
+  local state = pack_state
+  local function again(action)
+    return function(res)
+      notify(render.pins_summary(action, res))
+      show_preview(preview.copy(state), true)
+    end
+  end
+  if preview.mark(it) ~= 'pinned' then
+    run('ContextPin', 'contextLs.pin', preview.item_place(it), again('pin'), state.bufnr)
+    return
+  end
+  run('ContextUnpin', 'contextLs.pins', { folder = state.result.folder }, function(res)
+    local pin = preview.find_pin(res.pins, it)
+    if not pin then
+      error(preview.key(it) .. ' is pinned by no pin of ' .. util.uri_to_fname(res.folder or '') .. ' (:ContextPins lists them)', 0)
+    end
+    run('ContextUnpin', 'contextLs.unpin', preview.pin_place(pin), again('unpin'), state.bufnr)
+  end, state.bufnr)
+end
+
+local preview_actions = {
+  drop = function(bufnr)
+    local it = pack_item_at(bufnr)
+    if it then
+      local nx = preview.copy(pack_state)
+      preview.drop(nx, it)
+      show_preview(nx, true)
+    end
+  end,
+  undrop = function(bufnr)
+    local nx = preview.copy(pack_state)
+    if not preview.undrop(nx, entry_data(bufnr, 'dropped')) then
+      notify('context-ls: nothing was dropped')
+      return
+    end
+    show_preview(nx, true)
+  end,
+  pin = toggle_pin,
+  more = function()
+    budget_to(preview.step_budget(preview.budget(pack_state), true))
+  end,
+  less = function()
+    budget_to(preview.step_budget(preview.budget(pack_state), false))
+  end,
+  budget = function()
+    vim.ui.input({ prompt = 'context-ls: budget in tokens: ', default = tostring(preview.budget(pack_state)) }, function(text)
+      if text == nil or vim.trim(text) == '' then
+        return
+      end
+      local n, why = preview.parse_budget(text)
+      if not n then
+        notify('context-ls: ' .. why, vim.log.levels.WARN)
+        return
+      end
+      budget_to(n)
+    end)
+  end,
+  copy = function()
+    local reg = vim.v.register
+    if reg == '"' or reg == '' then
+      reg = M.default_register()
+    end
+    store_pack(pack_state.result, reg)
+  end,
+  insert = insert_pack,
+  refresh = function()
+    show_preview(preview.copy(pack_state), true)
+  end,
+}
+
+-- show_pins shows a pins answer in the pins list.
+local function show_pins(state, res)
+  state.result = res
+  view.show(preview.pins_model(res, state.root, render.line_reader()), { name = preview.PINS_BUFFER, keys = pins_keys,
+    from = state.from, keep_cursor = true })
+end
+
+-- pins_run runs contextLs.pins or contextLs.unpin for the pins list and
+-- shows the pins it answers (after unpinning, with how many are left).
+local function pins_run(state, command, arg)
+  local unpin = command == 'contextLs.unpin'
+  run(unpin and 'ContextUnpin' or 'ContextPins', command, arg, function(res)
+    show_pins(state, res)
+    if unpin then
+      notify(render.pins_summary('unpin', res))
+    end
+  end, state.bufnr)
+end
+
+-- pins lists the pins of the current buffer's workspace.
+function M.pins()
+  M.ensure()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  local root = client and client.config.root_dir or nil
+  pins_state = { bufnr = bufnr, root = root, from = vim.api.nvim_get_current_win(),
+    folder = root and util.uri_from_fname(root) or nil }
+  pins_run(pins_state, 'contextLs.pins', { folder = pins_state.folder })
+end
+
+-- unpin_gone removes a pin whose file is gone, which the server unpins
+-- only with all the others: after a confirmation, every pin is removed
+-- and the others are pinned again (those whose files are gone too cannot be).
+local function unpin_gone(state, pin)
+  local again, lost = preview.repin_plan(state.result.pins, pin)
+  local question = string.format('%s: its file is gone, and the server removes such a pin only with all the others.\n'
+    .. 'Unpin all %d pins and pin the other %d again?', preview.pin_name(pin), #state.result.pins, #again)
+  if #lost > 0 then
+    question = question .. '\nThese cannot be pinned again (their files are gone too): ' .. table.concat(lost, ', ')
+  end
+  if vim.fn.confirm(question, '&Unpin all and pin again\n&Cancel', 2) ~= 1 then
+    return
+  end
+  local failed = {}
+  local function pin_each(i, res)
+    if i > #again then
+      show_pins(state, res)
+      for _, f in ipairs(failed) do
+        notify('context-ls: could not pin ' .. f .. ' again', vim.log.levels.ERROR)
+      end
+      notify(render.pins_summary('unpin', res))
+      record('contextLs.unpin', nil, res)
+      return
+    end
+    M.execute('contextLs.pin', preview.pin_place(again[i]), function(err, r)
+      if err then
+        table.insert(failed, preview.pin_name(again[i]) .. ': ' .. render.clean_error(tostring(err.message or err)))
+      end
+      pin_each(i + 1, r or res)
+    end, state.bufnr)
+  end
+  run('ContextUnpin', 'contextLs.unpin', { all = true, folder = state.folder }, function(res)
+    pin_each(1, res)
+  end, state.bufnr)
+end
+
+local pins_actions = {
+  unpin = function(bufnr)
+    local pin = entry_data(bufnr, 'pin')
+    local state = pins_state
+    if not pin then
+      notify('context-ls: no pin on this line')
+    elseif pin.error and pin.error ~= vim.NIL then
+      unpin_gone(state, pin)
+    else
+      pins_run(state, 'contextLs.unpin', preview.pin_place(pin))
+    end
+  end,
+  clear = function()
+    local state = pins_state
+    local n = #(state.result.pins or {})
+    if n == 0 then
+      notify('context-ls: nothing is pinned')
+      return
+    end
+    if vim.fn.confirm(string.format('Unpin all %d pins of %s?', n, vim.fn.fnamemodify(state.root or '', ':~')), '&Unpin all\n&Cancel', 2) ~= 1 then
+      return
+    end
+    pins_run(state, 'contextLs.unpin', { all = true, folder = state.folder })
+  end,
+  refresh = function()
+    pins_run(pins_state, 'contextLs.pins', { folder = pins_state.folder })
+  end,
+}
+
+-- keys_of pairs a key list of preview.lua with the functions of its actions.
+local function keys_of(list, actions)
+  local out = {}
+  for _, k in ipairs(list) do
+    table.insert(out, { k[1], assert(actions[k[2]], 'no action ' .. k[2]), k[3] })
+  end
+  return out
+end
+
+preview_keys = keys_of(preview.KEYS, preview_actions)
+pins_keys = keys_of(preview.PINS_KEYS, pins_actions)
 
 -- STATS_BUFFER is the name of the stats scratch buffer.
 M.STATS_BUFFER = 'context-ls://stats'

@@ -15,10 +15,12 @@ M.COMMANDS = {
   related = 'ContextRelated',
   similar = 'ContextSimilar',
   copy = 'ContextCopy',
+  preview = 'ContextPreview',
   query = 'ContextQuery',
   search = 'ContextSearch',
   pin = 'ContextPin',
   unpin = 'ContextUnpin',
+  pins = 'ContextPins',
   stats = 'ContextStats',
   agents = 'ContextAgents',
 }

@@ -155,12 +155,13 @@ function M.graph_unresolved(res)
 end
 
 -- present is v unless it is nil, JSON null or ''.
-local function present(v)
+function M.present(v)
   if v == nil or v == vim.NIL or v == '' then
     return nil
   end
   return v
 end
+local present = M.present
 
 -- why_via is why a graph item is listed (a test's detail, else the reason)
 -- and the definition a two-hop test goes through ("via main"), or nil.
@@ -283,6 +284,27 @@ function M.results_model(root, outcomes, line_of)
     end),
   }
   return { title = title, root = root, groups = groups }
+end
+
+-- pack_text is what copying a pack puts into a register: its text, or
+-- with format json (whose text the server leaves empty: the items carry
+-- theirs) the pack as JSON, as `context-ls pack --format json` prints it.
+-- '' when the pack holds nothing.
+function M.pack_text(res)
+  if #(res.items or {}) == 0 then
+    return ''
+  end
+  if (res.text or '') ~= '' then
+    return res.text
+  end
+  if res.format ~= 'json' then
+    return ''
+  end
+  local out = {}
+  for _, k in ipairs({ 'format', 'tokens', 'budget', 'dropped', 'excluded', 'items', 'notes' }) do
+    out[k] = res[k]
+  end
+  return vim.fn.json_encode(out) .. '\n'
 end
 
 -- pack_summary: the message after a pack was copied.
