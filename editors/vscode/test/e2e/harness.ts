@@ -350,19 +350,24 @@ export class Workbench {
 
   /**
    * Opens a workspace file through Quick Open and waits for its editor.
-   * Tried again when another editor comes up: Quick Open lists recent files
-   * until the typed filter applies, so a row can change under the click.
+   * Quick Open lists recent files until the typed filter applies, and its
+   * rows are reused when it does, so a click can land on another file:
+   * Enter is pressed once the filtered list (its matches highlighted) puts
+   * the file first. Tried again when another editor comes up all the same.
    */
   async openFile(rel: string): Promise<void> {
     const base = path.basename(rel);
     const dir = path.dirname(rel);
     for (let attempt = 0; ; attempt++) {
       await this.quickOpen('Control+P', rel);
-      const row = this.quickRows()
+      const first = this.quickRows()
+        .first()
         .filter({ has: this.page.locator('.label-name', { hasText: exact(base) }) })
-        .filter({ has: this.page.locator('.label-description', { hasText: exact(dir) }) });
+        .filter({ has: this.page.locator('.label-description', { hasText: exact(dir) }) })
+        .filter({ has: this.page.locator('.label-name .highlight') });
       try {
-        await row.first().click({ timeout: 5000 });
+        await first.waitFor({ timeout: 5000 });
+        await this.page.keyboard.press('Enter');
         await this.activeTab(base).waitFor({ timeout: 5000 });
         await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 5000 });
         return;
