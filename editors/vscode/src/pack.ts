@@ -206,8 +206,9 @@ export function packTree(res: ContextPackResult, req: PackRequest): PackNode[] {
 }
 
 /**
- * The text Copy and Insert use: the rendered pack, or with format json
- * (whose items carry the text) the pack as JSON.
+ * The text Copy and Insert use: the rendered pack (with format json a JSON
+ * array of the items). Servers that left it empty with format json (the
+ * items carried the text) get the pack as JSON.
  */
 export function packText(res: ContextPackResult): string {
   if ((res.text ?? '') !== '' || res.format !== 'json') {

@@ -100,9 +100,10 @@ export class PinsView implements vscode.Disposable {
   }
 
   /**
-   * Unpin: removes one pin. The server names a pin by its file, so one
-   * whose file is gone cannot be unpinned by name: then, once confirmed,
-   * every pin of its folder is cleared and the others are pinned again.
+   * Unpin: removes one pin. The language server maps a range through its
+   * file, so lines pinned in a file that is gone cannot be unpinned alone:
+   * then, once confirmed, every pin of the folder is cleared and the others
+   * are pinned again.
    */
   async unpin(node: ResultNode<PinValue> | undefined): Promise<void> {
     const client = needClient(this.deps);
@@ -142,7 +143,7 @@ export class PinsView implements vscode.Disposable {
     const keep = pinsToKeep(folder.pins ?? [], pin);
     const lost = (folder.pins ?? []).length - 1 - keep.length;
     const answer = await vscode.window.showWarningMessage(
-      `${pinLabel(pin)} cannot be unpinned by name: its file is gone (${pin.error}). Clear all pins of ${folder.folder.name} and pin the ${num(keep.length)} other${keep.length === 1 ? '' : 's'} again?` +
+      `${pinLabel(pin)} cannot be unpinned alone while its file is gone (${pin.error}). Clear all pins of ${folder.folder.name} and pin the ${num(keep.length)} other${keep.length === 1 ? '' : 's'} again?` +
         (lost > 0 ? ` ${num(lost)} other pin${lost === 1 ? '' : 's'} whose files are gone go too.` : ''),
       { modal: true },
       CLEAR_AND_REPIN,

@@ -115,13 +115,13 @@ export interface ContextPackItem extends PackItem {
   includeMode: string;
   /** Bodies elided or lines cut to fit the budget. */
   shortened?: boolean;
-  /** Format json only: the item's text. */
+  /** Format json only: the item's text (the pack text holds it too). */
   text?: string;
 }
 
 /** Result of contextLs.contextPack. */
 export interface ContextPackResult {
-  /** The rendered pack; empty with format json (the items carry the text). */
+  /** The rendered pack, what to paste (format json: a JSON array of the items; empty from older servers). */
   text: string;
   format?: string;
   tokens: number;

@@ -72,7 +72,7 @@ describe('context pack preview model', () => {
     const tree = packTree(pack, req);
     golden('pack-preview.golden', lines(tree).join('\n') + '\n');
     const [header, ...items] = tree;
-    assert.strictEqual(header.label, '444 / 600 tokens');
+    assert.strictEqual(header.label, '447 / 600 tokens');
     assert.strictEqual(header.description, '5 items · 1 dropped by you (2 candidates)');
     assert.strictEqual(items.length, pack.items.length);
     const dropped = header.children!.find((n) => n.contextValue === PackContext.dropped)!;
@@ -86,8 +86,8 @@ describe('context pack preview model', () => {
     const full = packTree({ ...pack, dropped: 3, excluded: 0 }, { base: place, exclude: [] });
     assert.strictEqual(full[0].description, '5 items · 3 left out for the budget');
     assert.match(full[0].tooltip!, /Drop an item to give its tokens to the next candidates/);
-    assert.strictEqual(packDescription(pack, place), 'Stock.Reserve · 444 / 600 tokens');
-    assert.strictEqual(packDescription({ ...pack, items: [] }, { query: ' retry uploads ' }), '“retry uploads” · 444 / 600 tokens');
+    assert.strictEqual(packDescription(pack, place), 'Stock.Reserve · 447 / 600 tokens');
+    assert.strictEqual(packDescription({ ...pack, items: [] }, { query: ' retry uploads ' }), '“retry uploads” · 447 / 600 tokens');
   });
 
   it('says plainly when nothing relevant was found', () => {
@@ -108,7 +108,7 @@ describe('context pack preview model', () => {
     const parsed = JSON.parse(packText(json));
     assert.strictEqual(parsed.items.length, pack.items.length);
     assert.strictEqual(parsed.items[0].text, 'func x() {}');
-    assert.strictEqual(parsed.tokens, 444);
+    assert.strictEqual(parsed.tokens, 447);
     assert.strictEqual(parsed.text, undefined);
     assert.strictEqual(parsed.latencyMs, undefined);
     assert.strictEqual(packText({ ...pack, text: '' }), '', 'an empty markdown pack has nothing to copy');

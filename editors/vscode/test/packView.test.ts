@@ -77,10 +77,10 @@ describe('Context Pack view', () => {
     assert.deepStrictEqual(t.client.sent.map((s) => s.args), [
       { textDocument: { uri: 'file:///home/dev/shop/inventory/stock.go' }, position: { line: 24, character: 18 }, format: 'xml' },
     ]);
-    assert.strictEqual(t.view.description, 'Stock.Reserve · 444 / 600 tokens');
+    assert.strictEqual(t.view.description, 'Stock.Reserve · 447 / 600 tokens');
     assert.deepStrictEqual(
       t.nodes().map((n) => n.label),
-      ['444 / 600 tokens', 'inventory/stock.go:6-7', 'inventory/stock.go:9-12', 'inventory/stock.go:25-31', 'cmd/shop/main.go:10-15', 'retry/backoff.py:1-16'],
+      ['447 / 600 tokens', 'inventory/stock.go:6-7', 'inventory/stock.go:9-12', 'inventory/stock.go:25-31', 'cmd/shop/main.go:10-15', 'retry/backoff.py:1-16'],
     );
     assert.deepStrictEqual(harness.called('executeCommand'), [
       ['setContext', PACK_SHOWN, true],
@@ -110,8 +110,8 @@ describe('Context Pack view', () => {
       [['inventory/stock.go:6-7'], ['inventory/stock.go:6-7', 'inventory/stock.go:9-12']],
     );
     const labels = t.nodes().map((n) => n.label);
-    assert.deepStrictEqual(labels, ['377 / 600 tokens', 'inventory/stock.go:25-31', 'cmd/shop/main.go:10-15', 'retry/backoff.py:1-16'], 'the older answer came last and was dropped');
-    assert.strictEqual(t.view.description, 'Stock.Reserve · 377 / 600 tokens');
+    assert.deepStrictEqual(labels, ['380 / 600 tokens', 'inventory/stock.go:25-31', 'cmd/shop/main.go:10-15', 'retry/backoff.py:1-16'], 'the older answer came last and was dropped');
+    assert.strictEqual(t.view.description, 'Stock.Reserve · 380 / 600 tokens');
     assert.strictEqual(t.nodes()[0].description, '3 items · 2 dropped by you');
 
     const putBack = t.nodes()[0].children!.find((n) => n.label === 'inventory/stock.go:6-7')!;
@@ -168,7 +168,7 @@ describe('Context Pack view', () => {
       budgetTokens: 8000,
       exclude: ['inventory/stock.go:6-7'],
     });
-    assert.strictEqual(t.view.description, 'Stock.Reserve · 405 / 8,000 tokens');
+    assert.strictEqual(t.view.description, 'Stock.Reserve · 408 / 8,000 tokens');
     const sent = t.client.sent.length;
     harness.answers = [undefined];
     await t.run(ExtensionCommands.packBudget);
@@ -185,7 +185,7 @@ describe('Context Pack view', () => {
     await t.run(ExtensionCommands.previewContextForSelection);
     await t.run(ExtensionCommands.packCopy);
     assert.strictEqual(harness.clipboard, pack.text);
-    assert.deepStrictEqual(harness.called('showInformationMessage')[1], ['Context copied: 444 / 600 tokens, 5 snippets.']);
+    assert.deepStrictEqual(harness.called('showInformationMessage')[1], ['Context copied: 447 / 600 tokens, 5 snippets.']);
     t.preview.dispose();
   });
 
@@ -202,7 +202,7 @@ describe('Context Pack view', () => {
     assert.strictEqual((uri as vscode.Uri).fsPath, STOCK);
     assert.deepStrictEqual(at, new vscode.Position(31, 0));
     assert.strictEqual(text, pack.text);
-    assert.deepStrictEqual(harness.called('showInformationMessage'), [['Context inserted: 444 / 600 tokens, 5 snippets.']]);
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [['Context inserted: 447 / 600 tokens, 5 snippets.']]);
     t.preview.dispose();
   });
 
@@ -222,7 +222,7 @@ describe('Context Pack view', () => {
     harness.answers = [ASK_PREVIEW_QUERY, '  retry failed uploads '];
     await t.run(ExtensionCommands.previewContextForSelection);
     assert.deepStrictEqual(t.client.sent.map((s) => s.args), [{ query: 'retry failed uploads', format: 'markdown' }]);
-    assert.strictEqual(t.view.description, '“retry failed uploads” · 444 / 600 tokens');
+    assert.strictEqual(t.view.description, '“retry failed uploads” · 447 / 600 tokens');
     t.preview.dispose();
   });
 

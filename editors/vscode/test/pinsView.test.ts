@@ -101,7 +101,7 @@ describe('Pins view', () => {
   });
 
   it('a pin whose file is gone is removed, once confirmed, by clearing the folder and pinning the others again', async () => {
-    const gone = new RpcError(-32603, 'workspace/executeCommand: mapping the position: reading /home/dev/shop/gone.go: no such file or directory');
+    const gone = new RpcError(-32602, 'arguments[0].textDocument.uri: /home/dev/shop/gone.go does not exist (and is not open)');
     const t = setup({ 'contextLs.pins': pins, 'contextLs.unpin': (a: unknown) => ((a as { all?: boolean }).all ? { ...pins, pins: [] } : Promise.reject(gone)), 'contextLs.pin': pins });
     t.tree.setVisible(true);
     await tick();
@@ -110,7 +110,7 @@ describe('Pins view', () => {
     const [ask] = harness.called('showWarningMessage');
     assert.strictEqual(
       ask[0],
-      'gone.go:3-3 cannot be unpinned by name: its file is gone (file: "gone.go" does not exist). Clear all pins of shop and pin the 2 others again?',
+      'gone.go:3-3 cannot be unpinned alone while its file is gone (file: "gone.go" does not exist). Clear all pins of shop and pin the 2 others again?',
     );
     assert.deepStrictEqual(ask.slice(1), [{ modal: true }, CLEAR_AND_REPIN]);
     assert.deepStrictEqual(t.client.sent.map((s) => s.command), ['contextLs.pins', 'contextLs.unpin'], 'declined: nothing else asked');

@@ -26,8 +26,12 @@ import {
 } from '../src/protocol';
 import { callEntries, errorMessage, FolderRef, hitEntry, packSummary, pinsSummary, reindexQuestion, relatedEntries, statsMarkdown, testEntries } from '../src/render';
 import { dropItem, excludeKey, packArgs, packSubject, packTree, withBudget } from '../src/pack';
+import * as vscode from 'vscode';
+import { ContextClient, ExtensionCommands } from '../src/commands';
 import { FolderPins, pinItemArgs, pinLabel, pinPlace, pinsTree } from '../src/pins';
+import { CLEAR_AND_REPIN, PINS_VIEW, PinsView } from '../src/pinsView';
 import { StatusModel } from '../src/statusModel';
+import { harness } from './stub/vscode';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const BIN = process.env.CONTEXT_LS_BIN ? path.resolve(process.env.CONTEXT_LS_BIN) : path.join(REPO, 'bin', 'context-ls');
@@ -397,6 +401,37 @@ describe('real server through vscode-jsonrpc', function () {
     }
     const none = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsResult;
     assert.deepStrictEqual(none.pins, []);
+  });
+
+  it('the Pins view removes a pin whose file is gone and keeps the others, in order', async () => {
+    const gone = path.join(ws, 'gone.go');
+    fs.writeFileSync(gone, 'package main\n\n// Gone is deleted after it is pinned.\nfunc Gone() {}\n');
+    const pin = (args: object) => conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [args] }) as Promise<PinsResult>;
+    await pin({ textDocument: { uri: fileUri(path.join(ws, 'retry', 'backoff.py')) } });
+    await pin({ textDocument: { uri: fileUri(gone) }, range: { start: { line: 2, character: 0 }, end: { line: 3, character: 14 } } });
+    await pin({ textDocument: { uri: fileUri(path.join(ws, 'cmd', 'shop', 'main.go')) }, range: { start: { line: 9, character: 0 }, end: { line: 14, character: 1 } } });
+    fs.rmSync(gone);
+
+    harness.reset();
+    (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file(ws), name: 'shop', index: 0 }];
+    const client: ContextClient = {
+      execute: <T>(command: string, args: object | undefined) => conn!.sendRequest('workspace/executeCommand', { command, arguments: args === undefined ? [] : [args] }) as Promise<T>,
+      uriOf: (u: vscode.Uri) => u.toString(),
+    };
+    const changed = new vscode.EventEmitter<void>();
+    const view = new PinsView({ client: () => client, unavailableReason: () => '', pinsChanged: () => changed.fire() }, changed.event);
+    harness.treeViews.find((v) => v.id === PINS_VIEW).visible = true;
+    await view.load();
+    const [shop] = view.listed();
+    assert.deepStrictEqual(shop.pins!.map((p) => `${pinLabel(p)}${p.error ? ' (gone)' : ''}`), ['retry/backoff.py', 'gone.go:3-4 (gone)', 'cmd/shop/main.go:10-15']);
+    const node = pinsTree([shop])[1];
+    harness.answers = [CLEAR_AND_REPIN]; // asked only if the server cannot unpin it alone
+    await harness.commandHandlers.get(ExtensionCommands.pinsUnpin)!(node);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), []);
+    const left = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{}] })) as PinsResult;
+    assert.deepStrictEqual(left.pins.map(pinLabel), ['retry/backoff.py', 'cmd/shop/main.go:10-15']);
+    await conn!.sendRequest('workspace/executeCommand', { command: Commands.unpin, arguments: [{ all: true }] });
+    view.dispose();
   });
 
   it('re-indexes after a dry run, with progress', async () => {

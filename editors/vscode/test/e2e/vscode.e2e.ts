@@ -341,7 +341,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     const pin = pins.filter({ hasText: /^inventory\/stock\.go:9-12\d+ tokens$/ });
     await pin.waitFor();
     assert.strictEqual(await pins.count(), 1);
-    await rows.filter({ hasText: /^inventory\/stock\.go:9-12pinned · \d+ tokens$/ }).waitFor();
+    await rows.filter({ hasText: /^inventory\/stock\.go:9-12Stock · pinned · \d+ tokens$/ }).waitFor();
     assert.match((await wb.view('Pins').locator('.pane-header .description').textContent()) ?? '', /^1 pin · \d+ tokens in every pack$/);
     if (process.env.CONTEXT_LS_E2E_SCREENSHOTS) {
       // The README's picture: the pack and the pins, wide enough to read, without the results.
