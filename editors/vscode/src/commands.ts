@@ -12,6 +12,7 @@ import { packText } from './pack';
 import { pickLocation } from './picker';
 import {
   Commands,
+  ContextPackArgs,
   ContextPackResult,
   GraphResult,
   PinsResult,
@@ -148,7 +149,7 @@ export function showError(what: string, err: unknown): void {
 }
 
 /** Runs one server command under a window progress indicator. */
-export async function run<T>(client: ContextClient, title: string, command: string, args: object | undefined): Promise<T> {
+async function run<T>(client: ContextClient, title: string, command: string, args: object | undefined): Promise<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `context-ls: ${title}` }, (_p, token) =>
     client.execute<T>(command, args, token),
   );
@@ -193,16 +194,36 @@ export async function copyContextForSelection(deps: CommandDeps): Promise<void> 
   }
   const st = editorState(vscode.window.activeTextEditor, (u) => client.uriOf(u));
   if (st === undefined) {
-    const pick = await vscode.window.showInformationMessage(
-      'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
-      ASK_QUERY,
-    );
-    if (pick === ASK_QUERY) {
+    if (await offerQuery(ASK_QUERY)) {
       await copyContextForQuery(deps);
     }
     return;
   }
   await copyPack(client, 'Copy Context for Selection', packArgsForSelection(st, { format: packFormat(deps.config()) }));
+}
+
+/**
+ * Says that a selection needs a file editor, with a button for the query
+ * variant of the command; true when it was pressed.
+ */
+export async function offerQuery(button: string): Promise<boolean> {
+  const pick = await vscode.window.showInformationMessage(
+    'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
+    button,
+  );
+  return pick === button;
+}
+
+/** Asks what a pack is for: its contextLs.contextPack arguments, or undefined when dismissed. */
+export async function askPackQuery(title: string, deps: Pick<CommandDeps, 'config'>): Promise<ContextPackArgs | undefined> {
+  const query = await vscode.window.showInputBox({
+    title,
+    prompt: 'What is the context for? Words, identifiers or a question.',
+    placeHolder: 'where do we retry failed uploads?',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
+  });
+  return query === undefined ? undefined : packArgsForQuery(query, { format: packFormat(deps.config()) });
 }
 
 /** Context: Copy Context for Query…. */
@@ -211,21 +232,10 @@ export async function copyContextForQuery(deps: CommandDeps): Promise<void> {
   if (client === undefined) {
     return;
   }
-  const query = await vscode.window.showInputBox({
-    title: 'Copy Context for Query',
-    prompt: 'What is the context for? Words, identifiers or a question.',
-    placeHolder: 'where do we retry failed uploads?',
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
-  });
-  if (query === undefined) {
-    return;
+  const args = await askPackQuery('Copy Context for Query', deps);
+  if (args !== undefined) {
+    await copyPack(client, 'Copy Context for Query', args);
   }
-  const args = packArgsForQuery(query, { format: packFormat(deps.config()) });
-  if (args === undefined) {
-    return;
-  }
-  await copyPack(client, 'Copy Context for Query', args);
 }
 
 /** Context: Show Related Code. */

@@ -5,8 +5,8 @@
 // inserted at the cursor of the editor the preview came from.
 
 import * as vscode from 'vscode';
-import { EditorState, packArgsForQuery, packArgsForSelection } from './args';
-import { CommandDeps, copyPackText, ExtensionCommands, needClient, showError } from './commands';
+import { packArgsForSelection } from './args';
+import { askPackQuery, CommandDeps, copyPackText, ExtensionCommands, needClient, offerQuery, showError } from './commands';
 import { packFormat } from './config';
 import { editorState } from './convert';
 import { NodeTree } from './nodeTree';
@@ -28,7 +28,7 @@ export const ASK_PREVIEW_QUERY = 'Preview Context for Query…';
 /** What the preview needs from the extension. */
 export type PackViewDeps = Pick<CommandDeps, 'client' | 'unavailableReason' | 'config' | 'pinsChanged'>;
 
-/** The pack shown, the request that built it and the editor it came from. */
+/** The pack shown and the request that built it. */
 interface Shown {
   req: PackRequest;
   res: ContextPackResult;
@@ -43,7 +43,7 @@ export class PackPreview implements vscode.Disposable {
   private wanted: PackRequest | undefined;
   /** The document the preview came from (Insert at Cursor goes there). */
   private source: vscode.Uri | undefined;
-  /** The request of the newest build; answers to older ones are dropped. */
+  /** Counts builds: the answers of all but the newest are dropped. */
   private latest = 0;
 
   constructor(
@@ -70,11 +70,6 @@ export class PackPreview implements vscode.Disposable {
     );
   }
 
-  /** The pack shown (undefined before the first preview). */
-  pack(): ContextPackResult | undefined {
-    return this.shown?.res;
-  }
-
   /** Context: Preview Context for Selection. */
   async previewSelection(): Promise<void> {
     const client = needClient(this.deps);
@@ -82,13 +77,9 @@ export class PackPreview implements vscode.Disposable {
       return;
     }
     const editor = vscode.window.activeTextEditor;
-    const st: EditorState | undefined = editorState(editor, (u) => client.uriOf(u));
+    const st = editorState(editor, (u) => client.uriOf(u));
     if (st === undefined || editor === undefined) {
-      const pick = await vscode.window.showInformationMessage(
-        'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
-        ASK_PREVIEW_QUERY,
-      );
-      if (pick === ASK_PREVIEW_QUERY) {
+      if (await offerQuery(ASK_PREVIEW_QUERY)) {
         await this.previewQuery();
       }
       return;
@@ -102,14 +93,7 @@ export class PackPreview implements vscode.Disposable {
       return;
     }
     const source = vscode.window.activeTextEditor?.document.uri;
-    const query = await vscode.window.showInputBox({
-      title: 'Preview Context for Query',
-      prompt: 'What is the context for? Words, identifiers or a question.',
-      placeHolder: 'where do we retry failed uploads?',
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
-    });
-    const args = query === undefined ? undefined : packArgsForQuery(query, { format: packFormat(this.deps.config()) });
+    const args = await askPackQuery('Preview Context for Query', this.deps);
     if (args !== undefined) {
       await this.start(args, source, 'Preview Context for Query');
     }

@@ -9,7 +9,7 @@ import { CommandDeps, ExtensionCommands, needClient, showError } from './command
 import { NodeTree } from './nodeTree';
 import { FolderPins, pinLabel, pinPlace, pinsDescription, pinsToKeep, pinsTree, PinValue } from './pins';
 import { Commands, PinsResult } from './protocol';
-import { errorMessage, notPinnedMessage, num } from './render';
+import { notPinnedMessage, num, serverWords } from './render';
 import { ResultNode } from './results';
 
 /** The view's id (package.json contributes.views.contextLs). */
@@ -85,7 +85,7 @@ export class PinsView implements vscode.Disposable {
               const res = await client.execute<PinsResult>(Commands.pins, { folder: client.uriOf(f.uri) });
               return { folder, serverFolder: res.folder, pins: res.pins ?? [] };
             } catch (err) {
-              return { folder, error: errorMessage('listing pins', err).replace(/^context-ls: listing pins failed: /, '') };
+              return { folder, error: serverWords(err) };
             }
           }),
         ),
@@ -162,7 +162,7 @@ export class PinsView implements vscode.Disposable {
       try {
         await client.execute<PinsResult>(Commands.pin, pinPlace(p));
       } catch (err) {
-        failed.push(`${pinLabel(p)} (${errorMessage('pin', err).replace(/^context-ls: pin failed: /, '')})`);
+        failed.push(`${pinLabel(p)} (${serverWords(err)})`);
       }
     }
     if (failed.length > 0) {
