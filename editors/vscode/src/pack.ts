@@ -194,7 +194,7 @@ export function packTree(res: ContextPackResult, req: PackRequest): PackNode[] {
     tooltip: [
       `${packTotal(res)} used`,
       ...counts,
-      'Drop an item to give its tokens to the next candidates; Change Budget to fit more or less.',
+      'Drop an item to give its tokens to the next candidates; Change Pack Budget to fit more or less.',
     ].join('\n'),
     icon: 'dashboard',
     children,
@@ -207,13 +207,12 @@ export function packTree(res: ContextPackResult, req: PackRequest): PackNode[] {
 
 /**
  * The text Copy and Insert use: the rendered pack (with format json a JSON
- * array of the items). Servers that left it empty with format json (the
- * items carried the text) get the pack as JSON.
+ * array of the items with their text). Servers that left it empty with
+ * format json, the items alone carrying the text, get that array built.
  */
 export function packText(res: ContextPackResult): string {
   if ((res.text ?? '') !== '' || res.format !== 'json') {
     return res.text ?? '';
   }
-  const { text: _text, latencyMs: _latency, ...rest } = res;
-  return `${JSON.stringify(rest, null, 2)}\n`;
+  return `${JSON.stringify((res.items ?? []).map(({ location: _location, ...item }) => item), null, 2)}\n`;
 }
