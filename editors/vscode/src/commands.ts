@@ -8,9 +8,11 @@ import { mcpRegistration } from './agents';
 import { describeFilters, packArgsForQuery, packArgsForSelection, parseSearchInput, placeArgs, reindexArgs, searchArgs } from './args';
 import { ConfigReader, packFormat, searchResults } from './config';
 import { editorState, toLocation, workspaceFolders } from './convert';
+import { packText } from './pack';
 import { pickLocation } from './picker';
 import {
   Commands,
+  ContextPackArgs,
   ContextPackResult,
   GraphResult,
   PinsResult,
@@ -66,6 +68,8 @@ export interface CommandDeps {
   serverPath(): string | undefined;
   /** Shows a tree in the results view. */
   showResults(title: string, nodes: ResultNode[]): Promise<void>;
+  /** Tells the pins view and the pack preview that pins were added or removed. */
+  pinsChanged(): void;
 }
 
 /**
@@ -89,15 +93,47 @@ export const ExtensionCommands = {
   setUpForAgents: 'contextLs.setUpForAgents',
   clearResults: 'contextLs.results.clear',
   openResult: 'contextLs.openResult',
+  previewContextForSelection: 'contextLs.previewContextForSelection',
+  previewContextForQuery: 'contextLs.previewContextForQuery',
+  packDrop: 'contextLs.pack.drop',
+  packPutBack: 'contextLs.pack.putBack',
+  packPin: 'contextLs.pack.pin',
+  packBudget: 'contextLs.pack.changeBudget',
+  packCopy: 'contextLs.pack.copy',
+  packInsert: 'contextLs.pack.insert',
+  packRefresh: 'contextLs.pack.refresh',
+  pinsUnpin: 'contextLs.pins.unpin',
+  pinsClearAll: 'contextLs.pins.clearAll',
+  pinsRefresh: 'contextLs.pins.refresh',
 } as const;
 
-/** Commands registered by their owners, not by registerCommands. */
-export const OWNED_ELSEWHERE: string[] = [ExtensionCommands.restartServer, ExtensionCommands.clearResults, ExtensionCommands.openResult];
+/**
+ * Commands registered by their owners, not by registerCommands: the
+ * server's lifecycle, and the side panel's views with their actions.
+ */
+export const OWNED_ELSEWHERE: string[] = [
+  ExtensionCommands.restartServer,
+  ExtensionCommands.clearResults,
+  ExtensionCommands.openResult,
+  ExtensionCommands.previewContextForSelection,
+  ExtensionCommands.previewContextForQuery,
+  ExtensionCommands.packDrop,
+  ExtensionCommands.packPutBack,
+  ExtensionCommands.packPin,
+  ExtensionCommands.packBudget,
+  ExtensionCommands.packCopy,
+  ExtensionCommands.packInsert,
+  ExtensionCommands.packRefresh,
+  ExtensionCommands.pinsUnpin,
+  ExtensionCommands.pinsClearAll,
+  ExtensionCommands.pinsRefresh,
+];
 
 /** Text of the button that opens Copy Context for Query when no file editor is active. */
 export const ASK_QUERY = 'Copy Context for Query…';
 
-function needClient(deps: CommandDeps): ContextClient | undefined {
+/** The running client, or undefined after saying why there is none. */
+export function needClient(deps: Pick<CommandDeps, 'client' | 'unavailableReason'>): ContextClient | undefined {
   const c = deps.client();
   if (c === undefined) {
     void vscode.window.showErrorMessage(`context-ls: ${deps.unavailableReason()}`);
@@ -105,7 +141,8 @@ function needClient(deps: CommandDeps): ContextClient | undefined {
   return c;
 }
 
-function showError(what: string, err: unknown): void {
+/** Shows why a command failed (a cancelled request is not a failure). */
+export function showError(what: string, err: unknown): void {
   if (!isCancelled(err)) {
     void vscode.window.showErrorMessage(errorMessage(what, err));
   }
@@ -135,11 +172,17 @@ async function copyPack(client: ContextClient, what: string, args: object): Prom
     showError(what, err);
     return;
   }
-  if ((res.text ?? '') === '' || (res.items ?? []).length === 0) {
+  await copyPackText(res);
+}
+
+/** Puts a pack on the clipboard and says how big it is; an empty pack leaves the clipboard alone. */
+export async function copyPackText(res: ContextPackResult): Promise<void> {
+  const text = packText(res);
+  if (text === '' || (res.items ?? []).length === 0) {
     void vscode.window.showWarningMessage('context-ls: nothing relevant was found; the clipboard is unchanged.');
     return;
   }
-  await vscode.env.clipboard.writeText(res.text);
+  await vscode.env.clipboard.writeText(text);
   void vscode.window.showInformationMessage(packSummary(res));
 }
 
@@ -151,16 +194,36 @@ export async function copyContextForSelection(deps: CommandDeps): Promise<void> 
   }
   const st = editorState(vscode.window.activeTextEditor, (u) => client.uriOf(u));
   if (st === undefined) {
-    const pick = await vscode.window.showInformationMessage(
-      'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
-      ASK_QUERY,
-    );
-    if (pick === ASK_QUERY) {
+    if (await offerQuery(ASK_QUERY)) {
       await copyContextForQuery(deps);
     }
     return;
   }
   await copyPack(client, 'Copy Context for Selection', packArgsForSelection(st, { format: packFormat(deps.config()) }));
+}
+
+/**
+ * Says that a selection needs a file editor, with a button for the query
+ * variant of the command; true when it was pressed.
+ */
+export async function offerQuery(button: string): Promise<boolean> {
+  const pick = await vscode.window.showInformationMessage(
+    'context-ls: select code or put the cursor on a definition in a file first, or describe what you need.',
+    button,
+  );
+  return pick === button;
+}
+
+/** Asks what a pack is for: its contextLs.contextPack arguments, or undefined when dismissed. */
+export async function askPackQuery(title: string, deps: Pick<CommandDeps, 'config'>): Promise<ContextPackArgs | undefined> {
+  const query = await vscode.window.showInputBox({
+    title,
+    prompt: 'What is the context for? Words, identifiers or a question.',
+    placeHolder: 'where do we retry failed uploads?',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
+  });
+  return query === undefined ? undefined : packArgsForQuery(query, { format: packFormat(deps.config()) });
 }
 
 /** Context: Copy Context for Query…. */
@@ -169,21 +232,10 @@ export async function copyContextForQuery(deps: CommandDeps): Promise<void> {
   if (client === undefined) {
     return;
   }
-  const query = await vscode.window.showInputBox({
-    title: 'Copy Context for Query',
-    prompt: 'What is the context for? Words, identifiers or a question.',
-    placeHolder: 'where do we retry failed uploads?',
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Type what the context is for.' : undefined),
-  });
-  if (query === undefined) {
-    return;
+  const args = await askPackQuery('Copy Context for Query', deps);
+  if (args !== undefined) {
+    await copyPack(client, 'Copy Context for Query', args);
   }
-  const args = packArgsForQuery(query, { format: packFormat(deps.config()) });
-  if (args === undefined) {
-    return;
-  }
-  await copyPack(client, 'Copy Context for Query', args);
 }
 
 /** Context: Show Related Code. */
@@ -332,6 +384,7 @@ export async function pin(deps: CommandDeps, action: 'pin' | 'unpin'): Promise<v
   }
   try {
     const res = await run<PinsResult>(client, action === 'pin' ? 'pinning' : 'unpinning', action === 'pin' ? Commands.pin : Commands.unpin, placeArgs(st));
+    deps.pinsChanged();
     void vscode.window.showInformationMessage(`context-ls: ${pinsSummary(action, res)}`);
   } catch (err) {
     const plain = action === 'unpin' ? notPinnedMessage(err) : undefined;

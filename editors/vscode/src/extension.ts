@@ -1,9 +1,12 @@
 // Entry point of the context-ls VS Code extension: wires the status bar,
-// the stats document, the results view, the server controller and the
-// commands.
+// the stats document, the side panel's views (results, context pack,
+// pins), the server controller and the commands.
 
 import * as vscode from 'vscode';
-import { ExtensionCommands, registerCommands } from './commands';
+import { CommandDeps, ExtensionCommands, registerCommands } from './commands';
+import { registerOpenResult } from './nodeTree';
+import { PackPreview } from './packView';
+import { PinsView } from './pinsView';
 import { ResultsView } from './resultsView';
 import { readerFor, ServerController } from './server';
 import { Commands, StatsResult } from './protocol';
@@ -23,24 +26,35 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const ctl = new ServerController(output, status);
   controller = ctl;
   const results = new ResultsView();
+  // Pin, Unpin and the views' own actions fire it; the pins view lists the
+  // pins again and the pack preview builds its pack again.
+  const pinsChanged = new vscode.EventEmitter<void>();
+  const deps: CommandDeps = {
+    client: () => ctl.contextClient(),
+    unavailableReason: () => ctl.unavailableReason(),
+    config: () => readerFor(),
+    showStatsDocument: (md) => statsDoc.show(md),
+    refreshStatus: () => status.refreshSoon(),
+    onDidEndProgress: status.onDidEndProgress,
+    serverPath: () => ctl.serverPath(),
+    showResults: (title, nodes) => results.show(title, nodes),
+    pinsChanged: () => pinsChanged.fire(),
+  };
+  const pins = new PinsView(deps, pinsChanged.event);
   context.subscriptions.push(
     output,
     statsDoc,
     status,
     results,
+    pinsChanged,
+    pins,
+    new PackPreview(deps, pinsChanged.event),
     ctl,
+    ctl.onDidStart(() => void pins.refresh()),
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, statsDoc),
     vscode.commands.registerCommand(ExtensionCommands.restartServer, () => ctl.restart()),
-    ...registerCommands({
-      client: () => ctl.contextClient(),
-      unavailableReason: () => ctl.unavailableReason(),
-      config: () => readerFor(),
-      showStatsDocument: (md) => statsDoc.show(md),
-      refreshStatus: () => status.refreshSoon(),
-      onDidEndProgress: status.onDidEndProgress,
-      serverPath: () => ctl.serverPath(),
-      showResults: (title, nodes) => results.show(title, nodes),
-    }),
+    registerOpenResult(),
+    ...registerCommands(deps),
   );
   await ctl.start();
 }

@@ -15,6 +15,7 @@ export const Commands = {
   reindex: 'contextLs.reindex',
   pin: 'contextLs.pin',
   unpin: 'contextLs.unpin',
+  pins: 'contextLs.pins',
   definition: 'contextLs.definition',
 } as const;
 
@@ -76,10 +77,19 @@ export interface SearchResult {
 /** Arguments of contextLs.contextPack. */
 export interface ContextPackArgs extends PlaceArgs {
   query?: string;
+  /** 100 to 1,000,000; the server's budgetTokens setting when absent. */
   budgetTokens?: number;
   format?: string;
-  paths?: string[];
+  task?: string;
+  /** Items to leave out: PATH (a whole file) or PATH:A-B, folder-relative, as earlier items name them. */
+  exclude?: string[];
+  /** The workspace folder to pack from when no place is given. */
+  folder?: string;
 }
+
+/** The smallest and largest budget contextLs.contextPack takes. */
+export const MIN_BUDGET = 100;
+export const MAX_BUDGET = 1_000_000;
 
 /** One snippet of a pack or of related context. */
 export interface PackItem {
@@ -90,12 +100,42 @@ export interface PackItem {
   reason: string;
 }
 
+/** One item of a context pack. */
+export interface ContextPackItem extends PackItem {
+  /** Folder-relative, slash-separated. */
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  kind: string;
+  language?: string;
+  /** Where it was found: query, selection, definition, caller, callee, test, similar, doc, cochange, pinned, always. */
+  source: string;
+  /** always (the selection, rules files), manual (pinned) or agent (chosen by relevance). */
+  includeMode: string;
+  /** Bodies elided or lines cut to fit the budget. */
+  shortened?: boolean;
+  /** Format json only: the item's text (the pack text holds it too). */
+  text?: string;
+}
+
 /** Result of contextLs.contextPack. */
 export interface ContextPackResult {
+  /** The rendered pack, what to paste (format json: a JSON array of the items; empty from older servers). */
   text: string;
+  format?: string;
   tokens: number;
   budget: number;
-  items: PackItem[];
+  /** Candidates left out for lack of budget. */
+  dropped?: number;
+  /** Candidates left out because exclude named them. */
+  excluded?: number;
+  items: ContextPackItem[];
+  /** Sources that were skipped, items over budget. */
+  notes?: string[];
+  latencyMs?: number;
+  /** The folder the pack comes from. */
+  folder?: string;
 }
 
 /** Result of contextLs.relatedContext. */
@@ -136,15 +176,32 @@ export interface GraphResult {
   targets: GraphTarget[];
 }
 
-/** One pin. */
+/** One pin: a file's lines, or a whole file. */
 export interface PinEntry {
   location: Location;
-  symbol?: string;
+  /** Folder-relative, slash-separated. */
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  uri?: string;
+  /** The pinned lines, A-B (1-based); absent for a whole file. */
+  lines?: string;
+  /** Tokens it adds to every pack. */
   tokens: number;
+  /** Why its text cannot be read (the file is gone). */
+  error?: string;
 }
 
-/** Result of contextLs.pin and contextLs.unpin. */
+/** Arguments of contextLs.pin and contextLs.unpin: a place, or (unpin) all of a folder. */
+export interface PinArgs extends PlaceArgs {
+  all?: boolean;
+  folder?: string;
+}
+
+/** Result of contextLs.pin, contextLs.unpin and contextLs.pins. */
 export interface PinsResult {
+  /** The folder whose pins these are. */
+  folder?: string;
   pins: PinEntry[];
   /** Tokens the pins add to every pack together. */
   tokens?: number;

@@ -215,10 +215,10 @@ export function num(n: number): string {
     .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** The notification after a pack was copied: tokens used of the budget. */
-export function packSummary(res: ContextPackResult): string {
+/** The notification after a pack was copied (or inserted): tokens used of the budget. */
+export function packSummary(res: ContextPackResult, done: 'copied' | 'inserted' = 'copied'): string {
   const n = (res.items ?? []).length;
-  return `Context copied: ${num(res.tokens)} / ${num(res.budget)} tokens, ${n} snippet${n === 1 ? '' : 's'}.`;
+  return `Context ${done}: ${num(res.tokens)} / ${num(res.budget)} tokens, ${n} snippet${n === 1 ? '' : 's'}.`;
 }
 
 /** The notification after pin or unpin. */

@@ -6,8 +6,11 @@
 import { GraphItem, GraphResult, Location, RelatedResult } from './protocol';
 import { FolderRef, kindCodicon, placeLabel } from './render';
 
-/** One node of the results tree. */
-export interface ResultNode {
+/**
+ * One node of a tree of the context-ls side panel (results, context pack,
+ * pins); T is what the view's actions on the node act on.
+ */
+export interface ResultNode<T = unknown> {
   label: string;
   description?: string;
   tooltip?: string;
@@ -15,7 +18,11 @@ export interface ResultNode {
   icon?: string;
   /** Where a click goes. */
   location?: Location;
-  children?: ResultNode[];
+  /** Which actions apply (the viewItem of package.json's view/item/context menus). */
+  contextValue?: string;
+  /** What those actions act on. */
+  value?: T;
+  children?: ResultNode<T>[];
 }
 
 /** The answers the results view is built from; a missing one failed (error says why). */

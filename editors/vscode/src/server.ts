@@ -47,6 +47,9 @@ export class ServerController implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private starting: Promise<void> | undefined;
   private binary: string | undefined;
+  private readonly startedE = new vscode.EventEmitter<void>();
+  /** Fires each time a server is up and answering. */
+  readonly onDidStart = this.startedE.event;
 
   constructor(
     private readonly output: vscode.OutputChannel,
@@ -162,6 +165,7 @@ export class ServerController implements vscode.Disposable {
         }
         if (e.newState === State.Running) {
           this.status.setServer('running');
+          this.startedE.fire();
         } else if (e.newState === State.Starting) {
           this.status.setServer('starting');
         } else {
@@ -223,6 +227,7 @@ export class ServerController implements vscode.Disposable {
 
   dispose(): void {
     this.subs.forEach((d) => d.dispose());
+    this.startedE.dispose();
     void this.stop();
   }
 }

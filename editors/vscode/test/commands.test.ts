@@ -5,7 +5,6 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import {
   ASK_QUERY,
-  ContextClient,
   COPY_REGISTRATION,
   copyContextForQuery,
   copyContextForSelection,
@@ -28,39 +27,9 @@ import { pickLocation } from '../src/picker';
 import { Commands, GraphResult, ContextPackResult, RelatedResult, ReindexResult, SearchResult, StatsResult } from '../src/protocol';
 import { ResultNode } from '../src/results';
 import { ProgressEnd } from '../src/status';
+import { FakeClient, RpcError } from './fakeClient';
 import { FakeQuickPick, fakeEditor, harness } from './stub/vscode';
 import { fixture } from './golden';
-
-/** A JSON-RPC error as vscode-jsonrpc rejects with. */
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Answer = unknown | RpcError | ((args: unknown) => unknown);
-
-class FakeClient implements ContextClient {
-  sent: { command: string; args: unknown; token?: vscode.CancellationToken }[] = [];
-  constructor(private readonly answers: Record<string, Answer>) {}
-  async execute<T>(command: string, args: object | undefined, token?: vscode.CancellationToken): Promise<T> {
-    this.sent.push({ command, args, token });
-    const a = this.answers[command];
-    if (a === undefined) {
-      throw new RpcError(-32601, `no answer scripted for ${command}`);
-    }
-    if (a instanceof RpcError) {
-      throw a;
-    }
-    return (typeof a === 'function' ? await (a as (args: unknown) => unknown)(args) : a) as T;
-  }
-  uriOf(uri: vscode.Uri): string {
-    return uri.toString();
-  }
-}
 
 const FILE = '/home/dev/shop/billing/invoice total.go';
 
@@ -84,6 +53,10 @@ function deps(client: FakeClient | undefined, config: Record<string, unknown> = 
     results: [] as { title: string; nodes: ResultNode[] }[],
     showResults: async (title: string, nodes: ResultNode[]) => {
       d.results.push({ title, nodes });
+    },
+    pinsChanges: 0,
+    pinsChanged: () => {
+      d.pinsChanges++;
     },
   };
   return d;
@@ -373,8 +346,11 @@ describe('commands', () => {
       'contextLs.pin': { pins: [{ location: { uri: 'file:///x', range: { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } } }, tokens: 55 }] },
       'contextLs.unpin': new RpcError(-32803, 'unpin: the index is closed'),
     });
-    await pin(deps(client), 'pin');
-    await pin(deps(client), 'unpin');
+    const d = deps(client);
+    await pin(d, 'pin');
+    assert.strictEqual(d.pinsChanges, 1, 'the pins view and the pack preview are told');
+    await pin(d, 'unpin');
+    assert.strictEqual(d.pinsChanges, 1, 'a failed unpin changed nothing');
     assert.deepStrictEqual(harness.called('showInformationMessage'), [['context-ls: Pinned. 1 pin now adds 55 tokens to every context pack.']]);
     assert.deepStrictEqual(harness.called('showErrorMessage'), [['context-ls: Unpin failed: unpin: the index is closed']]);
     assert.deepStrictEqual(client.sent[0].args, client.sent[1].args);

@@ -25,7 +25,13 @@ import {
   StatsResult,
 } from '../src/protocol';
 import { callEntries, errorMessage, FolderRef, hitEntry, packSummary, pinsSummary, reindexQuestion, relatedEntries, statsMarkdown, testEntries } from '../src/render';
+import { dropItem, excludeKey, packArgs, packSubject, packTree, withBudget } from '../src/pack';
+import * as vscode from 'vscode';
+import { ContextClient, ExtensionCommands } from '../src/commands';
+import { FolderPins, pinItemArgs, pinLabel, pinPlace, pinsTree } from '../src/pins';
+import { CLEAR_AND_REPIN, PINS_VIEW, PinsView } from '../src/pinsView';
 import { StatusModel } from '../src/statusModel';
+import { harness } from './stub/vscode';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const BIN = process.env.CONTEXT_LS_BIN ? path.resolve(process.env.CONTEXT_LS_BIN) : path.join(REPO, 'bin', 'context-ls');
@@ -338,6 +344,94 @@ describe('real server through vscode-jsonrpc', function () {
       const names = testEntries(tests.result, folders).map((e) => `${e.label} ${e.description}`);
       assert.ok(names.includes('TestReserve inventory/stock_test.go:8'), JSON.stringify(names));
     }
+  });
+
+  it('previews a pack, drops an item, pins one and unpins it with the arguments the views build', async () => {
+    const file = path.join(ws, 'inventory', 'stock.go');
+    const at = find(file, 'Reserve(item');
+    // A budget too small for every candidate, so that a dropped item's tokens go to the next one.
+    const base = packArgsForSelection({ uri: fileUri(file), anchor: at, active: at }, { format: 'markdown' });
+    const req = withBudget({ base, exclude: [] }, 300);
+    const first = await maybe<ContextPackResult>(conn!, Commands.contextPack, packArgs(req));
+    if (first.result === undefined) {
+      return; // no packs in this build: said clearly by maybe
+    }
+    const res = first.result;
+    assert.strictEqual(res.budget, 300);
+    assert.ok((res.dropped ?? 0) > 0, `candidates left out for the budget: ${res.dropped}`);
+    assert.strictEqual(packSubject(res, req.base), 'Stock.Reserve');
+    const caller = res.items.find((it) => it.source === 'caller' && it.path === 'cmd/shop/main.go');
+    assert.ok(caller !== undefined, JSON.stringify(res.items.map((it) => `${it.path} ${it.source}`)));
+    const victim = res.items.find((it) => it.includeMode === 'agent' && it !== caller)!;
+    assert.ok(victim !== undefined, 'an item chosen by relevance to drop');
+
+    const dropped = dropItem(req, victim);
+    const after = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.contextPack, arguments: [packArgs(dropped)] })) as ContextPackResult;
+    const keys = (p: ContextPackResult) => p.items.map(excludeKey);
+    assert.ok(!keys(after).includes(excludeKey(victim)), 'the dropped item is gone');
+    assert.ok(
+      keys(after).some((k) => !keys(res).includes(k)),
+      `its tokens went to a candidate left out before: ${JSON.stringify(keys(res))} → ${JSON.stringify(keys(after))}`,
+    );
+    assert.strictEqual(after.excluded, 1);
+    assert.match(packTree(after, dropped)[0].description!, /^\d+ items · (\d+ left out for the budget · )?1 dropped by you$/);
+
+    const pinned = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [pinItemArgs(caller)] })) as PinsResult;
+    const listed = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsResult;
+    assert.deepStrictEqual(listed.pins, pinned.pins);
+    const f: FolderPins = { folder: folders[0], serverFolder: listed.folder, pins: listed.pins };
+    assert.deepStrictEqual(
+      pinsTree([f]).map((n) => n.label),
+      ['cmd/shop/main.go:10-15'],
+      'the pin is the item\'s lines',
+    );
+    const withPin = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.contextPack, arguments: [packArgs(withBudget(req, 4000))] })) as ContextPackResult;
+    assert.deepStrictEqual(
+      withPin.items.filter((it) => it.includeMode === 'manual').map(excludeKey),
+      ['cmd/shop/main.go:10-15'],
+      'the pack marks it pinned',
+    );
+    const whole = (await conn!.sendRequest('workspace/executeCommand', {
+      command: Commands.pin,
+      arguments: [{ textDocument: { uri: fileUri(path.join(ws, 'retry', 'backoff.py')) } }],
+    })) as PinsResult;
+    assert.deepStrictEqual(whole.pins.map(pinLabel), ['cmd/shop/main.go:10-15', 'retry/backoff.py']);
+    for (const p of whole.pins) {
+      await conn!.sendRequest('workspace/executeCommand', { command: Commands.unpin, arguments: [pinPlace(p)] });
+    }
+    const none = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsResult;
+    assert.deepStrictEqual(none.pins, []);
+  });
+
+  it('the Pins view removes a pin whose file is gone and keeps the others, in order', async () => {
+    const gone = path.join(ws, 'gone.go');
+    fs.writeFileSync(gone, 'package main\n\n// Gone is deleted after it is pinned.\nfunc Gone() {}\n');
+    const pin = (args: object) => conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [args] }) as Promise<PinsResult>;
+    await pin({ textDocument: { uri: fileUri(path.join(ws, 'retry', 'backoff.py')) } });
+    await pin({ textDocument: { uri: fileUri(gone) }, range: { start: { line: 2, character: 0 }, end: { line: 3, character: 14 } } });
+    await pin({ textDocument: { uri: fileUri(path.join(ws, 'cmd', 'shop', 'main.go')) }, range: { start: { line: 9, character: 0 }, end: { line: 14, character: 1 } } });
+    fs.rmSync(gone);
+
+    harness.reset();
+    (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file(ws), name: 'shop', index: 0 }];
+    const client: ContextClient = {
+      execute: <T>(command: string, args: object | undefined) => conn!.sendRequest('workspace/executeCommand', { command, arguments: args === undefined ? [] : [args] }) as Promise<T>,
+      uriOf: (u: vscode.Uri) => u.toString(),
+    };
+    const changed = new vscode.EventEmitter<void>();
+    const view = new PinsView({ client: () => client, unavailableReason: () => '', pinsChanged: () => changed.fire() }, changed.event);
+    harness.treeViews.find((v) => v.id === PINS_VIEW).visible = true;
+    await view.load();
+    const [shop] = view.listed();
+    assert.deepStrictEqual(shop.pins!.map((p) => `${pinLabel(p)}${p.error ? ' (gone)' : ''}`), ['retry/backoff.py', 'gone.go:3-4 (gone)', 'cmd/shop/main.go:10-15']);
+    const node = pinsTree([shop])[1];
+    harness.answers = [CLEAR_AND_REPIN]; // asked only if the server cannot unpin it alone
+    await harness.commandHandlers.get(ExtensionCommands.pinsUnpin)!(node);
+    assert.deepStrictEqual(harness.called('showErrorMessage'), []);
+    const left = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{}] })) as PinsResult;
+    assert.deepStrictEqual(left.pins.map(pinLabel), ['retry/backoff.py', 'cmd/shop/main.go:10-15']);
+    await conn!.sendRequest('workspace/executeCommand', { command: Commands.unpin, arguments: [{ all: true }] });
+    view.dispose();
   });
 
   it('re-indexes after a dry run, with progress', async () => {

@@ -58,6 +58,8 @@ export const BASE_SETTINGS: Record<string, unknown> = {
   'editor.minimap.enabled': false,
   'files.autoSave': 'off',
   'window.title': 'VS Code: ${rootName}',
+  // View title actions (Copy Pack, Clear All Pins, …) always shown, not only under the pointer.
+  'workbench.view.alwaysShowHeaderActions': true,
 };
 
 /** A code-server process in its own process group. */
@@ -348,19 +350,24 @@ export class Workbench {
 
   /**
    * Opens a workspace file through Quick Open and waits for its editor.
-   * Tried again when another editor comes up: Quick Open lists recent files
-   * until the typed filter applies, so a row can change under the click.
+   * Quick Open lists recent files until the typed filter applies, and its
+   * rows are reused when it does, so a click can land on another file:
+   * Enter is pressed once the filtered list (its matches highlighted) puts
+   * the file first. Tried again when another editor comes up all the same.
    */
   async openFile(rel: string): Promise<void> {
     const base = path.basename(rel);
     const dir = path.dirname(rel);
     for (let attempt = 0; ; attempt++) {
       await this.quickOpen('Control+P', rel);
-      const row = this.quickRows()
+      const first = this.quickRows()
+        .first()
         .filter({ has: this.page.locator('.label-name', { hasText: exact(base) }) })
-        .filter({ has: this.page.locator('.label-description', { hasText: exact(dir) }) });
+        .filter({ has: this.page.locator('.label-description', { hasText: exact(dir) }) })
+        .filter({ has: this.page.locator('.label-name .highlight') });
       try {
-        await row.first().click({ timeout: 5000 });
+        await first.waitFor({ timeout: 5000 });
+        await this.page.keyboard.press('Enter');
         await this.activeTab(base).waitFor({ timeout: 5000 });
         await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 5000 });
         return;
@@ -411,6 +418,85 @@ export class Workbench {
    */
   async cursorAt(line: number): Promise<void> {
     await this.page.locator('[id="status.editor.selection"]').filter({ hasText: new RegExp(`Ln ${line}, Col \\d+`) }).waitFor();
+  }
+
+  /** A view of the side panel, by the name in its header ("Context Pack"). */
+  view(name: string): Locator {
+    return this.page.locator('.pane').filter({ has: this.page.locator('.pane-header .title', { hasText: exact(name) }) });
+  }
+
+  /** The rows of a view's tree. */
+  viewRows(name: string): Locator {
+    return this.view(name).locator('.monaco-list-row');
+  }
+
+  /** Expands or collapses a view of the side panel (a click on its header, as a person does). */
+  async setViewExpanded(name: string, expanded: boolean): Promise<void> {
+    const header = this.view(name).locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) !== String(expanded)) {
+      await header.click();
+    }
+    await this.view(name).locator(`.pane-header[aria-expanded="${expanded}"]`).waitFor();
+    // The panel animates the change: wait until the view keeps its size.
+    let last = '';
+    for (const end = Date.now() + 3000; Date.now() < end; await sleep(150)) {
+      const box = JSON.stringify(await this.view(name).boundingBox());
+      if (box === last) {
+        return;
+      }
+      last = box;
+    }
+  }
+
+  /** Clicks a view's title action by its title ("Copy Pack"). */
+  async viewAction(name: string, title: string): Promise<void> {
+    const view = this.view(name);
+    await view.locator('.pane-header').hover();
+    await view.locator(`.pane-header .action-label[aria-label="${title}"]`).click();
+  }
+
+  /** Clicks a row's inline action by its title ("Drop"): shown while the pointer is over the row. */
+  async rowAction(row: Locator, title: string): Promise<void> {
+    await row.hover();
+    await row.locator(`.actions .action-label[aria-label="${title}"]`).click();
+  }
+
+  /** Drags the side bar's edge so that it is width pixels wide (long descriptions fit in screenshots). */
+  async widenSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('[id="workbench.parts.sidebar"]').boundingBox();
+    if (box === null) {
+      throw new Error('the side bar is not shown');
+    }
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
+  /**
+   * Drags the edge above a view of the side panel by dy pixels (down: the
+   * view above grows). Waits for the panel's layout to settle: a view just
+   * expanded or collapsed moves the others for a moment.
+   */
+  async moveViewTop(name: string, dy: number): Promise<void> {
+    let seen = '';
+    for (const end = Date.now() + 5000; Date.now() < end; await sleep(100)) {
+      const top = (await this.view(name).boundingBox())?.y;
+      const edges = await this.page.locator('[id="workbench.parts.sidebar"] .monaco-sash.horizontal').evaluateAll((els) =>
+        els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
+      );
+      seen = `its top: ${top}; edges: ${JSON.stringify(edges)}`;
+      const edge = edges.find((e) => e.h > 0 && top !== undefined && Math.abs(e.y - top) <= 4);
+      if (edge !== undefined) {
+        await this.page.mouse.move(edge.x, edge.y);
+        await this.page.mouse.down();
+        await this.page.mouse.move(edge.x, edge.y + dy, { steps: 5 });
+        await this.page.mouse.up();
+        return;
+      }
+    }
+    throw new Error(`no edge above the ${name} view (${seen})`);
   }
 
   /** Text of the system clipboard (the page has clipboard-read permission). */

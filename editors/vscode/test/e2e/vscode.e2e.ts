@@ -7,7 +7,9 @@
 // Needs code-server (scripts/install-code-server.sh, run by `make deps`),
 // Debian's chromium and the binary (CONTEXT_LS_BIN, default bin/context-ls).
 // CONTEXT_LS_E2E_VSIX tests a given .vsix instead of packaging this tree.
-// Screenshots of failed checks go to test-results/e2e/ beside package.json.
+// Screenshots of failed checks go to test-results/e2e/ beside package.json;
+// CONTEXT_LS_E2E_SCREENSHOTS=DIR also keeps the README's screenshots there
+// (vscode.png: the results view, vscode-pack.png: the pack preview and pins).
 
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
@@ -82,6 +84,21 @@ async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 30_0
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`timed out after ${ms} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`);
+}
+
+/** Saves a screenshot for the README when CONTEXT_LS_E2E_SCREENSHOTS names a directory. */
+async function keepScreenshot(wb: Workbench, name: string): Promise<void> {
+  const dir = process.env.CONTEXT_LS_E2E_SCREENSHOTS;
+  if (dir !== undefined && dir !== '') {
+    await wb.screenshot(path.resolve(dir, name));
+  }
+}
+
+/** The number before " / BUDGET tokens" in a text ("481 / 4,000 tokens" → 481). */
+function tokensUsed(text: string): number {
+  const m = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
+  assert.ok(m !== null, `no total in ${JSON.stringify(text)}`);
+  return Number(m[1].replace(/,/g, ''));
 }
 
 /** A file name safe for a test title. */
@@ -261,8 +278,10 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     await wb.openFile('inventory/stock.go');
     await wb.gotoLine(...at('inventory/stock.go', 'Reserve(item'));
     await wb.runCommand('Context: Explore Definition');
-    const view = wb.page.locator('.pane').filter({ has: wb.page.locator('.pane-header', { hasText: /Results/ }) });
-    const rows = view.locator('.monaco-list-row');
+    // The panel's other views make room, as a person would have them do.
+    await wb.setViewExpanded('Context Pack', false);
+    await wb.setViewExpanded('Pins', false);
+    const rows = wb.viewRows('Results');
     for (const group of ['Definitions', 'Callers', 'Callees', 'Tests', 'Related']) {
       await rows.filter({ hasText: group }).first().waitFor();
     }
@@ -270,13 +289,106 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     await rows.filter({ hasText: /main.*exact · .* · cmd\/shop\/main\.go:14/ }).first().waitFor();
     await rows.filter({ hasText: /^Related/ }).first().waitFor();
     assert.match((await rows.allTextContents()).join('\n'), /score \d\.\d\d/);
-    const shot = process.env.CONTEXT_LS_E2E_SCREENSHOT;
-    if (shot !== undefined && shot !== '') {
-      await wb.screenshot(path.resolve(shot));
-    }
+    await keepScreenshot(wb, 'vscode.png');
     await rows.filter({ hasText: /^TestReserve/ }).first().click();
     await wb.activeTab('stock_test.go').waitFor();
     await rows.filter({ hasText: 'Callers' }).first().waitFor(); // still there
+  });
+
+  it('Preview Context for Selection lists the pack; Drop leaves an item out and the total follows; Copy copies it', async function () {
+    await wb.openFile('inventory/stock.go');
+    await wb.gotoLine(...at('inventory/stock.go', 'Reserve(item'));
+    await wb.runCommand('Context: Preview Context for Selection');
+    const view = wb.view('Context Pack');
+    const rows = wb.viewRows('Context Pack');
+    const header = rows.filter({ hasText: /^[\d,]+ \/ 4,000 tokens/ });
+    await header.waitFor();
+    const selection = rows.filter({ hasText: /^inventory\/stock\.go:25-31Stock\.Reserve · the selection · always · \d+ tokens$/ });
+    await selection.waitFor();
+    const caller = rows.filter({ hasText: /^cmd\/shop\/main\.go:10-15main · caller of Stock\.Reserve · \d+ tokens$/ });
+    await caller.waitFor();
+    const description = view.locator('.pane-header .description');
+    assert.match((await description.textContent()) ?? '', /^Stock\.Reserve · [\d,]+ \/ 4,000 tokens$/);
+    const headerText = (await header.textContent()) ?? '';
+    assert.doesNotMatch(headerText, /left out for the budget/, 'every candidate fits: dropping one frees its tokens');
+    const before = tokensUsed(headerText);
+    const callerTokens = Number(/· (\d+) tokens$/.exec((await caller.textContent()) ?? '')![1]);
+
+    await wb.rowAction(caller, 'Drop');
+    await caller.waitFor({ state: 'detached' });
+    await rows.filter({ hasText: /1 dropped by you/ }).waitFor();
+    await rows.filter({ hasText: /^cmd\/shop\/main\.go:10-15dropped by you$/ }).waitFor();
+    const after = tokensUsed((await rows.filter({ hasText: / \/ 4,000 tokens/ }).first().textContent()) ?? '');
+    assert.ok(after <= before - callerTokens, `the total follows: ${before} - ${callerTokens} → ${after}`);
+    assert.match((await description.textContent()) ?? '', new RegExp(`^Stock\\.Reserve · ${after} / 4,000 tokens$`));
+
+    await wb.clearNotifications();
+    await wb.viewAction('Context Pack', 'Copy Pack');
+    await wb.notification(new RegExp(`^Context copied: ${after} / 4,000 tokens, \\d+ snippets\\.$`)).waitFor();
+    const clip = await wb.clipboard();
+    assert.match(clip, /func \(s \*Stock\) Reserve\(item string, n int\) error \{/);
+    assert.doesNotMatch(clip, /cmd\/shop\/main\.go/, 'the dropped caller is not in the copied pack');
+  });
+
+  it('Pin on a pack item shows it in the Pins view, marked pinned in the pack; Unpin there removes it', async function () {
+    await wb.setViewExpanded('Pins', true);
+    const rows = wb.viewRows('Context Pack');
+    const stock = rows.filter({ hasText: /^inventory\/stock\.go:9-12Stock · definition of Stock · \d+ tokens$/ });
+    await wb.clearNotifications();
+    await wb.rowAction(stock, 'Pin');
+    await wb.notification(/^context-ls: Pinned\. 1 pin now adds \d+ tokens? to every context pack\.$/).waitFor();
+    const pins = wb.viewRows('Pins');
+    const pin = pins.filter({ hasText: /^inventory\/stock\.go:9-12\d+ tokens$/ });
+    await pin.waitFor();
+    assert.strictEqual(await pins.count(), 1);
+    await rows.filter({ hasText: /^inventory\/stock\.go:9-12Stock · pinned · \d+ tokens$/ }).waitFor();
+    assert.match((await wb.view('Pins').locator('.pane-header .description').textContent()) ?? '', /^1 pin · \d+ tokens in every pack$/);
+    if (process.env.CONTEXT_LS_E2E_SCREENSHOTS) {
+      // The README's picture: the pack and the pins, wide enough to read, without the results.
+      await wb.clearNotifications();
+      await wb.setViewExpanded('Results', false);
+      await wb.moveViewTop('Pins', 300);
+      await wb.widenSideBar(620);
+      await keepScreenshot(wb, 'vscode-pack.png');
+      await wb.widenSideBar(300);
+    }
+
+    await wb.rowAction(pin, 'Unpin');
+    await pin.waitFor({ state: 'detached' });
+    await wb.view('Pins').locator('.welcome-view-content', { hasText: 'Nothing is pinned.' }).waitFor();
+    await rows.filter({ hasText: /^inventory\/stock\.go:9-12Stock · definition of Stock · \d+ tokens$/ }).waitFor();
+  });
+
+  it('Preview Context for Query… with another budget, inserted at the cursor of the editor it came from', async function () {
+    await wb.runCommand('File: New Untitled Text File');
+    await wb.activeTab('Untitled-1').waitFor();
+    await wb.runCommand('Context: Preview Context for Query…');
+    await wb.quickInput().locator('input').fill('retry a failed upload with backoff');
+    await wb.page.keyboard.press('Enter');
+    const description = wb.view('Context Pack').locator('.pane-header .description');
+    await description.filter({ hasText: /^“retry a failed upload with backoff” · [\d,]+ \/ 4,000 tokens$/ }).waitFor();
+    await wb.viewRows('Context Pack').filter({ hasText: /^retry\/backoff\.py:\d+-\d+retry_upload · / }).first().waitFor();
+
+    await wb.viewAction('Context Pack', 'Change Pack Budget…');
+    await wb.quickInput().locator('.quick-input-title', { hasText: 'Context Pack Budget' }).waitFor();
+    const input = wb.quickInput().locator('input');
+    assert.strictEqual(await input.inputValue(), '4000');
+    await input.fill('300');
+    await wb.page.keyboard.press('Enter');
+    await description.filter({ hasText: / \/ 300 tokens$/ }).waitFor();
+    const used = tokensUsed((await description.textContent()) ?? '');
+    assert.ok(used <= 300, `${used} tokens of 300`);
+
+    await wb.clearNotifications();
+    await wb.viewAction('Context Pack', 'Insert Pack at Cursor');
+    await wb.notification(new RegExp(`^Context inserted: ${used} / 300 tokens, \\d+ snippets?\\.$`)).waitFor();
+    // An untitled editor's tab is named after its first line once it has text.
+    const untitled = wb.page.locator('.tabs-container .tab.active', { hasText: 'Untitled-1' });
+    await untitled.filter({ hasText: 'retry/backoff.py' }).waitFor();
+    const text = ((await wb.page.locator('.editor-instance .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+    assert.match(text, /def retry_upload/);
+    await wb.runCommand('View: Revert and Close Editor');
+    await untitled.waitFor({ state: 'detached' });
   });
 
   it('Show Index Stats renders the statistics, not Markdown source', async function () {

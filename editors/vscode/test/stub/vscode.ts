@@ -211,6 +211,7 @@ export const harness = {
     this.configuration = {};
     this.commandHandlers.clear();
     window.activeTextEditor = undefined;
+    window.visibleTextEditors = [];
     workspace.workspaceFolders = undefined;
   },
   /** Calls of one function. */
@@ -228,13 +229,17 @@ function answer(fn: string, args: any[]): Promise<string | undefined> {
   return Promise.resolve(harness.answers.length > 0 ? harness.answers.shift() : undefined);
 }
 
-/** A minimal text editor for tests. */
-export function fakeEditor(uri: any, anchor: any, active: any): any {
+/** A minimal text editor for tests; edit() records what was inserted where (editable false refuses). */
+export function fakeEditor(uri: any, anchor: any, active: any, editable = true): any {
   return {
     document: { uri, languageId: 'go' },
     selection: new Selection(anchor, active),
     viewColumn: ViewColumn.One,
     revealRange: (...args: any[]) => record('revealRange', args),
+    edit: (cb: (b: { insert(at: any, text: string): void }) => void) => {
+      cb({ insert: (at: any, text: string) => record('insert', [uri, at, text]) });
+      return Promise.resolve(editable);
+    },
   };
 }
 
@@ -252,6 +257,7 @@ export class TreeItem {
   description?: string;
   tooltip?: string;
   iconPath?: ThemeIcon;
+  contextValue?: string;
   command?: { command: string; title: string; arguments?: any[] };
   constructor(
     readonly label: string,
@@ -280,8 +286,23 @@ export const window = {
     return item;
   },
   createOutputChannel: (name: string) => ({ name, appendLine: () => undefined, dispose: () => undefined }),
+  visibleTextEditors: [] as any[],
   createTreeView: (id: string, options: any) => {
-    const view = { id, options, visible: false, description: undefined as string | undefined, message: undefined as string | undefined, dispose: () => undefined };
+    const visibility = new EventEmitter<{ visible: boolean }>();
+    const view = {
+      id,
+      options,
+      visible: false,
+      description: undefined as string | undefined,
+      message: undefined as string | undefined,
+      onDidChangeVisibility: visibility.event,
+      /** Test helper: the user shows or hides the view. */
+      setVisible(v: boolean) {
+        view.visible = v;
+        visibility.fire({ visible: v });
+      },
+      dispose: () => undefined,
+    };
     harness.treeViews.push(view);
     return view;
   },
