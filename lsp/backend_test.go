@@ -382,7 +382,7 @@ func TestBackendArgumentErrors(t *testing.T) {
 		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 100"},
 		// Errors name the command's arguments, not the service's fields.
 		{"contextLs.contextPack", map[string]any{"query": "x", "budgetTokens": 5}, "arguments[0].budgetTokens: must be between 100"},
-		{"contextLs.pin", map[string]any{"uri": s.uri("no/such.go"), "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}}, "arguments[0].textDocument.uri: "},
+		{"contextLs.pin", map[string]any{"uri": s.uri("no/such.go"), "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}}, "arguments[0].textDocument: \"no/such.go\" does not exist"},
 		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
 		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: must not be empty"},
@@ -714,6 +714,20 @@ func TestBackendPacks(t *testing.T) {
 	must(t, s.command("contextLs.unpin", map[string]any{"symbol": "Backoff"}, &pins))
 	if len(pins.Pins) != 1 || pins.Pins[0].Path != "docs/guide.md" {
 		t.Errorf("after unpin %+v", pins)
+	}
+	// Lines of a file that is then deleted: listed with an error, and
+	// unpinned by the range the client has.
+	lines := map[string]any{"uri": s.uri("geo/rect.go"), "range": map[string]any{
+		"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 5, "character": 0}}}
+	must(t, s.command("contextLs.pin", lines, &pins))
+	must(t, os.Remove(s.path("geo/rect.go")))
+	must(t, s.command("contextLs.pins", nil, &pins))
+	if len(pins.Pins) != 2 || pins.Pins[1].Error == "" {
+		t.Fatalf("pins after the file was deleted: %+v", pins)
+	}
+	must(t, s.command("contextLs.unpin", lines, &pins))
+	if len(pins.Pins) != 1 || pins.Pins[0].Path != "docs/guide.md" {
+		t.Errorf("after unpinning the lines of a deleted file: %+v", pins)
 	}
 
 	// Stats average the packs built.

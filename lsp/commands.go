@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -210,9 +212,14 @@ func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, erro
 	case a.Range != nil && (a.Range.Start != a.Range.End):
 		start, startCol, err := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.Start))
 		end, endCol, err2 := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.End))
-		if err = errors.Join(err, err2); err != nil {
+		if err = errors.Join(err, err2); err != nil && !fileGone(d.path) {
 			d.release()
 			return place{}, err
+		} else if err != nil {
+			// The file is gone: its lines are still a selection (to unpin a
+			// pin of them, say); the service says what else cannot be done.
+			start, startCol = int(a.Range.Start.Line)+1, 0
+			end, endCol = int(a.Range.End.Line)+1, int(a.Range.End.Character)+1
 		}
 		if end < start {
 			d.release()
@@ -234,6 +241,12 @@ func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, erro
 		}
 	}
 	return p, nil
+}
+
+// fileGone reports whether path does not exist (and is not open).
+func fileGone(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // services runs fn on the service a place names: its document's folder,
