@@ -333,6 +333,9 @@ func (r *Resolver) Callees(ctx context.Context, d Def) (Result, error) {
 			return Result{}, fmt.Errorf("callees of %s: %w", d.Name, err)
 		}
 		for _, m := range matches {
+			if c.Ref && !valueOfCall(m.Def.Kind) {
+				continue // a value the code uses (a variable, a constant), not a function it calls
+			}
 			col.add(edgeKey{path: m.Def.Path, ord: m.Def.Ord}, m.Def, nil, c.Site, m.Confidence, m.Reason)
 		}
 		if len(matches) == 0 && !c.Ref && c.Recv.Kind != RecvLocal {
@@ -409,6 +412,16 @@ func (r *Resolver) resolveSite(s *Site) ([]Match, error) {
 		out = out[:k]
 	}
 	return out, nil
+}
+
+// valueOfCall reports kinds of definition a function value can name:
+// what can be called (a class is called to construct it).
+func valueOfCall(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindFunction, symbols.KindMethod, symbols.KindConstructor, symbols.KindClass, symbols.KindMacro:
+		return true
+	}
+	return false
 }
 
 // ResolveAt resolves the call site whose callee name covers the 0-based

@@ -205,3 +205,23 @@ func TestResolveAt(t *testing.T) {
 		}
 	}
 }
+
+// A value the code mentions (NewCart stores defaultLogger, a variable) is
+// not something it calls: only callable definitions are callees of a
+// reference.
+func TestCalleesSkipValues(t *testing.T) {
+	ix := buildIndex(t, "testdata/go")
+	r := NewResolver(ix, Options{})
+	res, err := r.Callees(context.Background(), ix.def(t, "shop/cart.go:NewCart"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Edges {
+		got = append(got, describe(e))
+	}
+	sort.Strings(got)
+	if want := []string{"shop/cart.go:Store.Open exact"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("callees of NewCart:\n got %q\nwant %q", got, want)
+	}
+}
