@@ -146,17 +146,7 @@ func TestTests(t *testing.T) {
 }
 
 func TestCallees(t *testing.T) {
-	ix := buildIndex(t, "testdata/go")
-	r := NewResolver(ix, Options{})
-	res, err := r.Callees(context.Background(), ix.def(t, "shop/cart.go:Cart.Add"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range res.Edges {
-		got = append(got, describe(e))
-	}
-	sort.Strings(got)
+	got, res := calleesOf(t, "shop/cart.go:Cart.Add")
 	want := []string{"shop/cart.go:Cart.validate exact", "shop/cart.go:Logger.Printf exact",
 		"shop/internal/money/money.go:Amount.Zero exact", "shop/internal/money/money.go:Sum exact"}
 	if !reflect.DeepEqual(got, want) {
@@ -210,9 +200,18 @@ func TestResolveAt(t *testing.T) {
 // not something it calls: only callable definitions are callees of a
 // reference.
 func TestCalleesSkipValues(t *testing.T) {
+	got, _ := calleesOf(t, "shop/cart.go:NewCart")
+	if want := []string{"shop/cart.go:Store.Open exact"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("callees of NewCart:\n got %q\nwant %q", got, want)
+	}
+}
+
+// calleesOf resolves the callees of the definition named by key in the Go
+// fixture and describes them, sorted.
+func calleesOf(t *testing.T, key string) ([]string, Result) {
+	t.Helper()
 	ix := buildIndex(t, "testdata/go")
-	r := NewResolver(ix, Options{})
-	res, err := r.Callees(context.Background(), ix.def(t, "shop/cart.go:NewCart"))
+	res, err := NewResolver(ix, Options{}).Callees(context.Background(), ix.def(t, key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +220,5 @@ func TestCalleesSkipValues(t *testing.T) {
 		got = append(got, describe(e))
 	}
 	sort.Strings(got)
-	if want := []string{"shop/cart.go:Store.Open exact"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("callees of NewCart:\n got %q\nwant %q", got, want)
-	}
+	return got, res
 }
