@@ -12,6 +12,7 @@ import (
 	"github.com/context-ls/context-ls/querytext"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
 	"github.com/context-ls/context-ls/vectors"
 )
 
@@ -40,12 +41,15 @@ import (
 //   - literal: a file whose code holds a quoted message or option verbatim;
 //   - path: a file the text names by path, stack frame or module;
 //   - filename: a file whose name the query spells (idf-weighted words of
-//     the base name, and at half weight of the directory).
+//     the base name, and at half weight of the directory);
+//   - spelled: for issue-like text, a file whose whole base name adjacent
+//     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
+//     flag_string_slice.go), more from the title than from the body.
 //
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -57,6 +61,7 @@ var locWeights = struct {
 	literal:    0.8,
 	path:       1.0,
 	filename:   0.3,
+	spelled:    0.8,
 }
 
 // Depths and limits: how deep a text leg reads for issue-like text (a
@@ -72,7 +77,7 @@ const (
 // locChunkPart: each further matching chunk of a file adds this share of
 // the one before. A question asks for one thing, found in one place; a
 // description of a change touches several parts of the file it changes.
-const locChunkPart, locChunkPartLong = 0.5, 0.8
+var locChunkPart, locChunkPartLong = 0.5, 0.8
 
 // fileEv accumulates the evidence pointing at one file; every part is
 // already scaled by the file's prior.
@@ -133,6 +138,11 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	tq := func(text string, limit int) search.Query {
 		return search.Query{Text: text, Languages: req.Languages, Kinds: req.Kinds, Limit: limit}
 	}
+	legQuery := func(text string, limit int) search.Query {
+		q := tq(text, limit)
+		q.Repeats = ev.Long
+		return q
+	}
 	var (
 		wg       sync.WaitGroup
 		textHits = make([][]search.Hit, len(legs))
@@ -147,7 +157,7 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			textHits[i], errs[i] = qc.s.e.text.Search(ctx, tq(leg.text, depth))
+			textHits[i], errs[i] = qc.s.e.text.Search(ctx, legQuery(leg.text, depth))
 		}()
 	}
 	if strings.TrimSpace(symText) != "" {
@@ -322,14 +332,94 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 		}
 		top = max(top, scores[i])
 	}
-	if top == 0 {
-		return
-	}
-	for i, c := range cands {
-		if scores[i] > 0 {
-			c.f.add("filename", locWeights.filename*scores[i]/top*c.f.prior)
+	if top > 0 {
+		for i, c := range cands {
+			if scores[i] > 0 {
+				c.f.add("filename", locWeights.filename*scores[i]/top*c.f.prior)
+			}
 		}
 	}
+	if !ev.Long {
+		return // a question's words are few: its file names are the filename part's
+	}
+	title, rest := spelledKeys(ev.Title), spelledKeys(body)
+	for _, c := range cands {
+		base := path.Base(c.f.path)
+		stem := strings.TrimSuffix(base, path.Ext(base))
+		switch {
+		case spells(title, stem):
+			c.f.add("spelled", locWeights.spelled*c.f.prior)
+		case spells(rest, stem):
+			c.f.add("spelled", locWeights.spelled*spelledBodyShare*c.f.prior)
+		}
+	}
+}
+
+// spells reports whether the keys of a text (spelledKeys) spell a file's
+// base name: a name of one word by two or three adjacent words, a name of
+// several words by one word or by adjacent words in any order.
+func spells(keys map[string]int, stem string) bool {
+	key, multi := nameKeys(stem)
+	if key == "" {
+		return false
+	}
+	n := keys[key]
+	return n >= 2 || n == 1 && multi != "" || multi != "" && keys[multi] > 0
+}
+
+// spelledBodyShare: a file name spelled by the body of a text, rather than
+// by its title, gains this share of the spelled weight.
+const spelledBodyShare = 0.5
+
+// spelledKeys returns the file-name keys that runs of one to three adjacent
+// words of text spell, each with the run's length: the run's stemmed words
+// joined ("ID tracking" → idtrack, as idtracking.py's key), and for a run of
+// several words also its words sorted (multiKey), so that "string slice
+// flag" spells flag_string_slice.go.
+func spelledKeys(text string) map[string]int {
+	keys := map[string]int{}
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	for i := range ws {
+		var parts []string
+		for n := 1; n <= 3 && i+n <= len(ws); n++ {
+			w := ws[i+n-1]
+			if search.IsStopWord(w) {
+				break
+			}
+			parts = append(parts, search.NameParts(w)...)
+			if len(parts) == 0 {
+				break
+			}
+			key := strings.Join(parts, "")
+			keys[key] = max(keys[key], n)
+			if len(parts) >= 2 {
+				keys[multiKey(parts)] = max(keys[multiKey(parts)], n)
+			}
+		}
+	}
+	return keys
+}
+
+// nameKeys returns a base name's key (its stemmed words joined) and, when
+// it has several words, their sorted key ("" otherwise).
+func nameKeys(stem string) (key, multi string) {
+	parts := search.NameParts(stem)
+	if len(parts) == 0 {
+		return "", ""
+	}
+	if len(parts) >= 2 {
+		multi = multiKey(parts)
+	}
+	return strings.Join(parts, ""), multi
+}
+
+// multiKey is the order-free key of several words.
+func multiKey(parts []string) string {
+	s := append([]string(nil), parts...)
+	sort.Strings(s)
+	return "\x00" + strings.Join(s, " ")
 }
 
 // addText regroups BM25 hits by file: a file scores its best chunk plus a
@@ -413,7 +503,7 @@ func (l *locator) addNames(names []querytext.Name) error {
 		names = names[:locMaxNames]
 	}
 	for _, n := range names {
-		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages)
+		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages, n.Type)
 		if err != nil {
 			return err
 		}
@@ -451,8 +541,10 @@ type nameDef struct {
 // "Context.call" the method call of a Context class, "jinja2.runtime" the
 // module jinja2/runtime.py, "click.echo" echo of the click package. When a
 // qualifier matches some definitions, the others are dropped; when it
-// matches none (a variable: app.name), all count at half quality.
-func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
+// matches none (a variable: app.name), all count at half quality. With
+// types, only definitions of types count (a capitalised word of a
+// sentence: "the Flag" is the type Flag, or nothing of the code).
+func (s *Snapshot) nameDefs(name string, langs []string, types bool) ([]nameDef, error) {
 	qual, bare := splitQualified(name)
 	if bare == "" {
 		return nil, nil
@@ -467,7 +559,7 @@ func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
 			continue
 		}
 		si, err := s.symbolAt(ref)
-		if err != nil || len(langs) > 0 && !contains(langs, si.Language) {
+		if err != nil || len(langs) > 0 && !contains(langs, si.Language) || types && !isTypeKind(si.Kind) {
 			continue
 		}
 		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), quality: 1}
@@ -482,6 +574,16 @@ func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
 		return exact, nil
 	}
 	return loose, nil
+}
+
+// isTypeKind reports the kinds of definition that are types.
+func isTypeKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait,
+		symbols.KindEnum, symbols.KindType:
+		return true
+	}
+	return false
 }
 
 // addLiterals credits the files whose code holds a quoted message or an
@@ -753,7 +855,9 @@ func (l *locator) hits(k, capN int) ([]Hit, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, hitOf(rec, round3(score), f.sources(), l.qc.terms))
+			h := hitOf(rec, round3(score), f.sources(), l.qc.terms)
+			h.Evidence = f.parts
+			out = append(out, h)
 			n++
 		}
 	}

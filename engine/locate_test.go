@@ -1,0 +1,22 @@
+package engine
+
+import "testing"
+
+// TestSpelledKeys: adjacent words of a text spell a file's whole base name,
+// in order for a one-word name, in any order for a name of several words;
+// one word never spells a one-word name (every file named like a common
+// word would gain), and a stop word breaks a run.
+func TestSpelledKeys(t *testing.T) {
+	keys := spelledKeys("Fix ID tracking of the string slice flag values; bash completion of it")
+	spelled := func(base string) bool { return spells(keys, base) }
+	for _, base := range []string{"idtracking", "flag_string_slice", "_bashcomplete", "bash_completions", "StringSlice"} {
+		if !spelled(base) {
+			t.Errorf("%s: not spelled by %v", base, keys)
+		}
+	}
+	for _, base := range []string{"flag", "tracking", "completion_of", "flag_int_slice", "slice_values_of"} {
+		if spelled(base) {
+			t.Errorf("%s: spelled, want not", base)
+		}
+	}
+}
