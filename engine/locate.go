@@ -355,45 +355,71 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 	}
 }
 
-// spells reports whether the keys of a text (spelledKeys) spell a file's
-// base name: a name of one word by two or three adjacent words, a name of
-// several words by one word or by adjacent words in any order.
-func spells(keys map[string]int, stem string) bool {
-	key, multi := nameKeys(stem)
-	if key == "" {
-		return false
-	}
-	n := keys[key]
-	return n >= 2 || n == 1 && multi != "" || multi != "" && keys[multi] > 0
-}
-
 // spelledBodyShare: a file name spelled by the body of a text, rather than
 // by its title, gains this share of the spelled weight.
 const spelledBodyShare = 0.5
 
+// spells reports whether the keys of a text (spelledKeys) spell a file's
+// base name: a name of one word by two or three adjacent words, a name of
+// several words by one word or by adjacent words in any order, or two or
+// more adjacent words of a longer name by one compound word
+// ("stringslice" → flag_string_slice).
+func spells(keys map[string]int, stem string) bool {
+	raw := rawWords(stem)
+	if len(raw) == 0 {
+		return false
+	}
+	n := keys[joinKey(raw)]
+	if n >= 2 || n == 1 && len(raw) >= 2 {
+		return true
+	}
+	if len(raw) < 2 {
+		return false
+	}
+	var parts []string
+	for _, w := range raw {
+		parts = append(parts, search.NameParts(w)...)
+	}
+	if keys[multiKey(parts)] > 0 {
+		return true
+	}
+	for i := range raw {
+		for j := i + 2; j <= len(raw) && j-i < len(raw); j++ {
+			if keys[joinKey(raw[i:j])+"\x01"] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // spelledKeys returns the file-name keys that runs of one to three adjacent
-// words of text spell, each with the run's length: the run's stemmed words
-// joined ("ID tracking" → idtrack, as idtracking.py's key), and for a run of
-// several words also its words sorted (multiKey), so that "string slice
-// flag" spells flag_string_slice.go.
+// words of text spell, each with the run's length: the run's words joined
+// and stemmed as one ("ID tracking" → idtrack, as idtracking.py's key;
+// "bash completion" → bashcomplet, as _bashcomplete.py's), one word also
+// marked as a compound, and for a run of several words its stemmed words
+// sorted (multiKey), so that "string slice flag" spells
+// flag_string_slice.go.
 func spelledKeys(text string) map[string]int {
 	keys := map[string]int{}
 	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
 	for i := range ws {
-		var parts []string
+		var run, parts []string
 		for n := 1; n <= 3 && i+n <= len(ws); n++ {
 			w := ws[i+n-1]
-			if search.IsStopWord(w) {
-				break
+			wp := search.NameParts(w)
+			if search.IsStopWord(w) || len(wp) == 0 {
+				break // a stop word, a letter ("command's" → command, s), a number
 			}
-			parts = append(parts, search.NameParts(w)...)
-			if len(parts) == 0 {
-				break
-			}
-			key := strings.Join(parts, "")
+			run = append(run, w)
+			parts = append(parts, wp...)
+			key := joinKey(run)
 			keys[key] = max(keys[key], n)
+			if n == 1 {
+				keys[key+"\x01"] = 1
+			}
 			if len(parts) >= 2 {
 				keys[multiKey(parts)] = max(keys[multiKey(parts)], n)
 			}
@@ -402,17 +428,38 @@ func spelledKeys(text string) map[string]int {
 	return keys
 }
 
-// nameKeys returns a base name's key (its stemmed words joined) and, when
-// it has several words, their sorted key ("" otherwise).
-func nameKeys(stem string) (key, multi string) {
-	parts := search.NameParts(stem)
-	if len(parts) == 0 {
-		return "", ""
+// rawWords splits a file's base name into its lower-case words (on _, -,
+// . and camelCase), leaving out one-letter words and stop words.
+func rawWords(stem string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if w := strings.ToLower(string(cur)); len(w) >= 2 && !search.IsStopWord(w) {
+			out = append(out, w)
+		}
+		cur = cur[:0]
 	}
-	if len(parts) >= 2 {
-		multi = multiKey(parts)
+	prevLower := false
+	for _, r := range stem {
+		switch {
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
 	}
-	return strings.Join(parts, ""), multi
+	flush()
+	return out
+}
+
+// joinKey is the key of words written as one: joined, then stemmed as one
+// word.
+func joinKey(ws []string) string {
+	return strings.Join(search.NameParts(strings.Join(ws, "")), "")
 }
 
 // multiKey is the order-free key of several words.

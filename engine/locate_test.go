@@ -19,4 +19,12 @@ func TestSpelledKeys(t *testing.T) {
 			t.Errorf("%s: spelled, want not", base)
 		}
 	}
+	// one compound word spells part of a longer name; a letter left of a
+	// word ("command's") does not join it
+	keys = spelledKeys("don't overwrite the existing stringslice; the parent command's hook")
+	for base, want := range map[string]bool{"flag_string_slice": true, "string_slice": true, "command": false, "hook": false, "command_hook": false} {
+		if got := spelled(base); got != want {
+			t.Errorf("%s: spelled %v, want %v", base, got, want)
+		}
+	}
 }
