@@ -39,6 +39,9 @@ import (
 //     text is that it is a name of code and by how specific the name is (one
 //     definition in the workspace: all of it; ten: a tenth each);
 //   - literal: a file whose code holds a quoted message or option verbatim;
+//   - used: a file whose code holds a compound name of the text
+//     (protected_args, _fetch, REQUEST_URI) that nothing defines — a nested
+//     function, an attribute, a key — verbatim;
 //   - path: a file the text names by path, stack frame or module;
 //   - filename: a file whose name the query spells (idf-weighted words of
 //     the base name, and at half weight of the directory);
@@ -49,7 +52,7 @@ import (
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -62,6 +65,7 @@ var locWeights = struct {
 	path:       1.0,
 	filename:   0.3,
 	spelled:    0.8,
+	used:       0.4,
 }
 
 // Depths and limits: how deep a text leg reads for issue-like text (a
@@ -185,10 +189,14 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		symWeight = locWeights.symbolLong
 	}
 	l.addRanked("symbol", sym, symWeight)
-	if err := l.addNames(ev.Names); err != nil {
+	used, err := l.addNames(ev.Names)
+	if err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, ev.Literals, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Literals, locWeights.literal, tq); err != nil {
+		return nil, err
+	}
+	if err := l.addLiterals(ctx, "used", used, locWeights.used, tq); err != nil {
 		return nil, err
 	}
 	if err := l.addPaths(ev); err != nil {
@@ -544,15 +552,18 @@ func (l *locator) addRanked(kind string, ids []string, weight float64) {
 	}
 }
 
-// addNames credits the files that define the names the text uses.
-func (l *locator) addNames(names []querytext.Name) error {
+// addNames credits the files that define the names the text uses, and
+// returns the compound names (snake_case, camelCase) nothing defines: a
+// nested function, an attribute, a key of a mapping, found where the code
+// uses them (the used part).
+func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 	if len(names) > locMaxNames {
 		names = names[:locMaxNames]
 	}
 	for _, n := range names {
 		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages, n.Type)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		files := map[string]bool{}
 		for _, d := range defs {
@@ -561,6 +572,9 @@ func (l *locator) addNames(names []querytext.Name) error {
 			}
 		}
 		if len(files) == 0 {
+			if _, bare := splitQualified(n.Text); len(defs) == 0 && !n.Type && isCompound(bare) {
+				used = append(used, bare)
+			}
 			continue
 		}
 		spec := 1 / float64(len(files))
@@ -574,7 +588,28 @@ func (l *locator) addNames(names []querytext.Name) error {
 			f.chunks[d.chunk] += w
 		}
 	}
-	return nil
+	return used, nil
+}
+
+// isCompound reports an identifier no English word spells: snake_case,
+// camelCase, a leading underscore.
+func isCompound(name string) bool {
+	core := strings.Trim(name, "_")
+	if core == "" || strings.ContainsAny(core, ". ") {
+		return false
+	}
+	if core != name || strings.Contains(core, "_") {
+		return true
+	}
+	lower := false
+	for _, r := range core {
+		if unicode.IsLower(r) {
+			lower = true
+		} else if unicode.IsUpper(r) && lower {
+			return true
+		}
+	}
+	return false
 }
 
 // nameDef is a definition a name of the text may mean, with how well the
@@ -636,7 +671,7 @@ func isTypeKind(k symbols.Kind) bool {
 // addLiterals credits the files whose code holds a quoted message or an
 // option verbatim (the longest run of the literal's words, in order): BM25
 // finds candidates, the chunk text decides.
-func (l *locator) addLiterals(ctx context.Context, lits []string, tq func(string, int) search.Query) error {
+func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, weight float64, tq func(string, int) search.Query) error {
 	if len(lits) > locMaxLits {
 		lits = lits[:locMaxLits]
 	}
@@ -676,12 +711,12 @@ func (l *locator) addLiterals(ctx context.Context, lits []string, tq func(string
 		spec := 1 / float64(len(files))
 		best := map[string]float64{}
 		for _, m := range found {
-			w := locWeights.literal * m.frac * spec * l.file(m.path).prior
+			w := weight * m.frac * spec * l.file(m.path).prior
 			l.file(m.path).chunks[m.chunk] += w
 			best[m.path] = max(best[m.path], w)
 		}
 		for p, w := range best {
-			l.file(p).add("literal", w)
+			l.file(p).add(kind, w)
 		}
 	}
 	return nil

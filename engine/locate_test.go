@@ -28,3 +28,16 @@ func TestSpelledKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestIsCompound: only names no English word spells are looked for
+// verbatim where nothing defines them.
+func TestIsCompound(t *testing.T) {
+	for name, want := range map[string]bool{
+		"protected_args": true, "_fetch": true, "REQUEST_URI": true, "setFlags": true, "__call__": true,
+		"fetch": false, "Flag": false, "URL": false, "_": false, "a.b_c": false,
+	} {
+		if got := isCompound(name); got != want {
+			t.Errorf("isCompound(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
