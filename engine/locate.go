@@ -64,7 +64,7 @@ var locWeights = struct {
 	literal:    0.8,
 	path:       1.0,
 	filename:   0.3,
-	spelled:    0.8,
+	spelled:    1.2,
 	used:       0.4,
 }
 
@@ -365,7 +365,7 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 
 // spelledBodyShare: a file name spelled by the body of a text, rather than
 // by its title, gains this share of the spelled weight.
-const spelledBodyShare = 0.5
+const spelledBodyShare = 0.75
 
 // spells reports whether the keys of a text (spelledKeys) spell a file's
 // base name: a name of one word by two or three adjacent words, a name of
