@@ -61,8 +61,9 @@ type Name struct {
 	// (it is the user's code, calling the library's).
 	Weight float64
 	// Type reports a name read only from a capitalised word of a sentence
-	// ("the Flag", "a Path"): a type's name if the codebase defines a type
-	// of that name, else a proper noun or an English word, no name at all.
+	// ("the Flag", "a Path"; at a lower weight one opening a sentence,
+	// "Href now joins"): a type's name if the codebase defines a type of
+	// that name, else a proper noun or an English word, no name at all.
 	Type bool
 }
 
@@ -113,6 +114,7 @@ const (
 	weightCode      = 0.35 // an identifier of a code block (the user's code calling the library)
 	weightLog       = 0.3  // an identifier in a log or output line
 	weightType      = 0.5  // a capitalised word inside a sentence, meaning a type
+	weightTypeStart = 0.3  // a capitalised word opening a sentence: a type's name, if a type has it
 )
 
 // longWords: a one-line query of more words than this reads as a
@@ -245,6 +247,8 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 			names.add(w, weightProse)
 		case isTypeWord(w) && !sentenceStart(rest[:loc[0]]):
 			names.addType(w, weightType)
+		case isTypeWord(w):
+			names.addType(w, weightTypeStart)
 		}
 	}
 }
