@@ -81,7 +81,7 @@ const (
 // locChunkPart: each further matching chunk of a file adds this share of
 // the one before. A question asks for one thing, found in one place; a
 // description of a change touches several parts of the file it changes.
-var locChunkPart, locChunkPartLong = 0.5, 0.8
+const locChunkPart, locChunkPartLong = 0.5, 0.8
 
 // fileEv accumulates the evidence pointing at one file; every part is
 // already scaled by the file's prior.
