@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
@@ -42,6 +44,8 @@ func benchLocalise(args []string) error {
 	k := fs.Int("k", 50, "hits per query (the scorer's --k)")
 	perQuery := fs.String("per-query", "", "write one JSON line per query (ranks, top files) to this file")
 	verbose := fs.Bool("v", false, "print each query that misses at 1 or 5")
+	explain := fs.Bool("explain", false, "with -v, print each missed query's top files and gold files with their evidence")
+	explainAll := fs.Bool("explain-all", false, "print every query's top files and gold files with their evidence")
 	hybrid := fs.Bool("hybrid", false, "also measure hybrid search with use-lite embeddings (embeds every tree on first use: long)")
 	every := fs.Int("every", 1, "measure every Nth query only")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -118,6 +122,7 @@ func benchLocalise(args []string) error {
 			fmt.Fprintf(os.Stderr, "# %d/%d trees embedded\n", n+1, len(order))
 		}
 		snap := e.Snapshot()
+		var lastHits []engine.Hit
 		search := func(q evalset.LocQuery, lexical bool) (evalset.LocScore, error) {
 			start := time.Now()
 			res, err := snap.Search(ctx, engine.SearchRequest{Query: q.Query, K: *k, Lexical: lexical})
@@ -126,6 +131,9 @@ func benchLocalise(args []string) error {
 			}
 			if err != nil {
 				return evalset.LocScore{}, fmt.Errorf("%s: %w", tree, err)
+			}
+			if lexical {
+				lastHits = res.Hits
 			}
 			var paths []string
 			for _, h := range res.Hits {
@@ -152,6 +160,9 @@ func benchLocalise(args []string) error {
 					verdict = "MISS@1"
 				}
 				fmt.Fprintf(os.Stderr, "%s %s %v ranks %v top %v\n", verdict, q.Repo, q.Files, scores[i].Ranks, scores[i].Top)
+			}
+			if *explainAll || *explain && *verbose && scores[i].Acc1 == 0 {
+				explainHits(q, lastHits)
 			}
 		}
 		snap.Release()
@@ -252,4 +263,50 @@ func writePerQuery(file string, qs []evalset.LocQuery, scores []evalset.LocScore
 		}
 	}
 	return f.Close()
+}
+
+// explainHits prints the first files of a query's ranking and its gold
+// files, each with its rank among the files of the repository's language
+// and the evidence that put it there.
+func explainHits(q evalset.LocQuery, hits []engine.Hit) {
+	gold := map[string]bool{}
+	for _, f := range q.Files {
+		gold[f] = true
+	}
+	seen := map[string]bool{}
+	rank := 0
+	for _, h := range hits {
+		if seen[h.Path] || !strings.HasSuffix(h.Path, q.Ext()) {
+			continue
+		}
+		seen[h.Path] = true
+		rank++
+		if rank > 6 && !gold[h.Path] {
+			continue
+		}
+		mark := " "
+		if gold[h.Path] {
+			mark = "*"
+		}
+		fmt.Fprintf(os.Stderr, "   %s%2d %-40s %.3f %s\n", mark, rank, h.Path, h.Score, evidenceString(h.Evidence))
+	}
+	for _, f := range q.Files {
+		if !seen[f] {
+			fmt.Fprintf(os.Stderr, "   * - %-40s not in the hits\n", f)
+		}
+	}
+}
+
+// evidenceString renders a file's evidence, largest share first.
+func evidenceString(ev map[string]float64) string {
+	kinds := make([]string, 0, len(ev))
+	for k := range ev {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return ev[kinds[i]] > ev[kinds[j]] })
+	var b strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&b, " %s=%.3f", k, ev[k])
+	}
+	return b.String()
 }

@@ -22,8 +22,12 @@ func evalFile(name string) string {
 	return filepath.Join(filepath.Dir(repoRoot()), "shared", "eval", name)
 }
 
-// useLiteDir is the real pretrained encoder beside the checkout.
+// useLiteDir is the real pretrained encoder beside the checkout, or where
+// CONTEXT_LS_USE_LITE says (a checkout elsewhere, such as a git worktree).
 func useLiteDir() string {
+	if d := os.Getenv("CONTEXT_LS_USE_LITE"); d != "" {
+		return d
+	}
 	return filepath.Join(filepath.Dir(repoRoot()), "shared", "models", "use-lite")
 }
 

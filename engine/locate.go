@@ -12,6 +12,7 @@ import (
 	"github.com/context-ls/context-ls/querytext"
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/symbols"
 	"github.com/context-ls/context-ls/vectors"
 )
 
@@ -38,14 +39,20 @@ import (
 //     text is that it is a name of code and by how specific the name is (one
 //     definition in the workspace: all of it; ten: a tenth each);
 //   - literal: a file whose code holds a quoted message or option verbatim;
+//   - used: a file whose code holds a compound name of the text
+//     (protected_args, _fetch, REQUEST_URI) that nothing defines — a nested
+//     function, an attribute, a key — verbatim;
 //   - path: a file the text names by path, stack frame or module;
 //   - filename: a file whose name the query spells (idf-weighted words of
-//     the base name, and at half weight of the directory).
+//     the base name, and at half weight of the directory);
+//   - spelled: for issue-like text, a file whose whole base name adjacent
+//     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
+//     flag_string_slice.go), more from the title than from the body.
 //
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -57,6 +64,8 @@ var locWeights = struct {
 	literal:    0.8,
 	path:       1.0,
 	filename:   0.3,
+	spelled:    1.2,
+	used:       0.4,
 }
 
 // Depths and limits: how deep a text leg reads for issue-like text (a
@@ -133,6 +142,11 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	tq := func(text string, limit int) search.Query {
 		return search.Query{Text: text, Languages: req.Languages, Kinds: req.Kinds, Limit: limit}
 	}
+	legQuery := func(text string, limit int) search.Query {
+		q := tq(text, limit)
+		q.Repeats = ev.Long
+		return q
+	}
 	var (
 		wg       sync.WaitGroup
 		textHits = make([][]search.Hit, len(legs))
@@ -147,7 +161,7 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			textHits[i], errs[i] = qc.s.e.text.Search(ctx, tq(leg.text, depth))
+			textHits[i], errs[i] = qc.s.e.text.Search(ctx, legQuery(leg.text, depth))
 		}()
 	}
 	if strings.TrimSpace(symText) != "" {
@@ -175,10 +189,14 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		symWeight = locWeights.symbolLong
 	}
 	l.addRanked("symbol", sym, symWeight)
-	if err := l.addNames(ev.Names); err != nil {
+	used, err := l.addNames(ev.Names)
+	if err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, ev.Literals, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Literals, locWeights.literal, tq); err != nil {
+		return nil, err
+	}
+	if err := l.addLiterals(ctx, "used", used, locWeights.used, tq); err != nil {
 		return nil, err
 	}
 	if err := l.addPaths(ev); err != nil {
@@ -322,14 +340,141 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 		}
 		top = max(top, scores[i])
 	}
-	if top == 0 {
-		return
-	}
-	for i, c := range cands {
-		if scores[i] > 0 {
-			c.f.add("filename", locWeights.filename*scores[i]/top*c.f.prior)
+	if top > 0 {
+		for i, c := range cands {
+			if scores[i] > 0 {
+				c.f.add("filename", locWeights.filename*scores[i]/top*c.f.prior)
+			}
 		}
 	}
+	if !ev.Long {
+		return // a question's words are few: its file names are the filename part's
+	}
+	title, rest := spelledKeys(ev.Title), spelledKeys(body)
+	for _, c := range cands {
+		base := path.Base(c.f.path)
+		stem := strings.TrimSuffix(base, path.Ext(base))
+		switch {
+		case spells(title, stem):
+			c.f.add("spelled", locWeights.spelled*c.f.prior)
+		case spells(rest, stem):
+			c.f.add("spelled", locWeights.spelled*spelledBodyShare*c.f.prior)
+		}
+	}
+}
+
+// spelledBodyShare: a file name spelled by the body of a text, rather than
+// by its title, gains this share of the spelled weight.
+const spelledBodyShare = 0.75
+
+// spells reports whether the keys of a text (spelledKeys) spell a file's
+// base name: a name of one word by two or three adjacent words, a name of
+// several words by one word or by adjacent words in any order, or two or
+// more adjacent words of a longer name by one compound word
+// ("stringslice" → flag_string_slice).
+func spells(keys map[string]int, stem string) bool {
+	raw := rawWords(stem)
+	if len(raw) == 0 {
+		return false
+	}
+	n := keys[joinKey(raw)]
+	if n >= 2 || n == 1 && len(raw) >= 2 {
+		return true
+	}
+	if len(raw) < 2 {
+		return false
+	}
+	var parts []string
+	for _, w := range raw {
+		parts = append(parts, search.NameParts(w)...)
+	}
+	if keys[multiKey(parts)] > 0 {
+		return true
+	}
+	for i := range raw {
+		for j := i + 2; j <= len(raw) && j-i < len(raw); j++ {
+			if keys[joinKey(raw[i:j])+"\x01"] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spelledKeys returns the file-name keys that runs of one to three adjacent
+// words of text spell, each with the run's length: the run's words joined
+// and stemmed as one ("ID tracking" → idtrack, as idtracking.py's key;
+// "bash completion" → bashcomplet, as _bashcomplete.py's), one word also
+// marked as a compound, and for a run of several words its stemmed words
+// sorted (multiKey), so that "string slice flag" spells
+// flag_string_slice.go.
+func spelledKeys(text string) map[string]int {
+	keys := map[string]int{}
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	for i := range ws {
+		var run, parts []string
+		for n := 1; n <= 3 && i+n <= len(ws); n++ {
+			w := ws[i+n-1]
+			wp := search.NameParts(w)
+			if search.IsStopWord(w) || len(wp) == 0 {
+				break // a stop word, a letter ("command's" → command, s), a number
+			}
+			run = append(run, w)
+			parts = append(parts, wp...)
+			key := joinKey(run)
+			keys[key] = max(keys[key], n)
+			if n == 1 {
+				keys[key+"\x01"] = 1
+			}
+			if len(parts) >= 2 {
+				keys[multiKey(parts)] = max(keys[multiKey(parts)], n)
+			}
+		}
+	}
+	return keys
+}
+
+// rawWords splits a file's base name into its lower-case words (on _, -,
+// . and camelCase), leaving out one-letter words and stop words.
+func rawWords(stem string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if w := strings.ToLower(string(cur)); len(w) >= 2 && !search.IsStopWord(w) {
+			out = append(out, w)
+		}
+		cur = cur[:0]
+	}
+	prevLower := false
+	for _, r := range stem {
+		switch {
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
+}
+
+// joinKey is the key of words written as one: joined, then stemmed as one
+// word.
+func joinKey(ws []string) string {
+	return strings.Join(search.NameParts(strings.Join(ws, "")), "")
+}
+
+// multiKey is the order-free key of several words.
+func multiKey(parts []string) string {
+	s := append([]string(nil), parts...)
+	sort.Strings(s)
+	return "\x00" + strings.Join(s, " ")
 }
 
 // addText regroups BM25 hits by file: a file scores its best chunk plus a
@@ -407,15 +552,18 @@ func (l *locator) addRanked(kind string, ids []string, weight float64) {
 	}
 }
 
-// addNames credits the files that define the names the text uses.
-func (l *locator) addNames(names []querytext.Name) error {
+// addNames credits the files that define the names the text uses, and
+// returns the compound names (snake_case, camelCase) nothing defines: a
+// nested function, an attribute, a key of a mapping, found where the code
+// uses them (the used part).
+func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 	if len(names) > locMaxNames {
 		names = names[:locMaxNames]
 	}
 	for _, n := range names {
-		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages)
+		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages, n.Type)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		files := map[string]bool{}
 		for _, d := range defs {
@@ -424,6 +572,9 @@ func (l *locator) addNames(names []querytext.Name) error {
 			}
 		}
 		if len(files) == 0 {
+			if _, bare := splitQualified(n.Text); len(defs) == 0 && !n.Type && isCompound(bare) {
+				used = append(used, bare)
+			}
 			continue
 		}
 		spec := 1 / float64(len(files))
@@ -437,7 +588,28 @@ func (l *locator) addNames(names []querytext.Name) error {
 			f.chunks[d.chunk] += w
 		}
 	}
-	return nil
+	return used, nil
+}
+
+// isCompound reports an identifier no English word spells: snake_case,
+// camelCase, a leading underscore.
+func isCompound(name string) bool {
+	core := strings.Trim(name, "_")
+	if core == "" || strings.ContainsAny(core, ". ") {
+		return false
+	}
+	if core != name || strings.Contains(core, "_") {
+		return true
+	}
+	lower := false
+	for _, r := range core {
+		if unicode.IsLower(r) {
+			lower = true
+		} else if unicode.IsUpper(r) && lower {
+			return true
+		}
+	}
+	return false
 }
 
 // nameDef is a definition a name of the text may mean, with how well the
@@ -451,8 +623,10 @@ type nameDef struct {
 // "Context.call" the method call of a Context class, "jinja2.runtime" the
 // module jinja2/runtime.py, "click.echo" echo of the click package. When a
 // qualifier matches some definitions, the others are dropped; when it
-// matches none (a variable: app.name), all count at half quality.
-func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
+// matches none (a variable: app.name), all count at half quality. With
+// types, only definitions of types count (a capitalised word of a
+// sentence: "the Flag" is the type Flag, or nothing of the code).
+func (s *Snapshot) nameDefs(name string, langs []string, types bool) ([]nameDef, error) {
 	qual, bare := splitQualified(name)
 	if bare == "" {
 		return nil, nil
@@ -467,7 +641,7 @@ func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
 			continue
 		}
 		si, err := s.symbolAt(ref)
-		if err != nil || len(langs) > 0 && !contains(langs, si.Language) {
+		if err != nil || len(langs) > 0 && !contains(langs, si.Language) || types && !isTypeKind(si.Kind) {
 			continue
 		}
 		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), quality: 1}
@@ -484,10 +658,20 @@ func (s *Snapshot) nameDefs(name string, langs []string) ([]nameDef, error) {
 	return loose, nil
 }
 
+// isTypeKind reports the kinds of definition that are types.
+func isTypeKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait,
+		symbols.KindEnum, symbols.KindType:
+		return true
+	}
+	return false
+}
+
 // addLiterals credits the files whose code holds a quoted message or an
 // option verbatim (the longest run of the literal's words, in order): BM25
 // finds candidates, the chunk text decides.
-func (l *locator) addLiterals(ctx context.Context, lits []string, tq func(string, int) search.Query) error {
+func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, weight float64, tq func(string, int) search.Query) error {
 	if len(lits) > locMaxLits {
 		lits = lits[:locMaxLits]
 	}
@@ -527,12 +711,12 @@ func (l *locator) addLiterals(ctx context.Context, lits []string, tq func(string
 		spec := 1 / float64(len(files))
 		best := map[string]float64{}
 		for _, m := range found {
-			w := locWeights.literal * m.frac * spec * l.file(m.path).prior
+			w := weight * m.frac * spec * l.file(m.path).prior
 			l.file(m.path).chunks[m.chunk] += w
 			best[m.path] = max(best[m.path], w)
 		}
 		for p, w := range best {
-			l.file(p).add("literal", w)
+			l.file(p).add(kind, w)
 		}
 	}
 	return nil
@@ -753,7 +937,9 @@ func (l *locator) hits(k, capN int) ([]Hit, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, hitOf(rec, round3(score), f.sources(), l.qc.terms))
+			h := hitOf(rec, round3(score), f.sources(), l.qc.terms)
+			h.Evidence = f.parts
+			out = append(out, h)
 			n++
 		}
 	}

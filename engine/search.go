@@ -52,6 +52,9 @@ type Hit struct {
 	Summary string        `json:"-"`
 	Chunk   store.ChunkID `json:"-"`
 	Tokens  int           `json:"-"`
+	// Evidence is how much each kind of evidence added to the file's
+	// score (before normalisation): why the file ranked where it did.
+	Evidence map[string]float64 `json:"-"`
 }
 
 // SearchResult is the answer to a SearchRequest.

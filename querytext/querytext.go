@@ -60,6 +60,11 @@ type Name struct {
 	// in a sentence less, an identifier of a reproduction script less still
 	// (it is the user's code, calling the library's).
 	Weight float64
+	// Type reports a name read only from a capitalised word of a sentence
+	// ("the Flag", "a Path"; at a lower weight one opening a sentence,
+	// "Href now joins"): a type's name if the codebase defines a type of
+	// that name, else a proper noun or an English word, no name at all.
+	Type bool
 }
 
 // Path is a file the text names, with the line and function of a stack frame
@@ -108,6 +113,8 @@ const (
 	weightProse     = 0.6  // a camelCase or snake_case word in a sentence
 	weightCode      = 0.35 // an identifier of a code block (the user's code calling the library)
 	weightLog       = 0.3  // an identifier in a log or output line
+	weightType      = 0.5  // a capitalised word inside a sentence, meaning a type
+	weightTypeStart = 0.3  // a capitalised word opening a sentence: a type's name, if a type has it
 )
 
 // longWords: a one-line query of more words than this reads as a
@@ -160,17 +167,28 @@ type nameSet struct {
 
 func newNameSet() *nameSet { return &nameSet{idx: map[string]int{}} }
 
-func (s *nameSet) add(text string, w float64) {
+func (s *nameSet) add(text string, w float64) { s.addKind(text, w, false) }
+
+// addType adds a name that can only be a type's (Name.Type); read
+// elsewhere as a plain name too, it is a plain name.
+func (s *nameSet) addType(text string, w float64) { s.addKind(text, w, true) }
+
+func (s *nameSet) addKind(text string, w float64, typ bool) {
 	text = strings.Trim(text, ".:")
 	if len(text) < 2 || isNoiseName(text) {
 		return
 	}
 	if i, ok := s.idx[text]; ok {
-		s.names[i].Weight = max(s.names[i].Weight, w)
+		if !typ && s.names[i].Type {
+			s.names[i].Type = false
+			s.names[i].Weight = w
+		} else if typ == s.names[i].Type {
+			s.names[i].Weight = max(s.names[i].Weight, w)
+		}
 		return
 	}
 	s.idx[text] = len(s.names)
-	s.names = append(s.names, Name{Text: text, Weight: w})
+	s.names = append(s.names, Name{Text: text, Weight: w, Type: typ})
 }
 
 // sorted returns the names by weight, first-seen order within a weight.
@@ -218,8 +236,8 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 		ev.Literals = append(ev.Literals, m[1])
 	}
 	readPaths(rest, ev)
-	for _, w := range wordRe.FindAllString(rest, -1) {
-		w = strings.TrimSuffix(w, "()")
+	for _, loc := range wordRe.FindAllStringIndex(rest, -1) {
+		w := strings.TrimSuffix(rest[loc[0]:loc[1]], "()")
 		switch {
 		case exceptionRe.MatchString(lastPart(w)):
 			names.add(w, weightException)
@@ -227,8 +245,41 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 			names.add(w, weightQualified)
 		case isCodeWord(w):
 			names.add(w, weightProse)
+		case isTypeWord(w) && !sentenceStart(rest[:loc[0]]):
+			names.addType(w, weightType)
+		case isTypeWord(w):
+			names.addType(w, weightTypeStart)
 		}
 	}
+}
+
+// isTypeWord reports a capitalised word that may name a type: an upper-case
+// letter, then lower-case letters or digits ("Flag", "Path", "Choice"); not
+// an acronym ("ENV", "URL") nor a one-letter word.
+func isTypeWord(w string) bool {
+	if len(w) < 3 || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
+	for _, r := range w[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// sentenceStart reports whether a word after before opens a sentence, a
+// line or a list item (its capital then says nothing).
+func sentenceStart(before string) bool {
+	t := strings.TrimRight(before, " \t\"'(")
+	if t == "" {
+		return true
+	}
+	switch t[len(t)-1] {
+	case '.', '!', '?', ':', '*', '-', '>', '#':
+		return true
+	}
+	return false
 }
 
 // readSpan reads an inline code span: a name, a call, a path, an option, or
@@ -516,7 +567,7 @@ func isCodeWord(w string) bool {
 		return false
 	}
 	core := strings.Trim(w, "_")
-	return hasInnerUpper(core) || strings.Contains(core, "_") || strings.HasPrefix(w, "__")
+	return hasInnerUpper(core) || strings.Contains(core, "_") || strings.HasPrefix(w, "_") && len(core) > 2
 }
 
 // isQualified reports a dotted name of code (jinja2.runtime.Context,

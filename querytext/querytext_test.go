@@ -171,7 +171,9 @@ func TestAnalyseShortQueries(t *testing.T) {
 		}
 		var got []string
 		for _, n := range ev.Names {
-			got = append(got, n.Text)
+			if !n.Type { // capitalised words are type candidates (TestTypeWords)
+				got = append(got, n.Text)
+			}
 		}
 		if strings.Join(got, ",") != strings.Join(tc.names, ",") {
 			t.Errorf("%q: names %v, want %v", tc.q, got, tc.names)
@@ -234,4 +236,44 @@ func blockSummary(bs []Block) []string {
 		out = append(out, b.Kind.String()+":"+strings.Join(b.Lines, "⏎"))
 	}
 	return out
+}
+
+// A capitalised word inside a sentence may be a type's name (and is marked
+// so: only a type of that name counts); one opening a sentence, a line or a
+// list item too, less surely; an acronym is not read; a name also written
+// as code is a plain name; a private _name is a name.
+func TestTypeWords(t *testing.T) {
+	ev := Analyse("Dereference Flags if they are pointers\n" +
+		"When checking that a Path has an executable bit, the ENV value of the Command\n" +
+		"Context is read. Fetch goes through _fetch.\n" +
+		"- Choice options complete, and `Command.Run` is called.")
+	got := map[string]Name{}
+	for _, n := range ev.Names {
+		got[n.Text] = n
+	}
+	for _, want := range []string{"Flags", "Path", "Command"} {
+		if n, ok := got[want]; !ok || !n.Type || n.Weight != weightType {
+			t.Errorf("%s: %+v (found %v), want a type name of weight %v", want, n, ok, weightType)
+		}
+	}
+	for _, start := range []string{"Dereference", "When", "Context", "Fetch", "Choice"} {
+		if n, ok := got[start]; !ok || !n.Type || n.Weight != weightTypeStart {
+			t.Errorf("%s: %+v (found %v), want a type name of weight %v", start, n, ok, weightTypeStart)
+		}
+	}
+	if n, ok := got["ENV"]; ok {
+		t.Errorf("ENV read as a name: %+v", n)
+	}
+	if n, ok := got["_fetch"]; !ok || n.Type {
+		t.Errorf("_fetch: %+v (found %v), want a plain name", n, ok)
+	}
+	if n := got["Command.Run"]; n.Type || n.Weight != weightSpan {
+		t.Errorf("Command.Run: %+v, want a plain span name", n)
+	}
+	plain := Analyse("the Flag type is wrong\nsee `Flag` and the Flag docs")
+	for _, n := range plain.Names {
+		if n.Text == "Flag" && (n.Type || n.Weight != weightSpan) {
+			t.Errorf("Flag written as code too: %+v, want a plain name of the span's weight", n)
+		}
+	}
 }

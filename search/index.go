@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -276,7 +277,15 @@ type Query struct {
 	Languages []string // restrict to these languages (exact names)
 	Kinds     []string // restrict to these chunk kinds
 	Limit     int
+	// Repeats weighs a word by how often the text uses it (a long
+	// description repeats what it is about): a term seen n times gets the
+	// boost 1 + RepeatBoost·ln(n). Off, each word counts once.
+	Repeats bool
 }
+
+// RepeatBoost scales the boost of a repeated word (Query.Repeats). A
+// variable for tuning.
+var RepeatBoost = 1.0
 
 // Hit is a ranked document.
 type Hit struct {
@@ -313,13 +322,13 @@ var commonMinDocs uint64 = 10000
 // in field. Each word counts once: "piece by piece" must not weigh "piece"
 // twice.
 func (x *Index) termsQuery(ctx context.Context, q Query, field string) query.Query {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	var terms []string
 	Terms([]byte(q.Text), func(t string, _, _ int) {
-		if !seen[t] {
-			seen[t] = true
+		if seen[t] == 0 {
 			terms = append(terms, t)
 		}
+		seen[t]++
 	})
 	// Frequencies are counted over the whole index: with a language or
 	// kind filter a word common overall may be the one that matters.
@@ -330,6 +339,9 @@ func (x *Index) termsQuery(ctx context.Context, q Query, field string) query.Que
 	for _, t := range terms {
 		tq := bleve.NewTermQuery(t)
 		tq.SetField(field)
+		if n := seen[t]; q.Repeats && n > 1 {
+			tq.SetBoost(1 + RepeatBoost*math.Log(float64(n)))
+		}
 		qs = append(qs, tq)
 	}
 	if len(qs) == 0 {

@@ -150,3 +150,39 @@ func TestUnits(t *testing.T) {
 		t.Fatalf("units %q, want %q", got, want)
 	}
 }
+
+// TestRepeats: with Repeats, a word the text uses three times outweighs one
+// it uses once (the documents tie without it).
+func TestRepeats(t *testing.T) {
+	x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	b := x.NewBatch()
+	for _, d := range []Doc{
+		{ID: "a", Body: "cache entry", Name: "A", Path: "a.go", Lang: "go", Kind: "function", File: "a.go"},
+		{ID: "b", Body: "route entry", Name: "B", Path: "b.go", Lang: "go", Kind: "function", File: "b.go"},
+	} {
+		if err := b.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Apply(b); err != nil {
+		t.Fatal(err)
+	}
+	text := "route the cache; a route is stale when the route changes"
+	for _, rep := range []bool{false, true} {
+		hits, err := x.Search(context.Background(), Query{Text: text, Limit: 2, Repeats: rep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != 2 {
+			t.Fatalf("repeats %v: %d hits, want 2", rep, len(hits))
+		}
+		tied := hits[0].Score == hits[1].Score
+		if rep && (tied || hits[0].ID != "b") || !rep && !tied {
+			t.Errorf("repeats %v: %+v, want %s", rep, hits, map[bool]string{false: "a tie", true: "b first"}[rep])
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package engine
+
+import "testing"
+
+// TestSpelledKeys: adjacent words of a text spell a file's whole base name,
+// in order for a one-word name, in any order for a name of several words;
+// one word never spells a one-word name (every file named like a common
+// word would gain), and a stop word breaks a run.
+func TestSpelledKeys(t *testing.T) {
+	keys := spelledKeys("Fix ID tracking of the string slice flag values; bash completion of it")
+	spelled := func(base string) bool { return spells(keys, base) }
+	for _, base := range []string{"idtracking", "flag_string_slice", "_bashcomplete", "bash_completions", "StringSlice"} {
+		if !spelled(base) {
+			t.Errorf("%s: not spelled by %v", base, keys)
+		}
+	}
+	for _, base := range []string{"flag", "tracking", "completion_of", "flag_int_slice", "slice_values_of"} {
+		if spelled(base) {
+			t.Errorf("%s: spelled, want not", base)
+		}
+	}
+	// one compound word spells part of a longer name; a letter left of a
+	// word ("command's") does not join it
+	keys = spelledKeys("don't overwrite the existing stringslice; the parent command's hook")
+	for base, want := range map[string]bool{"flag_string_slice": true, "string_slice": true, "command": false, "hook": false, "command_hook": false} {
+		if got := spelled(base); got != want {
+			t.Errorf("%s: spelled %v, want %v", base, got, want)
+		}
+	}
+}
+
+// TestIsCompound: only names no English word spells are looked for
+// verbatim where nothing defines them.
+func TestIsCompound(t *testing.T) {
+	for name, want := range map[string]bool{
+		"protected_args": true, "_fetch": true, "REQUEST_URI": true, "setFlags": true, "__call__": true,
+		"fetch": false, "Flag": false, "URL": false, "_": false, "a.b_c": false,
+	} {
+		if got := isCompound(name); got != want {
+			t.Errorf("isCompound(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
