@@ -86,6 +86,19 @@ func floor(name string, value float64, min float64) {
 	fmt.Printf("%-44s %10.3f        floor  ≥ %g  %s\n", name, value, min, verdict)
 }
 
+// limit prints a speed figure with the ceiling the issue sets (lower is
+// better): above max, the bench exits non-zero after printing everything.
+// Timings on a shared machine are noisy: where a reference can be run in
+// the same run (ctags), the figure is a ratio to it.
+func limit(name string, value float64, unit string, max float64) {
+	verdict := "PASS"
+	if value > max {
+		verdict = "ABOVE LIMIT"
+		belowFloor = append(belowFloor, fmt.Sprintf("%s %.3f %s > %g", name, value, unit, max))
+	}
+	fmt.Printf("%-44s %10.3f %-6s limit  ≤ %g  %s\n", name, value, unit, max, verdict)
+}
+
 // info prints a figure without a target.
 func info(name string, value float64, unit string) {
 	fmt.Printf("%-44s %10.3f %s\n", name, value, unit)

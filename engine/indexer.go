@@ -83,9 +83,33 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}()
 	var res IndexResult
 	progress(Progress{Phase: "scan"})
+	// One scan of the record heads (no per-file lookups, no lists decoded)
+	// tells the unchanged files from the rest; the walk then costs one stat
+	// per unchanged file.
+	type head struct {
+		size, mtime int64
+		current     bool // indexed from disk by this indexer version
+	}
+	heads := map[string]head{}
+	snap := e.db.Snapshot()
+	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
+		heads[rec.Path] = head{rec.Size, rec.ModTime, !rec.Overlay && rec.Indexer == indexerVersion}
+		return true
+	})
+	snap.Release()
+	if err != nil {
+		return res, err
+	}
+	unchanged := func(rel string, size, mtime int64) bool {
+		h, ok := heads[rel]
+		return ok && h.current && h.size == size && h.mtime == mtime
+	}
 	var files []workspace.FileInfo
-	err = e.ws.Walk(ctx, func(fi workspace.FileInfo) error {
-		if e.languageOf(fi.Rel, nil) != nil {
+	err = e.ws.WalkKnown(ctx, unchanged, func(fi workspace.FileInfo) error {
+		// An unchanged extension-less file was recognised by its content
+		// when it was indexed: its head is not read again.
+		known := !strings.Contains(baseName(fi.Rel), ".") && unchanged(fi.Rel, fi.Size, fi.ModTime)
+		if known || e.languageOf(fi.Rel, nil) != nil {
 			files = append(files, fi)
 		}
 		return nil
@@ -95,13 +119,11 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}
 	res.Files = len(files)
 
-	snap := e.db.Snapshot()
 	var todo []workspace.FileInfo
-	seen := make(map[string]bool, len(files))
 	for _, fi := range files {
-		seen[fi.Rel] = true
-		rec, err := snap.File(fi.Rel)
-		if err == nil && rec.Size == fi.Size && rec.ModTime == fi.ModTime && !rec.Overlay && rec.Indexer == indexerVersion {
+		ok := unchanged(fi.Rel, fi.Size, fi.ModTime)
+		delete(heads, fi.Rel)
+		if ok {
 			res.Unchanged++
 			continue
 		}
@@ -112,16 +134,12 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		todo = append(todo, fi)
 	}
 	var gone []string
-	err = snap.Files(func(rec store.FileRecord) bool {
-		if !seen[rec.Path] && !e.hasOverlay(rec.Path) {
-			gone = append(gone, rec.Path)
+	for p := range heads {
+		if !e.hasOverlay(p) {
+			gone = append(gone, p)
 		}
-		return true
-	})
-	snap.Release()
-	if err != nil {
-		return res, err
 	}
+	sort.Strings(gone)
 
 	for _, p := range gone {
 		if err := e.deleteFile(p); err != nil {
@@ -722,7 +740,7 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 	defer snap.Release()
 	paths := map[string]bool{}
 	if full || wm == 0 {
-		if err := snap.Files(func(rec store.FileRecord) bool { paths[rec.Path] = true; return true }); err != nil {
+		if err := snap.FileHeads(func(rec store.FileRecord, _ int) bool { paths[rec.Path] = true; return true }); err != nil {
 			return err
 		}
 	} else if err := snap.Changes(wm, func(_ uint64, p string) bool { paths[p] = true; return true }); err != nil {

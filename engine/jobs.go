@@ -121,7 +121,7 @@ func (e *Engine) planReindex(ctx context.Context, rels []string) (ReindexPlan, [
 		}
 	}
 	snap := e.db.Snapshot()
-	err = snap.Files(func(rec store.FileRecord) bool {
+	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
 		if sel.has(rec.Path) && !present[rec.Path] && !e.hasOverlay(rec.Path) {
 			plan.Remove = append(plan.Remove, rec.Path)
 		}

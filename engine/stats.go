@@ -93,10 +93,10 @@ func (st *statsState) setIndexing(s IndexingState) {
 // Stats computes the index statistics from the snapshot.
 func (s *Snapshot) Stats() (Stats, error) {
 	st := Stats{Root: s.e.ws.Root(), DBPath: s.e.dbDir, Languages: map[string]int{}}
-	err := s.st.Files(func(rec store.FileRecord) bool {
+	err := s.st.FileHeads(func(rec store.FileRecord, chunks int) bool {
 		st.Files++
 		st.Symbols += rec.Symbols
-		st.Chunks += len(rec.Chunks)
+		st.Chunks += chunks
 		st.Lines += rec.Lines
 		st.Languages[rec.Language]++
 		return true

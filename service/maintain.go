@@ -37,7 +37,8 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexResult, er
 		return nil, err
 	}
 	out := &IndexResult{Files: res.Files, Indexed: res.Indexed, Unchanged: res.Unchanged, Deleted: res.Deleted,
-		Failed: res.Failed, Symbols: res.Symbols, Chunks: res.Chunks, DurationMs: float64(res.Duration.Microseconds()) / 1000}
+		Failed: res.Failed, Symbols: res.Symbols, Chunks: res.Chunks, Lines: res.Lines, Bytes: res.Bytes,
+		DurationMs: float64(res.Duration.Microseconds()) / 1000}
 	if req.Embeddings {
 		if err := s.e.WaitEmbeddings(ctx, func(st engine.EmbeddingStats) {
 			progress(Progress{Title: "Embedding", Done: st.Vectors, Total: st.Vectors + st.Pending})

@@ -387,6 +387,8 @@ type IndexResult struct {
 	Failed     int             `json:"failed" desc:"files that could not be read or parsed"`
 	Symbols    int             `json:"symbols" desc:"definitions written"`
 	Chunks     int             `json:"chunks" desc:"chunks written"`
+	Lines      int             `json:"lines" desc:"lines parsed"`
+	Bytes      int64           `json:"bytes" desc:"bytes parsed"`
 	DurationMs float64         `json:"durationMs" desc:"time taken"`
 	Embeddings EmbeddingsState `json:"embeddings" desc:"the semantic index afterwards"`
 }
