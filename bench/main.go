@@ -47,7 +47,7 @@ func main() {
 				os.Exit(1)
 			}
 			if len(belowFloor) > 0 {
-				fmt.Fprintf(os.Stderr, "bench %s: below the floor: %s\n", b.name, strings.Join(belowFloor, "; "))
+				fmt.Fprintf(os.Stderr, "bench %s: below a floor or above a limit: %s\n", b.name, strings.Join(belowFloor, "; "))
 				os.Exit(1)
 			}
 			return
