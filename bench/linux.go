@@ -83,7 +83,10 @@ func unpackLinux(tarball, dir string) (string, error) {
 func benchLinux(args []string) error {
 	fs := newFlags("linux")
 	tarball := fs.String("tarball", "/usr/src/linux-source-6.1.tar.xz", "the kernel source tarball")
-	dir := fs.String("dir", filepath.Join(repoRoot(), ".cache", "linux"), "where the tree is unpacked (kept between runs)")
+	// The tree must not be inside a git repository (this one included):
+	// there Debian's top-level .gitignore ("/*") would apply.
+	cache, _ := os.UserCacheDir()
+	dir := fs.String("dir", filepath.Join(cache, "context-ls-bench", "linux"), "where the tree is unpacked, outside any git repository (kept between runs)")
 	tree := fs.String("tree", "", "index this tree instead of the unpacked kernel (a quick check of the benchmark itself)")
 	fs.Parse(args)
 	if _, err := os.Stat(binary()); err != nil {

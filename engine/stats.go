@@ -36,6 +36,11 @@ type IndexingState struct {
 	Done     int     `json:"done"`
 	Total    int     `json:"total"`
 	Complete float64 `json:"complete"` // 0..1
+	// Bytes and BytesTotal, FilesPerSecond and EtaSeconds as in Progress.
+	Bytes          int64   `json:"bytes"`
+	BytesTotal     int64   `json:"bytesTotal"`
+	FilesPerSecond float64 `json:"filesPerSecond"`
+	EtaSeconds     float64 `json:"etaSeconds"`
 }
 
 // QueryStats summarises query latency since the engine opened.

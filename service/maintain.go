@@ -30,7 +30,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexResult, er
 	progress := progressOf(ctx)
 	res, err := s.e.Index(ctx, func(p engine.Progress) {
 		if p.Phase == "index" {
-			progress(Progress{Title: "Indexing", Done: p.Done, Total: p.Total})
+			progress(indexProgress("Indexing", p))
 		}
 	})
 	if err != nil {
@@ -286,7 +286,7 @@ func (s *Service) scan(ctx context.Context, why string, progress func(Progress))
 	s.maint.setState("running")
 	res, err := s.e.Index(ctx, func(p engine.Progress) {
 		if progress != nil && p.Phase == "index" && p.Total > 0 && p.Done < p.Total {
-			progress(Progress{Title: "Indexing", Done: p.Done, Total: p.Total})
+			progress(indexProgress("Indexing", p))
 		}
 	})
 	switch {
