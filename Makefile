@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
+.PHONY: all build test test-go test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability bench-linux deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
@@ -84,6 +84,17 @@ bench-share:
 # redactions over the Go standard library. Exits non-zero on a problem.
 bench-reliability: build
 	$(GO) run ./bench reliability
+
+# The Linux kernel (Debian's linux-source-6.1, 78k files; not in bench or
+# test: the cold index takes tens of minutes on 2 cores): installs the
+# package if needed, unpacks it once into the user cache directory (outside
+# any git repository, where its .gitignore does not apply), and prints the cold
+# index against `ctags -R` on the same tree in the same run, peak RSS, index
+# size against the source, unchanged re-index, a fresh CLI process's first
+# answer and search/pack latency over 20 queries; non-zero above a limit.
+bench-linux: build
+	@dpkg -s linux-source-6.1 >/dev/null 2>&1 || apt-get install -y --no-install-recommends linux-source-6.1
+	$(GO) run ./bench linux
 
 # Edit-to-fresh latency of the language server on the Go standard library,
 # its memory after bootstrap.

@@ -152,7 +152,7 @@ func benchEdit(args []string) error {
 	if len(lat) == 0 {
 		return errors.New("no edit became visible")
 	}
-	figure("edit-to-fresh p95 (didChange → search hit)", ms(percentile(lat, 0.95)), "ms", 300, true)
+	limit("edit-to-fresh p95 (didChange → search hit)", ms(percentile(lat, 0.95)), "ms", 50)
 	info("edit-to-fresh p50", ms(percentile(lat, 0.50)), "ms")
 	info("edit-to-fresh max", ms(percentile(lat, 1)), "ms")
 	return nil

@@ -47,7 +47,7 @@ func main() {
 				os.Exit(1)
 			}
 			if len(belowFloor) > 0 {
-				fmt.Fprintf(os.Stderr, "bench %s: below the floor: %s\n", b.name, strings.Join(belowFloor, "; "))
+				fmt.Fprintf(os.Stderr, "bench %s: below a floor or above a limit: %s\n", b.name, strings.Join(belowFloor, "; "))
 				os.Exit(1)
 			}
 			return
@@ -84,6 +84,19 @@ func floor(name string, value float64, min float64) {
 		belowFloor = append(belowFloor, fmt.Sprintf("%s %.3f < %g", name, value, min))
 	}
 	fmt.Printf("%-44s %10.3f        floor  ≥ %g  %s\n", name, value, min, verdict)
+}
+
+// limit prints a speed figure with the ceiling the issue sets (lower is
+// better): above max, the bench exits non-zero after printing everything.
+// Timings on a shared machine are noisy: where a reference can be run in
+// the same run (ctags), the figure is a ratio to it.
+func limit(name string, value float64, unit string, max float64) {
+	verdict := "PASS"
+	if value > max {
+		verdict = "ABOVE LIMIT"
+		belowFloor = append(belowFloor, fmt.Sprintf("%s %.3f %s > %g", name, value, unit, max))
+	}
+	fmt.Printf("%-44s %10.3f %-6s limit  ≤ %g  %s\n", name, value, unit, max, verdict)
 }
 
 // info prints a figure without a target.

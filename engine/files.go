@@ -51,7 +51,7 @@ func ExplainFile(root string, cfg workspace.Config, path string) (workspace.Deci
 func (s *Snapshot) AllSymbols() ([]SymbolInfo, error) {
 	var out []SymbolInfo
 	var ferr error
-	err := s.st.Files(func(rec store.FileRecord) bool {
+	err := s.st.FileHeads(func(rec store.FileRecord, _ int) bool {
 		syms, err := s.st.Symbols(rec.Path)
 		if err != nil {
 			ferr = err

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -24,7 +26,49 @@ type Progress struct {
 	Phase string // "scan", "index", "text", "done"
 	Done  int
 	Total int
-	Path  string // the file just finished, if any
+	// Bytes and BytesTotal are the sizes of the files done and of all the
+	// files to do (phase "index"): on a tree of very unequal files they
+	// predict the time left better than the counts.
+	Bytes, BytesTotal int64
+	Path              string // the file just finished, if any
+	// FilesPerSecond is the rate since the index phase began; EtaSeconds
+	// estimates the time left from the bytes still to do at the byte rate
+	// so far (-1 while there is too little to go on).
+	FilesPerSecond float64
+	EtaSeconds     float64
+}
+
+// meter fills in the rate and the estimate of a run's index progress.
+type meter struct{ start time.Time }
+
+func (m *meter) fill(p *Progress) {
+	if p.Phase != "index" {
+		return
+	}
+	if m.start.IsZero() {
+		m.start = time.Now()
+	}
+	p.EtaSeconds = -1
+	el := time.Since(m.start).Seconds()
+	if el < 0.5 || p.Done == 0 {
+		return
+	}
+	p.FilesPerSecond = float64(p.Done) / el
+	switch {
+	case p.Bytes > 0 && p.BytesTotal >= p.Bytes:
+		p.EtaSeconds = float64(p.BytesTotal-p.Bytes) / (float64(p.Bytes) / el)
+	case p.Total >= p.Done:
+		p.EtaSeconds = float64(p.Total-p.Done) / p.FilesPerSecond
+	}
+}
+
+// sizeOf returns the total size of files.
+func sizeOf(files []workspace.FileInfo) int64 {
+	var n int64
+	for _, fi := range files {
+		n += fi.Size
+	}
+	return n
 }
 
 // IndexResult summarises one Index run.
@@ -50,6 +94,27 @@ const extractVersion = 1
 
 var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d.%d", chunking.Version, extractVersion, graph.FormatVersion, graph.ExtractVersion)
 
+// bulkFiles is the number of files to write from which a run counts as
+// bulk: the garbage collector then runs less often (bulkGC).
+const bulkFiles = 500
+
+// bulkGC lets the heap grow to four times the live data between
+// collections (Go's default is twice) while a bulk run parses: a cold index
+// spent a tenth of its CPU in the collector. A soft memory limit of 1 GiB,
+// unless one is set already, keeps the total bounded; the returned function
+// restores both.
+func bulkGC() (restore func()) {
+	oldPercent := debug.SetGCPercent(300)
+	oldLimit := debug.SetMemoryLimit(-1)
+	if oldLimit == math.MaxInt64 {
+		debug.SetMemoryLimit(1 << 30)
+	}
+	return func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	}
+}
+
 // textBatchDocs is the number of text-index operations per bleve batch during
 // bulk indexing: large batches amortise bleve's segment creation.
 const textBatchDocs = 4000
@@ -70,8 +135,11 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}
 	start := time.Now()
 	report := progress
+	var m meter
 	progress = func(p Progress) {
-		e.stats.setIndexing(IndexingState{Running: p.Phase != "done", Done: p.Done, Total: p.Total, Complete: fraction(p.Done, p.Total)})
+		m.fill(&p)
+		e.stats.setIndexing(IndexingState{Running: p.Phase != "done", Done: p.Done, Total: p.Total, Complete: fraction(p.Done, p.Total),
+			Bytes: p.Bytes, BytesTotal: p.BytesTotal, FilesPerSecond: p.FilesPerSecond, EtaSeconds: p.EtaSeconds})
 		if report != nil {
 			report(p)
 		}
@@ -83,9 +151,33 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}()
 	var res IndexResult
 	progress(Progress{Phase: "scan"})
+	// One scan of the record heads (no per-file lookups, no lists decoded)
+	// tells the unchanged files from the rest; the walk then costs one stat
+	// per unchanged file.
+	type head struct {
+		size, mtime int64
+		current     bool // indexed from disk by this indexer version
+	}
+	heads := map[string]head{}
+	snap := e.db.Snapshot()
+	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
+		heads[rec.Path] = head{rec.Size, rec.ModTime, !rec.Overlay && rec.Indexer == indexerVersion}
+		return true
+	})
+	snap.Release()
+	if err != nil {
+		return res, err
+	}
+	unchanged := func(rel string, size, mtime int64) bool {
+		h, ok := heads[rel]
+		return ok && h.current && h.size == size && h.mtime == mtime
+	}
 	var files []workspace.FileInfo
-	err = e.ws.Walk(ctx, func(fi workspace.FileInfo) error {
-		if e.languageOf(fi.Rel, nil) != nil {
+	err = e.ws.WalkKnown(ctx, unchanged, func(fi workspace.FileInfo) error {
+		// An unchanged extension-less file was recognised by its content
+		// when it was indexed: its head is not read again.
+		known := !strings.Contains(baseName(fi.Rel), ".") && unchanged(fi.Rel, fi.Size, fi.ModTime)
+		if known || e.languageOf(fi.Rel, nil) != nil {
 			files = append(files, fi)
 		}
 		return nil
@@ -95,13 +187,11 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}
 	res.Files = len(files)
 
-	snap := e.db.Snapshot()
 	var todo []workspace.FileInfo
-	seen := make(map[string]bool, len(files))
 	for _, fi := range files {
-		seen[fi.Rel] = true
-		rec, err := snap.File(fi.Rel)
-		if err == nil && rec.Size == fi.Size && rec.ModTime == fi.ModTime && !rec.Overlay && rec.Indexer == indexerVersion {
+		ok := unchanged(fi.Rel, fi.Size, fi.ModTime)
+		delete(heads, fi.Rel)
+		if ok {
 			res.Unchanged++
 			continue
 		}
@@ -112,16 +202,12 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		todo = append(todo, fi)
 	}
 	var gone []string
-	err = snap.Files(func(rec store.FileRecord) bool {
-		if !seen[rec.Path] && !e.hasOverlay(rec.Path) {
-			gone = append(gone, rec.Path)
+	for p := range heads {
+		if !e.hasOverlay(p) {
+			gone = append(gone, p)
 		}
-		return true
-	})
-	snap.Release()
-	if err != nil {
-		return res, err
 	}
+	sort.Strings(gone)
 
 	for _, p := range gone {
 		if err := e.deleteFile(p); err != nil {
@@ -132,6 +218,9 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 
 	// While files are written in bulk the embedder leaves them alone (edits
 	// excepted) so indexing gets the CPU; it catches up afterwards.
+	if len(todo) >= bulkFiles {
+		defer bulkGC()()
+	}
 	e.bulkIndexing.Store(true)
 	defer func() {
 		e.bulkIndexing.Store(false)
@@ -139,9 +228,10 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	}()
 
 	// Parse in workers, write from this goroutine in arrival order.
-	total := len(todo)
-	progress(Progress{Phase: "index", Done: 0, Total: total})
+	total, totalBytes, doneBytes := len(todo), sizeOf(todo), int64(0)
+	progress(Progress{Phase: "index", Done: 0, Total: total, BytesTotal: totalBytes})
 	err = e.parseAll(ctx, todo, e.buildFromDisk, func(done int, r built) error {
+		doneBytes += r.size
 		switch {
 		case r.err != nil:
 			res.Failed++
@@ -157,11 +247,20 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 			}
 			res.add(r.data)
 		}
-		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
+		progress(Progress{Phase: "index", Done: done, Total: total, Bytes: doneBytes, BytesTotal: totalBytes, Path: r.path})
 		return nil
 	})
 	if err := e.finishRun(start, &res, err, true, total, progress); err != nil {
 		return res, err
+	}
+	if res.Indexed >= bulkFiles {
+		// A bulk run leaves many text segments: merge them now rather
+		// than in the next (maybe short-lived) process. Failing to is not
+		// an error of the run: the merges happen later.
+		if err := e.text.Settle(ctx); err != nil {
+			e.log.Warn("merge text index", "err", err)
+		}
+		res.Duration = time.Since(start)
 	}
 	e.stats.recordIndex(res)
 	return res, nil
@@ -722,7 +821,7 @@ func (e *Engine) syncText(ctx context.Context, full bool) error {
 	defer snap.Release()
 	paths := map[string]bool{}
 	if full || wm == 0 {
-		if err := snap.Files(func(rec store.FileRecord) bool { paths[rec.Path] = true; return true }); err != nil {
+		if err := snap.FileHeads(func(rec store.FileRecord, _ int) bool { paths[rec.Path] = true; return true }); err != nil {
 			return err
 		}
 	} else if err := snap.Changes(wm, func(_ uint64, p string) bool { paths[p] = true; return true }); err != nil {

@@ -121,7 +121,7 @@ func (e *Engine) planReindex(ctx context.Context, rels []string) (ReindexPlan, [
 		}
 	}
 	snap := e.db.Snapshot()
-	err = snap.Files(func(rec store.FileRecord) bool {
+	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
 		if sel.has(rec.Path) && !present[rec.Path] && !e.hasOverlay(rec.Path) {
 			plan.Remove = append(plan.Remove, rec.Path)
 		}
@@ -189,6 +189,9 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 	if progress == nil {
 		progress = func(Progress) {}
 	}
+	report := progress
+	var m meter
+	progress = func(p Progress) { m.fill(&p); report(p) }
 	var res IndexResult
 	progress(Progress{Phase: "scan"})
 	plan, files, all, err := e.planReindex(ctx, rels)
@@ -202,9 +205,10 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 		}
 		res.Deleted++
 	}
-	total := len(files)
-	progress(Progress{Phase: "index", Total: total})
+	total, totalBytes, doneBytes := len(files), sizeOf(files), int64(0)
+	progress(Progress{Phase: "index", Total: total, BytesTotal: totalBytes})
 	err = e.parseAll(ctx, files, e.buildForced, func(done int, r built) error {
+		doneBytes += r.size
 		switch {
 		case r.err != nil:
 			res.Failed++
@@ -217,7 +221,7 @@ func (e *Engine) Reindex(ctx context.Context, rels []string, progress func(Progr
 			}
 			res.add(r.data)
 		}
-		progress(Progress{Phase: "index", Done: done, Total: total, Path: r.path})
+		progress(Progress{Phase: "index", Done: done, Total: total, Bytes: doneBytes, BytesTotal: totalBytes, Path: r.path})
 		return nil
 	})
 	if err := e.finishRun(start, &res, err, all, total, progress); err != nil {

@@ -14,7 +14,7 @@ import (
 func (s *Snapshot) IndexedFiles(dir string) ([]string, error) {
 	dir = strings.TrimSuffix(dir, "/")
 	var out []string
-	err := s.st.Files(func(rec store.FileRecord) bool {
+	err := s.st.FileHeads(func(rec store.FileRecord, _ int) bool {
 		if dir == "." || dir == "" || rec.Path == dir || strings.HasPrefix(rec.Path, dir+"/") {
 			out = append(out, rec.Path)
 		}

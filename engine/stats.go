@@ -36,6 +36,11 @@ type IndexingState struct {
 	Done     int     `json:"done"`
 	Total    int     `json:"total"`
 	Complete float64 `json:"complete"` // 0..1
+	// Bytes and BytesTotal, FilesPerSecond and EtaSeconds as in Progress.
+	Bytes          int64   `json:"bytes"`
+	BytesTotal     int64   `json:"bytesTotal"`
+	FilesPerSecond float64 `json:"filesPerSecond"`
+	EtaSeconds     float64 `json:"etaSeconds"`
 }
 
 // QueryStats summarises query latency since the engine opened.
@@ -93,10 +98,10 @@ func (st *statsState) setIndexing(s IndexingState) {
 // Stats computes the index statistics from the snapshot.
 func (s *Snapshot) Stats() (Stats, error) {
 	st := Stats{Root: s.e.ws.Root(), DBPath: s.e.dbDir, Languages: map[string]int{}}
-	err := s.st.Files(func(rec store.FileRecord) bool {
+	err := s.st.FileHeads(func(rec store.FileRecord, chunks int) bool {
 		st.Files++
 		st.Symbols += rec.Symbols
-		st.Chunks += len(rec.Chunks)
+		st.Chunks += chunks
 		st.Lines += rec.Lines
 		st.Languages[rec.Language]++
 		return true

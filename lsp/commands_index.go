@@ -99,7 +99,7 @@ func runReindex(ctx context.Context, env *CommandEnv, a ReindexArgs) (ReindexRes
 					p.end(pr.Message)
 					return
 				}
-				p.report(pr.Done, pr.Total)
+				p.reportMessage(pr.Done, pr.Total, pr.Message)
 			})
 		}
 		r, err := svc.Reindex(jctx, service.ReindexRequest{Paths: fp.Paths, Confirm: a.Confirm, DryRun: a.DryRun})

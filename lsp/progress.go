@@ -64,7 +64,8 @@ type progress struct {
 	reported bool
 	done     int
 	total    int
-	pending  bool // a report not yet sent
+	msg      string // the latest report's message, if it had one
+	pending  bool   // a report not yet sent
 	endReq   bool
 	endMsg   string
 	autoEnd  bool // end once done reaches total
@@ -87,11 +88,16 @@ func startProgress(ctx context.Context, sink progressSink, token json.RawMessage
 
 // report records done of total; the latest value is sent at most once per
 // progressInterval.
-func (p *progress) report(done, total int) {
+func (p *progress) report(done, total int) { p.reportMessage(done, total, "") }
+
+// reportMessage is report with the message the client shows ("" says
+// done/total in the reporter's unit).
+func (p *progress) reportMessage(done, total int, msg string) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
+	p.msg = msg
 	if p.stopped || p.endReq {
 		p.mu.Unlock()
 		return
@@ -165,6 +171,9 @@ func (p *progress) poke() {
 
 // summary formats "n/m unit"; p.mu must be held.
 func (p *progress) summary() string {
+	if p.msg != "" {
+		return p.msg
+	}
 	if p.total <= 0 {
 		return fmt.Sprintf("%d %s", p.done, p.unit)
 	}

@@ -23,6 +23,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -170,6 +172,27 @@ func newMapping() mapping.IndexMapping {
 
 // Close closes the index.
 func (x *Index) Close() error { return x.idx.Close() }
+
+// Settle runs the merges the index's merge policy has planned now, and
+// waits for them (or ctx), so that they are not left to whichever process
+// opens the index next: after a bulk run, a short-lived process (a CLI
+// command) would otherwise spend its time merging segments it then
+// abandons at exit.
+func (x *Index) Settle(ctx context.Context) error {
+	adv, err := x.idx.Advanced()
+	if err != nil {
+		return fmt.Errorf("text index: %w", err)
+	}
+	sc, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	if err := sc.ForceMerge(ctx, &opts); err != nil {
+		return fmt.Errorf("text index merge: %w", err)
+	}
+	return nil
+}
 
 // Dir returns the index directory.
 func (x *Index) Dir() string { return x.dir }

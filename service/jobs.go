@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +21,37 @@ type Progress struct {
 	Total   int
 	End     bool
 	Message string
+	// While files are indexed: bytes done of bytes to do, the rate so far
+	// and an estimate of the time left (-1: not yet known); Message then
+	// says all of it in one line (Summary).
+	Bytes, BytesTotal int64
+	FilesPerSecond    float64
+	EtaSeconds        float64
+}
+
+// indexProgress is the Progress of an engine run's index phase.
+func indexProgress(title string, p engine.Progress) Progress {
+	out := Progress{Title: title, Done: p.Done, Total: p.Total, Bytes: p.Bytes, BytesTotal: p.BytesTotal,
+		FilesPerSecond: p.FilesPerSecond, EtaSeconds: p.EtaSeconds}
+	out.Message = out.Summary()
+	return out
+}
+
+// Summary says the progress in one line: "1,204/8,444 files, 12.1/90.3
+// MB, 85 files/s, about 1m25s left".
+func (p Progress) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d files", p.Done, p.Total)
+	if p.BytesTotal > 0 {
+		fmt.Fprintf(&b, ", %.1f/%.1f MB", float64(p.Bytes)/1e6, float64(p.BytesTotal)/1e6)
+	}
+	if p.FilesPerSecond > 0 {
+		fmt.Fprintf(&b, ", %.0f files/s", p.FilesPerSecond)
+	}
+	if p.EtaSeconds >= 0 && p.FilesPerSecond > 0 {
+		fmt.Fprintf(&b, ", about %s left", (time.Duration(p.EtaSeconds) * time.Second).Round(time.Second))
+	}
+	return b.String()
 }
 
 type progressKey struct{}
@@ -52,6 +84,7 @@ type job struct {
 	errMsg   string
 	done     int
 	total    int
+	last     engine.Progress // the latest index progress
 	res      engine.IndexResult
 	started  time.Time
 	finished time.Time
@@ -125,8 +158,12 @@ func (j *job) status() JobStatus {
 	defer j.mu.Unlock()
 	st := JobStatus{
 		JobID: j.id, Status: j.state, Paths: append([]string{}, j.paths...), Done: j.done, Total: j.total,
+		Bytes: j.last.Bytes, BytesTotal: j.last.BytesTotal, FilesPerSecond: j.last.FilesPerSecond, EtaSeconds: -1,
 		Indexed: j.res.Indexed, Removed: j.res.Deleted, Failed: j.res.Failed, Error: j.errMsg,
 		Started: j.started.UTC().Format(time.RFC3339),
+	}
+	if j.state == "running" {
+		st.EtaSeconds = j.last.EtaSeconds
 	}
 	end := time.Now()
 	if !j.finished.IsZero() {
@@ -147,9 +184,9 @@ func (j *job) run(ctx context.Context, e *engine.Engine, rels []string, progress
 	res, err := e.Reindex(ctx, rels, func(p engine.Progress) {
 		if p.Phase == "index" {
 			j.mu.Lock()
-			j.done, j.total = p.Done, p.Total
+			j.done, j.total, j.last = p.Done, p.Total, p
 			j.mu.Unlock()
-			progress(Progress{Title: title, Done: p.Done, Total: p.Total})
+			progress(indexProgress(title, p))
 		}
 	})
 	j.finish(res, err)

@@ -30,14 +30,15 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexResult, er
 	progress := progressOf(ctx)
 	res, err := s.e.Index(ctx, func(p engine.Progress) {
 		if p.Phase == "index" {
-			progress(Progress{Title: "Indexing", Done: p.Done, Total: p.Total})
+			progress(indexProgress("Indexing", p))
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &IndexResult{Files: res.Files, Indexed: res.Indexed, Unchanged: res.Unchanged, Deleted: res.Deleted,
-		Failed: res.Failed, Symbols: res.Symbols, Chunks: res.Chunks, DurationMs: float64(res.Duration.Microseconds()) / 1000}
+		Failed: res.Failed, Symbols: res.Symbols, Chunks: res.Chunks, Lines: res.Lines, Bytes: res.Bytes,
+		DurationMs: float64(res.Duration.Microseconds()) / 1000}
 	if req.Embeddings {
 		if err := s.e.WaitEmbeddings(ctx, func(st engine.EmbeddingStats) {
 			progress(Progress{Title: "Embedding", Done: st.Vectors, Total: st.Vectors + st.Pending})
@@ -285,7 +286,7 @@ func (s *Service) scan(ctx context.Context, why string, progress func(Progress))
 	s.maint.setState("running")
 	res, err := s.e.Index(ctx, func(p engine.Progress) {
 		if progress != nil && p.Phase == "index" && p.Total > 0 && p.Done < p.Total {
-			progress(Progress{Title: "Indexing", Done: p.Done, Total: p.Total})
+			progress(indexProgress("Indexing", p))
 		}
 	})
 	switch {

@@ -44,19 +44,35 @@ func (s *Snapshot) get(key []byte) ([]byte, io.Closer, error) {
 
 // File returns the record of path, or ErrNotFound.
 func (s *Snapshot) File(path string) (FileRecord, error) {
-	var rec FileRecord
-	err := s.getJSON(fileKey(path), &rec)
-	return rec, err
+	key := fileKey(path)
+	b, closer, err := s.get(key)
+	rec, err := decodeFileGet(key, b, closer, err)
+	return rec, s.db.noteRead(err)
 }
 
 // Files calls fn for every indexed file in path order; fn returning false stops.
 func (s *Snapshot) Files(fn func(FileRecord) bool) error {
-	return s.scan([]byte("f/"), func(_, v []byte) (bool, error) {
+	return s.scan([]byte("f/"), func(k, v []byte) (bool, error) {
 		var rec FileRecord
-		if err := json.Unmarshal(v, &rec); err != nil {
-			return false, fmt.Errorf("decode file record: %w", err)
+		if _, err := decodeFileRecord(v, &rec, false); err != nil {
+			return false, fmt.Errorf("decode file record %q: %w", k, err)
 		}
 		return fn(rec), nil
+	})
+}
+
+// FileHeads calls fn for every indexed file in path order with the head of
+// its record (Chunks, Names and Callees left nil) and its number of chunks;
+// fn returning false stops. It is the cheap scan: a re-index's check for
+// changes and the statistics read only this.
+func (s *Snapshot) FileHeads(fn func(rec FileRecord, chunks int) bool) error {
+	return s.scan([]byte("f/"), func(k, v []byte) (bool, error) {
+		var rec FileRecord
+		n, err := decodeFileRecord(v, &rec, true)
+		if err != nil {
+			return false, fmt.Errorf("decode file record %q: %w", k, err)
+		}
+		return fn(rec, n), nil
 	})
 }
 

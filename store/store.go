@@ -3,11 +3,11 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 6). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 7). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
-//	f/<path>                          FileRecord
+//	f/<path>                          FileRecord (binary: record.go)
 //	o/<path>                          empty: the file's record holds an editor buffer (FileRecord.Overlay)
 //	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
 //	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
@@ -47,7 +47,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Sentinel errors.
 var (
@@ -661,11 +661,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		}
 		rec.Callees = append(rec.Callees, r.Callee)
 	}
-	v, err := json.Marshal(&rec)
-	if err != nil {
-		return 0, fmt.Errorf("encode file record: %w", err)
-	}
-	if err := b.Set(fileKey(path), v, nil); err != nil {
+	if err := b.Set(fileKey(path), encodeFileRecord(&rec), nil); err != nil {
 		return 0, err
 	}
 	if rec.Overlay {
@@ -701,10 +697,7 @@ func (db *DB) TouchFile(path string, size, mtime int64) (err error) {
 	}
 	wasOverlay := rec.Overlay
 	rec.Size, rec.ModTime, rec.Overlay = size, mtime, false
-	v, err := json.Marshal(&rec)
-	if err != nil {
-		return err
-	}
+	v := encodeFileRecord(&rec)
 	b := db.db.NewBatch()
 	defer b.Close()
 	if err := b.Set(fileKey(path), v, nil); err != nil {
@@ -877,9 +870,26 @@ func (d *FileData) approxBytes() int64 {
 }
 
 func getFile(r pebble.Reader, path string) (FileRecord, error) {
+	key := fileKey(path)
+	b, closer, err := r.Get(key)
+	return decodeFileGet(key, b, closer, err)
+}
+
+// decodeFileGet decodes the result of a Get of a file key (ErrNotFound when
+// the key is absent).
+func decodeFileGet(key, b []byte, closer io.Closer, err error) (FileRecord, error) {
 	var rec FileRecord
-	err := getJSON(r, fileKey(path), &rec)
-	return rec, err
+	if errors.Is(err, pebble.ErrNotFound) {
+		return rec, ErrNotFound
+	}
+	if err != nil {
+		return rec, fmt.Errorf("read %q: %w", key, err)
+	}
+	defer closer.Close()
+	if _, err := decodeFileRecord(b, &rec, false); err != nil {
+		return rec, fmt.Errorf("decode %q: %w", key, err)
+	}
+	return rec, nil
 }
 
 // getFile reads a file record from the live DB (writers, under mu).

@@ -160,7 +160,7 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 		case 'f':
 			r.Files++
 			var rec FileRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
+			if _, err := decodeFileRecord(v, &rec, false); err != nil {
 				r.problem("file record %q: %v", k[2:], err)
 				continue
 			}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand"
@@ -38,6 +39,35 @@ func corruptTablesAt(t *testing.T, dir string, n int, at float64) {
 			t.Fatal(err)
 		}
 		f.Close()
+	}
+}
+
+// corruptTablesNear overwrites n bytes of the table that holds marker
+// (stored uncompressed enough to be found) from where it is, in the block
+// that holds it.
+func corruptTablesNear(t *testing.T, dir string, n int, marker []byte) {
+	t.Helper()
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	found := false
+	for _, p := range tables {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := bytes.Index(b, marker)
+		if at < 0 {
+			continue
+		}
+		found = true
+		junk := make([]byte, n)
+		rand.New(rand.NewSource(1)).Read(junk)
+		copy(b[max(at-n/2, 0):], junk)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !found {
+		t.Fatalf("no table holds %q", marker)
 	}
 }
 
@@ -187,7 +217,7 @@ func TestVerifyFindsKeysACompactionDropped(t *testing.T) {
 func TestOpenRebuildsWhenMetaUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	filledStore(t, dir)
-	corruptTablesAt(t, dir, 200, 0.6) // the block holding the m/ keys
+	corruptTablesNear(t, dir, 200, []byte("m/schema")) // the block holding the m/ keys
 	db, err := Open(dir, Options{MinFree: -1})
 	if err != nil {
 		t.Fatalf("open of a store whose metadata is corrupt: %v", err)

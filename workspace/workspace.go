@@ -27,7 +27,9 @@
 //     output: target/ beside Cargo.toml, pom.xml or build.sbt; dist/ beside
 //     package.json or a Python project file; build/ beside a Python or
 //     Gradle project file. Plain build/, bin/ and testdata/ are kept.
-//  4. Git rules: .gitignore files from the deepest directory up to the root,
+//  4. Git rules, inside a git repository only (the root or a directory above
+//     or below it holds .git; elsewhere a .gitignore is an ordinary file, as
+//     in ripgrep): .gitignore files from the deepest directory up to the root,
 //     then the .gitignore files of directories above the root up to the
 //     enclosing repository's top (applied only to paths inside the root),
 //     then that repository's info/exclude. The last matching pattern decides.
@@ -165,6 +167,9 @@ type Workspace struct {
 
 	// outer are the ignore sources above the root, lowest priority first.
 	outer []outerSource
+	// inRepo is set when the root is inside a git repository (it or a
+	// directory above it holds .git).
+	inRepo bool
 
 	mu    sync.Mutex
 	cache map[string]cachedList // ignore files by absolute path
@@ -223,7 +228,7 @@ func Open(root string, cfg Config) (*Workspace, error) {
 			}
 		}
 	}
-	w.outer = findOuterSources(real)
+	w.outer, w.inRepo = findOuterSources(real)
 	return w, nil
 }
 
@@ -261,8 +266,9 @@ func (w *Workspace) Root() string { return w.root }
 
 // findOuterSources finds the git repository enclosing root and returns its
 // info/exclude and the .gitignore files of the directories from the
-// repository's top down to root's parent, lowest priority first.
-func findOuterSources(root string) []outerSource {
+// repository's top down to root's parent, lowest priority first; inRepo
+// reports whether there is such a repository.
+func findOuterSources(root string) (out []outerSource, inRepo bool) {
 	top := ""
 	for dir := root; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
@@ -271,7 +277,7 @@ func findOuterSources(root string) []outerSource {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return nil
+			return nil, false
 		}
 		dir = parent
 	}
@@ -291,13 +297,12 @@ func findOuterSources(root string) []outerSource {
 		}
 		return abs
 	}
-	var out []outerSource
 	if gitDir := commonGitDir(filepath.Join(top, ".git")); gitDir != "" {
 		ex := filepath.Join(gitDir, "info", "exclude")
 		out = append(out, outerSource{abs: ex, label: label(ex), outer: prefix(top)})
 	}
 	if top == root {
-		return out
+		return out, true
 	}
 	var dirs []string
 	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
@@ -310,7 +315,7 @@ func findOuterSources(root string) []outerSource {
 		gi := filepath.Join(dirs[i], GitIgnoreFile)
 		out = append(out, outerSource{abs: gi, label: label(gi), outer: prefix(dirs[i])})
 	}
-	return out
+	return out, true
 }
 
 // commonGitDir returns the repository directory holding info/exclude for
@@ -352,6 +357,11 @@ func commonGitDir(dotGit string) string {
 type rules struct {
 	git  []*patternList // outer sources and .gitignore files, lowest priority first
 	user []*patternList // .contextignore files, lowest priority first
+	// inRepo is set inside a git repository: .gitignore files apply only
+	// there (ripgrep's rule). Outside one, a .gitignore is a file like any
+	// other — an unpacked source tarball (Debian's linux-source adds "/*"
+	// to the kernel's) indexes as it is.
+	inRepo bool
 }
 
 // loadList reads and parses an ignore file through the cache. A missing
@@ -393,7 +403,7 @@ type skip struct{ rel, reason string }
 // rootRules returns the rules in force at the root: the outer sources, then
 // the root's own ignore files.
 func (w *Workspace) rootRules(sib siblings) (rules, []skip) {
-	var r rules
+	r := rules{inRepo: w.inRepo}
 	var skips []skip
 	for _, o := range w.outer {
 		l, err := w.loadList(o.abs, o.label, "", o.outer)
@@ -424,7 +434,12 @@ func (w *Workspace) withDir(r rules, dirRel, dirAbs string, sib siblings) (rules
 		}
 		return l
 	}
-	if l := load(GitIgnoreFile); l != nil {
+	if !r.inRepo && sib.has(".git") {
+		r.inRepo = true // a repository's top below the root
+	}
+	if !r.inRepo {
+		// not a repository: .gitignore files do not apply
+	} else if l := load(GitIgnoreFile); l != nil {
 		r.git = append(r.git[:len(r.git):len(r.git)], l)
 	}
 	if l := load(ContextIgnoreFile); l != nil {
@@ -480,6 +495,10 @@ type entry struct {
 	mode         fs.FileMode // type bits, from Lstat or the directory listing
 	// info returns the entry's Lstat information (size, modification time).
 	info func() (fs.FileInfo, error)
+	// known, when set, reports a file whose size and modification time
+	// match what the caller already judged (an unchanged indexed file): its
+	// head is not read again.
+	known func(rel string, size, mtime int64) bool
 }
 
 // judge decides one directory entry. It is the single code path behind
@@ -543,6 +562,11 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 	if info.Size() > w.maxSize {
 		return exclude(w.tooLarge(info.Size()), SourceMaxSize)
 	}
+	fi = FileInfo{Rel: d.Rel, Abs: e.abs, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	if e.known != nil && e.known(fi.Rel, fi.Size, fi.ModTime) {
+		d.Included = true
+		return d, fi, false
+	}
 	n, err := readHead(e.abs, head[:min(int64(len(head)), info.Size())])
 	if err != nil {
 		return exclude(err.Error(), SourceUnreadable)
@@ -556,7 +580,7 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		}
 	}
 	d.Included = true
-	return d, FileInfo{Rel: d.Rel, Abs: e.abs, Size: info.Size(), ModTime: info.ModTime().UnixNano()}, false
+	return d, fi, false
 }
 
 // fsSiblings answers siblings from the file system.
@@ -582,6 +606,15 @@ func (l listing) has(name string) bool {
 // it, and returns ctx's error (wrapped) once ctx is done. Unreadable
 // directories and files are skipped and reported through Config.OnSkip.
 func (w *Workspace) Walk(ctx context.Context, fn func(FileInfo) error) error {
+	return w.WalkKnown(ctx, nil, fn)
+}
+
+// WalkKnown is Walk for a caller that already judged some files: a file
+// for which known(rel, size, mtime) is true (its size and modification time
+// are those of a version the caller indexed) costs one stat — its head is
+// not read again for the binary and minified checks, which depend on its
+// content only. known may be nil.
+func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
 	entries, err := os.ReadDir(w.root)
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
@@ -589,7 +622,7 @@ func (w *Workspace) Walk(ctx context.Context, fn func(FileInfo) error) error {
 	r, skips := w.rootRules(listing(entries))
 	w.report(skips)
 	head := make([]byte, headSize)
-	return w.walkDir(ctx, r, "", w.root, entries, head, fn)
+	return w.walkDir(ctx, r, "", w.root, entries, head, known, fn)
 }
 
 func (w *Workspace) report(skips []skip) {
@@ -607,7 +640,7 @@ var reported = map[string]bool{
 	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true,
 }
 
-func (w *Workspace) walkDir(ctx context.Context, r rules, dirRel, dirAbs string, entries []fs.DirEntry, head []byte, fn func(FileInfo) error) error {
+func (w *Workspace) walkDir(ctx context.Context, r rules, dirRel, dirAbs string, entries []fs.DirEntry, head []byte, known func(string, int64, int64) bool, fn func(FileInfo) error) error {
 	sib := listing(entries)
 	order := slices.Clone(entries)
 	slices.SortFunc(order, compareEntries)
@@ -615,7 +648,7 @@ func (w *Workspace) walkDir(ctx context.Context, r rules, dirRel, dirAbs string,
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("walk: %w", err)
 		}
-		e := entry{dirRel: dirRel, name: de.Name(), abs: filepath.Join(dirAbs, de.Name()), mode: de.Type(), info: de.Info}
+		e := entry{dirRel: dirRel, name: de.Name(), abs: filepath.Join(dirAbs, de.Name()), mode: de.Type(), info: de.Info, known: known}
 		d, fi, isDir := w.judge(r, e, sib, head)
 		if !d.Included {
 			if w.onSkip != nil && reported[d.Source] {
@@ -638,7 +671,7 @@ func (w *Workspace) walkDir(ctx context.Context, r rules, dirRel, dirAbs string,
 		}
 		subRules, skips := w.withDir(r, d.Rel, e.abs, listing(sub))
 		w.report(skips)
-		if err := w.walkDir(ctx, subRules, d.Rel, e.abs, sub, head, fn); err != nil {
+		if err := w.walkDir(ctx, subRules, d.Rel, e.abs, sub, head, known, fn); err != nil {
 			return err
 		}
 	}

@@ -93,6 +93,7 @@ func (b *Bucket) Put(key string, data []byte) error { return nil }
 	"tools/report.py":      "def render_report(rows):\n    \"\"\"Render rows as an HTML report.\"\"\"\n    return ''.join(rows)\n",
 	"docs/upload.md":       "# Uploads\n\n## Retries\n\nFailed uploads are retried with backoff.\n",
 	"node_modules/x/a.js":  "function ignored() {}\n",
+	".git/HEAD":            "ref: refs/heads/main\n", // a repository: its .gitignore applies
 	".gitignore":           "build/\n",
 	"build/gen.go":         "package build\n",
 }

@@ -38,16 +38,29 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if *verify {
 		return verifyIndex(ctx, env, &ix)
 	}
-	// Progress is drawn only on a terminal, at most once a second. The
-	// index includes vectors when embeddings are on (interrupting is safe:
-	// computed vectors are cached, the next run resumes).
+	// Progress: on a terminal a bar redrawn at most once a second; otherwise
+	// (a log, a pipe) a plain line every ten seconds, so a run of minutes
+	// shows it is alive; none with --json. The index includes vectors when
+	// embeddings are on (interrupting is safe: computed vectors are cached,
+	// the next run resumes).
 	drawn, last := false, time.Now()
+	term := isTerminal(env.stderr)
 	ctx = service.WithProgress(ctx, func(p service.Progress) {
-		if env.jsonOut || !isTerminal(env.stderr) || p.End || time.Since(last) < time.Second {
+		if env.jsonOut || p.End {
 			return
 		}
-		last, drawn = time.Now(), true
-		fmt.Fprintf(env.stderr, "\r%s %d/%d", strings.ToLower(p.Title), p.Done, p.Total)
+		msg := p.Message
+		if msg == "" {
+			msg = fmt.Sprintf("%d/%d", p.Done, p.Total)
+		}
+		switch {
+		case term && time.Since(last) >= time.Second:
+			last, drawn = time.Now(), true
+			fmt.Fprintf(env.stderr, "\r\033[K%s %s %s", strings.ToLower(p.Title), progressBar(p.Done, p.Total, 20), msg)
+		case !term && time.Since(last) >= 10*time.Second:
+			last = time.Now()
+			fmt.Fprintf(env.stderr, "%s: %s\n", strings.ToLower(p.Title), msg)
+		}
 	})
 	res, err := service.Do[service.IndexResult](ctx, ix, service.OpIndex, service.IndexRequest{Embeddings: true})
 	if drawn {
@@ -64,6 +77,15 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 		time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
 	env.printf("embeddings: %s\n", describeEmbeddings(res.Embeddings))
 	return nil
+}
+
+// progressBar draws done of total as a bar of width cells.
+func progressBar(done, total, width int) string {
+	n := 0
+	if total > 0 {
+		n = min(width, done*width/total)
+	}
+	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
 }
 
 // verifyIndex checks the whole index and prints one line: intact (exit

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// File records are stored in a compact binary form (SchemaVersion 7): a scan
+// of every record (the unchanged-tree check of a re-index, statistics)
+// decodes only the head — path, size, mtime, hash, counts — and skips the
+// lists, instead of parsing kilobytes of JSON per file.
+//
+//	byte    format (fileRecordFormat)
+//	head    Path, Language, Hash, Note, Indexer (uvarint length + bytes);
+//	        Size, ModTime, IndexedAt (varint); Seq, Lines, Symbols (uvarint);
+//	        Overlay (one byte); len(Chunks) (uvarint)
+//	chunks  8 bytes each, big-endian
+//	names   uvarint count, then strings
+//	callees uvarint count, then strings
+
+const fileRecordFormat = 1
+
+var errRecordShort = errors.New("truncated file record")
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendStrings(b []byte, list []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(list)))
+	for _, s := range list {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+// encodeFileRecord returns the stored form of rec.
+func encodeFileRecord(rec *FileRecord) []byte {
+	n := 64 + len(rec.Path) + len(rec.Language) + len(rec.Hash) + len(rec.Note) + len(rec.Indexer) + 8*len(rec.Chunks)
+	for _, s := range rec.Names {
+		n += len(s) + 2
+	}
+	for _, s := range rec.Callees {
+		n += len(s) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, fileRecordFormat)
+	for _, s := range []string{rec.Path, rec.Language, rec.Hash, rec.Note, rec.Indexer} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendVarint(b, rec.Size)
+	b = binary.AppendVarint(b, rec.ModTime)
+	b = binary.AppendVarint(b, rec.IndexedAt)
+	b = binary.AppendUvarint(b, rec.Seq)
+	b = binary.AppendUvarint(b, uint64(rec.Lines))
+	b = binary.AppendUvarint(b, uint64(rec.Symbols))
+	if rec.Overlay {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(rec.Chunks)))
+	for _, id := range rec.Chunks {
+		b = binary.BigEndian.AppendUint64(b, uint64(id))
+	}
+	b = appendStrings(b, rec.Names)
+	b = appendStrings(b, rec.Callees)
+	return b
+}
+
+// recordReader decodes the fields of a stored record in order; the first
+// error sticks.
+type recordReader struct {
+	b   []byte
+	err error
+}
+
+func (r *recordReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errRecordShort
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recordReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errRecordShort
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a list length, refusing one the remaining bytes cannot hold
+// (each element takes at least min bytes).
+func (r *recordReader) count(min int) int {
+	v := r.uvarint()
+	if r.err == nil && v > uint64(len(r.b)/min) {
+		r.err = errRecordShort
+		return 0
+	}
+	return int(v)
+}
+
+func (r *recordReader) string() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errRecordShort
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *recordReader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errRecordShort
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+// decodeFileRecord decodes a stored record into rec. With headOnly the
+// chunk, name and callee lists are skipped (rec.Chunks, Names and Callees
+// stay nil) and the number of chunks is returned either way.
+func decodeFileRecord(b []byte, rec *FileRecord, headOnly bool) (chunks int, err error) {
+	if len(b) == 0 || b[0] != fileRecordFormat {
+		return 0, fmt.Errorf("file record format %v: not %d", firstByte(b), fileRecordFormat)
+	}
+	r := recordReader{b: b[1:]}
+	rec.Path = r.string()
+	rec.Language = r.string()
+	rec.Hash = r.string()
+	rec.Note = r.string()
+	rec.Indexer = r.string()
+	rec.Size = r.varint()
+	rec.ModTime = r.varint()
+	rec.IndexedAt = r.varint()
+	rec.Seq = r.uvarint()
+	rec.Lines = int(r.uvarint())
+	rec.Symbols = int(r.uvarint())
+	rec.Overlay = r.byte() == 1
+	chunks = r.count(8)
+	if r.err != nil || headOnly {
+		return chunks, r.err
+	}
+	rec.Chunks = make([]ChunkID, chunks)
+	for i := range rec.Chunks {
+		rec.Chunks[i] = ChunkID(binary.BigEndian.Uint64(r.b[8*i:]))
+	}
+	r.b = r.b[8*chunks:]
+	if n := r.count(1); n > 0 {
+		rec.Names = make([]string, n)
+		for i := range rec.Names {
+			rec.Names[i] = r.string()
+		}
+	}
+	if n := r.count(1); n > 0 {
+		rec.Callees = make([]string, n)
+		for i := range rec.Callees {
+			rec.Callees[i] = r.string()
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("%d bytes after the file record", len(r.b))
+	}
+	return chunks, r.err
+}
+
+func firstByte(b []byte) any {
+	if len(b) == 0 {
+		return "empty"
+	}
+	return b[0]
+}
