@@ -341,11 +341,26 @@ export class Workbench {
     }
   }
 
-  /** Runs a command from the palette by its exact title ("Context: Find Callers"). */
+  /**
+   * Runs a command from the palette by its exact title ("Context: Find
+   * Callers"). The palette can close under the pointer (a notification or
+   * the previous command's picker taking focus on a loaded machine), which
+   * leaves its row in the page but hidden: the palette is opened again then.
+   */
   async runCommand(title: string): Promise<void> {
-    await this.quickOpen('F1', `>${title}`);
-    const row = this.quickRows().filter({ has: this.page.locator('.label-name', { hasText: exact(title) }) });
-    await row.first().click();
+    const row = this.quickRows().filter({ has: this.page.locator('.label-name', { hasText: exact(title) }) }).first();
+    for (let attempt = 0; ; attempt++) {
+      await this.quickOpen('F1', `>${title}`);
+      try {
+        await row.waitFor({ state: 'visible', timeout: 5000 });
+        await row.click({ timeout: 5000 });
+        return;
+      } catch (err) {
+        if (attempt === 2) {
+          throw err;
+        }
+      }
+    }
   }
 
   /**
