@@ -37,6 +37,11 @@ type Language struct {
 	// spec holds the extraction query and hooks; nil for text languages.
 	spec *langSpec
 
+	// parseMu, when set, serialises parses of this language across every
+	// Parser: for grammars whose external scanner keeps state in C
+	// globals instead of its per-parser payload.
+	parseMu *sync.Mutex
+
 	once     sync.Once
 	ts       *sitter.Language
 	query    *sitter.Query

@@ -162,7 +162,7 @@ func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte) (*si
 	for attempt := 0; ; attempt++ {
 		p.p.SetLanguage(lang.ts)
 		began := time.Now()
-		tree, err := p.p.ParseCtx(ctx, nil, src)
+		tree, err := p.parseOnce(ctx, lang, src)
 		if err == nil && tree != nil {
 			return tree, nil
 		}
@@ -181,4 +181,14 @@ func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte) (*si
 		}
 		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
 	}
+}
+
+// parseOnce is one tree-sitter parse, serialised with every other parse of
+// lang when its grammar's scanner is not reentrant (Language.parseMu).
+func (p *Parser) parseOnce(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+	if lang.parseMu != nil {
+		lang.parseMu.Lock()
+		defer lang.parseMu.Unlock()
+	}
+	return p.p.ParseCtx(ctx, nil, src)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"sync"
 )
 
 // codeLanguages lists the languages parsed with a tree-sitter grammar.
@@ -58,6 +59,9 @@ func codeLanguages() []*Language {
 		{
 			Name: "lua", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
 			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec,
+			// The Lua grammar's external scanner keeps its long-bracket
+			// state in C globals: two parses at once corrupt each other.
+			parseMu: new(sync.Mutex),
 		},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
