@@ -6,21 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-)
 
-// writeTree writes files (path → content) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/context-ls/context-ls/internal/testutil"
+)
 
 // TestGitignoreOnlyInsideRepository: a .gitignore applies inside a git
 // repository only (ripgrep's rule): an unpacked tarball whose .gitignore
@@ -29,7 +17,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 func TestGitignoreOnlyInsideRepository(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "linux")
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		".gitignore":          "/*\n!/debian/\n",
 		".contextignore":      "skip.c\n",
 		"kernel/fork.c":       "int fork;\n",
@@ -78,7 +66,7 @@ func TestGitignoreOnlyInsideRepository(t *testing.T) {
 // caller vouches for passes, one it does not is skipped as binary.
 func TestWalkKnownSkipsHeadRead(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "package a\x00\x01\x02", "b.go": "package b\x00\x01\x02", "c.go": "package c\n"})
+	testutil.WriteFiles(t, root, map[string]string{"a.go": "package a\x00\x01\x02", "b.go": "package b\x00\x01\x02", "c.go": "package c\n"})
 	w, err := Open(root, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)

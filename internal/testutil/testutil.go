@@ -25,6 +25,14 @@ var Update = flag.Bool("update", false, "rewrite golden files")
 func WriteTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
+	WriteFiles(t, root, files)
+	return root
+}
+
+// WriteFiles creates files (slash-separated relative path → content) under
+// root, making the folders they need.
+func WriteFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -34,7 +42,6 @@ func WriteTree(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return root
 }
 
 // Fixture is a small workspace: a Go file with two methods, a Python
