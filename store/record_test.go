@@ -9,7 +9,7 @@ func TestFileRecordRoundTrip(t *testing.T) {
 	recs := []FileRecord{
 		{Path: "a/b.go", Language: "go", Size: 1234, ModTime: -5, Hash: "00ff", Overlay: true, Seq: 1 << 40,
 			IndexedAt: 1700000000000000000, Lines: 42, Symbols: 3, Chunks: []ChunkID{1, 1<<64 - 1},
-			Names: []string{"x", "", "ünï"}, Callees: []string{"fmt.Println"}, Note: "parse error", Indexer: "chunk1"},
+			Note: "parse error", Indexer: "chunk1"},
 		{Path: "empty"},
 	}
 	for _, want := range recs {
@@ -27,10 +27,10 @@ func TestFileRecordRoundTrip(t *testing.T) {
 		}
 		var head FileRecord
 		n, err = decodeFileRecord(b, &head, true)
-		if err != nil || n != len(want.Chunks) || head.Chunks != nil || head.Names != nil || head.Callees != nil {
+		if err != nil || n != len(want.Chunks) || head.Chunks != nil {
 			t.Errorf("head of %s: %+v, %d chunks, %v", want.Path, head, n, err)
 		}
-		head.Chunks, head.Names, head.Callees = want.Chunks, want.Names, want.Callees
+		head.Chunks = want.Chunks
 		if !reflect.DeepEqual(head, want) {
 			t.Errorf("head:\n got %+v\nwant %+v", head, want)
 		}
@@ -50,5 +50,26 @@ func TestFileRecordRoundTrip(t *testing.T) {
 	var r FileRecord
 	if _, err := decodeFileRecord([]byte(`{"path":"a.go"}`), &r, false); err == nil {
 		t.Error("a JSON record (older schema) decoded")
+	}
+}
+
+func TestWrittenKeysRoundTrip(t *testing.T) {
+	for _, want := range []writtenKeys{
+		{Names: []string{"x", "", "ünï"}, Callees: []string{"fmt.Println"}},
+		{},
+	} {
+		b := encodeWrittenKeys(&want)
+		got, err := decodeWrittenKeys(b)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("round trip: got %+v, %v; want %+v", got, err, want)
+		}
+		for i := range b {
+			if _, err := decodeWrittenKeys(b[:i]); err == nil {
+				t.Errorf("%+v truncated to %d bytes decoded", want, i)
+			}
+		}
+		if _, err := decodeWrittenKeys(append(b, 0)); err == nil {
+			t.Errorf("%+v with a trailing byte decoded", want)
+		}
 	}
 }

@@ -3,11 +3,12 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 7). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 8). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
 //	f/<path>                          FileRecord (binary: record.go)
+//	k/<path>                          the names and callees of the file's n/ and r/ keys (record.go)
 //	o/<path>                          empty: the file's record holds an editor buffer (FileRecord.Overlay)
 //	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
 //	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
@@ -47,7 +48,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Sentinel errors.
 var (
@@ -75,13 +76,6 @@ type FileRecord struct {
 	Lines     int       `json:"lines"`
 	Symbols   int       `json:"symbols"`
 	Chunks    []ChunkID `json:"chunks"`
-	// Names[i] is the lower-cased name of symbol i and Callees[i] the callee
-	// of reverse entry i: with them an update deletes exactly the keys the
-	// previous version wrote, with point deletes. (Range deletions per name
-	// left a million range tombstones after a full re-index, and every read
-	// paid for them.)
-	Names   []string `json:"names,omitempty"`
-	Callees []string `json:"callees,omitempty"`
 	// Note records a non-fatal problem, e.g. "no grammar" or "parse error".
 	Note string `json:"note,omitempty"`
 	// Indexer identifies the code that derived the file's data (chunker and
@@ -341,6 +335,7 @@ func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 		Logger:                      opts.Logger,
 		EventListener:               db.listener(),
 		Lock:                        opts.lock,
+		Cleaner:                     newDeleteCleaner(),
 	}
 	if po.Logger == nil {
 		po.Logger = quietLogger{}
@@ -611,7 +606,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 	rec.Seq = seq
 	rec.Symbols = len(data.Symbols)
 	rec.Chunks = rec.Chunks[:0:0]
-	rec.Names = make([]string, 0, len(data.Symbols))
+	keys := writtenKeys{Names: make([]string, 0, len(data.Symbols))}
 	for i, s := range data.Symbols {
 		v, err := json.Marshal(&s)
 		if err != nil {
@@ -628,7 +623,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		if err := b.Set(nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk)), nil); err != nil {
 			return 0, err
 		}
-		rec.Names = append(rec.Names, name)
+		keys.Names = append(keys.Names, name)
 	}
 	for i := range data.Chunks {
 		c := data.Chunks[i]
@@ -654,14 +649,17 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 			return 0, err
 		}
 	}
-	rec.Callees = make([]string, 0, len(data.Reverse))
+	keys.Callees = make([]string, 0, len(data.Reverse))
 	for i, r := range data.Reverse {
 		if err := b.Set(reverseKey(r.Callee, path, i), r.Value, nil); err != nil {
 			return 0, err
 		}
-		rec.Callees = append(rec.Callees, r.Callee)
+		keys.Callees = append(keys.Callees, r.Callee)
 	}
 	if err := b.Set(fileKey(path), encodeFileRecord(&rec), nil); err != nil {
+		return 0, err
+	}
+	if err := b.Set(writtenKey(path), encodeWrittenKeys(&keys), nil); err != nil {
 		return 0, err
 	}
 	if rec.Overlay {
@@ -761,25 +759,29 @@ func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := deleteKeys(b, path, old); err != nil {
+	keys, err := db.getWritten(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := deleteKeys(b, path, old, keys); err != nil {
 		return nil, err
 	}
 	return old.Chunks, nil
 }
 
 // deleteKeys adds point deletions of every key a file version wrote.
-func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
+func deleteKeys(b *pebble.Batch, path string, old FileRecord, keys writtenKeys) error {
 	for i := 0; i < old.Symbols; i++ {
 		if err := b.Delete(symbolKey(path, i), nil); err != nil {
 			return err
 		}
 	}
-	for i, name := range old.Names {
+	for i, name := range keys.Names {
 		if err := b.Delete(nameKey(name, path, i), nil); err != nil {
 			return err
 		}
 	}
-	for i, callee := range old.Callees {
+	for i, callee := range keys.Callees {
 		if err := b.Delete(reverseKey(callee, path, i), nil); err != nil {
 			return err
 		}
@@ -799,6 +801,9 @@ func deleteKeys(b *pebble.Batch, path string, old FileRecord) error {
 		if err := b.Delete(overlayKey(path), nil); err != nil {
 			return err
 		}
+	}
+	if err := b.Delete(writtenKey(path), nil); err != nil {
+		return err
 	}
 	return b.Delete(fileKey(path), nil)
 }
@@ -892,6 +897,26 @@ func decodeFileGet(key, b []byte, closer io.Closer, err error) (FileRecord, erro
 	return rec, nil
 }
 
+// getWritten reads the written keys of path's version from the live DB
+// (writers, under mu).
+func (db *DB) getWritten(path string) (writtenKeys, error) {
+	key := writtenKey(path)
+	b, closer, err := db.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		// Its file record exists (the caller read it): a key was lost.
+		return writtenKeys{}, db.noteDamage(fmt.Errorf("%q is missing", key))
+	}
+	if err != nil {
+		return writtenKeys{}, db.noteRead(fmt.Errorf("read %q: %w", key, err))
+	}
+	defer closer.Close()
+	keys, err := decodeWrittenKeys(b)
+	if err != nil {
+		err = fmt.Errorf("decode %q: %w", key, err)
+	}
+	return keys, db.noteRead(err)
+}
+
 // getFile reads a file record from the live DB (writers, under mu).
 func (db *DB) getFile(path string) (FileRecord, error) {
 	rec, err := getFile(db.db, path)
@@ -930,6 +955,7 @@ func (s *Snapshot) getJSON(key []byte, v any) error {
 func metaKey(name string) []byte    { return append([]byte("m/"), name...) }
 func fileKey(path string) []byte    { return append([]byte("f/"), path...) }
 func overlayKey(path string) []byte { return append([]byte("o/"), path...) }
+func writtenKey(path string) []byte { return append([]byte("k/"), path...) }
 func graphKey(path string) []byte {
 	return append([]byte("g/"), path...)
 }

@@ -40,6 +40,12 @@ func (db *DB) noteRead(err error) error {
 	if err == nil || !pebble.IsCorruptionError(err) {
 		return err
 	}
+	return db.noteDamage(err)
+}
+
+// noteDamage marks the store damaged because of err (a corrupt block, a
+// lost key) and returns err wrapped in ErrDamaged.
+func (db *DB) noteDamage(err error) error {
 	err = fmt.Errorf("%w: %w", ErrDamaged, err)
 	if db.corrupt.CompareAndSwap(nil, &err) {
 		db.MarkDamaged(err.Error())
@@ -142,6 +148,7 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 	// holding a corrupt block without an error, leaving that block's
 	// keys out) leaves no checksum to fail, only keys missing.
 	records := map[string]FileRecord{}
+	written := map[string]writtenKeys{}
 	symbolKeys, nameKeys, reverseKeys := map[string]int{}, map[string]int{}, map[string]int{}
 	for ok := it.First(); ok; ok = it.Next() {
 		if r.Keys%4096 == 0 {
@@ -169,6 +176,13 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 			}
 			rec.Chunks = nil // only the counts are kept
 			records[rec.Path] = rec
+		case 'k':
+			keys, err := decodeWrittenKeys(v)
+			if err != nil {
+				r.problem("written keys %q: %v", k[2:], err)
+				continue
+			}
+			written[string(k[2:])] = keys
 		case 'c', 'x':
 			if len(k) != 10 {
 				r.problem("malformed chunk key %q", k)
@@ -237,9 +251,14 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 	sort.Strings(paths)
 	for _, path := range paths {
 		rec := records[path]
-		if symbolKeys[path] != rec.Symbols || nameKeys[path] != len(rec.Names) || reverseKeys[path] != len(rec.Callees) {
+		keys, ok := written[path]
+		if !ok {
+			r.problem("%s: the list of its keys is missing", path)
+			continue
+		}
+		if symbolKeys[path] != rec.Symbols || nameKeys[path] != len(keys.Names) || reverseKeys[path] != len(keys.Callees) {
 			r.problem("%s: %d definitions, %d names and %d call entries stored, its record says %d, %d and %d",
-				path, symbolKeys[path], nameKeys[path], reverseKeys[path], rec.Symbols, len(rec.Names), len(rec.Callees))
+				path, symbolKeys[path], nameKeys[path], reverseKeys[path], rec.Symbols, len(keys.Names), len(keys.Callees))
 		}
 	}
 	var orphans []string
@@ -248,6 +267,11 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 			if _, ok := records[path]; !ok {
 				orphans = append(orphans, path)
 			}
+		}
+	}
+	for path := range written {
+		if _, ok := records[path]; !ok {
+			orphans = append(orphans, path)
 		}
 	}
 	sort.Strings(orphans)
