@@ -613,16 +613,11 @@ func (w *Workspace) Walk(ctx context.Context, fn func(FileInfo) error) error {
 // for which known(rel, size, mtime) is true (its size and modification time
 // are those of a version the caller indexed) costs one stat — its head is
 // not read again for the binary and minified checks, which depend on its
-// content only. known may be nil.
+// content only. known may be nil; it is called from several goroutines at
+// once (directories are judged in parallel), fn and OnSkip from the
+// caller's only, in walk order.
 func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
-	entries, err := os.ReadDir(w.root)
-	if err != nil {
-		return fmt.Errorf("walk %s: %w", w.root, err)
-	}
-	r, skips := w.rootRules(listing(entries))
-	w.report(skips)
-	head := make([]byte, headSize)
-	return w.walkDir(ctx, r, "", w.root, entries, head, known, fn)
+	return w.walkTree(ctx, known, fn)
 }
 
 func (w *Workspace) report(skips []skip) {
@@ -638,44 +633,6 @@ func (w *Workspace) report(skips []skip) {
 var reported = map[string]bool{
 	SourceSymlinkEscape: true, SourceSymlink: true, SourceBrokenLink: true,
 	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true,
-}
-
-func (w *Workspace) walkDir(ctx context.Context, r rules, dirRel, dirAbs string, entries []fs.DirEntry, head []byte, known func(string, int64, int64) bool, fn func(FileInfo) error) error {
-	sib := listing(entries)
-	order := slices.Clone(entries)
-	slices.SortFunc(order, compareEntries)
-	for _, de := range order {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("walk: %w", err)
-		}
-		e := entry{dirRel: dirRel, name: de.Name(), abs: filepath.Join(dirAbs, de.Name()), mode: de.Type(), info: de.Info, known: known}
-		d, fi, isDir := w.judge(r, e, sib, head)
-		if !d.Included {
-			if w.onSkip != nil && reported[d.Source] {
-				w.onSkip(d.Rel, d.Source+": "+d.Rule)
-			}
-			continue
-		}
-		if !isDir {
-			if err := fn(fi); err != nil {
-				return err
-			}
-			continue
-		}
-		sub, err := os.ReadDir(e.abs)
-		if err != nil {
-			if w.onSkip != nil {
-				w.onSkip(d.Rel, SourceUnreadable+": "+err.Error())
-			}
-			continue
-		}
-		subRules, skips := w.withDir(r, d.Rel, e.abs, listing(sub))
-		w.report(skips)
-		if err := w.walkDir(ctx, subRules, d.Rel, e.abs, sub, head, known, fn); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // compareEntries orders directory entries so that a depth-first walk emits
