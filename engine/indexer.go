@@ -254,11 +254,15 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		return res, err
 	}
 	if res.Indexed >= bulkFiles {
-		// A bulk run leaves many text segments: merge them now rather
-		// than in the next (maybe short-lived) process. Failing to is not
-		// an error of the run: the merges happen later.
+		// A bulk run leaves many text segments and a compaction debt in
+		// the store: work them off now rather than in the next (maybe
+		// short-lived) process. Failing to is not an error of the run:
+		// the merges happen later.
 		if err := e.text.Settle(ctx); err != nil {
 			e.log.Warn("merge text index", "err", err)
+		}
+		if err := e.db.Settle(ctx); err != nil {
+			e.log.Warn("compact store", "err", err)
 		}
 		res.Duration = time.Since(start)
 	}

@@ -24,6 +24,8 @@
 package store
 
 import (
+	"cmp"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -153,6 +155,9 @@ type Options struct {
 
 	// lock is Pebble's directory lock when Open already holds it.
 	lock *pebble.Lock
+	// memTable overrides the memtable size (tests: compactions with
+	// little data).
+	memTable uint64
 }
 
 // DB is an open index.
@@ -180,6 +185,8 @@ type DB struct {
 	// bgErr is the error of Pebble's failing background flush or
 	// compaction (it retries them forever), nil once one succeeds.
 	bgErr atomic.Pointer[error]
+	// settling raises Pebble's compaction concurrency (Settle).
+	settling atomic.Bool
 	// corrupt is the first read that met corrupt data (verify.go).
 	corrupt atomic.Pointer[error]
 	// onDisk is false for an in-memory FS (tests).
@@ -328,7 +335,7 @@ func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 		Cache:                       cache,
 		FS:                          fs,
 		ReadOnly:                    opts.ReadOnly,
-		MemTableSize:                memTableBytes,
+		MemTableSize:                cmp.Or(opts.memTable, memTableBytes),
 		MemTableStopWritesThreshold: 4,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       24,
@@ -336,6 +343,7 @@ func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 		EventListener:               db.listener(),
 		Lock:                        opts.lock,
 		Cleaner:                     newDeleteCleaner(),
+		MaxConcurrentCompactions:    db.compactions,
 	}
 	if po.Logger == nil {
 		po.Logger = quietLogger{}
@@ -478,6 +486,51 @@ func (db *DB) Flush() error {
 		return err
 	}
 	return db.await(db.db.Flush)
+}
+
+// Settle waits until Pebble's background compactions have caught up with
+// what was written (no level scores a compaction, none running), two at a
+// time. (Pebble's "estimated debt" is not the test: it stays above zero
+// when no level is due for compaction.) A
+// bulk run ends with it: otherwise the next process — often a short CLI
+// command — inherits the debt, starts compacting at Open, and waits for
+// the compaction in progress at Close. It returns ctx's error when ctx
+// ends first, and nil at once when the store cannot be written.
+func (db *DB) Settle(ctx context.Context) error {
+	if err := db.writable(); err != nil {
+		return nil
+	}
+	db.settling.Store(true)
+	defer db.settling.Store(false)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		m := db.db.Metrics()
+		due := false
+		for _, l := range m.Levels {
+			due = due || l.Score >= 1
+		}
+		if !due && m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0 {
+			return nil
+		}
+		if db.failure() != nil || db.bgErr.Load() != nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// compactions is Pebble's MaxConcurrentCompactions: one while indexing
+// (the parsers want the other cores), two while settling.
+func (db *DB) compactions() int {
+	if db.settling.Load() {
+		return 2
+	}
+	return 1
 }
 
 // await runs fn (a Pebble call that waits for background writes) and
