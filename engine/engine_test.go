@@ -540,3 +540,33 @@ func TestOneScanAtATime(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestShebangScripts: an extension-less file is indexed by the language
+// its shebang names, one without a shebang is not, and a second run finds
+// both as they were.
+func TestShebangScripts(t *testing.T) {
+	root := testutil.WriteTree(t, map[string]string{
+		"tools/regen": "#!/usr/bin/env python3\n\ndef regenerate_tables():\n    return 1\n",
+		"tools/notes": "regenerate the tables before a release\n",
+		"main.go":     "package main\n\nfunc main() {}\n",
+	})
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	res, err := e.Index(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 2 || res.Indexed != 2 {
+		t.Fatalf("first run: %+v; want tools/regen and main.go", res)
+	}
+	s := e.Snapshot()
+	rec, err := s.st.File("tools/regen")
+	s.Release()
+	if err != nil || rec.Language != "python" {
+		t.Fatalf("tools/regen: %+v, %v", rec, err)
+	}
+	if res, err = e.Index(ctx, nil); err != nil || res.Files != 2 || res.Unchanged != 2 {
+		t.Fatalf("second run: %+v, %v", res, err)
+	}
+}

@@ -175,9 +175,17 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	var files []workspace.FileInfo
 	err = e.ws.WalkKnown(ctx, unchanged, func(fi workspace.FileInfo) error {
 		// An unchanged extension-less file was recognised by its content
-		// when it was indexed: its head is not read again.
-		known := !strings.Contains(baseName(fi.Rel), ".") && unchanged(fi.Rel, fi.Size, fi.ModTime)
-		if known || e.languageOf(fi.Rel, nil) != nil {
+		// when it was indexed; any other one had its head read by the
+		// walk, which kept its shebang line. Neither is read again.
+		var head []byte
+		if !strings.Contains(baseName(fi.Rel), ".") {
+			if unchanged(fi.Rel, fi.Size, fi.ModTime) {
+				files = append(files, fi)
+				return nil
+			}
+			head = append([]byte{}, fi.Shebang...)
+		}
+		if e.languageOf(fi.Rel, head) != nil {
 			files = append(files, fi)
 		}
 		return nil

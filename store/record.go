@@ -20,6 +20,9 @@ import (
 //	        Overlay (one byte); len(Chunks) (uvarint)
 //	chunks  8 bytes each, big-endian
 //
+//	h/<path>
+//	the same, up to the number of chunks (no chunk ids)
+//
 //	k/<path>
 //	byte    format (fileRecordFormat)
 //	names   uvarint count, then strings
@@ -42,8 +45,14 @@ func appendStrings(b []byte, list []string) []byte {
 	return b
 }
 
-// encodeFileRecord returns the stored form of rec.
-func encodeFileRecord(rec *FileRecord) []byte {
+// encodeFileRecord returns the stored form of rec (f/).
+func encodeFileRecord(rec *FileRecord) []byte { return encodeRecord(rec, true) }
+
+// encodeFileHead returns rec's head (h/): the record up to the number of
+// chunks, without their ids; decodeFileRecord reads it with headOnly.
+func encodeFileHead(rec *FileRecord) []byte { return encodeRecord(rec, false) }
+
+func encodeRecord(rec *FileRecord, chunks bool) []byte {
 	n := 64 + len(rec.Path) + len(rec.Language) + len(rec.Hash) + len(rec.Note) + len(rec.Indexer) + 8*len(rec.Chunks)
 	b := make([]byte, 0, n)
 	b = append(b, fileRecordFormat)
@@ -62,6 +71,9 @@ func encodeFileRecord(rec *FileRecord) []byte {
 		b = append(b, 0)
 	}
 	b = binary.AppendUvarint(b, uint64(len(rec.Chunks)))
+	if !chunks {
+		return b
+	}
 	for _, id := range rec.Chunks {
 		b = binary.BigEndian.AppendUint64(b, uint64(id))
 	}
@@ -190,9 +202,9 @@ func (r *recordReader) byte() byte {
 	return c
 }
 
-// decodeFileRecord decodes a stored record into rec. With headOnly the
-// chunk list is skipped (rec.Chunks stays nil) and the number of chunks is
-// returned either way.
+// decodeFileRecord decodes a stored record (f/) or head (h/, headOnly)
+// into rec. With headOnly the chunk list is not read (rec.Chunks stays
+// nil); the number of chunks is returned either way.
 func decodeFileRecord(b []byte, rec *FileRecord, headOnly bool) (chunks int, err error) {
 	if len(b) == 0 || b[0] != fileRecordFormat {
 		return 0, fmt.Errorf("file record format %v: not %d", firstByte(b), fileRecordFormat)
@@ -210,8 +222,11 @@ func decodeFileRecord(b []byte, rec *FileRecord, headOnly bool) (chunks int, err
 	rec.Lines = int(r.uvarint())
 	rec.Symbols = int(r.uvarint())
 	rec.Overlay = r.byte() == 1
+	if headOnly { // a head (h/) holds the count without the ids
+		return int(r.uvarint()), r.err
+	}
 	chunks = r.count(8)
-	if r.err != nil || headOnly {
+	if r.err != nil {
 		return chunks, r.err
 	}
 	rec.Chunks = make([]ChunkID, chunks)

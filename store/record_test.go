@@ -34,6 +34,12 @@ func TestFileRecordRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(head, want) {
 			t.Errorf("head:\n got %+v\nwant %+v", head, want)
 		}
+		var h FileRecord
+		n, err = decodeFileRecord(encodeFileHead(&want), &h, true)
+		h.Chunks = want.Chunks
+		if err != nil || n != len(want.Chunks) || !reflect.DeepEqual(h, want) {
+			t.Errorf("stored head of %s: %+v, %d chunks, %v", want.Path, h, n, err)
+		}
 		// Every truncation, and trailing bytes, are errors, never a panic
 		// or a silently shorter record.
 		for i := range b {

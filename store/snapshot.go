@@ -62,11 +62,12 @@ func (s *Snapshot) Files(fn func(FileRecord) bool) error {
 }
 
 // FileHeads calls fn for every indexed file in path order with the head of
-// its record (Chunks, Names and Callees left nil) and its number of chunks;
-// fn returning false stops. It is the cheap scan: a re-index's check for
-// changes and the statistics read only this.
+// its record (Chunks left nil) and its number of chunks; fn returning
+// false stops. It is the cheap scan: a re-index's check for changes and
+// the statistics read only this, from the h/ keys, which hold no chunk
+// lists.
 func (s *Snapshot) FileHeads(fn func(rec FileRecord, chunks int) bool) error {
-	return s.scan([]byte("f/"), func(k, v []byte) (bool, error) {
+	return s.scan([]byte("h/"), func(k, v []byte) (bool, error) {
 		var rec FileRecord
 		n, err := decodeFileRecord(v, &rec, true)
 		if err != nil {

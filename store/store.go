@@ -3,11 +3,12 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 8). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 9). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
 //	f/<path>                          FileRecord (binary: record.go)
+//	h/<path>                          the same record without its chunk list: what a scan of every file reads
 //	k/<path>                          the names and callees of the file's n/ and r/ keys (record.go)
 //	o/<path>                          empty: the file's record holds an editor buffer (FileRecord.Overlay)
 //	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
@@ -50,7 +51,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Sentinel errors.
 var (
@@ -321,6 +322,9 @@ func hasManifest(fs vfs.FS, dir string) bool {
 	return false
 }
 
+// pebbleLevels is the number of levels of Pebble's LSM (L0–L6).
+const pebbleLevels = 7
+
 // memTableBytes is the size of one Pebble memtable.
 const memTableBytes = 32 << 20
 
@@ -347,6 +351,14 @@ func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 	}
 	if po.Logger == nil {
 		po.Logger = quietLogger{}
+	}
+	// The two bottom levels, which hold most of the data once it settles,
+	// are compressed with zstd: the Go stdlib's store 147 → 112 MB, about
+	// a quarter smaller than with snappy. The upper levels, rewritten often
+	// while indexing, keep the cheaper snappy.
+	po.Levels = make([]pebble.LevelOptions, pebbleLevels)
+	for i := len(po.Levels) - 2; i < len(po.Levels); i++ {
+		po.Levels[i].Compression = pebble.ZstdCompression
 	}
 	po.EnsureDefaults()
 	defer func() {
@@ -709,7 +721,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		}
 		keys.Callees = append(keys.Callees, r.Callee)
 	}
-	if err := b.Set(fileKey(path), encodeFileRecord(&rec), nil); err != nil {
+	if err := setFileRecord(b, &rec); err != nil {
 		return 0, err
 	}
 	if err := b.Set(writtenKey(path), encodeWrittenKeys(&keys), nil); err != nil {
@@ -748,10 +760,9 @@ func (db *DB) TouchFile(path string, size, mtime int64) (err error) {
 	}
 	wasOverlay := rec.Overlay
 	rec.Size, rec.ModTime, rec.Overlay = size, mtime, false
-	v := encodeFileRecord(&rec)
 	b := db.db.NewBatch()
 	defer b.Close()
-	if err := b.Set(fileKey(path), v, nil); err != nil {
+	if err := setFileRecord(b, &rec); err != nil {
 		return err
 	}
 	if wasOverlay {
@@ -858,7 +869,19 @@ func deleteKeys(b *pebble.Batch, path string, old FileRecord, keys writtenKeys) 
 	if err := b.Delete(writtenKey(path), nil); err != nil {
 		return err
 	}
+	if err := b.Delete(headKey(path), nil); err != nil {
+		return err
+	}
 	return b.Delete(fileKey(path), nil)
+}
+
+// setFileRecord adds rec and its head (rec without the chunk list, which
+// is most of a record: 16 of 25 MB of the Linux kernel's) to b.
+func setFileRecord(b *pebble.Batch, rec *FileRecord) error {
+	if err := b.Set(fileKey(rec.Path), encodeFileRecord(rec), nil); err != nil {
+		return err
+	}
+	return b.Set(headKey(rec.Path), encodeFileHead(rec), nil)
 }
 
 // TrimLog deletes change-log entries at or below seq (derived indexes have
@@ -1009,6 +1032,7 @@ func metaKey(name string) []byte    { return append([]byte("m/"), name...) }
 func fileKey(path string) []byte    { return append([]byte("f/"), path...) }
 func overlayKey(path string) []byte { return append([]byte("o/"), path...) }
 func writtenKey(path string) []byte { return append([]byte("k/"), path...) }
+func headKey(path string) []byte    { return append([]byte("h/"), path...) }
 func graphKey(path string) []byte {
 	return append([]byte("g/"), path...)
 }

@@ -149,6 +149,7 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 	// keys out) leaves no checksum to fail, only keys missing.
 	records := map[string]FileRecord{}
 	written := map[string]writtenKeys{}
+	heads := map[string]bool{}
 	symbolKeys, nameKeys, reverseKeys := map[string]int{}, map[string]int{}, map[string]int{}
 	for ok := it.First(); ok; ok = it.Next() {
 		if r.Keys%4096 == 0 {
@@ -176,6 +177,13 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 			}
 			rec.Chunks = nil // only the counts are kept
 			records[rec.Path] = rec
+		case 'h':
+			var rec FileRecord
+			if _, err := decodeFileRecord(v, &rec, true); err != nil {
+				r.problem("file head %q: %v", k[2:], err)
+				continue
+			}
+			heads[string(k[2:])] = true
 		case 'k':
 			keys, err := decodeWrittenKeys(v)
 			if err != nil {
@@ -251,6 +259,9 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 	sort.Strings(paths)
 	for _, path := range paths {
 		rec := records[path]
+		if !heads[path] {
+			r.problem("%s: the head of its record is missing", path)
+		}
 		keys, ok := written[path]
 		if !ok {
 			r.problem("%s: the list of its keys is missing", path)
@@ -270,6 +281,11 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 		}
 	}
 	for path := range written {
+		if _, ok := records[path]; !ok {
+			orphans = append(orphans, path)
+		}
+	}
+	for path := range heads {
 		if _, ok := records[path]; !ok {
 			orphans = append(orphans, path)
 		}

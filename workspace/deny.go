@@ -170,6 +170,19 @@ func readHead(abs string, buf []byte) (int, error) {
 	return n, err
 }
 
+// shebangLine returns the first line of head when it starts with "#!"
+// (after a byte-order mark), at most 256 bytes of it.
+func shebangLine(head []byte) string {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	return string(head[:min(len(head), 256)])
+}
+
 // headSize is how much of a file the content checks read.
 const headSize = 8 << 10
 

@@ -128,6 +128,10 @@ type FileInfo struct {
 	Size int64
 	// ModTime is the modification time in Unix nanoseconds.
 	ModTime int64
+	// Shebang is the file's first line when it starts with "#!" (at most
+	// 256 bytes), from the content checks; it is empty when the walk's
+	// caller knew the file (its head was not read).
+	Shebang string
 }
 
 // Decision explains whether a path is indexed and which rule or check
@@ -574,6 +578,7 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 	if bin, why := classifyHead(head[:n]); bin {
 		return exclude(why, SourceBinary)
 	}
+	fi.Shebang = shebangLine(head[:n])
 	if !v.explicit {
 		if why, ok := minified(e.name, head[:n]); ok {
 			return exclude(why, SourceMinified)
