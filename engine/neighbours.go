@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/context-ls/context-ls/graph"
 )
@@ -34,8 +35,8 @@ const (
 type fileLinks struct {
 	module  string
 	imports map[string]bool // modules imported (module and module.name)
-	calls   map[string]bool // names called outside the file's own definitions
-	defines map[string]bool // top-level and member definition names
+	calls   map[string]bool // names called outside the file's own definitions, lower-cased
+	defines map[string]bool // the file's definition names, lower-cased
 }
 
 // links reads the graph and the definitions of p; nil when p has no graph.
@@ -48,13 +49,13 @@ func (l *locator) links(p string) (*fileLinks, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode graph of %s: %w", p, err)
 	}
-	syms, err := l.qc.s.st.Symbols(p)
+	rec, err := l.qc.s.st.File(p)
 	if err != nil {
-		return nil, fmt.Errorf("symbols of %s: %w", p, err)
+		return nil, fmt.Errorf("file record of %s: %w", p, err)
 	}
 	fl := &fileLinks{module: g.Module, imports: map[string]bool{}, calls: map[string]bool{}, defines: map[string]bool{}}
-	for _, s := range syms {
-		fl.defines[s.Name] = true
+	for _, n := range rec.Names {
+		fl.defines[n] = true
 	}
 	for _, im := range g.Imports {
 		fl.imports[im.Module] = true
@@ -64,10 +65,11 @@ func (l *locator) links(p string) (*fileLinks, error) {
 		}
 	}
 	for _, c := range g.Calls {
-		if c.Recv.Kind == graph.RecvLocal || c.Name == "" || fl.defines[c.Name] {
+		name := strings.ToLower(c.Name)
+		if c.Recv.Kind == graph.RecvLocal || name == "" || fl.defines[name] {
 			continue
 		}
-		fl.calls[c.Name] = true
+		fl.calls[name] = true
 		if c.Recv.Module != "" {
 			fl.imports[c.Recv.Module] = true
 		}
