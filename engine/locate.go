@@ -48,8 +48,9 @@ import (
 //   - spelled: for issue-like text, a file whose whole base name adjacent
 //     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
 //     flag_string_slice.go), more from the title than from the body;
-//   - neighbour: last, a share of the scores of the best files a file is
-//     linked to in the graph (imports, calls; neighbours.go).
+//   - neighbour: last, for issue-like text, a share of the scores of the
+//     best files a file is linked to in the graph (imports, calls;
+//     neighbours.go).
 //
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
@@ -210,8 +211,10 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 			return nil, err
 		}
 	}
-	if err := l.addNeighbours(); err != nil {
-		return nil, err
+	if ev.Long {
+		if err := l.addNeighbours(); err != nil {
+			return nil, err
+		}
 	}
 	return l.hits(k, capN)
 }
