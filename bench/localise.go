@@ -49,6 +49,7 @@ func benchLocalise(args []string) error {
 	hybrid := fs.Bool("hybrid", false, "also measure hybrid search with use-lite embeddings (embeds every tree on first use: long)")
 	every := fs.Int("every", 1, "measure every Nth query only")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	dump := fs.String("dump", "", "write one JSON line per query with every ranked file's score and evidence to this file")
 	fs.Parse(args)
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -95,6 +96,15 @@ func benchLocalise(args []string) error {
 		}
 	}
 	ctx := context.Background()
+	var dumpEnc *json.Encoder
+	if *dump != "" {
+		f, err := os.Create(*dump)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		dumpEnc = json.NewEncoder(f)
+	}
 	scores := make([]evalset.LocScore, len(qs))
 	var hybScores []evalset.LocScore
 	if *hybrid {
@@ -160,6 +170,11 @@ func benchLocalise(args []string) error {
 					verdict = "MISS@1"
 				}
 				fmt.Fprintf(os.Stderr, "%s %s %v ranks %v top %v\n", verdict, q.Repo, q.Files, scores[i].Ranks, scores[i].Top)
+			}
+			if dumpEnc != nil {
+				if err := dumpEnc.Encode(dumpRanking(i, q, lastHits)); err != nil {
+					return err
+				}
 			}
 			if *explainAll || *explain && *verbose && scores[i].Acc1 == 0 {
 				explainHits(q, lastHits)
@@ -309,4 +324,23 @@ func evidenceString(ev map[string]float64) string {
 		fmt.Fprintf(&b, " %s=%.3f", k, ev[k])
 	}
 	return b.String()
+}
+
+// dumpRanking is one query's ranked files (first occurrence of each path)
+// with their scores and evidence, for offline analysis of the ranking.
+func dumpRanking(i int, q evalset.LocQuery, hits []engine.Hit) map[string]any {
+	type file struct {
+		Path     string             `json:"path"`
+		Score    float64            `json:"score"`
+		Evidence map[string]float64 `json:"evidence"`
+	}
+	seen := map[string]bool{}
+	var files []file
+	for _, h := range hits {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			files = append(files, file{h.Path, h.Score, h.Evidence})
+		}
+	}
+	return map[string]any{"i": i, "repo": q.Repo, "ext": q.Ext(), "gold": q.Files, "query": q.Query, "files": files}
 }

@@ -47,7 +47,10 @@ import (
 //     the base name, and at half weight of the directory);
 //   - spelled: for issue-like text, a file whose whole base name adjacent
 //     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
-//     flag_string_slice.go), more from the title than from the body.
+//     flag_string_slice.go), more from the title than from the body;
+//   - neighbour: last, for issue-like text, a share of the scores of the
+//     best files a file is linked to in the graph (imports, calls;
+//     neighbours.go).
 //
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
@@ -205,6 +208,11 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	l.addFileNames(ev, q)
 	if !ev.Long && qc.priors[classTest] == 1 {
 		if err := l.addTestsOfCode(); err != nil {
+			return nil, err
+		}
+	}
+	if ev.Long {
+		if err := l.addNeighbours(); err != nil {
 			return nil, err
 		}
 	}

@@ -365,6 +365,8 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		score   float64
 	}
 	var cov []covered
+	qterms := termSet(q) // the leg's text: an issue's title, not words of its body
+
 	for _, h := range names {
 		c, ok := qc.chunk(h.ID)
 		if !ok {
@@ -372,7 +374,7 @@ func (qc *queryCtx) symbolLeg(ctx context.Context, q string, tq search.Query) ([
 		}
 		best := 0
 		for _, sym := range c.Symbols {
-			best = max(best, nameCoverage(sym, qc.terms))
+			best = max(best, nameCoverage(sym, qterms))
 		}
 		if best >= minCoveredParts {
 			cov = append(cov, covered{h.ID, best, h.Score * qc.prior(c.Path)})
