@@ -89,8 +89,12 @@ type IndexResult struct {
 // extractVersion when symbol extraction changes what it produces for the
 // same input; chunking.Version covers the chunker, graph.FormatVersion and
 // graph.ExtractVersion the graph. Files indexed by another version are
-// re-indexed on the next scan (no wipe needed).
-const extractVersion = 1
+// re-indexed on the next scan (no wipe needed). Version 2: large generated
+// data files (chunking.IsData) are no longer parsed.
+const extractVersion = 2
+
+// dataNote is the note of a file indexed as data (chunking.IsData).
+const dataNote = "data: chunked as line windows, without definitions or call graph"
 
 var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d.%d", chunking.Version, extractVersion, graph.FormatVersion, graph.ExtractVersion)
 
@@ -438,7 +442,13 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 	}}
 	opts := chunking.DefaultOptions()
 	var chunks []chunking.Chunk
-	if lang.HasGrammar() {
+	switch {
+	case lang.HasGrammar() && chunking.IsData(content):
+		// Generated data (register headers, tables): line windows, no
+		// parse, no definitions, no graph.
+		data.File.Note = dataNote
+		chunks = chunking.Data(rel, lang.Name, content, opts)
+	case lang.HasGrammar():
 		f, err := p.Parse(ctx, lang, content)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -452,7 +462,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 			addGraph(data, f, rel)
 			f.Close()
 		}
-	} else {
+	default:
 		chunks = chunking.Text(rel, lang.Name, content, opts)
 	}
 	if err := ctx.Err(); err != nil {

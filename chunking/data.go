@@ -1,0 +1,137 @@
+package chunking
+
+import "bytes"
+
+// DataMinSize is the size from which a source file is checked for being
+// data (IsData): below it, parsing costs little whatever the file holds.
+const DataMinSize = 128 << 10
+
+// dataShare is the share of a data file's bytes on data lines.
+const dataShare = 0.9
+
+// IsData reports whether src, a source file of a programming language, is
+// generated data rather than code: a register header (`#define NAME 0x1f`
+// line after line), a firmware or lookup table (`{0x90260002, 0x0},`), an
+// enum of numbered constants, a huge literal (`var table = "…"` on one
+// line). Such files dominate the cost of an index (the Linux kernel's
+// register headers alone are a third of its C) while their definitions and
+// call graph say nothing a text search over them does not: the engine
+// chunks them as line windows (Data) and skips the parse.
+//
+// A file is data when it is at least DataMinSize bytes and 90 % of the
+// bytes of its lines that hold tokens are on data lines. A data line holds
+// a literal (a number, a string or character literal) and at most one
+// identifier, or literals four times the length of its identifiers
+// (`#define` counts as nothing, comments are skipped). It takes one pass over
+// the bytes: about a hundredth of a parse.
+func IsData(src []byte) bool {
+	if len(src) < DataMinSize {
+		return false
+	}
+	var data, code int
+	for len(src) > 0 {
+		n := 0
+		for n < len(src) && src[n] != '\n' {
+			n++
+		}
+		line := src[:n]
+		if n < len(src) {
+			n++
+		}
+		src = src[n:]
+		s := scanDataLine(line)
+		switch {
+		case s.lits > 0 && (s.idents <= 1 || s.litBytes >= 4*s.identBytes):
+			data += len(line)
+		case s.idents > 0:
+			code += len(line)
+		}
+	}
+	return data+code > 0 && float64(data) >= dataShare*float64(data+code)
+}
+
+// lineTokens counts the literals and identifiers of one line.
+type lineTokens struct {
+	lits, idents         int
+	litBytes, identBytes int
+}
+
+// scanDataLine counts the tokens of a line for IsData. Preprocessor lines
+// other than #define (and comment lines in languages that start them with
+// '#') count as nothing.
+func scanDataLine(l []byte) lineTokens {
+	var t lineTokens
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	if i < len(l) && l[i] == '#' {
+		j := i + 1
+		for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+			j++
+		}
+		if len(l)-j < 6 || string(l[j:j+6]) != "define" {
+			return t
+		}
+		i = j + 6
+	}
+	for i < len(l) {
+		c := l[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(l) && l[j] != c {
+				if l[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(l))
+			t.lits++
+			t.litBytes += j - i
+			i = j
+		case c == '/' && i+1 < len(l) && l[i+1] == '/':
+			return t
+		case c == '/' && i+1 < len(l) && l[i+1] == '*':
+			j := i + 2
+			for j+1 < len(l) && (l[j] != '*' || l[j+1] != '/') {
+				j++
+			}
+			i = j + 2
+		case isWordByte(c):
+			j := i
+			for j < len(l) && isWordByte(l[j]) {
+				j++
+			}
+			if c >= '0' && c <= '9' {
+				t.lits++
+				t.litBytes += j - i
+			} else {
+				t.idents++
+				t.identBytes += j - i
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return t
+}
+
+// isWordByte reports whether c can be part of an identifier or a number
+// (bytes of multi-byte UTF-8 characters count as letters).
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// Data chunks a data file (see IsData) as windows of WindowLines lines that
+// repeat OverlapLines lines, of kind KindData; a line above MaxTokens is cut
+// inside, as Text does. A file with a NUL byte in its first 8000 bytes
+// yields no chunks.
+func Data(path, language string, src []byte, opts Options) []Chunk {
+	if bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0 {
+		return nil
+	}
+	d := newDoc(path, language, src, opts)
+	return d.windows(KindData, 0, d.numLines())
+}
