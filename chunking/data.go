@@ -21,8 +21,10 @@ const dataShare = 0.9
 // A file is data when it is at least DataMinSize bytes and 90 % of the
 // bytes of its lines that hold tokens are on data lines. A data line holds
 // a literal (a number, a string or character literal) and at most one
-// identifier, or literals four times the length of its identifiers
-// (`#define` counts as nothing, comments are skipped). It takes one pass over
+// identifier besides names in capitals (`#define R_CTRL BIT(3)`,
+// `x = GENMASK(7, 0),`), or literals four times the length of its
+// identifiers, or only names in capitals (`B_EN_A | B_EN_B | \`); `#define`
+// counts as nothing, comments are skipped. It takes one pass over
 // the bytes: about a hundredth of a parse.
 func IsData(src []byte) bool {
 	if len(src) < DataMinSize {
@@ -41,7 +43,8 @@ func IsData(src []byte) bool {
 		src = src[n:]
 		s := scanDataLine(line)
 		switch {
-		case s.lits > 0 && (s.idents <= 1 || s.litBytes >= 4*s.identBytes):
+		case s.lits > 0 && (s.idents-s.constants <= 1 || s.litBytes >= 4*s.identBytes),
+			s.idents > 0 && s.idents == s.constants:
 			data += len(line)
 		case s.idents > 0:
 			code += len(line)
@@ -53,6 +56,7 @@ func IsData(src []byte) bool {
 // lineTokens counts the literals and identifiers of one line.
 type lineTokens struct {
 	lits, idents         int
+	constants            int // identifiers in capitals (REG_BASE, BIT, GENMASK)
 	litBytes, identBytes int
 }
 
@@ -107,6 +111,9 @@ func scanDataLine(l []byte) lineTokens {
 				t.lits++
 				t.litBytes += j - i
 			} else {
+				if isConstantName(l[i:j]) {
+					t.constants++
+				}
 				t.idents++
 				t.identBytes += j - i
 			}
@@ -116,6 +123,17 @@ func scanDataLine(l []byte) lineTokens {
 		}
 	}
 	return t
+}
+
+// isConstantName reports whether w is spelled like a macro or constant
+// (upper-case letters, digits, underscores).
+func isConstantName(w []byte) bool {
+	for _, c := range w {
+		if c >= 'a' && c <= 'z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // isWordByte reports whether c can be part of an identifier or a number

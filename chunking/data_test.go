@@ -32,6 +32,18 @@ func TestIsData(t *testing.T) {
 		{"firmware table", repeatTo(size, "static const u32 table[] = {\n", func(i int) string {
 			return fmt.Sprintf("\t{0x%08x, 0x%08x}, {0x40000000, 0x00000000},", i, i*7)
 		}), true},
+		{"register header with bit macros", repeatTo(size, "", func(i int) string {
+			switch i % 3 {
+			case 0:
+				return fmt.Sprintf("#define R_AX_CTRL_%d 0x%04X", i, i*4)
+			case 1:
+				return fmt.Sprintf("#define B_AX_EN_%d BIT(%d)", i, i%32)
+			}
+			return fmt.Sprintf("#define B_AX_FIELD_%d_MASK GENMASK(%d, 0)", i, i%32)
+		}), true},
+		{"code calling macros", repeatTo(size, "", func(i int) string {
+			return fmt.Sprintf("	val = rtw_read32_mask(rtwdev, R_AX_CTRL_%d, B_AX_EN | 0x%x);", i, i)
+		}), false},
 		{"enum of numbered constants", repeatTo(size, "typedef enum SEL {\n", func(i int) string {
 			return fmt.Sprintf("FMT_BIT_DEPTH_CONTROL_SEL_%d = 0x%08x,", i, i)
 		}), true},
