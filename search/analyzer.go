@@ -36,12 +36,15 @@ func (codeAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	// Tokens are allocated in blocks and the stream points into them: a
 	// few allocations for all of a document's tokens instead of one each,
 	// and the terms are the cached words' own bytes (bleve only reads them).
-	var out analysis.TokenStream
-	var block []analysis.Token
+	// Code and prose give about one term per six bytes: sized for that, a
+	// document's stream rarely grows.
+	est := len(input)/6 + 8
+	out := make(analysis.TokenStream, 0, est)
+	block := make([]analysis.Token, 0, est)
 	scanWords(input, func(word []byte, offset int) {
 		for _, t := range wordTermsOf(word) {
 			if len(block) == cap(block) {
-				block = make([]analysis.Token, 0, min(max(len(out), 16), 1024))
+				block = make([]analysis.Token, 0, min(max(len(out)/2, 16), 1024))
 			}
 			block = append(block, analysis.Token{Term: t.bytes, Start: offset + int(t.start), End: offset + int(t.end),
 				Position: len(out) + 1, Type: analysis.AlphaNumeric})
@@ -124,7 +127,7 @@ var wordCache [wordShards]struct {
 
 const (
 	wordShards   = 64
-	wordShardMax = 4096 // words per shard
+	wordShardMax = 2048 // words per shard
 )
 
 // wordTermsOf returns the terms of one identifier-like run (cached).
