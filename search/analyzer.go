@@ -127,7 +127,7 @@ var wordCache [wordShards]struct {
 
 const (
 	wordShards   = 64
-	wordShardMax = 2048 // words per shard
+	wordShardMax = 512 // words per shard
 )
 
 // wordTermsOf returns the terms of one identifier-like run (cached).
