@@ -65,4 +65,5 @@ const (
 	KindTOMLTable       = "toml_table"
 	KindSQLStatement    = "sql_statement"
 	KindText            = "text" // a window of lines
+	KindData            = "data" // a window of lines of a data file (IsData)
 )

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/chunking"
 	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -107,4 +108,52 @@ func TestHugeFilesAreNotIndexed(t *testing.T) {
 	if hits := query(t, e, "Small"); len(hits) != 0 {
 		t.Fatalf("a huge buffer is still indexed: %v", hitPaths(hits))
 	}
+}
+
+// TestDataFilesAreChunkedNotParsed: a large generated register header is
+// indexed as line windows of kind data, with a note and no definitions or
+// graph, and its text is still found; code next to it is parsed as usual.
+func TestDataFilesAreChunkedNotParsed(t *testing.T) {
+	var regs strings.Builder
+	regs.WriteString("/* generated register offsets */\n")
+	for i := 0; regs.Len() < chunking.DataMinSize+4096; i++ {
+		fmt.Fprintf(&regs, "#define mmBLOCK%d_STATUS                                        0x%04x\n", i, i*4)
+	}
+	regs.WriteString("#define mmFROBNICATOR_DOORBELL 0x7ffc\n")
+	root := testutil.WriteTree(t, map[string]string{
+		"regs/block_offset.h": regs.String(),
+		"drv/drv.c":           "#include \"block_offset.h\"\n\nint frob_ring(int n) { return n + mmFROBNICATOR_DOORBELL; }\n",
+	})
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	fs, err := s.File("regs/block_offset.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs.Note != dataNote {
+		t.Fatalf("note of the register header: %q", fs.Note)
+	}
+	if syms, err := s.DocumentSymbols("regs/block_offset.h"); err != nil || len(syms) != 0 {
+		t.Fatalf("register header symbols: %d (%v), want none", len(syms), err)
+	}
+	if syms, err := s.DocumentSymbols("drv/drv.c"); err != nil || len(syms) == 0 {
+		t.Fatalf("code next to it: %d symbols (%v)", len(syms), err)
+	}
+	res, err := s.Search(context.Background(), SearchRequest{Query: "mmFROBNICATOR_DOORBELL", K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, h := range res.Hits {
+		kinds[h.Path] = h.Kind
+	}
+	if kinds["regs/block_offset.h"] != chunking.KindData {
+		t.Fatalf("search for a register: hits %v (kinds %v), want the header's data window", hitPaths(res.Hits), kinds)
+	}
+	textMatchesStore(t, e, "regs/block_offset.h")
 }

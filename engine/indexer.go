@@ -89,8 +89,12 @@ type IndexResult struct {
 // extractVersion when symbol extraction changes what it produces for the
 // same input; chunking.Version covers the chunker, graph.FormatVersion and
 // graph.ExtractVersion the graph. Files indexed by another version are
-// re-indexed on the next scan (no wipe needed).
-const extractVersion = 1
+// re-indexed on the next scan (no wipe needed). Version 2: large generated
+// data files (chunking.IsData) are no longer parsed.
+const extractVersion = 2
+
+// dataNote is the note of a file indexed as data (chunking.IsData).
+const dataNote = "data: chunked as line windows, without definitions or call graph"
 
 var indexerVersion = fmt.Sprintf("chunk%d.extract%d.graph%d.%d", chunking.Version, extractVersion, graph.FormatVersion, graph.ExtractVersion)
 
@@ -196,8 +200,12 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	res.Files = len(files)
 
 	var todo []workspace.FileInfo
+	stored := map[string]bool{} // files of todo the store has a record of
 	for _, fi := range files {
 		ok := unchanged(fi.Rel, fi.Size, fi.ModTime)
+		if _, had := heads[fi.Rel]; had && !ok {
+			stored[fi.Rel] = true
+		}
 		delete(heads, fi.Rel)
 		if ok {
 			res.Unchanged++
@@ -238,7 +246,10 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	// Parse in workers, write from this goroutine in arrival order.
 	total, totalBytes, doneBytes := len(todo), sizeOf(todo), int64(0)
 	progress(Progress{Phase: "index", Done: 0, Total: total, BytesTotal: totalBytes})
-	err = e.parseAll(ctx, todo, e.buildFromDisk, func(done int, r built) error {
+	build := func(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo) built {
+		return e.buildFromDisk(ctx, p, fi, stored[fi.Rel])
+	}
+	err = e.parseAll(ctx, todo, build, func(done int, r built) error {
 		doneBytes += r.size
 		switch {
 		case r.err != nil:
@@ -411,19 +422,24 @@ func (e *Engine) languageOf(rel string, head []byte) *symbols.Language {
 	return lang
 }
 
-func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo) built {
+// buildFromDisk reads and builds a file; stored says whether the store had a
+// record of it when the run began (if not, it is not looked up: a cold
+// index saves a read per file).
+func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo, stored bool) built {
 	r := built{path: fi.Rel, size: fi.Size, mtime: fi.ModTime}
 	content, err := os.ReadFile(fi.Abs)
 	if err != nil {
 		r.err = err
 		return r
 	}
-	hash := store.ContentHash(content)
-	snap := e.db.Snapshot()
-	old, err := snap.File(fi.Rel)
-	snap.Release()
-	if err == nil && old.Hash == hash && !old.Overlay && old.Indexer == indexerVersion {
-		return r
+	if stored {
+		hash := store.ContentHash(content)
+		snap := e.db.Snapshot()
+		old, err := snap.File(fi.Rel)
+		snap.Release()
+		if err == nil && old.Hash == hash && !old.Overlay && old.Indexer == indexerVersion {
+			return r
+		}
 	}
 	r.data, r.err = e.build(ctx, p, fi.Rel, content, false)
 	if r.data != nil {
@@ -450,7 +466,13 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 	}}
 	opts := chunking.DefaultOptions()
 	var chunks []chunking.Chunk
-	if lang.HasGrammar() {
+	switch {
+	case lang.HasGrammar() && chunking.IsData(content):
+		// Generated data (register headers, tables): line windows, no
+		// parse, no definitions, no graph.
+		data.File.Note = dataNote
+		chunks = chunking.Data(rel, lang.Name, content, opts)
+	case lang.HasGrammar():
 		f, err := p.Parse(ctx, lang, content)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -464,7 +486,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 			addGraph(data, f, rel)
 			f.Close()
 		}
-	} else {
+	default:
 		chunks = chunking.Text(rel, lang.Name, content, opts)
 	}
 	if err := ctx.Err(); err != nil {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,64 +33,157 @@ const maxTermLen = 48
 type codeAnalyzer struct{}
 
 func (codeAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	var out analysis.TokenStream
-	pos := 0
-	emit := func(term string, start, end int) {
-		pos++
-		out = append(out, &analysis.Token{Term: []byte(term), Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric})
-	}
-	Terms(input, emit)
+	// Tokens are allocated in blocks and the stream points into them: a
+	// few allocations for all of a document's tokens instead of one each,
+	// and the terms are the cached words' own bytes (bleve only reads them).
+	// Code and prose give about one term per six bytes: sized for that, a
+	// document's stream rarely grows.
+	est := len(input)/6 + 8
+	out := make(analysis.TokenStream, 0, est)
+	block := make([]analysis.Token, 0, est)
+	scanWords(input, func(word []byte, offset int) {
+		for _, t := range wordTermsOf(word) {
+			if len(block) == cap(block) {
+				block = make([]analysis.Token, 0, min(max(len(out)/2, 16), 1024))
+			}
+			block = append(block, analysis.Token{Term: t.bytes, Start: offset + int(t.start), End: offset + int(t.end),
+				Position: len(out) + 1, Type: analysis.AlphaNumeric})
+			out = append(out, &block[len(block)-1])
+		}
+	})
 	return out
 }
 
 // Terms calls emit for every search term of text, in order, with its byte
 // range. It is the analyzer's core, shared with query-side code.
 func Terms(text []byte, emit func(term string, start, end int)) {
+	scanWords(text, func(word []byte, offset int) {
+		for _, t := range wordTermsOf(word) {
+			emit(t.term, offset+int(t.start), offset+int(t.end))
+		}
+	})
+}
+
+// scanWords calls fn for every identifier-like run of text (letters,
+// digits, underscores) with its offset.
+func scanWords(text []byte, fn func(word []byte, offset int)) {
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRune(text[i:])
-		if !isIdent(r) {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiIdent[c] {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRune(text[i:]); !isIdent(r) {
 			i += size
 			continue
 		}
 		start := i
 		for i < len(text) {
-			r, size = utf8.DecodeRune(text[i:])
+			if c := text[i]; c < utf8.RuneSelf {
+				if !asciiIdent[c] {
+					break
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(text[i:])
 			if !isIdent(r) {
 				break
 			}
 			i += size
 		}
-		identTerms(text[start:i], start, emit)
+		fn(text[start:i], start)
 	}
 }
+
+// asciiIdent is isIdent for the ASCII bytes.
+var asciiIdent = func() (t [utf8.RuneSelf]bool) {
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		t[c] = isIdent(c)
+	}
+	return t
+}()
 
 func isIdent(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// identTerms emits the terms of one identifier-like run.
-func identTerms(word []byte, offset int, emit func(string, int, int)) {
+// wordTerm is one term of a word, with its byte range inside the word.
+type wordTerm struct {
+	term       string
+	bytes      []byte // term, for tokens (shared: read only)
+	start, end int32
+}
+
+// wordCache remembers the terms of words already analysed. Source code
+// repeats its identifiers (err, nil, ctx, the names of a package), so most
+// words are found here and cost no splitting, lower-casing or stemming; a
+// shard that fills up is emptied, which bounds the memory to a few tens of
+// megabytes on any corpus.
+var wordCache [wordShards]struct {
+	mu sync.RWMutex
+	m  map[string][]wordTerm
+}
+
+const (
+	wordShards   = 64
+	wordShardMax = 512 // words per shard
+)
+
+// wordTermsOf returns the terms of one identifier-like run (cached).
+func wordTermsOf(word []byte) []wordTerm {
 	if len(word) > maxTermLen {
-		return
+		return nil
+	}
+	h := uint32(2166136261)
+	for _, c := range word {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	sh := &wordCache[h%wordShards]
+	sh.mu.RLock()
+	ts, ok := sh.m[string(word)]
+	sh.mu.RUnlock()
+	if ok {
+		return ts
+	}
+	ts = identTerms(word)
+	sh.mu.Lock()
+	if sh.m == nil || len(sh.m) >= wordShardMax {
+		sh.m = make(map[string][]wordTerm, 256)
+	}
+	sh.m[string(word)] = ts
+	sh.mu.Unlock()
+	return ts
+}
+
+// identTerms computes the terms of one identifier-like run.
+func identTerms(word []byte) []wordTerm {
+	if len(word) > maxTermLen {
+		return nil
+	}
+	var out []wordTerm
+	add := func(t string, start, end int) {
+		out = append(out, wordTerm{term: t, bytes: []byte(t), start: int32(start), end: int32(end)})
 	}
 	parts := splitIdent(word)
 	whole := lower(trimUnderscore(word))
 	if whole == "" {
-		return
+		return nil
 	}
 	if len(parts) <= 1 {
 		if t := normalizeWord(whole); t != "" {
-			emit(t, offset, offset+len(word))
+			add(t, 0, len(word))
 		}
-		return
+		return out
 	}
 	// A compound identifier: the whole (unstemmed, it is a name) and its parts.
-	emit(whole, offset, offset+len(word))
+	add(whole, 0, len(word))
 	for _, p := range parts {
 		if t := normalizeWord(lower(word[p[0]:p[1]])); t != "" {
-			emit(t, offset+p[0], offset+p[1])
+			add(t, p[0], p[1])
 		}
 	}
+	return out
 }
 
 // Units calls fn for every word of text: an identifier-like run's whole
