@@ -56,12 +56,12 @@ func (l *locator) links(p string) (*fileLinks, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode graph of %s: %w", p, err)
 	}
-	rec, err := l.qc.s.st.File(p)
+	names, err := l.qc.s.st.DefinitionNames(p)
 	if err != nil {
-		return nil, fmt.Errorf("file record of %s: %w", p, err)
+		return nil, fmt.Errorf("definition names of %s: %w", p, err)
 	}
 	fl := &fileLinks{module: g.Module, imports: map[string]bool{}, calls: map[string]bool{}, defines: map[string]bool{}}
-	for _, n := range rec.Names {
+	for _, n := range names {
 		fl.defines[n] = true
 	}
 	for _, im := range g.Imports {

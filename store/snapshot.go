@@ -50,6 +50,26 @@ func (s *Snapshot) File(path string) (FileRecord, error) {
 	return rec, s.db.noteRead(err)
 }
 
+// DefinitionNames returns the lower-cased names of path's definitions, in
+// their order (from the file's k/ key, without decoding its symbols), or
+// ErrNotFound.
+func (s *Snapshot) DefinitionNames(path string) ([]string, error) {
+	key := writtenKey(path)
+	b, closer, err := s.get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, s.db.noteRead(fmt.Errorf("read %q: %w", key, err))
+	}
+	defer closer.Close()
+	keys, err := decodeWrittenKeys(b)
+	if err != nil {
+		return nil, fmt.Errorf("decode %q: %w", key, err)
+	}
+	return keys.Names, nil
+}
+
 // Files calls fn for every indexed file in path order; fn returning false stops.
 func (s *Snapshot) Files(fn func(FileRecord) bool) error {
 	return s.scan([]byte("f/"), func(k, v []byte) (bool, error) {

@@ -57,8 +57,8 @@ func TestPutFileRoundTrip(t *testing.T) {
 	if rec.Seq != seq || rec.Symbols != 3 || len(rec.Chunks) != 3 {
 		t.Fatalf("record = %+v", rec)
 	}
-	if keys, err := db.getWritten("a/x.go"); err != nil || !reflect.DeepEqual(keys.Names, []string{"foo", "bar", "foo"}) {
-		t.Fatalf("written keys = %+v, %v", keys, err)
+	if names, err := snap.DefinitionNames("a/x.go"); err != nil || !reflect.DeepEqual(names, []string{"foo", "bar", "foo"}) {
+		t.Fatalf("definition names = %q, %v", names, err)
 	}
 	syms, err := snap.Symbols("a/x.go")
 	if err != nil || len(syms) != 3 || syms[1].Name != "bar" {
