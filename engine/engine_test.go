@@ -570,3 +570,29 @@ func TestShebangScripts(t *testing.T) {
 		t.Fatalf("second run: %+v, %v", res, err)
 	}
 }
+
+// TestCalibrationPersists: the term-overlap threshold measured after a
+// bulk run is what the next process uses, without measuring again.
+func TestCalibrationPersists(t *testing.T) {
+	root, db := testutil.WriteTree(t, testutil.Fixture), t.TempDir()
+	e := openTest(t, root, db)
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.calibrate(); err != nil {
+		t.Fatal(err)
+	}
+	want := e.simCal.jaccard
+	e.Close()
+	e = openTest(t, root, db)
+	defer e.Close()
+	if v, err := e.db.Meta(jaccardMeta); err != nil || v == "" {
+		t.Fatalf("stored threshold: %q, %v", v, err)
+	}
+	e.db.SetMeta(jaccardMeta, "0.75") // what the next process reads, not a measurement
+	s := e.Snapshot()
+	defer s.Release()
+	if got := e.simCal.jaccardThreshold(s); got != 0.75 {
+		t.Errorf("threshold = %v, want the stored 0.75 (measured was %v)", got, want)
+	}
+}

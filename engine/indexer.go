@@ -283,6 +283,9 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		if err := e.db.Settle(ctx); err != nil {
 			e.log.Warn("compact store", "err", err)
 		}
+		if err := e.calibrate(); err != nil {
+			e.log.Warn("calibrate similarity", "err", err)
+		}
 		res.Duration = time.Since(start)
 	}
 	e.stats.recordIndex(res)

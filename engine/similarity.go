@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/context-ls/context-ls/packs"
@@ -129,20 +130,49 @@ func (s *Snapshot) cachedVector(model string, r store.Recipe) []float32 {
 	return q.Dequantize()
 }
 
+// jaccardMeta names the store's copy of the term-overlap threshold,
+// measured at the end of a bulk run: a fresh process (a CLI command) reads
+// it instead of measuring it again (0.15 s on the Linux kernel).
+const jaccardMeta = "simJaccard"
+
 func (c *simCalibration) jaccardThreshold(s *Snapshot) float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.jaccard == 0 {
-		sample := s.sampleChunks(simSample)
-		ts := make([][]uint64, 0, len(sample))
-		for _, id := range sample {
-			if ch, err := s.st.Chunk(id); err == nil {
-				ts = append(ts, termHashes(ch.Text))
+		if v, err := s.e.db.Meta(jaccardMeta); err == nil {
+			if f, err := strconv.ParseFloat(v, 64); err == nil && f >= simFloor && f < 1 {
+				c.jaccard = f
+				return f
 			}
 		}
-		c.jaccard = threshold(len(ts), func(i, j int) float64 { return packs.Jaccard(ts[i], ts[j]) })
+		c.jaccard = measureJaccard(s)
 	}
 	return c.jaccard
+}
+
+// measureJaccard measures the term-overlap threshold on a sample of the
+// snapshot's chunks.
+func measureJaccard(s *Snapshot) float64 {
+	sample := s.sampleChunks(simSample)
+	ts := make([][]uint64, 0, len(sample))
+	for _, id := range sample {
+		if ch, err := s.st.Chunk(id); err == nil {
+			ts = append(ts, termHashes(ch.Text))
+		}
+	}
+	return threshold(len(ts), func(i, j int) float64 { return packs.Jaccard(ts[i], ts[j]) })
+}
+
+// calibrate measures the term-overlap threshold after a bulk run and keeps
+// it in the store for the processes that open the index next.
+func (e *Engine) calibrate() error {
+	s := e.Snapshot()
+	defer s.Release()
+	thr := measureJaccard(s)
+	e.simCal.mu.Lock()
+	e.simCal.jaccard = thr
+	e.simCal.mu.Unlock()
+	return e.db.SetMeta(jaccardMeta, strconv.FormatFloat(thr, 'g', -1, 64))
 }
 
 func (c *simCalibration) cosineThreshold(s *Snapshot, model string) float64 {
