@@ -39,6 +39,10 @@ type Backend interface {
 	// Sync waits until the index holds the current text of the open
 	// document path (bounded by ctx).
 	Sync(ctx context.Context, path string) error
+	// SyncAll waits until the index holds the pending text of every open
+	// document (bounded by ctx): workspace-wide queries read the edits
+	// sent before them.
+	SyncAll(ctx context.Context) error
 
 	// Service returns the service of the open folder root; release ends
 	// its use.

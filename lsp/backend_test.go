@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -333,6 +334,37 @@ func TestAnswersFollowTheBuffer(t *testing.T) {
 	}}))
 	if got := names("geo/rect.go"); got != "Hexagon Side" && got != "Hexagon" {
 		t.Fatalf("documentSymbol right after reopening with new text: %q; want the new buffer's Hexagon only", got)
+	}
+}
+
+// TestWorkspaceQueriesReadTheirWrites: a search, a workspace symbol query
+// and a context pack right after didChange see the edit — no poll, and a
+// debounce of an hour: workspace-wide queries wait for pending buffers.
+func TestWorkspaceQueriesReadTheirWrites(t *testing.T) {
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2, Debounce: time.Hour})
+	h := startServer(t, Options{Backend: b})
+	copyFixture(t, h.root)
+	s := newSession(t, h.c, h.root)
+	s.initialize(map[string]any{"embeddings": false})
+	s.awaitIndexed()
+	s.didOpen("geo/rect.go", "go")
+	s.insert("geo/rect.go", "\n// Trapezoid makes a trapezoid.\nfunc Trapezoid(a, b, h float64) float64 { return (a + b) * h / 2 }\n")
+	if _, ok := hasHit(s.search("Trapezoid", 5), "Trapezoid"); !ok {
+		t.Fatal("search right after didChange misses the new function")
+	}
+	s.insert("geo/rect.go", "\n// Rhombus makes a rhombus.\nfunc Rhombus(d1, d2 float64) float64 { return d1 * d2 / 2 }\n")
+	found := false
+	for _, sym := range s.workspaceSymbols("Rhombus") {
+		found = found || sym.Name == "Rhombus"
+	}
+	if !found {
+		t.Fatal("workspace/symbol right after didChange misses the new function")
+	}
+	s.insert("geo/rect.go", "\n// Parallelogram makes a parallelogram.\nfunc Parallelogram(b, h float64) float64 { return b * h }\n")
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "Parallelogram", "budgetTokens": 2000}, &pack))
+	if !strings.Contains(pack.Text, "func Parallelogram") {
+		t.Fatalf("context pack right after didChange misses the new function:\n%s", pack.Text)
 	}
 }
 

@@ -260,6 +260,8 @@ func (b *fakeBackend) StartWatcher(root string) func() {
 
 func (b *fakeBackend) Sync(ctx context.Context, path string) error { return nil }
 
+func (b *fakeBackend) SyncAll(ctx context.Context) error { return nil }
+
 // errNoIndex is the fake's answer to queries.
 var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)
 
