@@ -16,9 +16,10 @@ import (
 // with a fake instead of indexing a workspace.
 type Backend interface {
 	// OpenFolder opens a workspace folder and starts indexing it in the
-	// background; progress (nil for none) hears files done of total until
-	// done reaches total.
-	OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error
+	// background; progress (nil for none) hears files (and bytes, rate and
+	// time left, said in the message) done of total until done reaches
+	// total.
+	OpenFolder(ctx context.Context, root string, s session.Settings, progress func(service.Progress)) error
 	// CloseFolder releases a folder.
 	CloseFolder(root string) error
 	// SettingsChanged applies new settings to every open folder.

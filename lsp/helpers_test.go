@@ -203,7 +203,7 @@ func (b *fakeBackend) eventList() []string {
 	return append([]string(nil), b.events...)
 }
 
-func (b *fakeBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error {
+func (b *fakeBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(service.Progress)) error {
 	if b.openErr != nil {
 		return b.openErr
 	}
