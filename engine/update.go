@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // UpdateOverlay indexes the content of an editor buffer for rel: unsaved
@@ -32,20 +34,77 @@ func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 
 // Refresh re-reads the given workspace paths from disk (watched-file events,
 // saves): changed files are re-indexed, deleted or newly ignored ones are
-// removed, paths with an open overlay are left to the overlay.
+// removed, paths with an open overlay are left to the overlay. Several
+// paths make one batched update (a branch switch rewriting thousands of
+// files): they are parsed on the engine's workers, each file written in its
+// own batch as it is parsed, and the text index is brought up to date once,
+// at the end (in batches of at most textBatchDocs documents). Queries keep
+// answering from their snapshots meanwhile.
 func (e *Engine) Refresh(ctx context.Context, rels []string) error {
 	if err := e.beginWrite(ctx); err != nil {
 		return err
 	}
-	var errs []error
+	var todo []string
 	for _, rel := range rels {
-		if e.hasOverlay(rel) {
-			continue
-		}
-		if err := e.refreshOne(ctx, rel); err != nil {
-			errs = append(errs, err)
+		if !e.hasOverlay(rel) {
+			todo = append(todo, rel)
 		}
 	}
+	switch len(todo) {
+	case 0:
+		return nil
+	case 1:
+		return e.refreshOne(ctx, todo[0])
+	}
+	return e.refreshMany(ctx, todo)
+}
+
+// refreshMany is Refresh of several paths: one update run.
+func (e *Engine) refreshMany(ctx context.Context, rels []string) error {
+	start := time.Now()
+	var errs []error
+	var files []workspace.FileInfo
+	removed, written, unchanged := 0, 0, 0
+	for _, rel := range rels {
+		fi, ok, err := e.statIndexable(rel)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok && fi.Size <= e.ws.MaxFileSize() {
+			files = append(files, fi)
+			continue
+		}
+		// Gone, excluded, not indexable or too large: not in the index.
+		if err := e.deleteFile(rel); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+		removed++
+	}
+	err := e.parseAll(ctx, files, e.buildFromDisk, func(_ int, r built) error {
+		switch {
+		case errors.Is(r.err, fs.ErrNotExist): // deleted since the stat
+			removed++
+			return e.deleteFile(r.path)
+		case r.err != nil:
+			errs = append(errs, fmt.Errorf("refresh %s: %w", r.path, r.err))
+		case r.data == nil: // same content
+			unchanged++
+			return e.touchFile(r.path, r.size, r.mtime)
+		default:
+			written++
+			return e.writeFile(ctx, r.data, false)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := e.flushText(); err != nil {
+		errs = append(errs, err)
+	}
+	e.stats.note("refreshed %d files in one update (%d written, %d removed, %d unchanged) in %s",
+		len(rels), written, removed, unchanged, time.Since(start).Round(time.Millisecond))
 	return errors.Join(errs...)
 }
 
