@@ -117,6 +117,8 @@ type folder struct {
 	settings Settings
 
 	docs *overlayQueue
+	// changes coalesces the client's reports of files changed on disk.
+	changes *changeBatch
 
 	watchMu   sync.Mutex
 	watching  bool
@@ -174,6 +176,7 @@ func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progres
 	b.setLevel(s.LogLevel)
 	f := &folder{b: b, root: root, settings: s}
 	f.docs = newOverlayQueue(f, b.opts.Debounce, nil)
+	f.changes = &changeBatch{f: f, quiet: workspace.DefaultDebounce}
 	fe, err := b.openEngine(f, s)
 	if err != nil {
 		f.docs.stop()
@@ -203,6 +206,7 @@ func (b *Session) CloseFolder(root string) error {
 	b.folders = slices.DeleteFunc(b.folders, func(g *folder) bool { return g == f })
 	b.mu.Unlock()
 	f.stopWatching()
+	f.changes.stop()
 	f.docs.stop()
 	f.mu.Lock()
 	fe := f.fe
