@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // TestRefreshManyIsOneUpdate: a refresh of many paths (a branch switch)
@@ -73,5 +74,62 @@ func TestRefreshManyIsOneUpdate(t *testing.T) {
 	}
 	if runs != 1 {
 		t.Errorf("%d refresh runs in %q, want 1", runs, st.Recent)
+	}
+}
+
+// TestOverlayEditsReparse: successive versions of an editor buffer are
+// re-parsed from the previous parse, and what they index is what a full
+// build of the same text gives.
+func TestOverlayEditsReparse(t *testing.T) {
+	root := testutil.WriteTree(t, testutil.Fixture)
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(root, "geo/shapes.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		text = append(text, fmt.Sprintf("\n// Shape%d is added in the editor.\nfunc Shape%d() int { return %d }\n", i, i, i)...)
+		if err := e.UpdateOverlay(ctx, "geo/shapes.go", text); err != nil {
+			t.Fatal(err)
+		}
+		e.parserMu.Lock()
+		kept := e.parsed["geo/shapes.go"]
+		e.parserMu.Unlock()
+		if kept == nil || string(kept.Source) != string(text) {
+			t.Fatalf("edit %d: the buffer's parse is not kept for the next version", i)
+		}
+	}
+	p := symbols.NewParser()
+	defer p.Close()
+	want, err := e.build(ctx, p, "geo/shapes.go", text, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	got, err := s.DocumentSymbols("geo/shapes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want.Symbols) {
+		t.Fatalf("%d definitions indexed, a full build has %d", len(got), len(want.Symbols))
+	}
+	for i := range got {
+		if got[i].Name != want.Symbols[i].Name || got[i].Span != want.Symbols[i].Span {
+			t.Errorf("definition %d: %s %+v, a full build has %s %+v", i, got[i].Name, got[i].Span, want.Symbols[i].Name, want.Symbols[i].Span)
+		}
+	}
+	if err := e.ClearOverlay(ctx, "geo/shapes.go"); err != nil {
+		t.Fatal(err)
+	}
+	e.parserMu.Lock()
+	defer e.parserMu.Unlock()
+	if e.parsed["geo/shapes.go"] != nil {
+		t.Error("the parse of a closed buffer is kept")
 	}
 }

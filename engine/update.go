@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,6 +30,12 @@ func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 	e.overlayMu.Lock()
 	delete(e.overlays, rel)
 	e.overlayMu.Unlock()
+	e.parserMu.Lock()
+	if f := e.parsed[rel]; f != nil {
+		f.Close()
+		delete(e.parsed, rel)
+	}
+	e.parserMu.Unlock()
 	return e.Refresh(ctx, []string{rel})
 }
 
@@ -159,9 +166,14 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		}
 		return nil
 	}
-	p := e.parser()
-	data, err := e.build(ctx, p, rel, content, overlay)
-	e.releaseParser(p)
+	var data *store.FileData
+	if overlay {
+		data, err = e.buildOverlay(ctx, rel, content)
+	} else {
+		p := e.parser()
+		data, err = e.build(ctx, p, rel, content, false)
+		e.releaseParser(p)
+	}
 	if err != nil {
 		return fmt.Errorf("index %s: %w", rel, err)
 	}
@@ -170,6 +182,35 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		return err
 	}
 	return e.flushText()
+}
+
+// buildOverlay builds an editor buffer's version of rel, re-parsing from
+// the buffer's previous parse (symbols.Parser.Reparse: a keystroke in a
+// large file costs a fraction of a full parse), and keeps this parse for
+// the next version.
+func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (*store.FileData, error) {
+	p := e.parser()
+	defer e.releaseParser(p)
+	prev := e.parsed[rel]
+	delete(e.parsed, rel) // re-parsing edits its tree: never reused twice
+	if prev != nil {
+		defer prev.Close()
+	}
+	// The kept parse holds its source: a copy, never the caller's buffer.
+	content = bytes.Clone(content)
+	parse := func(lang *symbols.Language) (*symbols.File, error) {
+		if prev != nil && prev.Lang == lang && prev.Tree != nil {
+			return p.Reparse(ctx, prev, content)
+		}
+		return p.Parse(ctx, lang, content)
+	}
+	keep := func(f *symbols.File) {
+		if e.parsed == nil {
+			e.parsed = map[string]*symbols.File{}
+		}
+		e.parsed[rel] = f
+	}
+	return e.buildWith(ctx, rel, content, true, parse, keep)
 }
 
 // parser hands out the engine's parser for single-file updates (tree-sitter
