@@ -67,6 +67,9 @@ type Engine struct {
 
 	parserMu  sync.Mutex
 	updParser *symbols.Parser
+	// parsed holds the latest parse of each editor buffer (under
+	// parserMu): the next version of the buffer re-parses from it.
+	parsed map[string]*symbols.File
 
 	snapMu sync.Mutex
 	cur    *Snapshot
@@ -278,6 +281,10 @@ func (e *Engine) close() error {
 	if e.updParser != nil {
 		e.updParser.Close()
 		e.updParser = nil
+	}
+	for rel, f := range e.parsed {
+		f.Close()
+		delete(e.parsed, rel)
 	}
 	e.parserMu.Unlock()
 	err := e.text.Close()

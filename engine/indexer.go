@@ -453,6 +453,14 @@ func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi worksp
 
 // build parses and chunks one file version into the data of its batch.
 func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, content []byte, overlay bool) (*store.FileData, error) {
+	parse := func(lang *symbols.Language) (*symbols.File, error) { return p.Parse(ctx, lang, content) }
+	return e.buildWith(ctx, rel, content, overlay, parse, nil)
+}
+
+// buildWith is build with the parse to use and, when keep is set, the
+// parsed file handed to keep instead of closed.
+func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, overlay bool,
+	parse func(*symbols.Language) (*symbols.File, error), keep func(*symbols.File)) (*store.FileData, error) {
 	lang := e.languageOf(rel, content)
 	if lang == nil {
 		return nil, fmt.Errorf("%s: %w", rel, ErrNotIndexable)
@@ -476,7 +484,7 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		data.File.Note = dataNote
 		chunks = chunking.Data(rel, lang.Name, content, opts)
 	case lang.HasGrammar():
-		f, err := p.Parse(ctx, lang, content)
+		f, err := parse(lang)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -487,7 +495,11 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 			data.Symbols = f.Symbols
 			chunks = chunking.Code(rel, f, opts)
 			addGraph(data, f, rel)
-			f.Close()
+			if keep != nil {
+				keep(f)
+			} else {
+				f.Close()
+			}
 		}
 	default:
 		chunks = chunking.Text(rel, lang.Name, content, opts)

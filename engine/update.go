@@ -1,14 +1,17 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // UpdateOverlay indexes the content of an editor buffer for rel: unsaved
@@ -27,25 +30,91 @@ func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 	e.overlayMu.Lock()
 	delete(e.overlays, rel)
 	e.overlayMu.Unlock()
+	e.parserMu.Lock()
+	if f := e.parsed[rel]; f != nil {
+		f.Close()
+		delete(e.parsed, rel)
+	}
+	e.parserMu.Unlock()
 	return e.Refresh(ctx, []string{rel})
 }
 
 // Refresh re-reads the given workspace paths from disk (watched-file events,
 // saves): changed files are re-indexed, deleted or newly ignored ones are
-// removed, paths with an open overlay are left to the overlay.
+// removed, paths with an open overlay are left to the overlay. Several
+// paths make one batched update (a branch switch rewriting thousands of
+// files): they are parsed on the engine's workers, each file written in its
+// own batch as it is parsed, and the text index is brought up to date once,
+// at the end (in batches of at most textBatchDocs documents). Queries keep
+// answering from their snapshots meanwhile.
 func (e *Engine) Refresh(ctx context.Context, rels []string) error {
 	if err := e.beginWrite(ctx); err != nil {
 		return err
 	}
-	var errs []error
+	var todo []string
 	for _, rel := range rels {
-		if e.hasOverlay(rel) {
-			continue
-		}
-		if err := e.refreshOne(ctx, rel); err != nil {
-			errs = append(errs, err)
+		if !e.hasOverlay(rel) {
+			todo = append(todo, rel)
 		}
 	}
+	switch len(todo) {
+	case 0:
+		return nil
+	case 1:
+		return e.refreshOne(ctx, todo[0])
+	}
+	return e.refreshMany(ctx, todo)
+}
+
+// refreshMany is Refresh of several paths: one update run.
+func (e *Engine) refreshMany(ctx context.Context, rels []string) error {
+	start := time.Now()
+	var errs []error
+	var files []workspace.FileInfo
+	removed, written, unchanged := 0, 0, 0
+	for _, rel := range rels {
+		fi, ok, err := e.statIndexable(rel)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok && fi.Size <= e.ws.MaxFileSize() {
+			files = append(files, fi)
+			continue
+		}
+		// Gone, excluded, not indexable or too large: not in the index.
+		if err := e.deleteFile(rel); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+		removed++
+	}
+	fromDisk := func(ctx context.Context, p *symbols.Parser, fi workspace.FileInfo) built {
+		return e.buildFromDisk(ctx, p, fi, true) // a refreshed file may be stored
+	}
+	err := e.parseAll(ctx, files, fromDisk, func(_ int, r built) error {
+		switch {
+		case errors.Is(r.err, fs.ErrNotExist): // deleted since the stat
+			removed++
+			return e.deleteFile(r.path)
+		case r.err != nil:
+			errs = append(errs, fmt.Errorf("refresh %s: %w", r.path, r.err))
+		case r.data == nil: // same content
+			unchanged++
+			return e.touchFile(r.path, r.size, r.mtime)
+		default:
+			written++
+			return e.writeFile(ctx, r.data, false)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := e.flushText(); err != nil {
+		errs = append(errs, err)
+	}
+	e.stats.note("refreshed %d files in one update (%d written, %d removed, %d unchanged) in %s",
+		len(rels), written, removed, unchanged, time.Since(start).Round(time.Millisecond))
 	return errors.Join(errs...)
 }
 
@@ -100,9 +169,14 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		}
 		return nil
 	}
-	p := e.parser()
-	data, err := e.build(ctx, p, rel, content, overlay)
-	e.releaseParser(p)
+	var data *store.FileData
+	if overlay {
+		data, err = e.buildOverlay(ctx, rel, content)
+	} else {
+		p := e.parser()
+		data, err = e.build(ctx, p, rel, content, false)
+		e.releaseParser(p)
+	}
 	if err != nil {
 		return fmt.Errorf("index %s: %w", rel, err)
 	}
@@ -111,6 +185,35 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 		return err
 	}
 	return e.flushText()
+}
+
+// buildOverlay builds an editor buffer's version of rel, re-parsing from
+// the buffer's previous parse (symbols.Parser.Reparse: a keystroke in a
+// large file costs a fraction of a full parse), and keeps this parse for
+// the next version.
+func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (*store.FileData, error) {
+	p := e.parser()
+	defer e.releaseParser(p)
+	prev := e.parsed[rel]
+	delete(e.parsed, rel) // re-parsing edits its tree: never reused twice
+	if prev != nil {
+		defer prev.Close()
+	}
+	// The kept parse holds its source: a copy, never the caller's buffer.
+	content = bytes.Clone(content)
+	parse := func(lang *symbols.Language) (*symbols.File, error) {
+		if prev != nil && prev.Lang == lang && prev.Tree != nil {
+			return p.Reparse(ctx, prev, content)
+		}
+		return p.Parse(ctx, lang, content)
+	}
+	keep := func(f *symbols.File) {
+		if e.parsed == nil {
+			e.parsed = map[string]*symbols.File{}
+		}
+		e.parsed[rel] = f
+	}
+	return e.buildWith(ctx, rel, content, true, parse, keep)
 }
 
 // parser hands out the engine's parser for single-file updates (tree-sitter

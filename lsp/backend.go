@@ -16,9 +16,10 @@ import (
 // with a fake instead of indexing a workspace.
 type Backend interface {
 	// OpenFolder opens a workspace folder and starts indexing it in the
-	// background; progress (nil for none) hears files done of total until
-	// done reaches total.
-	OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error
+	// background; progress (nil for none) hears files (and bytes, rate and
+	// time left, said in the message) done of total until done reaches
+	// total.
+	OpenFolder(ctx context.Context, root string, s session.Settings, progress func(service.Progress)) error
 	// CloseFolder releases a folder.
 	CloseFolder(root string) error
 	// SettingsChanged applies new settings to every open folder.
@@ -39,6 +40,10 @@ type Backend interface {
 	// Sync waits until the index holds the current text of the open
 	// document path (bounded by ctx).
 	Sync(ctx context.Context, path string) error
+	// SyncAll waits until the index holds the pending text of every open
+	// document (bounded by ctx): workspace-wide queries read the edits
+	// sent before them.
+	SyncAll(ctx context.Context) error
 
 	// Service returns the service of the open folder root; release ends
 	// its use.

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -333,6 +335,88 @@ func TestAnswersFollowTheBuffer(t *testing.T) {
 	}}))
 	if got := names("geo/rect.go"); got != "Hexagon Side" && got != "Hexagon" {
 		t.Fatalf("documentSymbol right after reopening with new text: %q; want the new buffer's Hexagon only", got)
+	}
+}
+
+// TestWorkspaceQueriesReadTheirWrites: a search, a workspace symbol query
+// and a context pack right after didChange see the edit — no poll, and a
+// debounce of an hour: workspace-wide queries wait for pending buffers.
+func TestWorkspaceQueriesReadTheirWrites(t *testing.T) {
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2, Debounce: time.Hour})
+	h := startServer(t, Options{Backend: b})
+	copyFixture(t, h.root)
+	s := newSession(t, h.c, h.root)
+	s.initialize(map[string]any{"embeddings": false})
+	s.awaitIndexed()
+	s.didOpen("geo/rect.go", "go")
+	s.insert("geo/rect.go", "\n// Trapezoid makes a trapezoid.\nfunc Trapezoid(a, b, h float64) float64 { return (a + b) * h / 2 }\n")
+	if _, ok := hasHit(s.search("Trapezoid", 5), "Trapezoid"); !ok {
+		t.Fatal("search right after didChange misses the new function")
+	}
+	s.insert("geo/rect.go", "\n// Rhombus makes a rhombus.\nfunc Rhombus(d1, d2 float64) float64 { return d1 * d2 / 2 }\n")
+	found := false
+	for _, sym := range s.workspaceSymbols("Rhombus") {
+		found = found || sym.Name == "Rhombus"
+	}
+	if !found {
+		t.Fatal("workspace/symbol right after didChange misses the new function")
+	}
+	s.insert("geo/rect.go", "\n// Parallelogram makes a parallelogram.\nfunc Parallelogram(b, h float64) float64 { return b * h }\n")
+	var pack ContextPackResult
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "Parallelogram", "budgetTokens": 2000}, &pack))
+	if !strings.Contains(pack.Text, "func Parallelogram") {
+		t.Fatalf("context pack right after didChange misses the new function:\n%s", pack.Text)
+	}
+}
+
+// TestBootstrapProgressSaysBytesAndRate: the first scan's $/progress
+// reports say what the CLI's progress line says — files and bytes done of
+// total, and (once known) the rate and the time left — with the files'
+// fraction as the percentage, and the end says how many files are indexed.
+// (TestIndexProgress checks the rate and the time left word for word.)
+func TestBootstrapProgressSaysBytesAndRate(t *testing.T) {
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
+	h := startServer(t, Options{Backend: b})
+	copyFixture(t, h.root)
+	for i := 0; i < 600; i++ {
+		n := strconv.Itoa(i)
+		body := strings.Repeat("\t// A line of padding, so the files weigh something.\n", 40)
+		writeFile(t, h.root, filepath.Join("gen", "f"+n+".go"), "package gen\n\n// Gen"+n+" is generated.\nfunc Gen"+n+"() int {\n"+body+"\treturn "+n+"\n}\n")
+	}
+	s := newSession(t, h.c, h.root)
+	s.initialize(map[string]any{"embeddings": false})
+	end, _ := s.awaitIndexed()
+	if end != "606 files indexed" {
+		t.Errorf("end message %q, want 606 files indexed", end)
+	}
+	line := regexp.MustCompile(`^(\d+)/606 files, (\d+\.\d)/(\d+\.\d) MB(, (\d+) files/s)?(, about \S+ left)?$`)
+	_, values := progressMessages(t, h.c)
+	seen := 0
+	for _, v := range values {
+		if v.Value.Kind != "report" || v.Value.Message == "0/1 files" {
+			continue // the report before the scan knows its total
+		}
+		m := line.FindStringSubmatch(v.Value.Message)
+		if m == nil {
+			t.Errorf("report %q does not say files and bytes done of total", v.Value.Message)
+			continue
+		}
+		seen++
+		done, _ := strconv.Atoi(m[1])
+		if v.Value.Percentage == nil || *v.Value.Percentage != uint32(done*100/606) {
+			t.Errorf("report %q with percentage %v, want %d", v.Value.Message, v.Value.Percentage, done*100/606)
+		}
+		if m[3] == "0.0" {
+			t.Errorf("report %q: no bytes to do", v.Value.Message)
+		}
+		// The rate is known after half a second of the run (engine.meter),
+		// and the time left with it.
+		if (m[5] == "") != (m[6] == "") {
+			t.Errorf("report %q: a rate without the time left, or the reverse", v.Value.Message)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no report of the scan among %+v", values)
 	}
 }
 

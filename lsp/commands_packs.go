@@ -46,6 +46,10 @@ type PackItem struct {
 
 func runContextPack(ctx context.Context, env *CommandEnv, a ContextPackArgs) (ContextPackResult, error) {
 	req := service.PackRequest{Query: a.Query, Budget: a.BudgetTokens, Format: a.Format, Task: a.Task, Exclude: a.Exclude}
+	// A pack draws on the whole workspace: it reads the edits sent before it.
+	if err := env.s.syncAll(ctx); err != nil {
+		return ContextPackResult{}, err
+	}
 	var p place
 	if a.PlaceArgs != (PlaceArgs{}) {
 		var err error

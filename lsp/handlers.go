@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
@@ -402,12 +403,36 @@ func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) (
 	return out, nil
 }
 
-// eachFolder calls fn with the service of every open folder, in order.
-// A folder that fails is logged and skipped unless every folder fails.
+// syncBound is the longest a workspace-wide query waits for the editor's
+// pending buffers to reach the index before it answers from what the
+// index holds (a huge buffer being parsed must not hold every query up).
+const syncBound = 2 * time.Second
+
+// syncAll waits (at most syncBound) until every pending editor buffer is
+// indexed: a workspace-wide query sees the edits sent before it.
+func (s *server) syncAll(ctx context.Context) error {
+	sctx, cancel := context.WithTimeout(ctx, syncBound)
+	defer cancel()
+	err := s.backend.SyncAll(sctx)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		s.log.Debug("answering before every editor buffer is indexed", "error", err)
+	}
+	return nil
+}
+
+// eachFolder calls fn with the service of every open folder, in order,
+// once the pending editor buffers are indexed. A folder that fails is
+// logged and skipped unless every folder fails.
 func (s *server) eachFolder(ctx context.Context, what string, fn func(f *folder, svc *service.Service) error) error {
 	folders := s.openFolders()
 	if len(folders) == 0 {
 		return fmt.Errorf("no workspace folder is open: %w", session.ErrFolderUnavailable)
+	}
+	if err := s.syncAll(ctx); err != nil {
+		return err
 	}
 	var errs []error
 	for _, f := range folders {

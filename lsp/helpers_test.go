@@ -203,7 +203,7 @@ func (b *fakeBackend) eventList() []string {
 	return append([]string(nil), b.events...)
 }
 
-func (b *fakeBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error {
+func (b *fakeBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(service.Progress)) error {
 	if b.openErr != nil {
 		return b.openErr
 	}
@@ -259,6 +259,8 @@ func (b *fakeBackend) StartWatcher(root string) func() {
 }
 
 func (b *fakeBackend) Sync(ctx context.Context, path string) error { return nil }
+
+func (b *fakeBackend) SyncAll(ctx context.Context) error { return nil }
 
 // errNoIndex is the fake's answer to queries.
 var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)

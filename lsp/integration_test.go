@@ -65,7 +65,7 @@ func TestServerBinary(t *testing.T) {
 
 	// Bootstrap progress runs to its end.
 	endMsg, reports := s.awaitIndexed()
-	if !strings.HasSuffix(endMsg, " files") {
+	if !strings.HasSuffix(endMsg, " files indexed") {
 		t.Errorf("progress end message %q", endMsg)
 	}
 	if len(reports) == 0 {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/context-ls/context-ls/service"
 )
 
 // progressInterval is the minimum time between two $/progress reports of
@@ -149,6 +151,14 @@ func (p *progress) settle() {
 // fn returns the reporter as a function of files done of total.
 func (p *progress) fn() func(done, total int) {
 	return func(done, total int) { p.report(done, total) }
+}
+
+// serviceFn returns the reporter as a function of the service's progress:
+// files done of total set the percentage, and the message says what the
+// service's Summary says (files, bytes, rate, time left: the same line
+// the CLI prints and the reindex command reports).
+func (p *progress) serviceFn() func(service.Progress) {
+	return func(sp service.Progress) { p.reportMessage(sp.Done, sp.Total, sp.Message) }
 }
 
 // wait blocks until the reporter's goroutine has stopped or ctx is done.

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/lsp/session"
+	"github.com/context-ls/context-ls/service"
 )
 
 // progressValue decodes a $/progress notification.
@@ -51,12 +54,27 @@ type progressBackend struct {
 	resume      chan func(done, total int)
 }
 
-func (b *progressBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(done, total int)) error {
+// indexAt is the service's progress after done files of total, 2 kB each,
+// at 50 files a second, as the service reports an index run.
+func indexAt(done, total int) service.Progress {
+	p := service.Progress{Title: "Indexing", Done: done, Total: total, Bytes: int64(done) * 2000,
+		BytesTotal: int64(total) * 2000, FilesPerSecond: 50, EtaSeconds: float64(total-done) / 50}
+	if done == 0 {
+		p.FilesPerSecond, p.EtaSeconds = 0, -1
+	}
+	p.Message = p.Summary()
+	if done == total {
+		p = service.Progress{Title: "Indexing", Done: done, Total: total, End: true, Message: fmt.Sprintf("%d files indexed", total)}
+	}
+	return p
+}
+
+func (b *progressBackend) OpenFolder(ctx context.Context, root string, s session.Settings, progress func(service.Progress)) error {
 	for i := 0; i <= b.upTo; i++ {
-		progress(i, b.total)
+		progress(indexAt(i, b.total))
 	}
 	if b.resume != nil {
-		b.resume <- progress
+		b.resume <- func(done, total int) { progress(indexAt(done, total)) }
 	}
 	return nil
 }
@@ -68,7 +86,7 @@ func TestIndexProgress(t *testing.T) {
 	h.initialize(clientCaps{progress: true}, nil)
 	progress := <-resume
 	_, err := h.c.Await(testCtx(t), func(m lsptest.Message) bool {
-		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"40/120 files"`)
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), strconv.Quote(indexAt(40, 120).Message))
 	})
 	must(t, err)
 	h.status()
@@ -98,7 +116,7 @@ func TestIndexProgress(t *testing.T) {
 	if first.Value.Kind != "begin" || !strings.HasPrefix(first.Value.Title, "Indexing") || first.Value.Percentage == nil || *first.Value.Percentage != 0 {
 		t.Errorf("first value %+v", first.Value)
 	}
-	if last.Value.Kind != "end" || last.Value.Message != "120/120 files" {
+	if last.Value.Kind != "end" || last.Value.Message != "120 files indexed" {
 		t.Errorf("last value %+v (%s)", last.Value, end.Params)
 	}
 	prev := uint32(0)
@@ -112,8 +130,15 @@ func TestIndexProgress(t *testing.T) {
 			} else {
 				prev = *v.Value.Percentage
 			}
-			if !strings.HasSuffix(v.Value.Message, "/120 files") {
-				t.Errorf("report message %q", v.Value.Message)
+			// The message is the service's line (the CLI's), and the
+			// percentage is its files done of total.
+			var done int
+			if _, err := fmt.Sscanf(v.Value.Message, "%d/120 files", &done); err != nil {
+				t.Errorf("report message %q: %v", v.Value.Message, err)
+			} else if want := indexAt(done, 120).Message; done < 120 && v.Value.Message != want {
+				t.Errorf("report message %q, want the service's %q", v.Value.Message, want)
+			} else if v.Value.Percentage != nil && *v.Value.Percentage != uint32(done*100/120) {
+				t.Errorf("report %q at %d%%, want %d%%", v.Value.Message, *v.Value.Percentage, done*100/120)
 			}
 		}
 	}

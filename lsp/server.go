@@ -482,7 +482,7 @@ func (s *server) openFolder(ctx context.Context, f *folder) {
 	settings := s.currentSettings()
 	p := s.newServerProgress("Indexing "+f.name, "files")
 	err := s.rpc.Protect("OpenFolder", func() error {
-		return s.backend.OpenFolder(ctx, f.root, settings, p.fn())
+		return s.backend.OpenFolder(ctx, f.root, settings, p.serviceFn())
 	})
 	if err != nil {
 		s.mu.Lock()

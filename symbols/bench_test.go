@@ -64,7 +64,7 @@ func benchCorpus(b *testing.B, lang *Language, files []string) {
 				continue
 			}
 			t0 := time.Now()
-			tree, err := p.parseTree(ctx, lang, src)
+			tree, err := p.parseTree(ctx, lang, src, nil)
 			if err != nil {
 				if errors.Is(err, ErrTimeout) {
 					failed++

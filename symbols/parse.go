@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -141,10 +142,89 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 	if err := lang.compile(); err != nil {
 		return nil, err
 	}
-	tree, err := p.parseTree(ctx, lang, src)
+	return p.parse(ctx, lang, src, nil)
+}
+
+// Reparse parses src, a new version of prev's source, reusing prev's
+// syntax tree: tree-sitter re-parses only what the edit touched (the edit
+// is found by comparing the two sources), so a small edit of a large file
+// costs a fraction of a full parse. The result is the File Parse would
+// return: where an incremental parse could differ — a tree with syntax
+// errors (tree-sitter's error recovery depends on the old tree), a grammar
+// whose scanner keeps state outside the parser (Lua) — src is parsed in
+// full. prev (any Parser's, not closed, of the same language) has its tree
+// edited in place: the caller must close it afterwards and not use it
+// otherwise. It fails like Parse.
+func (p *Parser) Reparse(ctx context.Context, prev *File, src []byte) (*File, error) {
+	if prev == nil || prev.Tree == nil {
+		return nil, errors.New("symbols: Reparse without a previous parse")
+	}
+	lang := prev.Lang
+	if p.p == nil {
+		return nil, errors.New("symbols: Reparse on a closed Parser")
+	}
+	if len(src) > MaxSourceBytes {
+		return nil, fmt.Errorf("parse %s: %d bytes (limit %d): %w", lang.Name, len(src), MaxSourceBytes, ErrTooLarge)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
+	}
+	if lang.parseMu != nil {
+		return p.parse(ctx, lang, src, nil)
+	}
+	prev.Tree.Edit(editBetween(prev.Source, src))
+	tree, err := p.parseTree(ctx, lang, src, prev.Tree)
 	if err != nil {
 		return nil, err
 	}
+	if tree.RootNode().HasError() {
+		tree.Close()
+		return p.parse(ctx, lang, src, nil)
+	}
+	return p.extracted(ctx, lang, src, tree)
+}
+
+// editBetween describes the change from old to new as one tree-sitter
+// edit: the bytes between their common prefix and common suffix.
+func editBetween(old, new []byte) sitter.EditInput {
+	n := min(len(old), len(new))
+	pre := 0
+	for pre < n && old[pre] == new[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < n-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
+		suf++
+	}
+	return sitter.EditInput{
+		StartIndex:  uint32(pre),
+		OldEndIndex: uint32(len(old) - suf),
+		NewEndIndex: uint32(len(new) - suf),
+		StartPoint:  pointAt(old, pre),
+		OldEndPoint: pointAt(old, len(old)-suf),
+		NewEndPoint: pointAt(new, len(new)-suf),
+	}
+}
+
+// pointAt is the row and byte column of offset off in src.
+func pointAt(src []byte, off int) sitter.Point {
+	row := bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1)
+	return sitter.Point{Row: uint32(row), Column: uint32(col)}
+}
+
+// parse runs tree-sitter (on old, if set, edited to src) and extracts the
+// symbols.
+func (p *Parser) parse(ctx context.Context, lang *Language, src []byte, old *sitter.Tree) (*File, error) {
+	tree, err := p.parseTree(ctx, lang, src, old)
+	if err != nil {
+		return nil, err
+	}
+	return p.extracted(ctx, lang, src, tree)
+}
+
+// extracted is the File of a parsed tree, with its symbols.
+func (p *Parser) extracted(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree) (*File, error) {
 	syms, err := extract(ctx, lang, src, tree)
 	if err != nil {
 		tree.Close()
@@ -158,11 +238,11 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 // goroutine of an earlier ParseCtx can set the flag when that call's context
 // ends just as its parse finishes, which makes the next parse fail at once.
 // A fast failure with a live context is therefore retried on a fresh parser.
-func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte, old *sitter.Tree) (*sitter.Tree, error) {
 	for attempt := 0; ; attempt++ {
 		p.p.SetLanguage(lang.ts)
 		began := time.Now()
-		tree, err := p.parseOnce(ctx, lang, src)
+		tree, err := p.parseOnce(ctx, lang, src, old)
 		if err == nil && tree != nil {
 			return tree, nil
 		}
@@ -185,10 +265,10 @@ func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte) (*si
 
 // parseOnce is one tree-sitter parse, serialised with every other parse of
 // lang when its grammar's scanner is not reentrant (Language.parseMu).
-func (p *Parser) parseOnce(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+func (p *Parser) parseOnce(ctx context.Context, lang *Language, src []byte, old *sitter.Tree) (*sitter.Tree, error) {
 	if lang.parseMu != nil {
 		lang.parseMu.Lock()
 		defer lang.parseMu.Unlock()
 	}
-	return p.p.ParseCtx(ctx, nil, src)
+	return p.p.ParseCtx(ctx, old, src)
 }

@@ -22,6 +22,12 @@ const AllChanged = "."
 // DefaultDebounce is the debounce window Watch uses when given none.
 const DefaultDebounce = 100 * time.Millisecond
 
+// maxBatch bounds a batch of Watch: events that keep coming with gaps
+// shorter than the debounce (a branch switch rewriting thousands of files,
+// a build writing without pause) are reported at the latest this long
+// after the first of them.
+const maxBatch = 10 * time.Second
+
 // AffectsRules reports whether a change to rel (relative to the root) can
 // change the decision for other paths: ignore files, the configuration
 // file, and the build files that make target/, dist/, build/ and _build/
@@ -43,10 +49,12 @@ func AffectsRules(rel string) bool {
 // Watch watches the tree with fsnotify until ctx is done, for clients that
 // cannot watch files themselves. It watches every directory Walk enters,
 // adds watches for new directories (reporting the files already in them)
-// and drops the watches of removed or renamed ones. Events are coalesced:
-// the first event opens a window of length debounce (<= 0 means
-// DefaultDebounce), at whose end fn gets the sorted, de-duplicated rel paths
-// created, written, removed or renamed in it. Paths are not filtered: a
+// and drops the watches of removed or renamed ones. Events are coalesced
+// until the tree is quiet: a batch ends when no event came for debounce
+// (<= 0 means DefaultDebounce), or maxBatch after its first event, and
+// fn gets the sorted, de-duplicated rel paths created,
+// written, removed or renamed in it — a git checkout rewriting thousands
+// of files is one batch, not one per file. Paths are not filtered: a
 // path may be excluded, a directory, or gone (the engine re-checks each with
 // Included and drops the ones that no longer exist, and everything under a
 // vanished directory). AllChanged means events were lost. Permission-only
@@ -70,8 +78,13 @@ func (w *Workspace) Watch(ctx context.Context, debounce time.Duration, fn func(c
 	ws.watchRoot(ctx)
 
 	var timer <-chan time.Time
+	quiet := time.NewTimer(time.Hour)
+	quiet.Stop()
+	defer quiet.Stop()
+	var first time.Time // the batch's first event
 	flush := func() {
 		timer = nil
+		quiet.Stop()
 		if len(ws.pending) == 0 {
 			return
 		}
@@ -114,8 +127,15 @@ func (w *Workspace) Watch(ctx context.Context, debounce time.Duration, fn func(c
 			flush()
 			continue
 		}
-		if timer == nil && len(ws.pending) > 0 {
-			timer = time.After(debounce)
+		if len(ws.pending) > 0 {
+			// (Re)start the quiet period, bounded by the batch's limit.
+			now := time.Now()
+			if timer == nil {
+				first = now
+			}
+			wait := min(debounce, first.Add(maxBatch).Sub(now))
+			quiet.Reset(max(wait, 0))
+			timer = quiet.C
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,12 @@ type watchHarness struct {
 
 func startWatch(t *testing.T, setup func(root string)) *watchHarness {
 	t.Helper()
+	return startWatchWith(t, 30*time.Millisecond, setup)
+}
+
+// startWatchWith is startWatch with Watch's debounce.
+func startWatchWith(t *testing.T, debounce time.Duration, setup func(root string)) *watchHarness {
+	t.Helper()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "root")
 	os.Mkdir(filepath.Join(tmp, ".git"), 0o755)
@@ -40,7 +47,7 @@ func startWatch(t *testing.T, setup func(root string)) *watchHarness {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &watchHarness{t: t, root: w.Root(), batches: make(chan []string, 100), done: make(chan error, 1), cancel: cancel}
 	go func() {
-		h.done <- w.Watch(ctx, 30*time.Millisecond, func(changed []string) {
+		h.done <- w.Watch(ctx, debounce, func(changed []string) {
 			if !slices.IsSorted(changed) || len(slices.Compact(slices.Clone(changed))) != len(changed) {
 				t.Errorf("batch not sorted and de-duplicated: %q", changed)
 			}
@@ -63,13 +70,13 @@ func startWatch(t *testing.T, setup func(root string)) *watchHarness {
 		select {
 		case b := <-h.batches:
 			ready = slices.Contains(b, "watch-ready.txt")
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(100*time.Millisecond + 2*debounce): // the batch ends once quiet
 		case <-deadline:
 			t.Fatal("the watcher never reported the marker file")
 		}
 	}
 	// Drain the marker's later batches.
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(100*time.Millisecond + 2*debounce)
 	for len(h.batches) > 0 {
 		<-h.batches
 	}
@@ -282,5 +289,46 @@ func TestAffectsRules(t *testing.T) {
 		if got := AffectsRules(rel); got != want {
 			t.Errorf("AffectsRules(%q) = %v, want %v", rel, got, want)
 		}
+	}
+}
+
+// TestWatchBranchSwitchIsOneBatch: a checkout rewriting 2,000 files, in
+// waves with pauses shorter than the debounce that together last several
+// debounce windows, is reported as one batch holding every file.
+func TestWatchBranchSwitchIsOneBatch(t *testing.T) {
+	// Writing 2,000 files takes a second or more; the pauses between waves
+	// are 10 ms (a loaded machine stretches them, not to 300 ms).
+	h := startWatchWith(t, 300*time.Millisecond, func(root string) {
+		for d := 0; d < 20; d++ {
+			os.MkdirAll(filepath.Join(root, "pkg", strconv.Itoa(d)), 0o755)
+		}
+	})
+	var want []string
+	for d := 0; d < 20; d++ {
+		for i := 0; i < 100; i++ {
+			rel := "pkg/" + strconv.Itoa(d) + "/f" + strconv.Itoa(i) + ".go"
+			want = append(want, rel)
+			h.write(rel, "package p\n")
+		}
+		time.Sleep(10 * time.Millisecond) // well within the debounce: the checkout goes on
+	}
+	var got []string
+	select {
+	case got = <-h.batches:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no batch after the checkout")
+	}
+	seen := map[string]bool{}
+	for _, p := range got {
+		seen[p] = true
+	}
+	missing := 0
+	for _, p := range want {
+		if !seen[p] {
+			missing++
+		}
+	}
+	if missing > 0 {
+		t.Errorf("the first batch holds %d paths and misses %d of the 2,000 rewritten files: the checkout was split", len(got), missing)
 	}
 }

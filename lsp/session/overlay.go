@@ -17,10 +17,15 @@ import (
 
 // Buffer freshness. An open document whose text differs from the file on
 // disk is an overlay: the engine indexes the buffer instead of the file
-// (engine.UpdateOverlay), and disk scans leave the file alone. Each
-// didChange restarts the file's debounce; when it expires the latest text
-// is indexed, and an update still running for an older version is
-// cancelled. didOpen and didSave are applied at once. A buffer equal to
+// (engine.UpdateOverlay), and disk scans leave the file alone. A didChange
+// after a quiet spell (no event of the file within the debounce) is
+// applied at once; a didChange within the debounce of the previous event
+// restarts the file's debounce, and when it expires the latest text is
+// indexed (a burst costs one update at each end, not one per keystroke).
+// An update still running for an older version is cancelled. didOpen and
+// didSave are applied at once. Queries read their writes: a request about
+// a document waits for its pending text (sync), a workspace-wide query for
+// every pending buffer (syncAll). A buffer equal to
 // the file on disk (after a save, or an undo back to it) is not an
 // overlay: the overlay is cleared and the file reconciled with disk
 // (engine.ClearOverlay). didClose clears the overlay. Buffers of files the
@@ -35,7 +40,8 @@ type docState struct {
 	version int32
 	gen     uint64 // bumped by every event
 	due     time.Time
-	dirty   bool // an event has not been applied yet
+	last    time.Time // the latest event
+	dirty   bool      // an event has not been applied yet
 	// overlaid: the current engine holds an overlay for rel.
 	overlaid bool
 	running  bool
@@ -101,15 +107,19 @@ func (q *overlayQueue) event(rel string, kind int, text []byte, version int32) {
 		st = &docState{rel: rel}
 		q.docs[rel] = st
 	}
+	now := time.Now()
+	quiet := now.Sub(st.last) >= q.debounce
 	st.gen++
 	st.dirty = true
-	st.due = time.Now()
+	st.due, st.last = now, now
 	switch kind {
 	case evOpen, evSave:
 		st.open, st.text, st.version = true, text, version
 	case evChange:
 		st.open, st.text, st.version = true, text, version
-		st.due = st.due.Add(q.debounce)
+		if !quiet {
+			st.due = now.Add(q.debounce) // within a burst: wait for it to end
+		}
 	case evClose:
 		st.open, st.text = false, nil
 	}
@@ -163,6 +173,54 @@ func (q *overlayQueue) sync(ctx context.Context, rel string) error {
 		}
 		applied := q.applied
 		q.mu.Unlock()
+		q.poke()
+		select {
+		case <-applied:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-q.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// syncAll makes every pending buffer event due at once and waits until
+// the engine holds the text of every document that was pending when it
+// was called, or until ctx ends: a workspace-wide query (search, symbols)
+// answers with the edits the editor sent before it.
+func (q *overlayQueue) syncAll(ctx context.Context) error {
+	q.mu.Lock()
+	var pending []*docState
+	now := time.Now()
+	for _, st := range q.docs {
+		if st.dirty {
+			pending = append(pending, st)
+			if st.due.After(now) {
+				st.due = now
+			}
+		}
+	}
+	q.mu.Unlock()
+	if len(pending) == 0 {
+		return nil
+	}
+	q.poke()
+	for {
+		q.mu.Lock()
+		waiting := false
+		for _, st := range pending {
+			if st.dirty && q.docs[st.rel] == st {
+				waiting = true
+				if now := time.Now(); st.due.After(now) {
+					st.due = now // a newer event arrived meanwhile
+				}
+			}
+		}
+		applied := q.applied
+		q.mu.Unlock()
+		if !waiting {
+			return nil
+		}
 		q.poke()
 		select {
 		case <-applied:
@@ -414,6 +472,18 @@ func (b *Session) DidSave(path string, text []byte, version int32) {
 // DidClose reports a document the editor closed (disk wins again).
 func (b *Session) DidClose(path string, text []byte, version int32) {
 	b.docEvent(path, evClose, text, version)
+}
+
+// SyncAll waits (bounded by ctx) until the index holds the text of every
+// open document with edits not yet applied, in every folder: workspace-wide
+// queries call it first, so they see the edits sent before them.
+func (b *Session) SyncAll(ctx context.Context) error {
+	for _, f := range b.openFolders() {
+		if err := f.docs.syncAll(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Sync waits (bounded by ctx) until the index holds the current text of

@@ -71,19 +71,88 @@ func (q *overlayQueue) idle(t *testing.T) {
 
 func TestOverlayQueueCoalescesEdits(t *testing.T) {
 	l := &applyLog{}
-	// A long debounce: the burst below arrives well within it.
-	q := newTestQueue(t, 300*time.Millisecond, l)
+	// A debounce longer than the test: the burst below arrives within it.
+	q := newTestQueue(t, time.Hour, l)
+	// The first change after a quiet spell is applied at once.
 	q.event("a.go", evChange, []byte("v1"), 1)
+	q.idle(t)
+	if calls := l.snapshot(); len(calls) != 1 || string(calls[0].text) != "v1" {
+		t.Fatalf("applications %+v, want v1 at once", calls)
+	}
+	// The rest of the burst waits for the debounce and coalesces.
 	for v := int32(2); v <= 5; v++ {
 		q.event("a.go", evChange, []byte{'v', byte('0' + v)}, v)
 	}
-	q.idle(t)
+	time.Sleep(50 * time.Millisecond)
+	if calls := l.snapshot(); len(calls) != 1 {
+		t.Fatalf("applications %+v: an edit within the debounce was applied at once", calls)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	must(t, q.sync(ctx, "a.go"))
 	calls := l.snapshot()
-	if len(calls) != 1 || string(calls[0].text) != "v5" || !calls[0].open {
-		t.Fatalf("applications %+v, want one of v5", calls)
+	if len(calls) != 2 || string(calls[1].text) != "v5" || !calls[1].open {
+		t.Fatalf("applications %+v, want v1 then one of v5", calls)
 	}
 	if text, ok := q.Text("a.go"); !ok || string(text) != "v5" {
 		t.Errorf("text = %q, %v", text, ok)
+	}
+}
+
+// TestOverlayQueueQuietEditAtOnce: an edit after a quiet spell does not
+// wait out the debounce, per file.
+func TestOverlayQueueQuietEditAtOnce(t *testing.T) {
+	l := &applyLog{}
+	q := newTestQueue(t, time.Hour, l) // a debounced edit would wait an hour
+	q.event("a.go", evOpen, []byte("a0"), 1)
+	q.event("b.go", evOpen, []byte("b0"), 1)
+	q.idle(t)
+	// Both files quiet for longer than the debounce.
+	q.mu.Lock()
+	for _, st := range q.docs {
+		st.last = st.last.Add(-2 * time.Hour)
+	}
+	q.mu.Unlock()
+	q.event("a.go", evChange, []byte("a1"), 2)
+	q.event("b.go", evChange, []byte("b1"), 2) // another file: its own quiet spell
+	q.idle(t)
+	calls := l.snapshot()
+	if len(calls) != 4 {
+		t.Fatalf("applications %+v, want 4", calls)
+	}
+	got := map[string]bool{}
+	for _, c := range calls[2:] {
+		got[string(c.text)] = true
+	}
+	if !got["a1"] || !got["b1"] {
+		t.Errorf("applications %+v, want a1 and b1", calls)
+	}
+}
+
+// TestOverlayQueueSyncAll: a workspace-wide query sees every buffer's
+// pending edit, without waiting out the debounce.
+func TestOverlayQueueSyncAll(t *testing.T) {
+	l := &applyLog{}
+	q := newTestQueue(t, time.Hour, l)
+	q.event("a.go", evChange, []byte("a1"), 1)
+	q.event("b.go", evChange, []byte("b1"), 1)
+	q.idle(t)
+	q.event("a.go", evChange, []byte("a2"), 2) // within the hour: debounced
+	q.event("b.go", evChange, []byte("b2"), 2)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	must(t, q.syncAll(ctx))
+	text := map[string]string{}
+	for _, c := range l.snapshot() {
+		text[c.st.rel] = string(c.text) // the latest application of each
+	}
+	if text["a.go"] != "a2" || text["b.go"] != "b2" {
+		t.Errorf("after syncAll the index holds %v, want a2 and b2", text)
+	}
+	before := len(l.snapshot())
+	must(t, q.syncAll(ctx)) // nothing pending: returns at once
+	if n := len(l.snapshot()); n != before {
+		t.Errorf("%d applications after an idle syncAll, want %d", n, before)
 	}
 }
 
@@ -193,15 +262,17 @@ func TestOverlayQueueSurvivesPanics(t *testing.T) {
 func TestOverlayQueueSync(t *testing.T) {
 	l := &applyLog{}
 	q := newTestQueue(t, time.Hour, l) // the debounce alone would wait an hour
-	q.event("a.go", evChange, []byte("v1"), 1)
-	q.event("a.go", evChange, []byte("v2"), 2)
+	q.event("a.go", evOpen, []byte("v0"), 1)
+	q.idle(t)
+	q.event("a.go", evChange, []byte("v1"), 2)
+	q.event("a.go", evChange, []byte("v2"), 3)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := q.sync(ctx, "a.go"); err != nil {
 		t.Fatal(err)
 	}
-	if calls := l.snapshot(); len(calls) != 1 || string(calls[0].text) != "v2" {
-		t.Fatalf("applications %+v, want one of v2 before sync returns", calls)
+	if calls := l.snapshot(); len(calls) != 2 || string(calls[1].text) != "v2" {
+		t.Fatalf("applications %+v, want v0 then one of v2 before sync returns", calls)
 	}
 	// Nothing pending: sync returns at once.
 	if err := q.sync(ctx, "a.go"); err != nil {
@@ -210,7 +281,7 @@ func TestOverlayQueueSync(t *testing.T) {
 	if err := q.sync(ctx, "never-opened.go"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(l.snapshot()); n != 1 {
-		t.Errorf("%d applications, want 1", n)
+	if n := len(l.snapshot()); n != 2 {
+		t.Errorf("%d applications, want 2", n)
 	}
 }

@@ -117,6 +117,8 @@ type folder struct {
 	settings Settings
 
 	docs *overlayQueue
+	// changes coalesces the client's reports of files changed on disk.
+	changes *changeBatch
 
 	watchMu   sync.Mutex
 	watching  bool
@@ -167,12 +169,14 @@ func (fe *folderEngine) rel(path string) (string, error) {
 
 // OpenFolder opens the index of the workspace folder root: the engine is
 // opened, the bootstrap index starts in the background, reported to
-// progress (files done of total; nil for none), and the call returns.
-func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progress func(done, total int)) error {
+// progress (files and bytes done of total, rate, time left, in the
+// service's terms; nil for none), and the call returns.
+func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progress func(service.Progress)) error {
 	s = ApplyEnv(s)
 	b.setLevel(s.LogLevel)
 	f := &folder{b: b, root: root, settings: s}
 	f.docs = newOverlayQueue(f, b.opts.Debounce, nil)
+	f.changes = &changeBatch{f: f, quiet: workspace.DefaultDebounce}
 	fe, err := b.openEngine(f, s)
 	if err != nil {
 		f.docs.stop()
@@ -182,7 +186,7 @@ func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progres
 	// Report before returning, so the progress stays open until the
 	// bootstrap reaches its total.
 	if progress != nil {
-		progress(0, 1)
+		progress(service.Progress{Title: "Indexing", Total: 1, EtaSeconds: -1})
 	}
 	fe.start(progress)
 	b.mu.Lock()
@@ -202,6 +206,7 @@ func (b *Session) CloseFolder(root string) error {
 	b.folders = slices.DeleteFunc(b.folders, func(g *folder) bool { return g == f })
 	b.mu.Unlock()
 	f.stopWatching()
+	f.changes.stop()
 	f.docs.stop()
 	f.mu.Lock()
 	fe := f.fe
@@ -349,10 +354,10 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 
 // start keeps the index fresh: the bootstrap index (reported to progress,
 // if set), then the changes the client or the watcher report.
-func (fe *folderEngine) start(progress func(done, total int)) {
+func (fe *folderEngine) start(progress func(service.Progress)) {
 	opts := service.MaintainOptions{ConfigChanged: func() { fe.f.reconfigure("the workspace configuration file changed") }}
 	if progress != nil {
-		opts.Progress = func(p service.Progress) { progress(p.Done, p.Total) }
+		opts.Progress = progress
 	}
 	fe.svc.Maintain(opts)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
@@ -24,6 +26,10 @@ func (f *folder) reconfigure(why string) {
 
 // FilesChanged reports files created, changed or deleted on disk (the
 // client's watcher); each folder reconciles its index in the background.
+// Reports are coalesced per folder until the client has been quiet for
+// workspace.DefaultDebounce (at most maxChangeBatch after the first): a
+// branch switch the client reports in several notifications is one
+// update of the index, not one per notification.
 func (b *Session) FilesChanged(paths []string) {
 	byFolder := map[*folder][]string{}
 	for _, p := range paths {
@@ -39,13 +45,75 @@ func (b *Session) FilesChanged(paths []string) {
 		byFolder[f] = append(byFolder[f], p)
 	}
 	for f, list := range byFolder {
-		fe, release, err := f.engineOf()
-		if err != nil {
-			b.log.Debug("change ignored", "error", err)
-			continue
-		}
-		fe.svc.Changed(list)
-		release()
+		f.changes.add(list)
+	}
+}
+
+// maxChangeBatch bounds how long FilesChanged holds reports back while the
+// client keeps sending them.
+const maxChangeBatch = 10 * time.Second
+
+// changeBatch coalesces a folder's change reports until the client is
+// quiet, then hands them to the folder's service in one call.
+type changeBatch struct {
+	f     *folder
+	quiet time.Duration
+
+	mu      sync.Mutex
+	pending []string
+	first   time.Time
+	timer   *time.Timer
+	stopped bool
+}
+
+// add queues paths and (re)starts the quiet period.
+func (c *changeBatch) add(paths []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return
+	}
+	now := time.Now()
+	if len(c.pending) == 0 {
+		c.first = now
+	}
+	c.pending = append(c.pending, paths...)
+	wait := max(min(c.quiet, c.first.Add(maxChangeBatch).Sub(now)), 0)
+	if c.timer == nil {
+		c.timer = time.AfterFunc(wait, c.flush)
+	} else {
+		c.timer.Reset(wait)
+	}
+}
+
+// flush hands the queued paths to the folder's current service.
+func (c *changeBatch) flush() {
+	c.mu.Lock()
+	list := c.pending
+	c.pending = nil
+	stopped := c.stopped
+	c.mu.Unlock()
+	if stopped || len(list) == 0 {
+		return
+	}
+	fe, release, err := c.f.engineOf()
+	if err != nil {
+		c.f.b.log.Debug("change ignored", "error", err)
+		return
+	}
+	defer release()
+	c.f.b.log.Debug("files changed on disk", "root", c.f.root, "paths", len(list))
+	fe.svc.Changed(list)
+}
+
+// stop drops what is queued; later reports are ignored.
+func (c *changeBatch) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopped = true
+	c.pending = nil
+	if c.timer != nil {
+		c.timer.Stop()
 	}
 }
 
