@@ -161,18 +161,56 @@ func (q *overlayQueue) Text(rel string) ([]byte, bool) {
 // document answers from the version the editor shows, never an older
 // one.
 func (q *overlayQueue) sync(ctx context.Context, rel string) error {
-	for {
-		q.mu.Lock()
+	return q.await(ctx, func(now time.Time) bool {
 		st := q.docs[rel]
 		if st == nil || !st.dirty {
-			q.mu.Unlock()
-			return nil
+			return false
 		}
-		if now := time.Now(); st.due.After(now) {
-			st.due = now
+		st.dueBy(now)
+		return true
+	})
+}
+
+// syncAll makes every pending buffer event due at once and waits until
+// the engine holds the text of every document that was pending when it
+// was called, or until ctx ends: a workspace-wide query (search, symbols)
+// answers with the edits the editor sent before it.
+func (q *overlayQueue) syncAll(ctx context.Context) error {
+	q.mu.Lock()
+	var pending []*docState
+	for _, st := range q.docs {
+		if st.dirty {
+			pending = append(pending, st)
 		}
+	}
+	q.mu.Unlock()
+	if len(pending) == 0 {
+		return nil
+	}
+	return q.await(ctx, func(now time.Time) bool {
+		waiting := false
+		for _, st := range pending {
+			if st.dirty && q.docs[st.rel] == st {
+				waiting = true
+				st.dueBy(now) // a newer event may have arrived meanwhile
+			}
+		}
+		return waiting
+	})
+}
+
+// await calls waiting under the lock, and while it reports events still
+// to apply (having made them due), wakes the applier and waits for its
+// next round; it returns ctx's error when ctx ends first.
+func (q *overlayQueue) await(ctx context.Context, waiting func(now time.Time) bool) error {
+	for {
+		q.mu.Lock()
+		more := waiting(time.Now())
 		applied := q.applied
 		q.mu.Unlock()
+		if !more {
+			return nil
+		}
 		q.poke()
 		select {
 		case <-applied:
@@ -184,51 +222,10 @@ func (q *overlayQueue) sync(ctx context.Context, rel string) error {
 	}
 }
 
-// syncAll makes every pending buffer event due at once and waits until
-// the engine holds the text of every document that was pending when it
-// was called, or until ctx ends: a workspace-wide query (search, symbols)
-// answers with the edits the editor sent before it.
-func (q *overlayQueue) syncAll(ctx context.Context) error {
-	q.mu.Lock()
-	var pending []*docState
-	now := time.Now()
-	for _, st := range q.docs {
-		if st.dirty {
-			pending = append(pending, st)
-			if st.due.After(now) {
-				st.due = now
-			}
-		}
-	}
-	q.mu.Unlock()
-	if len(pending) == 0 {
-		return nil
-	}
-	q.poke()
-	for {
-		q.mu.Lock()
-		waiting := false
-		for _, st := range pending {
-			if st.dirty && q.docs[st.rel] == st {
-				waiting = true
-				if now := time.Now(); st.due.After(now) {
-					st.due = now // a newer event arrived meanwhile
-				}
-			}
-		}
-		applied := q.applied
-		q.mu.Unlock()
-		if !waiting {
-			return nil
-		}
-		q.poke()
-		select {
-		case <-applied:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-q.ctx.Done():
-			return nil
-		}
+// dueBy brings the state's due time forward to now.
+func (st *docState) dueBy(now time.Time) {
+	if st.due.After(now) {
+		st.due = now
 	}
 }
 
