@@ -54,20 +54,11 @@ func (s *Snapshot) File(path string) (FileRecord, error) {
 // their order (from the file's k/ key, without decoding its symbols), or
 // ErrNotFound.
 func (s *Snapshot) DefinitionNames(path string) ([]string, error) {
-	key := writtenKey(path)
-	b, closer, err := s.get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, ErrNotFound
+	if s.err != nil {
+		return nil, s.err
 	}
-	if err != nil {
-		return nil, s.db.noteRead(fmt.Errorf("read %q: %w", key, err))
-	}
-	defer closer.Close()
-	keys, err := decodeWrittenKeys(b)
-	if err != nil {
-		return nil, fmt.Errorf("decode %q: %w", key, err)
-	}
-	return keys.Names, nil
+	keys, err := getWritten(s.s, path)
+	return keys.Names, s.db.noteRead(err)
 }
 
 // Files calls fn for every indexed file in path order; fn returning false stops.

@@ -974,23 +974,32 @@ func decodeFileGet(key, b []byte, closer io.Closer, err error) (FileRecord, erro
 }
 
 // getWritten reads the written keys of path's version from the live DB
-// (writers, under mu).
+// (writers, under mu). Its file record exists (the caller read it), so a
+// missing key means one was lost.
 func (db *DB) getWritten(path string) (writtenKeys, error) {
+	keys, err := getWritten(db.db, path)
+	if errors.Is(err, ErrNotFound) {
+		return keys, db.noteDamage(fmt.Errorf("%q is missing", writtenKey(path)))
+	}
+	return keys, db.noteRead(err)
+}
+
+// getWritten reads and decodes path's k/ key (ErrNotFound when absent).
+func getWritten(r pebble.Reader, path string) (writtenKeys, error) {
 	key := writtenKey(path)
-	b, closer, err := db.db.Get(key)
+	b, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
-		// Its file record exists (the caller read it): a key was lost.
-		return writtenKeys{}, db.noteDamage(fmt.Errorf("%q is missing", key))
+		return writtenKeys{}, ErrNotFound
 	}
 	if err != nil {
-		return writtenKeys{}, db.noteRead(fmt.Errorf("read %q: %w", key, err))
+		return writtenKeys{}, fmt.Errorf("read %q: %w", key, err)
 	}
 	defer closer.Close()
 	keys, err := decodeWrittenKeys(b)
 	if err != nil {
-		err = fmt.Errorf("decode %q: %w", key, err)
+		return keys, fmt.Errorf("decode %q: %w", key, err)
 	}
-	return keys, db.noteRead(err)
+	return keys, nil
 }
 
 // getFile reads a file record from the live DB (writers, under mu).

@@ -45,7 +45,14 @@ type walker struct {
 // walkWorkers bounds the goroutines of one walk.
 func walkWorkers() int { return min(4*runtime.GOMAXPROCS(0), 16) }
 
-func (w *Workspace) walkTree(ctx context.Context, known func(string, int64, int64) bool, fn func(FileInfo) error) error {
+// WalkKnown is Walk for a caller that already judged some files: a file
+// for which known(rel, size, mtime) is true (its size and modification time
+// are those of a version the caller indexed) costs one stat — its head is
+// not read again for the binary and minified checks, which depend on its
+// content only. known may be nil; it is called from several goroutines at
+// once (directories are judged in parallel), fn and OnSkip from the
+// caller's only, in walk order.
+func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
 	d, entries, err := readDir(w.root)
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
