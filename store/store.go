@@ -328,9 +328,12 @@ const pebbleLevels = 7
 // memTableBytes is the size of one Pebble memtable.
 const memTableBytes = 32 << 20
 
-// blockCacheBytes sizes Pebble's block cache: queries read chunk and symbol
-// records at random, and the default 8 MB missed on most of them.
-const blockCacheBytes = 64 << 20
+// blockCacheBytes caps Pebble's block cache (filled only as blocks are
+// read). Queries read chunk and symbol records at random: the default 8 MB
+// missed on most of them, and 64 MB still missed on the Go stdlib once the
+// bottom levels were zstd-compressed (a miss decompresses a block again):
+// search CPU 46 → 21 ms a query with 256 MB (bench search, same index).
+const blockCacheBytes = 256 << 20
 
 func (db *DB) openPebble(fs vfs.FS, opts Options) (d *pebble.DB, err error) {
 	cache := pebble.NewCache(blockCacheBytes)
