@@ -65,11 +65,7 @@ func encodeRecord(rec *FileRecord, chunks bool) []byte {
 	b = binary.AppendUvarint(b, rec.Seq)
 	b = binary.AppendUvarint(b, uint64(rec.Lines))
 	b = binary.AppendUvarint(b, uint64(rec.Symbols))
-	if rec.Overlay {
-		b = append(b, 1)
-	} else {
-		b = append(b, 0)
-	}
+	b = append(b, boolByte(rec.Overlay))
 	b = binary.AppendUvarint(b, uint64(len(rec.Chunks)))
 	if !chunks {
 		return b

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,11 +41,20 @@ func (s *Snapshot) get(key []byte) ([]byte, io.Closer, error) {
 	return s.s.Get(key)
 }
 
+// read reads and decodes one key of the snapshot (ErrNotFound when absent).
+func (s *Snapshot) read(key []byte, decode func([]byte) error) error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.db.noteRead(readKey(s.s, key, decode))
+}
+
 // File returns the record of path, or ErrNotFound.
 func (s *Snapshot) File(path string) (FileRecord, error) {
-	key := fileKey(path)
-	b, closer, err := s.get(key)
-	rec, err := decodeFileGet(key, b, closer, err)
+	if s.err != nil {
+		return FileRecord{}, s.err
+	}
+	rec, err := getFile(s.s, path)
 	return rec, s.db.noteRead(err)
 }
 
@@ -104,8 +112,8 @@ func (s *Snapshot) Symbols(path string) ([]symbols.Symbol, error) {
 	var out []symbols.Symbol
 	err := s.scan(symbolPrefix(path), func(_, v []byte) (bool, error) {
 		var sym symbols.Symbol
-		if err := json.Unmarshal(v, &sym); err != nil {
-			return false, fmt.Errorf("decode symbol: %w", err)
+		if err := decodeSymbol(v, &sym); err != nil {
+			return false, fmt.Errorf("decode symbol of %s: %w", path, err)
 		}
 		out = append(out, sym)
 		return true, nil
@@ -116,7 +124,7 @@ func (s *Snapshot) Symbols(path string) ([]symbols.Symbol, error) {
 // Symbol returns the ord-th definition of path.
 func (s *Snapshot) Symbol(path string, ord int) (symbols.Symbol, error) {
 	var sym symbols.Symbol
-	err := s.getJSON(symbolKey(path, ord), &sym)
+	err := s.read(symbolKey(path, ord), func(b []byte) error { return decodeSymbol(b, &sym) })
 	return sym, err
 }
 
@@ -192,11 +200,13 @@ func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
 	if err != nil {
 		return c, err
 	}
-	var t chunkText
-	if err := s.getJSON(chunkTextKey(id), &t); err != nil {
+	err = s.read(chunkTextKey(id), func(b []byte) (err error) {
+		c.Text, c.Summary, err = decodeChunkText(b)
+		return err
+	})
+	if err != nil {
 		return c, fmt.Errorf("text of chunk %s: %w", id, err)
 	}
-	c.Text, c.Summary = t.Text, t.Summary
 	return c, nil
 }
 
@@ -204,7 +214,7 @@ func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
 // what ranking needs), or ErrNotFound.
 func (s *Snapshot) ChunkMeta(id ChunkID) (ChunkRecord, error) {
 	var c ChunkRecord
-	err := s.getJSON(chunkKey(id), &c)
+	err := s.read(chunkKey(id), func(b []byte) error { return decodeChunkMeta(b, id, &c) })
 	return c, err
 }
 

@@ -28,10 +28,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,7 +49,7 @@ import (
 // SchemaVersion changes whenever the key schema or a record's encoding
 // changes incompatibly. Opening an index written with another version wipes
 // it: the caller re-indexes from scratch.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // Sentinel errors.
 var (
@@ -676,11 +674,7 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 	rec.Chunks = rec.Chunks[:0:0]
 	keys := writtenKeys{Names: make([]string, 0, len(data.Symbols))}
 	for i, s := range data.Symbols {
-		v, err := json.Marshal(&s)
-		if err != nil {
-			return 0, fmt.Errorf("encode symbol: %w", err)
-		}
-		if err := b.Set(symbolKey(path, i), v, nil); err != nil {
+		if err := b.Set(symbolKey(path, i), encodeSymbol(&s), nil); err != nil {
 			return 0, err
 		}
 		name := lower(s.Name)
@@ -694,20 +688,11 @@ func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
 		keys.Names = append(keys.Names, name)
 	}
 	for i := range data.Chunks {
-		c := data.Chunks[i]
-		text, err := json.Marshal(chunkText{Text: c.Text, Summary: c.Summary})
-		if err != nil {
-			return 0, fmt.Errorf("encode chunk text: %w", err)
-		}
-		c.Text, c.Summary = "", ""
-		meta, err := json.Marshal(&c)
-		if err != nil {
-			return 0, fmt.Errorf("encode chunk: %w", err)
-		}
-		if err := b.Set(chunkKey(c.ID), meta, nil); err != nil {
+		c := &data.Chunks[i]
+		if err := b.Set(chunkKey(c.ID), encodeChunkMeta(c), nil); err != nil {
 			return 0, err
 		}
-		if err := b.Set(chunkTextKey(c.ID), text, nil); err != nil {
+		if err := b.Set(chunkTextKey(c.ID), encodeChunkText(c.Text, c.Summary), nil); err != nil {
 			return 0, err
 		}
 		rec.Chunks = append(rec.Chunks, c.ID)
@@ -954,26 +939,12 @@ func (d *FileData) approxBytes() int64 {
 }
 
 func getFile(r pebble.Reader, path string) (FileRecord, error) {
-	key := fileKey(path)
-	b, closer, err := r.Get(key)
-	return decodeFileGet(key, b, closer, err)
-}
-
-// decodeFileGet decodes the result of a Get of a file key (ErrNotFound when
-// the key is absent).
-func decodeFileGet(key, b []byte, closer io.Closer, err error) (FileRecord, error) {
 	var rec FileRecord
-	if errors.Is(err, pebble.ErrNotFound) {
-		return rec, ErrNotFound
-	}
-	if err != nil {
-		return rec, fmt.Errorf("read %q: %w", key, err)
-	}
-	defer closer.Close()
-	if _, err := decodeFileRecord(b, &rec, false); err != nil {
-		return rec, fmt.Errorf("decode %q: %w", key, err)
-	}
-	return rec, nil
+	err := readKey(r, fileKey(path), func(b []byte) error {
+		_, err := decodeFileRecord(b, &rec, false)
+		return err
+	})
+	return rec, err
 }
 
 // getWritten reads the written keys of path's version from the live DB
@@ -989,53 +960,35 @@ func (db *DB) getWritten(path string) (writtenKeys, error) {
 
 // getWritten reads and decodes path's k/ key (ErrNotFound when absent).
 func getWritten(r pebble.Reader, path string) (writtenKeys, error) {
-	key := writtenKey(path)
+	var keys writtenKeys
+	err := readKey(r, writtenKey(path), func(b []byte) (err error) {
+		keys, err = decodeWrittenKeys(b)
+		return err
+	})
+	return keys, err
+}
+
+// readKey reads key from r and decodes its value with decode, which must
+// not keep the bytes (ErrNotFound when the key is absent).
+func readKey(r pebble.Reader, key []byte, decode func([]byte) error) error {
 	b, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
-		return writtenKeys{}, ErrNotFound
+		return ErrNotFound
 	}
 	if err != nil {
-		return writtenKeys{}, fmt.Errorf("read %q: %w", key, err)
+		return fmt.Errorf("read %q: %w", key, err)
 	}
 	defer closer.Close()
-	keys, err := decodeWrittenKeys(b)
-	if err != nil {
-		return keys, fmt.Errorf("decode %q: %w", key, err)
+	if err := decode(b); err != nil {
+		return fmt.Errorf("decode %q: %w", key, err)
 	}
-	return keys, nil
+	return nil
 }
 
 // getFile reads a file record from the live DB (writers, under mu).
 func (db *DB) getFile(path string) (FileRecord, error) {
 	rec, err := getFile(db.db, path)
 	return rec, db.noteRead(err)
-}
-
-func getJSON(r pebble.Reader, key []byte, v any) error {
-	return decodeGet(key, v)(r.Get(key))
-}
-
-// decodeGet returns a function that decodes the result of a Get of key
-// into v (ErrNotFound when the key is absent).
-func decodeGet(key []byte, v any) func([]byte, io.Closer, error) error {
-	return func(b []byte, closer io.Closer, err error) error {
-		if errors.Is(err, pebble.ErrNotFound) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("read %q: %w", key, err)
-		}
-		defer closer.Close()
-		if err := json.Unmarshal(b, v); err != nil {
-			return fmt.Errorf("decode %q: %w", key, err)
-		}
-		return nil
-	}
-}
-
-// getJSON reads and decodes one key of the snapshot.
-func (s *Snapshot) getJSON(key []byte, v any) error {
-	return s.db.noteRead(decodeGet(key, v)(s.get(key)))
 }
 
 // Key construction.
@@ -1089,11 +1042,6 @@ func chunkTextKey(id ChunkID) []byte {
 }
 
 // chunkText is the x/ record: the parts of a chunk only results need.
-type chunkText struct {
-	Text    string `json:"text"`
-	Summary string `json:"summary,omitempty"`
-}
-
 func logKey(seq uint64) []byte { return binary.BigEndian.AppendUint64([]byte("l/"), seq) }
 
 func vectorKey(model string, r Recipe) []byte {

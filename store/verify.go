@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/vfs"
+
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // ErrDamaged marks errors that say the index's files are corrupt (Pebble
@@ -202,18 +203,17 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 				r.Chunks++
 				meta[id] = true
 				var c ChunkRecord
-				err = json.Unmarshal(v, &c)
+				err = decodeChunkMeta(v, id, &c)
 			} else {
 				text[id] = true
-				var t chunkText
-				err = json.Unmarshal(v, &t)
+				_, _, err = decodeChunkText(v)
 			}
 			if err != nil {
 				r.problem("chunk %s: %v", id, err)
 			}
 		case 's':
-			var s json.RawMessage
-			if err := json.Unmarshal(v, &s); err != nil {
+			var s symbols.Symbol
+			if err := decodeSymbol(v, &s); err != nil {
 				r.problem("symbol %q: %v", k[2:], err)
 			}
 			if i := bytes.IndexByte(k[2:], 0); i >= 0 {

@@ -181,7 +181,10 @@ func TestCorruptReadMarksForRebuild(t *testing.T) {
 func TestVerifyFindsKeysACompactionDropped(t *testing.T) {
 	dir := t.TempDir()
 	filledStore(t, dir)
-	corruptTablesAt(t, dir, 200, 0.3)
+	// Not every damaged block is dropped silently: with this store's
+	// layout one near the table's start is (found by sweeping the offset;
+	// elsewhere the compaction reports the checksum).
+	corruptTablesAt(t, dir, 200, 0.02)
 	db, err := Open(dir, Options{MinFree: -1})
 	if err != nil {
 		t.Fatal(err)
