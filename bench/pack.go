@@ -111,6 +111,8 @@ func benchPack(args []string) error {
 	latBudget := fs.Int("latency-budget", 4000, "budget of the timed packs")
 	rounds := fs.Int("rounds", 3, "timed rounds over the query set")
 	verbose := fs.Bool("v", false, "print each query's outcome")
+	hybrid := fs.Bool("hybrid", true, "also time packs with use-lite embeddings (embeds the stdlib on first use)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed lexical packs to this file")
 	fs.Parse(args)
 	qs, err := evalset.Load(*file)
 	if err != nil {
@@ -142,7 +144,14 @@ func benchPack(args []string) error {
 			fmt.Fprintf(os.Stderr, "file=%v def=%v body=%v %q → %d items: %s\n", s.file, s.def, s.body, q.Query, len(p.Items), strings.Join(paths, " "))
 		}
 	}
+	stopProfile, err := startProfile(*cpuProfile)
+	if err != nil {
+		snap.Release()
+		e.Close()
+		return err
+	}
 	lat, err := packLatency(ctx, snap, qs, *rounds, *latBudget)
+	stopProfile()
 	snap.Release()
 	if err != nil {
 		e.Close()
@@ -155,7 +164,7 @@ func benchPack(args []string) error {
 	// The same packs with embeddings on: query embedding and the vector leg
 	// included (the stdlib's use-lite vectors are cached by bench search).
 	var hybLat []time.Duration
-	if _, err := os.Stat(filepath.Join(useLiteDir(), "model.onnx")); err == nil {
+	if _, err := os.Stat(filepath.Join(useLiteDir(), "model.onnx")); *hybrid && err == nil {
 		he, err := openStdlib(ctx, true)
 		if err != nil {
 			return err

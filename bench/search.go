@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
@@ -124,16 +123,12 @@ func benchSearch(args []string) error {
 		}
 		disorder = float64(swapped) / float64(max(pairs, 1))
 		var lat []time.Duration
-		if *cpuProfile != "" && lexical {
-			f, err := os.Create(*cpuProfile)
+		if lexical {
+			stop, err := startProfile(*cpuProfile)
 			if err != nil {
 				return scores, nil, err
 			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return scores, nil, err
-			}
-			defer pprof.StopCPUProfile()
+			defer stop()
 		}
 		cpu0 := cpuTime()
 		defer func() {
