@@ -596,6 +596,7 @@ func (e *Engine) writeFileWith(ctx context.Context, data *store.FileData, overla
 	if !overlay && e.hasOverlay(data.File.Path) {
 		return nil
 	}
+	e.nameTab.add(data.Symbols) // before the commit: see nameTable
 	seq, replaced, err := e.db.PutFile(data)
 	if e.noteStorage(err) != nil {
 		return err
