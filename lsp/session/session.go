@@ -353,11 +353,21 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 }
 
 // start keeps the index fresh: the bootstrap index (reported to progress,
-// if set), then the changes the client or the watcher report.
+// if set), then the changes the client or the watcher report. When the
+// bootstrap index is done, and before its progress ends, the engine builds
+// its table of definition names (engine.PrepareSymbols), so the first
+// workspace/symbol answers as fast as the next ones.
 func (fe *folderEngine) start(progress func(service.Progress)) {
 	opts := service.MaintainOptions{ConfigChanged: func() { fe.f.reconfigure("the workspace configuration file changed") }}
-	if progress != nil {
-		opts.Progress = progress
+	opts.Progress = func(p service.Progress) {
+		if p.End {
+			if err := fe.eng.PrepareSymbols(); err != nil {
+				fe.f.b.log.Warn("building the table of definition names", "root", fe.f.root, "error", err)
+			}
+		}
+		if progress != nil {
+			progress(p)
+		}
 	}
 	fe.svc.Maintain(opts)
 }
