@@ -18,10 +18,20 @@ import (
 // edits become visible to every query as soon as this returns. Until
 // ClearOverlay, disk scans leave the file alone.
 func (e *Engine) UpdateOverlay(ctx context.Context, rel string, content []byte) error {
+	return e.UpdateOverlayStaged(ctx, rel, content, nil)
+}
+
+// UpdateOverlayStaged is UpdateOverlay that calls stored (when not nil)
+// as soon as the store holds the buffer's version: from then on snapshots
+// answer definitions, symbols, hover and the graph from it, while the text
+// index (search) is still being brought up to date; that is done when it
+// returns. stored is not called when nothing was written (the index
+// already held this text, or an error came first).
+func (e *Engine) UpdateOverlayStaged(ctx context.Context, rel string, content []byte, stored func()) error {
 	e.overlayMu.Lock()
 	e.overlays[rel] = true
 	e.overlayMu.Unlock()
-	return e.indexContent(ctx, rel, content, true, 0)
+	return e.indexContent(ctx, rel, content, true, 0, stored)
 }
 
 // ClearOverlay forgets the editor buffer of rel (closed, or saved) and
@@ -141,12 +151,13 @@ func (e *Engine) refreshOne(ctx context.Context, rel string) error {
 	if err != nil {
 		return err
 	}
-	return e.indexContent(ctx, rel, content, false, st.ModTime().UnixNano())
+	return e.indexContent(ctx, rel, content, false, st.ModTime().UnixNano(), nil)
 }
 
-// indexContent builds and writes one file version, then makes it visible to
-// text search before returning.
-func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, overlay bool, mtime int64) error {
+// indexContent builds and writes one file version, calls stored (if set)
+// once the store holds it, then makes it visible to text search before
+// returning.
+func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, overlay bool, mtime int64, stored func()) error {
 	if overlay { // Refresh checked for its files
 		if err := e.beginWrite(ctx); err != nil {
 			return err
@@ -183,6 +194,9 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 	data.File.ModTime = mtime
 	if err := e.writeFile(ctx, data, overlay); err != nil {
 		return err
+	}
+	if stored != nil {
+		stored()
 	}
 	return e.flushText()
 }
