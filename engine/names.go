@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -21,7 +22,9 @@ import (
 // each candidate name's definitions in its own snapshot, where a name no
 // longer defined has none, so it answers exactly what a scan of that
 // snapshot's n/ keys would. Names added since the build are kept apart and
-// merged into the sorted list once there are mergeExtra of them; once
+// merged into the sorted list once there are mergeExtra of them (or a
+// 64th of the list: a merge copies the list, so a branch switch on a large
+// repository merges a few times, not once per thousand names); once
 // writes have added more names than a quarter of the table (a bulk run, a
 // branch switch) the table is dropped and the next query builds it again,
 // so neither removed names nor memory grow without bound.
@@ -133,7 +136,7 @@ func (t *nameTable) tidy(drop bool) {
 		t.state, t.base, t.extra, t.added = namesNone, nameList{}, nil, 0
 		return
 	}
-	if len(t.extra) >= mergeExtra {
+	if len(t.extra) >= max(mergeExtra, t.base.len()/64) {
 		more := make([]string, 0, len(t.extra))
 		for n := range t.extra {
 			if !t.base.has(n) { // added while the list was being built
@@ -146,8 +149,9 @@ func (t *nameTable) tidy(drop bool) {
 }
 
 // names returns the table's sorted list and the names added since, built
-// first if need be (from the engine's current state).
-func (e *Engine) names() (nameList, []string, error) {
+// first if need be (from s when s is the engine's current state, else from
+// a new snapshot).
+func (e *Engine) names(s *Snapshot) (nameList, []string, error) {
 	t := &e.nameTab
 	for {
 		t.mu.Lock()
@@ -167,15 +171,17 @@ func (e *Engine) names() (nameList, []string, error) {
 			continue
 		}
 		t.mu.Unlock()
-		if err := e.buildNames(); err != nil {
+		if err := e.buildNames(s); err != nil {
 			return nameList{}, nil, err
 		}
 	}
 }
 
 // buildNames builds the table from a snapshot of the store unless another
-// caller is already building it or has built it.
-func (e *Engine) buildNames() error {
+// caller is already building it or has built it. The snapshot is s when no
+// write came after it (a query then gets exactly the names of its own
+// snapshot), else a new one.
+func (e *Engine) buildNames(s *Snapshot) error {
 	t := &e.nameTab
 	// No write is between adding its names and committing its batch while
 	// writeMu is held: the snapshot holds every write whose names the table
@@ -189,9 +195,16 @@ func (e *Engine) buildNames() error {
 	}
 	t.state, t.ready, t.extra, t.added = namesBuilding, make(chan struct{}), map[string]struct{}{}, 0
 	t.mu.Unlock()
-	snap := e.db.Snapshot()
+	var snap *store.Snapshot
+	if s != nil && (e.isCurrent(s) || e.db.Failed() != nil) {
+		// The caller holds s. A failed store takes no more writes, and a
+		// new snapshot of it would read nothing.
+		snap = s.st
+	} else {
+		snap = e.db.Snapshot()
+		defer snap.Release()
+	}
 	e.writeMu.Unlock()
-	defer snap.Release()
 
 	var b nameListBuilder
 	err := snap.DistinctNames(func(name []byte) bool {
@@ -221,6 +234,15 @@ func (e *Engine) buildNames() error {
 // workspace symbol queries score (a read of every name key of the store),
 // so the first query does not wait for it. It is a no-op once built.
 func (e *Engine) PrepareSymbols() error {
-	_, _, err := e.names()
+	_, _, err := e.names(nil)
 	return err
+}
+
+// isCurrent reports whether s holds every write committed so far; the
+// caller holds writeMu (a write marks the snapshot stale before it lets
+// writeMu go).
+func (e *Engine) isCurrent(s *Snapshot) bool {
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
+	return e.cur == s && !e.dirty.Load()
 }

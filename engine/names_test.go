@@ -240,3 +240,61 @@ func TestNameListMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestNameTableConcurrentWrites: names written while the table is being
+// built are not lost (the build and the writes race; the final answers
+// equal the full scan's).
+func TestNameTableConcurrentWrites(t *testing.T) {
+	root := testutil.WriteTree(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
+	ctx := context.Background()
+	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	const writes = 40
+	done := make(chan error, 1)
+	go func() {
+		var b strings.Builder
+		b.WriteString("package c\n\n")
+		for i := 0; i < writes; i++ {
+			fmt.Fprintf(&b, "func Conc%d() {}\n", i)
+			if err := e.UpdateOverlay(ctx, fmt.Sprintf("c/c%d.go", i%3), []byte(b.String())); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		e.nameTab.mu.Lock()
+		if e.nameTab.state == namesBuilt {
+			e.nameTab.state, e.nameTab.base, e.nameTab.extra = namesNone, nameList{}, nil // build again
+		}
+		e.nameTab.mu.Unlock()
+		s := e.Snapshot()
+		if _, err := s.WorkspaceSymbols(ctx, "conc", 100); err != nil {
+			t.Fatal(err)
+		}
+		s.Release()
+	}
+	checkAgainstScan(t, e, "after concurrent writes")
+	last := fmt.Sprintf("c/c%d.go", (writes-1)%3) // the last write holds every name
+	for i := 0; i < writes; i++ {
+		name := fmt.Sprintf("Conc%d", i)
+		if !hasSymbol(t, e, strings.ToLower(name), last, name) {
+			t.Fatalf("%s is missing after concurrent writes", name)
+		}
+	}
+}
