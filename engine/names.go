@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"sync"
@@ -150,8 +151,9 @@ func (t *nameTable) tidy(drop bool) {
 
 // names returns the table's sorted list and the names added since, built
 // first if need be (from s when s is the engine's current state, else from
-// a new snapshot).
-func (e *Engine) names(s *Snapshot) (nameList, []string, error) {
+// a new snapshot); a build ends early, and the table stays unbuilt, when
+// ctx ends.
+func (e *Engine) names(ctx context.Context, s *Snapshot) (nameList, []string, error) {
 	t := &e.nameTab
 	for {
 		t.mu.Lock()
@@ -167,11 +169,15 @@ func (e *Engine) names(s *Snapshot) (nameList, []string, error) {
 		case namesBuilding:
 			ready := t.ready
 			t.mu.Unlock()
-			<-ready
+			select {
+			case <-ready:
+			case <-ctx.Done():
+				return nameList{}, nil, ctx.Err()
+			}
 			continue
 		}
 		t.mu.Unlock()
-		if err := e.buildNames(s); err != nil {
+		if err := e.buildNames(ctx, s); err != nil {
 			return nameList{}, nil, err
 		}
 	}
@@ -181,7 +187,7 @@ func (e *Engine) names(s *Snapshot) (nameList, []string, error) {
 // caller is already building it or has built it. The snapshot is s when no
 // write came after it (a query then gets exactly the names of its own
 // snapshot), else a new one.
-func (e *Engine) buildNames(s *Snapshot) error {
+func (e *Engine) buildNames(ctx context.Context, s *Snapshot) error {
 	t := &e.nameTab
 	// No write is between adding its names and committing its batch while
 	// writeMu is held: the snapshot holds every write whose names the table
@@ -210,8 +216,11 @@ func (e *Engine) buildNames(s *Snapshot) error {
 	err := snap.DistinctNames(func(name []byte) bool {
 		b.b.Write(name)
 		b.ends = append(b.ends, uint32(b.b.Len()))
-		return true
+		return len(b.ends)%4096 != 0 || ctx.Err() == nil
 	})
+	if err == nil {
+		err = ctx.Err()
+	}
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -232,9 +241,10 @@ func (e *Engine) buildNames(s *Snapshot) error {
 
 // PrepareSymbols builds the in-memory table of definition names that
 // workspace symbol queries score (a read of every name key of the store),
-// so the first query does not wait for it. It is a no-op once built.
-func (e *Engine) PrepareSymbols() error {
-	_, _, err := e.names(nil)
+// so the first query does not wait for it. It is a no-op once built; it
+// stops early when ctx ends.
+func (e *Engine) PrepareSymbols(ctx context.Context) error {
+	_, _, err := e.names(ctx, nil)
 	return err
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -296,5 +297,31 @@ func TestNameTableConcurrentWrites(t *testing.T) {
 		if !hasSymbol(t, e, strings.ToLower(name), last, name) {
 			t.Fatalf("%s is missing after concurrent writes", name)
 		}
+	}
+}
+
+// TestNameTableBuildCancelled: a build whose context ends leaves no table
+// (the next query builds it).
+func TestNameTableBuildCancelled(t *testing.T) {
+	root := testutil.WriteTree(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
+	ctx := context.Background()
+	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := e.PrepareSymbols(cancelled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("PrepareSymbols with an ended context: %v", err)
+	}
+	if e.nameTab.state != namesNone {
+		t.Fatalf("a cancelled build left state %d", e.nameTab.state)
+	}
+	if !hasSymbol(t, e, "base", "a/a.go", "Base") {
+		t.Fatalf("the next query found nothing")
 	}
 }

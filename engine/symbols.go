@@ -144,7 +144,7 @@ func (s *Snapshot) WorkspaceSymbols(ctx context.Context, query string, limit int
 	// Names are scored from the engine's table of distinct names (a
 	// superset of this snapshot's), in lexical order, and the best looked
 	// up in the snapshot: what a scan of every name key would give.
-	names, extra, err := s.e.names(s)
+	names, extra, err := s.e.names(ctx, s)
 	if err != nil {
 		return nil, err
 	}

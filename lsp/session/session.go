@@ -138,6 +138,10 @@ type folderEngine struct {
 	svc   *service.Service
 	cfg   workspace.Config
 	dbDir string
+	// bg ends the session's own background work on the engine (the name
+	// table's build) when the engine stops.
+	bg       context.Context
+	bgCancel context.CancelFunc
 }
 
 // acquire returns the folder's engine with the read lock held; release
@@ -349,7 +353,9 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the index of %s: %w", f.root, err)
 	}
-	return &folderEngine{f: f, owned: owned, eng: owned.Engine, svc: owned.Service, cfg: cfg, dbDir: owned.Engine.DBDir()}, nil
+	fe := &folderEngine{f: f, owned: owned, eng: owned.Engine, svc: owned.Service, cfg: cfg, dbDir: owned.Engine.DBDir()}
+	fe.bg, fe.bgCancel = context.WithCancel(context.Background())
+	return fe, nil
 }
 
 // start keeps the index fresh: the bootstrap index (reported to progress,
@@ -361,7 +367,7 @@ func (fe *folderEngine) start(progress func(service.Progress)) {
 	opts := service.MaintainOptions{ConfigChanged: func() { fe.f.reconfigure("the workspace configuration file changed") }}
 	opts.Progress = func(p service.Progress) {
 		if p.End {
-			if err := fe.eng.PrepareSymbols(); err != nil {
+			if err := fe.eng.PrepareSymbols(fe.bg); err != nil && fe.bg.Err() == nil {
 				fe.f.b.log.Warn("building the table of definition names", "root", fe.f.root, "error", err)
 			}
 		}
@@ -382,7 +388,10 @@ func (b *Session) recoverPanic(where string) {
 
 // stop ends the index's background work and closes it (other processes
 // that shared it find the next owner).
-func (fe *folderEngine) stop() error { return fe.owned.Close() }
+func (fe *folderEngine) stop() error {
+	fe.bgCancel()
+	return fe.owned.Close()
+}
 
 // SettingsChanged applies new settings: a change of what
 // the settings override in the configuration (ignore patterns, the size
