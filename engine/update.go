@@ -257,12 +257,19 @@ func chunkAndGraph(data *store.FileData, f *symbols.File, rel string, opts chunk
 	gf := *f
 	gf.Tree = f.Tree.Copy()
 	done := make(chan struct{})
+	var panicked any
 	go func() {
 		defer close(done)
 		defer gf.Tree.Close()
+		// A panic is raised again in the caller's goroutine, where the
+		// caller's recovery (the session's, for an editor buffer) sees it.
+		defer func() { panicked = recover() }()
 		addGraph(data, &gf, rel)
 	}()
 	chunks := chunking.Code(rel, f, opts)
 	<-done
+	if panicked != nil {
+		panic(panicked)
+	}
 	return chunks
 }
