@@ -39,21 +39,26 @@ var freshKinds = []string{"search", "workspace/symbol", "documentSymbol", "hover
 // 5 ms) until it shows it, and the run says how many missed. As a
 // reference in the same run, the same query for the previous edit's name
 // (already indexed) is timed just before: the difference between the two
-// is what making the edit visible costs.
+// is what making the edit visible costs. CONTEXT_LS_CPUPROFILE=FILE in the
+// environment makes the server write a CPU profile of its run.
 func benchEdit(args []string) error {
 	fs := newFlags("edit")
 	n := fs.Int("n", 60, "edits to time (spread over the four query kinds)")
 	fresh := fs.Duration("timeout", 10*time.Second, "give up on one edit after this long")
 	verbose := fs.Bool("v", false, "let the server log at debug level (stderr)")
+	server := fs.String("server", "", "run this server binary instead of building bin/context-ls (to compare two builds back to back on one index)")
 	fs.Parse(args)
 
 	root, err := goroot()
 	if err != nil {
 		return err
 	}
-	bin, err := serverBinaryPath()
-	if err != nil {
-		return err
+	bin := *server
+	if bin == "" {
+		bin, err = serverBinaryPath()
+		if err != nil {
+			return err
+		}
 	}
 	db := filepath.Join(benchDir(), "lsp-edit")
 	fmt.Printf("# edit benchmark — %s\n# server %s on %s, index under %s\n", machine(), bin, root, db)

@@ -60,6 +60,9 @@ type Engine struct {
 
 	// writeMu serialises index writers (bulk indexing batches, overlay updates).
 	writeMu sync.Mutex
+	// nameTab: the distinct definition names workspace symbol queries
+	// score (names.go); writes add to it under writeMu.
+	nameTab nameTable
 	// overlays holds the paths whose content comes from an editor buffer;
 	// disk indexing skips them.
 	overlayMu sync.Mutex

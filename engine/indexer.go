@@ -493,8 +493,12 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 			chunks = chunking.Text(rel, lang.Name, content, opts)
 		} else {
 			data.Symbols = f.Symbols
-			chunks = chunking.Code(rel, f, opts)
-			addGraph(data, f, rel)
+			if overlay && f.Tree != nil && len(content) >= overlayParallelBytes {
+				chunks = chunkAndGraph(data, f, rel, opts)
+			} else {
+				chunks = chunking.Code(rel, f, opts)
+				addGraph(data, f, rel)
+			}
 			if keep != nil {
 				keep(f)
 			} else {
@@ -596,6 +600,7 @@ func (e *Engine) writeFileWith(ctx context.Context, data *store.FileData, overla
 	if !overlay && e.hasOverlay(data.File.Path) {
 		return nil
 	}
+	e.nameTab.add(data.Symbols) // before the commit: see nameTable
 	seq, replaced, err := e.db.PutFile(data)
 	if e.noteStorage(err) != nil {
 		return err

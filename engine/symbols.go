@@ -141,24 +141,41 @@ func (s *Snapshot) WorkspaceSymbols(ctx context.Context, query string, limit int
 	if q == "" {
 		return nil, nil
 	}
-	type cand struct {
-		refs  []store.SymbolRef
-		score int
-	}
-	var cands []cand
-	err := s.st.Names(func(name string, refs []store.SymbolRef) bool {
-		if sc := fuzzyScore(q, name); sc > 0 {
-			cands = append(cands, cand{refs, sc})
-		}
-		return ctx.Err() == nil
-	})
+	// Names are scored from the engine's table of distinct names (a
+	// superset of this snapshot's), in lexical order, and the best looked
+	// up in the snapshot: what a scan of every name key would give.
+	names, extra, err := s.e.names(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	type cand struct {
+		name  string
+		score int
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	var cands []cand
+	for i := 0; i < names.len(); i++ {
+		if i%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if name := names.at(i); len(name) >= len(q) {
+			if sc := fuzzyScore(q, name); sc > 0 {
+				cands = append(cands, cand{name, sc})
+			}
+		}
+	}
+	for _, name := range extra {
+		if sc := fuzzyScore(q, name); sc > 0 {
+			cands = append(cands, cand{name, sc})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].name < cands[j].name
+	})
 	type scored struct {
 		si    SymbolInfo
 		score int
@@ -168,7 +185,11 @@ func (s *Snapshot) WorkspaceSymbols(ctx context.Context, query string, limit int
 		if len(out) >= 4*limit {
 			break
 		}
-		for _, ref := range c.refs {
+		refs, err := s.st.SymbolsNamed(c.name)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
 			si, err := s.symbolAt(ref)
 			if err != nil {
 				continue

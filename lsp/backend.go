@@ -38,12 +38,14 @@ type Backend interface {
 	// FilesChanged reports files created, changed or deleted on disk.
 	FilesChanged(paths []string)
 	// Sync waits until the index holds the current text of the open
-	// document path (bounded by ctx).
-	Sync(ctx context.Context, path string) error
+	// document path (bounded by ctx); need says whether the store is
+	// enough (session.NeedStore: symbols, hover, definitions) or the text
+	// index must hold it too (session.NeedText: search, packs).
+	Sync(ctx context.Context, path string, need session.Need) error
 	// SyncAll waits until the index holds the pending text of every open
 	// document (bounded by ctx): workspace-wide queries read the edits
 	// sent before them.
-	SyncAll(ctx context.Context) error
+	SyncAll(ctx context.Context, need session.Need) error
 
 	// Service returns the service of the open folder root; release ends
 	// its use.

@@ -203,7 +203,7 @@ func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, erro
 	if err != nil {
 		return place{}, err
 	}
-	if err := e.s.backend.Sync(ctx, d.path); err != nil {
+	if err := e.s.backend.Sync(ctx, d.path, session.NeedText); err != nil {
 		d.release()
 		return place{}, err
 	}
@@ -258,7 +258,7 @@ func (e *CommandEnv) services(ctx context.Context, p place, all bool, fn func(f 
 	}
 	found := false
 	var missing error
-	err := e.s.eachFolder(ctx, "command", func(f *folder, svc *service.Service) error {
+	err := e.s.eachFolder(ctx, "command", session.NeedText, func(f *folder, svc *service.Service) error {
 		if found && !all {
 			return nil
 		}

@@ -31,7 +31,7 @@ type FolderStats struct {
 
 func runStats(ctx context.Context, env *CommandEnv, _ StatsArgs) (StatsResult, error) {
 	res := StatsResult{Folders: []FolderStats{}, Jobs: []service.JobStatus{}}
-	err := env.s.eachFolder(ctx, "contextLs.stats", func(f *folder, svc *service.Service) error {
+	err := env.s.eachFolder(ctx, "contextLs.stats", session.NeedText, func(f *folder, svc *service.Service) error {
 		st, err := svc.Stats(ctx, service.StatsRequest{})
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -47,7 +48,7 @@ type PackItem struct {
 func runContextPack(ctx context.Context, env *CommandEnv, a ContextPackArgs) (ContextPackResult, error) {
 	req := service.PackRequest{Query: a.Query, Budget: a.BudgetTokens, Format: a.Format, Task: a.Task, Exclude: a.Exclude}
 	// A pack draws on the whole workspace: it reads the edits sent before it.
-	if err := env.s.syncAll(ctx); err != nil {
+	if err := env.s.syncAll(ctx, session.NeedText); err != nil {
 		return ContextPackResult{}, err
 	}
 	var p place

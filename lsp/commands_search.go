@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
+	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
 	"go.lsp.dev/protocol"
 )
@@ -56,7 +57,7 @@ func hitsResult(env *CommandEnv, query string, all []folderHit, k int, notes []s
 func runSearch(ctx context.Context, env *CommandEnv, a SearchArgs) (SearchResult, error) {
 	var all []folderHit
 	var notes []string
-	err := env.s.eachFolder(ctx, "contextLs.search", func(f *folder, svc *service.Service) error {
+	err := env.s.eachFolder(ctx, "contextLs.search", session.NeedText, func(f *folder, svc *service.Service) error {
 		res, err := svc.Search(ctx, a)
 		if err != nil {
 			return argError(err)

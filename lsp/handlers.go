@@ -103,9 +103,9 @@ func (s *server) charPosition(field, path string, p protocol.Position) (line, co
 }
 
 // positionRequest converts a position request for the service, after the
-// document's open buffer has reached the index.
-func (s *server) positionRequest(ctx context.Context, d *doc, p protocol.Position) (service.PositionRequest, error) {
-	if err := s.backend.Sync(ctx, d.path); err != nil {
+// document's open buffer has reached the index (as far as need says).
+func (s *server) positionRequest(ctx context.Context, d *doc, p protocol.Position, need session.Need) (service.PositionRequest, error) {
+	if err := s.backend.Sync(ctx, d.path, need); err != nil {
 		return service.PositionRequest{}, err
 	}
 	line, col, err := s.charPosition("textDocument.uri", d.path, p)
@@ -131,7 +131,7 @@ func (s *server) definitionAt(ctx context.Context, p positionParams) (d *doc, re
 	if err != nil {
 		return nil, nil, err
 	}
-	req, err := s.positionRequest(ctx, d, p.Position)
+	req, err := s.positionRequest(ctx, d, p.Position, session.NeedStore)
 	if err == nil {
 		if res, err = d.svc.Definition(ctx, req); err != nil {
 			err = rpcError(err)
@@ -191,7 +191,8 @@ func (s *server) hover(ctx context.Context, p positionParams) (*protocol.Hover, 
 		return nil, err
 	}
 	defer d.release()
-	req, err := s.positionRequest(ctx, d, p.Position)
+	// Hover lists related definitions found by a text search.
+	req, err := s.positionRequest(ctx, d, p.Position, session.NeedText)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func (s *server) documentSymbol(ctx context.Context, p documentSymbolParams) (an
 		return nil, err
 	}
 	defer d.release()
-	if err := s.backend.Sync(ctx, d.path); err != nil {
+	if err := s.backend.Sync(ctx, d.path, session.NeedStore); err != nil {
 		return nil, err
 	}
 	res, err := d.svc.Symbols(ctx, service.SymbolsRequest{File: d.rel})
@@ -378,7 +379,7 @@ func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) (
 		sym service.Symbol
 	}
 	var all []found
-	err := s.eachFolder(ctx, "workspace/symbol", func(f *folder, svc *service.Service) error {
+	err := s.eachFolder(ctx, "workspace/symbol", session.NeedStore, func(f *folder, svc *service.Service) error {
 		res, err := svc.Symbols(ctx, service.SymbolsRequest{Query: p.Query})
 		if err != nil {
 			return err
@@ -409,11 +410,12 @@ func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) (
 const syncBound = 2 * time.Second
 
 // syncAll waits (at most syncBound) until every pending editor buffer is
-// indexed: a workspace-wide query sees the edits sent before it.
-func (s *server) syncAll(ctx context.Context) error {
+// indexed (in the store alone for session.NeedStore): a workspace-wide
+// query sees the edits sent before it.
+func (s *server) syncAll(ctx context.Context, need session.Need) error {
 	sctx, cancel := context.WithTimeout(ctx, syncBound)
 	defer cancel()
-	err := s.backend.SyncAll(sctx)
+	err := s.backend.SyncAll(sctx, need)
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -424,14 +426,14 @@ func (s *server) syncAll(ctx context.Context) error {
 }
 
 // eachFolder calls fn with the service of every open folder, in order,
-// once the pending editor buffers are indexed. A folder that fails is
-// logged and skipped unless every folder fails.
-func (s *server) eachFolder(ctx context.Context, what string, fn func(f *folder, svc *service.Service) error) error {
+// once the pending editor buffers are indexed (as far as need says). A
+// folder that fails is logged and skipped unless every folder fails.
+func (s *server) eachFolder(ctx context.Context, what string, need session.Need, fn func(f *folder, svc *service.Service) error) error {
 	folders := s.openFolders()
 	if len(folders) == 0 {
 		return fmt.Errorf("no workspace folder is open: %w", session.ErrFolderUnavailable)
 	}
-	if err := s.syncAll(ctx); err != nil {
+	if err := s.syncAll(ctx, need); err != nil {
 		return err
 	}
 	var errs []error

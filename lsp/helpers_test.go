@@ -258,9 +258,9 @@ func (b *fakeBackend) StartWatcher(root string) func() {
 	}
 }
 
-func (b *fakeBackend) Sync(ctx context.Context, path string) error { return nil }
+func (b *fakeBackend) Sync(ctx context.Context, path string, need session.Need) error { return nil }
 
-func (b *fakeBackend) SyncAll(ctx context.Context) error { return nil }
+func (b *fakeBackend) SyncAll(ctx context.Context, need session.Need) error { return nil }
 
 // errNoIndex is the fake's answer to queries.
 var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)

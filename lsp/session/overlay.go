@@ -25,7 +25,10 @@ import (
 // An update still running for an older version is cancelled. didOpen and
 // didSave are applied at once. Queries read their writes: a request about
 // a document waits for its pending text (sync), a workspace-wide query for
-// every pending buffer (syncAll). A buffer equal to
+// every pending buffer (syncAll). A query that reads only the store
+// (symbols, hover, definitions: NeedStore) goes on as soon as the store
+// holds the text, while the text index is still being updated; one that
+// searches text (NeedText) waits for that too. A buffer equal to
 // the file on disk (after a save, or an undo back to it) is not an
 // overlay: the overlay is cleared and the file reconciled with disk
 // (engine.ClearOverlay). didClose clears the overlay. Buffers of files the
@@ -42,6 +45,9 @@ type docState struct {
 	due     time.Time
 	last    time.Time // the latest event
 	dirty   bool      // an event has not been applied yet
+	// stored is the generation whose text the store holds while the text
+	// index is still being updated (engine.UpdateOverlayStaged).
+	stored uint64
 	// overlaid: the current engine holds an overlay for rel.
 	overlaid bool
 	running  bool
@@ -160,10 +166,10 @@ func (q *overlayQueue) Text(rel string) ([]byte, bool) {
 // engine holds its current text (or ctx ends): a request about an open
 // document answers from the version the editor shows, never an older
 // one.
-func (q *overlayQueue) sync(ctx context.Context, rel string) error {
+func (q *overlayQueue) sync(ctx context.Context, rel string, need Need) error {
 	return q.await(ctx, func(now time.Time) bool {
 		st := q.docs[rel]
-		if st == nil || !st.dirty {
+		if st == nil || !st.pending(need) {
 			return false
 		}
 		st.dueBy(now)
@@ -175,11 +181,11 @@ func (q *overlayQueue) sync(ctx context.Context, rel string) error {
 // the engine holds the text of every document that was pending when it
 // was called, or until ctx ends: a workspace-wide query (search, symbols)
 // answers with the edits the editor sent before it.
-func (q *overlayQueue) syncAll(ctx context.Context) error {
+func (q *overlayQueue) syncAll(ctx context.Context, need Need) error {
 	q.mu.Lock()
 	var pending []*docState
 	for _, st := range q.docs {
-		if st.dirty {
+		if st.pending(need) {
 			pending = append(pending, st)
 		}
 	}
@@ -190,7 +196,7 @@ func (q *overlayQueue) syncAll(ctx context.Context) error {
 	return q.await(ctx, func(now time.Time) bool {
 		waiting := false
 		for _, st := range pending {
-			if st.dirty && q.docs[st.rel] == st {
+			if st.pending(need) && q.docs[st.rel] == st {
 				waiting = true
 				st.dueBy(now) // a newer event may have arrived meanwhile
 			}
@@ -220,6 +226,26 @@ func (q *overlayQueue) await(ctx context.Context, waiting func(now time.Time) bo
 			return nil
 		}
 	}
+}
+
+// Need is what a query reads of the index: NeedStore the store only
+// (definitions, symbols, hover, the graph), NeedText the text index too
+// (search, packs).
+type Need int
+
+// What a query needs.
+const (
+	NeedText Need = iota
+	NeedStore
+)
+
+// pending reports whether the document has an event a query needing
+// need must wait for; under q.mu.
+func (st *docState) pending(need Need) bool {
+	if need == NeedStore {
+		return st.dirty && st.stored != st.gen
+	}
+	return st.dirty
 }
 
 // dueBy brings the state's due time forward to now.
@@ -336,6 +362,19 @@ func (q *overlayQueue) finish(w *work, overlaid bool, err error) {
 	}
 }
 
+// storedText records that the store holds w's text (the text index does
+// not yet) and wakes the queries that need no more.
+func (q *overlayQueue) storedText(w *work) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if w.st.gen != w.gen || q.epoch != w.epoch {
+		return // a newer event: queries wait for that one
+	}
+	w.st.stored = w.gen
+	close(q.applied)
+	q.applied = make(chan struct{})
+}
+
 // apply brings the engine in line with one buffer state and reports
 // whether an overlay is now set.
 func (q *overlayQueue) apply(w *work) (bool, error) {
@@ -379,7 +418,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		}
 		return false, nil
 	}
-	err := eng.UpdateOverlay(w.ctx, rel, w.text)
+	err := eng.UpdateOverlayStaged(w.ctx, rel, w.text, func() { q.storedText(w) })
 	if errors.Is(err, engine.ErrNotIndexable) {
 		// A language the workspace's configuration leaves out: forget the
 		// overlay mark.
@@ -472,11 +511,12 @@ func (b *Session) DidClose(path string, text []byte, version int32) {
 }
 
 // SyncAll waits (bounded by ctx) until the index holds the text of every
-// open document with edits not yet applied, in every folder: workspace-wide
-// queries call it first, so they see the edits sent before them.
-func (b *Session) SyncAll(ctx context.Context) error {
+// open document with edits not yet applied, in every folder (the store
+// alone for NeedStore): workspace-wide queries call it first, so they see
+// the edits sent before them.
+func (b *Session) SyncAll(ctx context.Context, need Need) error {
 	for _, f := range b.openFolders() {
-		if err := f.docs.syncAll(ctx); err != nil {
+		if err := f.docs.syncAll(ctx, need); err != nil {
 			return err
 		}
 	}
@@ -484,8 +524,9 @@ func (b *Session) SyncAll(ctx context.Context) error {
 }
 
 // Sync waits (bounded by ctx) until the index holds the current text of
-// the open document path: requests about a document call it first.
-func (b *Session) Sync(ctx context.Context, path string) error {
+// the open document path (the store alone for NeedStore): requests about
+// a document call it first.
+func (b *Session) Sync(ctx context.Context, path string, need Need) error {
 	f := b.folderOf(path)
 	if f == nil {
 		return nil
@@ -499,5 +540,5 @@ func (b *Session) Sync(ctx context.Context, path string) error {
 	if err != nil {
 		return nil
 	}
-	return f.docs.sync(ctx, rel)
+	return f.docs.sync(ctx, rel, need)
 }

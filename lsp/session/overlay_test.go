@@ -89,7 +89,7 @@ func TestOverlayQueueCoalescesEdits(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	must(t, q.sync(ctx, "a.go"))
+	must(t, q.sync(ctx, "a.go", NeedText))
 	calls := l.snapshot()
 	if len(calls) != 2 || string(calls[1].text) != "v5" || !calls[1].open {
 		t.Fatalf("applications %+v, want v1 then one of v5", calls)
@@ -141,7 +141,7 @@ func TestOverlayQueueSyncAll(t *testing.T) {
 	q.event("b.go", evChange, []byte("b2"), 2)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	must(t, q.syncAll(ctx))
+	must(t, q.syncAll(ctx, NeedText))
 	text := map[string]string{}
 	for _, c := range l.snapshot() {
 		text[c.st.rel] = string(c.text) // the latest application of each
@@ -150,7 +150,7 @@ func TestOverlayQueueSyncAll(t *testing.T) {
 		t.Errorf("after syncAll the index holds %v, want a2 and b2", text)
 	}
 	before := len(l.snapshot())
-	must(t, q.syncAll(ctx)) // nothing pending: returns at once
+	must(t, q.syncAll(ctx, NeedText)) // nothing pending: returns at once
 	if n := len(l.snapshot()); n != before {
 		t.Errorf("%d applications after an idle syncAll, want %d", n, before)
 	}
@@ -268,20 +268,75 @@ func TestOverlayQueueSync(t *testing.T) {
 	q.event("a.go", evChange, []byte("v2"), 3)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := q.sync(ctx, "a.go"); err != nil {
+	if err := q.sync(ctx, "a.go", NeedText); err != nil {
 		t.Fatal(err)
 	}
 	if calls := l.snapshot(); len(calls) != 2 || string(calls[1].text) != "v2" {
 		t.Fatalf("applications %+v, want v0 then one of v2 before sync returns", calls)
 	}
 	// Nothing pending: sync returns at once.
-	if err := q.sync(ctx, "a.go"); err != nil {
+	if err := q.sync(ctx, "a.go", NeedText); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.sync(ctx, "never-opened.go"); err != nil {
+	if err := q.sync(ctx, "never-opened.go", NeedText); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(l.snapshot()); n != 2 {
 		t.Errorf("%d applications, want 2", n)
+	}
+}
+
+// TestOverlayQueueStoreBeforeText: once the store holds a buffer's text, a
+// query that reads only the store (NeedStore) answers while the text index
+// is still being updated; one that searches text (NeedText) waits for the
+// application to end; a newer event is waited for by both.
+func TestOverlayQueueStoreBeforeText(t *testing.T) {
+	stored := make(chan struct{})
+	release := make(chan struct{})
+	var q *overlayQueue
+	apply := func(w *work) (bool, error) {
+		q.storedText(w)
+		stored <- struct{}{}
+		<-release // the text index is being brought up to date
+		return true, nil
+	}
+	f := &folder{b: New(Options{}), root: t.TempDir()}
+	q = newOverlayQueue(f, time.Hour, apply)
+	t.Cleanup(q.stop)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+
+	q.event("a.go", evChange, []byte("a1"), 1)
+	<-stored
+	must(t, q.sync(ctx, "a.go", NeedStore))
+	must(t, q.syncAll(ctx, NeedStore))
+	short, cancelShort := context.WithTimeout(ctx, 50*time.Millisecond)
+	if err := q.sync(short, "a.go", NeedText); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a text query did not wait for the text index: %v", err)
+	}
+	cancelShort()
+	// A newer event: a store query waits for its text too.
+	q.event("a.go", evChange, []byte("a2"), 2)
+	short, cancelShort = context.WithTimeout(ctx, 50*time.Millisecond)
+	if err := q.sync(short, "a.go", NeedStore); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a store query did not wait for a newer edit: %v", err)
+	}
+	cancelShort()
+	done := make(chan error, 1)
+	go func() { done <- q.sync(ctx, "a.go", NeedText) }()
+	release <- struct{}{} // a1 ends; a2 starts
+	<-stored
+	must(t, q.sync(ctx, "a.go", NeedStore))
+	select {
+	case err := <-done:
+		t.Fatalf("a text query answered before a2 reached the text index (%v)", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	release <- struct{}{}
+	must(t, <-done)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if st := q.docs["a.go"]; st.dirty {
+		t.Fatalf("a.go still dirty after both applications")
 	}
 }

@@ -138,6 +138,10 @@ type folderEngine struct {
 	svc   *service.Service
 	cfg   workspace.Config
 	dbDir string
+	// bg ends the session's own background work on the engine (the name
+	// table's build) when the engine stops.
+	bg       context.Context
+	bgCancel context.CancelFunc
 }
 
 // acquire returns the folder's engine with the read lock held; release
@@ -349,15 +353,27 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the index of %s: %w", f.root, err)
 	}
-	return &folderEngine{f: f, owned: owned, eng: owned.Engine, svc: owned.Service, cfg: cfg, dbDir: owned.Engine.DBDir()}, nil
+	fe := &folderEngine{f: f, owned: owned, eng: owned.Engine, svc: owned.Service, cfg: cfg, dbDir: owned.Engine.DBDir()}
+	fe.bg, fe.bgCancel = context.WithCancel(context.Background())
+	return fe, nil
 }
 
 // start keeps the index fresh: the bootstrap index (reported to progress,
-// if set), then the changes the client or the watcher report.
+// if set), then the changes the client or the watcher report. When the
+// bootstrap index is done, and before its progress ends, the engine builds
+// its table of definition names (engine.PrepareSymbols), so the first
+// workspace/symbol answers as fast as the next ones.
 func (fe *folderEngine) start(progress func(service.Progress)) {
 	opts := service.MaintainOptions{ConfigChanged: func() { fe.f.reconfigure("the workspace configuration file changed") }}
-	if progress != nil {
-		opts.Progress = progress
+	opts.Progress = func(p service.Progress) {
+		if p.End {
+			if err := fe.eng.PrepareSymbols(fe.bg); err != nil && fe.bg.Err() == nil {
+				fe.f.b.log.Warn("building the table of definition names", "root", fe.f.root, "error", err)
+			}
+		}
+		if progress != nil {
+			progress(p)
+		}
 	}
 	fe.svc.Maintain(opts)
 }
@@ -372,7 +388,10 @@ func (b *Session) recoverPanic(where string) {
 
 // stop ends the index's background work and closes it (other processes
 // that shared it find the next owner).
-func (fe *folderEngine) stop() error { return fe.owned.Close() }
+func (fe *folderEngine) stop() error {
+	fe.bgCancel()
+	return fe.owned.Close()
+}
 
 // SettingsChanged applies new settings: a change of what
 // the settings override in the configuration (ignore patterns, the size
