@@ -3,7 +3,7 @@
 // truth of the index; the bleve text index and the in-memory vector index are
 // derived from it.
 //
-// Key schema (SchemaVersion 9). Paths are slash-separated and relative to the
+// Key schema (SchemaVersion 10). Paths are slash-separated and relative to the
 // workspace root; they never contain NUL, which separates key parts.
 //
 //	m/<name>                          metadata (schema version, root, counters)
@@ -11,10 +11,10 @@
 //	h/<path>                          the same record without its chunk list: what a scan of every file reads
 //	k/<path>                          the names and callees of the file's n/ and r/ keys (record.go)
 //	o/<path>                          empty: the file's record holds an editor buffer (FileRecord.Overlay)
-//	s/<path>\x00<ord:4>               symbols.Symbol, ord = index in the file
+//	s/<path>\x00<ord:4>               symbols.Symbol (binary: codec.go), ord = index in the file
 //	n/<lower(name)>\x00<path>\x00<ord:4>   name index → the chunk id holding the symbol (8 bytes)
-//	c/<chunk id:8>                    ChunkRecord without Text and Summary (what ranking reads)
-//	x/<chunk id:8>                    chunkText: Text and Summary (what results show)
+//	c/<chunk id:8>                    ChunkRecord without ID, Text and Summary (codec.go; what ranking reads)
+//	x/<chunk id:8>                    Text and Summary (codec.go; what results show)
 //	g/<path>                          graph edges of the file (opaque bytes owned by graph)
 //	r/<lower(callee)>\x00<path>\x00<ord:4> reverse call index (opaque bytes)
 //	l/<seq:8>                         change log: path changed at seq (for derived indexes)
