@@ -47,9 +47,9 @@ func walkWorkers() int { return min(4*runtime.GOMAXPROCS(0), 16) }
 
 // WalkKnown is Walk for a caller that already judged some files: a file
 // for which known(rel, size, mtime) is true (its size and modification time
-// are those of a version the caller indexed) costs one stat — its head is
-// not read again for the binary and minified checks, which depend on its
-// content only. known may be nil; it is called from several goroutines at
+// are those of a version the caller indexed, or the caller drops it
+// whatever it holds) costs one stat — its head is not read for the binary
+// and minified checks, which depend on its content only. known may be nil; it is called from several goroutines at
 // once (directories are judged in parallel), fn and OnSkip from the
 // caller's only, in walk order.
 func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
