@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -16,63 +15,22 @@ import (
 )
 
 // scanWorkspaceSymbols is WorkspaceSymbols as it was before the name
-// table: every n/ key of the snapshot read and scored. The table must give
-// the same answers.
+// table: the candidates from every n/ key of the snapshot, read and scored
+// (the ranking that follows is shared). The table must give the same
+// answers.
 func scanWorkspaceSymbols(s *Snapshot, query string, limit int) ([]SymbolInfo, error) {
 	q := strings.ToLower(strings.TrimSpace(query))
-	type cand struct {
-		refs  []store.SymbolRef
-		score int
-	}
-	var cands []cand
-	err := s.st.Names(func(name string, refs []store.SymbolRef) bool {
+	var cands []nameCand
+	err := s.st.Names(func(name string, _ []store.SymbolRef) bool {
 		if sc := fuzzyScore(q, name); sc > 0 {
-			cands = append(cands, cand{refs, sc})
+			cands = append(cands, nameCand{name, sc})
 		}
 		return true
 	})
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
-	type scored struct {
-		si    SymbolInfo
-		score int
-	}
-	var out []scored
-	for _, c := range cands {
-		if len(out) >= 4*limit {
-			break
-		}
-		for _, ref := range c.refs {
-			si, err := s.symbolAt(ref)
-			if err != nil {
-				continue
-			}
-			out = append(out, scored{si, c.score + caseBonus(query, si.Name)})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		a, b := out[i].si, out[j].si
-		if a.Exported != b.Exported {
-			return a.Exported
-		}
-		if ta, tb := isTestPath(a.Path), isTestPath(b.Path); ta != tb {
-			return !ta
-		}
-		return a.Path < b.Path
-	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	res := make([]SymbolInfo, len(out))
-	for i, o := range out {
-		res[i] = o.si
-	}
-	return res, nil
+	return s.rankNamed(query, limit, cands)
 }
 
 var nameQueries = []string{"parse", "Parse", "pr", "config", "load", "x", "e", "newserver", "ns", "handle_request", "hr", "zz", "Gone", "renamed", "Extra", "extra12", "nothing-matches"}

@@ -148,11 +148,7 @@ func (s *Snapshot) WorkspaceSymbols(ctx context.Context, query string, limit int
 	if err != nil {
 		return nil, err
 	}
-	type cand struct {
-		name  string
-		score int
-	}
-	var cands []cand
+	var cands []nameCand
 	for i := 0; i < names.len(); i++ {
 		if i%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -161,15 +157,29 @@ func (s *Snapshot) WorkspaceSymbols(ctx context.Context, query string, limit int
 		}
 		if name := names.at(i); len(name) >= len(q) {
 			if sc := fuzzyScore(q, name); sc > 0 {
-				cands = append(cands, cand{name, sc})
+				cands = append(cands, nameCand{name, sc})
 			}
 		}
 	}
 	for _, name := range extra {
 		if sc := fuzzyScore(q, name); sc > 0 {
-			cands = append(cands, cand{name, sc})
+			cands = append(cands, nameCand{name, sc})
 		}
 	}
+	return s.rankNamed(query, limit, cands)
+}
+
+// nameCand is a lower-cased definition name that matches a workspace
+// symbol query, with its fuzzy score.
+type nameCand struct {
+	name  string
+	score int
+}
+
+// rankNamed looks up the definitions of the best-scoring names in s and
+// ranks them: score (plus a bonus for the query's case), exported first,
+// non-test first, then by path.
+func (s *Snapshot) rankNamed(query string, limit int, cands []nameCand) ([]SymbolInfo, error) {
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
