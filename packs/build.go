@@ -489,25 +489,43 @@ func (b *builder) selectAgents() {
 	// whole later; at each step the option adding most value per token wins.
 	for pass := 0; pass < 2; pass++ {
 		useQuota := pass == 0
+		roomFor := func(c *cand) int {
+			if useQuota {
+				return min(b.remaining, quota[c.Source])
+			}
+			return b.remaining
+		}
 		for {
+			// The best option without new summaries (none is made with an
+			// infinite bar) is a density the step's winner must reach: a
+			// summary that cannot is not made (see bestOption).
+			floor := -1.0
+			for _, c := range agents {
+				if !c.dup {
+					if opt, ok, _ := b.bestOption(c, limit, roomFor(c), count, math.Inf(1)); ok {
+						floor = max(floor, opt.density)
+					}
+				}
+			}
 			var best *cand
 			var bestOpt option
 			for _, c := range agents {
 				if c.dup {
 					continue
 				}
-				room := b.remaining
-				if useQuota {
-					room = min(room, quota[c.Source])
+				room := roomFor(c)
+				beat := floor // the density an option of c must pass to win this step
+				if best != nil {
+					beat = max(beat, bestOpt.density)
 				}
-				opt, ok := b.bestOption(c, limit, room, count)
-				if !ok {
+				opt, ok, pruned := b.bestOption(c, limit, room, count, beat)
+				if !ok && !pruned {
 					if !c.selected && !useQuota && c.Score < b.st.includeScore && count < b.st.topN {
 						c.missed = true
 					}
 					continue
 				}
-				if best == nil || opt.density > bestOpt.density {
+				if ok && (best == nil || opt.density > bestOpt.density) {
 					best, bestOpt = c, opt
 				}
 			}
@@ -546,31 +564,36 @@ type option struct {
 
 // bestOption returns the option for c that adds most value per token
 // within room: take it whole (or shortened to limit), take its summary,
-// or — when its summary is in the pack — upgrade it to whole.
-func (b *builder) bestOption(c *cand, limit, room, count int) (option, bool) {
+// or — when its summary is in the pack — upgrade it to whole. Making a
+// summary parses the code, so it is left for later (pruned) while even the
+// cheapest summary c could have would not pass beat, the density of the
+// best option of this step so far, nor c's other option: c cannot win this
+// step either way (on the stdlib dev queries 1 in 17 summaries made was
+// taken).
+func (b *builder) bestOption(c *cand, limit, room, count int, beat float64) (opt option, ok, pruned bool) {
 	if c.selected {
 		if !c.isSummary {
-			return option{}, false
+			return option{}, false, false
 		}
 		short, cost, ok := b.variant(c, limit, room+c.summaryCost)
 		if !ok {
-			return option{}, false
+			return option{}, false, false
 		}
 		extra := cost - c.summaryCost
 		if extra <= 0 || extra > room {
-			return option{}, false
+			return option{}, false, false
 		}
 		gain := 1 - summaryValue
 		if short {
 			gain = shortenedValue - summaryValue
 		}
 		if gain <= 0 {
-			return option{}, false
+			return option{}, false, false
 		}
-		return option{cost: extra, density: gain * c.value / float64(extra), short: short, upgrade: true}, true
+		return option{cost: extra, density: gain * c.value / float64(extra), short: short, upgrade: true}, true, false
 	}
 	if c.Score >= b.st.includeScore || count >= b.st.topN {
-		return option{}, false
+		return option{}, false, false
 	}
 	v := b.mmr(c)
 	var best option
@@ -582,13 +605,41 @@ func (b *builder) bestOption(c *cand, limit, room, count int) (option, bool) {
 		}
 		best, found = option{cost: cost, density: val / float64(cost), short: short}, true
 	}
+	if !c.summaryDone && c.fullCost >= summaryMinTokens {
+		bar := beat
+		if found {
+			bar = max(bar, best.density)
+		}
+		if bar >= 0 && v*summaryValue/float64(b.summaryFloor(c)) <= bar {
+			return best, found, true
+		}
+	}
 	if b.summarise(c) && c.summaryCost <= room {
 		d := v * summaryValue / float64(c.summaryCost)
 		if !found || d > best.density {
 			best, found = option{cost: c.summaryCost, density: d, summary: true}, true
 		}
 	}
-	return best, found
+	return best, found, false
+}
+
+// summaryFloor is a lower bound of the cost of c's summary: the item's
+// header and the lines eliding bodies always keeps — up to the first line
+// with a "{" in a brace language (a body's lines start after its opening
+// brace: doc comment and signature stay), else the first line.
+func (b *builder) summaryFloor(c *cand) int {
+	kept, _, _ := strings.Cut(c.Text, "\n")
+	if _, brace := braceComment[c.Language]; brace {
+		if i := strings.IndexByte(c.Text, '{'); i >= 0 {
+			end := strings.IndexByte(c.Text[i:], '\n')
+			if end < 0 {
+				end = len(c.Text) - i
+			}
+			kept = c.Text[:i+end]
+		}
+	}
+	header := c.fullCost - CountTokens(c.Text)
+	return max(1, header-2+CountTokens(kept))
 }
 
 // summarise makes c's summary once; it reports whether c has one worth
