@@ -111,16 +111,26 @@ func readAll(root string) (time.Duration, int) {
 }
 
 func duSize(dir string) int64 {
-	var n int64
+	n, _ := duSizes(dir)
+	return n
+}
+
+// duSizes returns the bytes of the regular files under dir and the disk
+// space they occupy (allocated blocks: a tree of small files occupies more
+// than its bytes, one of large files about as much).
+func duSizes(dir string) (bytes, disk int64) {
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if i, err := d.Info(); err == nil {
-				n += i.Size()
+				bytes += i.Size()
+				if st, ok := i.Sys().(*syscall.Stat_t); ok {
+					disk += st.Blocks * 512
+				}
 			}
 		}
 		return nil
 	})
-	return n
+	return bytes, disk
 }
 
 func benchIndex(args []string) error {
