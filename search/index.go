@@ -485,28 +485,45 @@ func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, erro
 	// Equal scores must rank by id, so rankings do not depend on how
 	// documents happen to be spread over segments (a resumed index answers
 	// like an uninterrupted one). Asking bleve to sort by _id loads every
-	// candidate's id (a fifth of query time), so it is done only when ties
-	// straddle the cut: one extra hit tells.
-	hits, err := x.collect(ctx, qq, limit+1, false)
+	// candidate's id (a fifth of query time), so the hits are fetched by
+	// score with tieSpare more: when the hits tied with the last one kept
+	// all came back (a lower score follows them, or every match did), they
+	// are ordered by id here. Only a tie larger than that runs the query
+	// again sorted by id — with one spare hit, ties straddled the cut in
+	// nearly every query of the Go dev set, each then paying twice.
+	hits, err := x.collect(ctx, qq, limit+tieSpare, false)
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) > limit {
-		if hits[limit].Score == hits[limit-1].Score {
-			if hits, err = x.collect(ctx, qq, limit, true); err != nil {
-				return nil, err
-			}
-		}
-		hits = hits[:min(limit, len(hits))]
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
+	byScoreThenID := func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
 		}
 		return hits[i].ID < hits[j].ID
-	})
+	}
+	if len(hits) > limit {
+		last := hits[limit-1].Score
+		end := limit // the end of the tie group of the last hit kept
+		for end < len(hits) && hits[end].Score == last {
+			end++
+		}
+		if end == len(hits) && len(hits) == limit+tieSpare {
+			// The group may go on beyond what was fetched.
+			if hits, err = x.collect(ctx, qq, limit, true); err != nil {
+				return nil, err
+			}
+		} else {
+			sort.SliceStable(hits, byScoreThenID)
+		}
+		hits = hits[:min(limit, len(hits))]
+	}
+	sort.SliceStable(hits, byScoreThenID)
 	return hits, nil
 }
+
+// tieSpare is how many hits beyond the limit a search fetches to see the
+// whole group of hits tied with the last one it keeps.
+const tieSpare = 32
 
 // collect runs a query for the best n hits, ordered by id within equal
 // scores when byID.
