@@ -8,38 +8,46 @@ import (
 	"testing"
 )
 
+// TestTiesRankByIDAcrossSegments: hits of equal score rank by id, both
+// when the whole tie group comes back with the spare hits (sorted here) and
+// when it is larger (the query runs again sorted by id).
 func TestTiesRankByIDAcrossSegments(t *testing.T) {
-	x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	// Twenty identical documents over several batches (several segments):
-	// every one scores the same. Ids are spread so that no segment holds
-	// exactly the lowest five, whatever order bleve visits segments in.
-	for batch := 0; batch < 4; batch++ {
-		b := x.NewBatch()
-		for i := 0; i < 5; i++ {
-			n := i*4 + batch
-			if err := b.Add(Doc{ID: fmt.Sprintf("%016x", n), Body: "parse the widget", Name: "Parse", Path: "p.go", Lang: "go", Kind: "function", File: "p.go"}); err != nil {
+	for _, n := range []int{20, 5 + tieSpare + 20} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		if err := x.Apply(b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	hits, err := x.Search(context.Background(), Query{Text: "widget", Limit: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, h := range hits {
-		ids = append(ids, h.ID)
-	}
-	want := []string{"0000000000000000", "0000000000000001", "0000000000000002", "0000000000000003", "0000000000000004"}
-	if !reflect.DeepEqual(ids, want) {
-		t.Fatalf("tied hits %v, want the lowest ids in order %v", ids, want)
+			defer x.Close()
+			// n identical documents over several batches (several
+			// segments): every one scores the same. Ids are spread so that
+			// no segment holds exactly the lowest five, whatever order
+			// bleve visits segments in.
+			for batch := 0; batch < 4; batch++ {
+				b := x.NewBatch()
+				for i := 0; i < n/4; i++ {
+					id := i*4 + batch
+					if err := b.Add(Doc{ID: fmt.Sprintf("%016x", id), Body: "parse the widget", Name: "Parse", Path: "p.go", Lang: "go", Kind: "function", File: "p.go"}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := x.Apply(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			hits, err := x.Search(context.Background(), Query{Text: "widget", Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, h := range hits {
+				ids = append(ids, h.ID)
+			}
+			want := []string{"0000000000000000", "0000000000000001", "0000000000000002", "0000000000000003", "0000000000000004"}
+			if !reflect.DeepEqual(ids, want) {
+				t.Fatalf("tied hits %v, want the lowest ids in order %v", ids, want)
+			}
+		})
 	}
 }
 
