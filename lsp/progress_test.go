@@ -57,8 +57,8 @@ type progressBackend struct {
 // indexAt is the service's progress after done files of total, 2 kB each,
 // at 50 files a second, as the service reports an index run.
 func indexAt(done, total int) service.Progress {
-	p := service.Progress{Title: "Indexing", Done: done, Total: total, Bytes: int64(done) * 2000,
-		BytesTotal: int64(total) * 2000, FilesPerSecond: 50, EtaSeconds: float64(total-done) / 50}
+	p := service.Progress{Title: "Indexing", Done: done, Total: total, Rate: service.Rate{Bytes: int64(done) * 2000,
+		BytesTotal: int64(total) * 2000, FilesPerSecond: 50, EtaSeconds: float64(total-done) / 50}}
 	if done == 0 {
 		p.FilesPerSecond, p.EtaSeconds = 0, -1
 	}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/context-ls/context-ls/service"
 )
@@ -305,16 +304,7 @@ func jobLine(j *service.JobStatus) string {
 	s := fmt.Sprintf("%s: %s", j.JobID, j.Status)
 	switch j.Status {
 	case "running":
-		s += fmt.Sprintf(", %d of %d files", j.Done, j.Total)
-		if j.BytesTotal > 0 {
-			s += fmt.Sprintf(" (%.1f of %.1f MB)", float64(j.Bytes)/1e6, float64(j.BytesTotal)/1e6)
-		}
-		if j.FilesPerSecond > 0 {
-			s += fmt.Sprintf(", %.0f files/s", j.FilesPerSecond)
-		}
-		if j.EtaSeconds >= 0 && j.FilesPerSecond > 0 {
-			s += fmt.Sprintf(", about %s left", (time.Duration(j.EtaSeconds) * time.Second).Round(time.Second))
-		}
+		s += fmt.Sprintf(", %d of %d files", j.Done, j.Total) + j.Rate.Describe()
 	case "done", "failed", "cancelled":
 		s += fmt.Sprintf(", %d files re-indexed, %d removed, %d failed in %.0f ms", j.Indexed, j.Removed, j.Failed, j.DurationMs)
 	}

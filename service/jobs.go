@@ -24,32 +24,38 @@ type Progress struct {
 	// While files are indexed: bytes done of bytes to do, the rate so far
 	// and an estimate of the time left (-1: not yet known); Message then
 	// says all of it in one line (Summary).
-	Bytes, BytesTotal int64
-	FilesPerSecond    float64
-	EtaSeconds        float64
+	Rate
 }
 
 // indexProgress is the Progress of an engine run's index phase.
 func indexProgress(title string, p engine.Progress) Progress {
-	out := Progress{Title: title, Done: p.Done, Total: p.Total, Bytes: p.Bytes, BytesTotal: p.BytesTotal,
-		FilesPerSecond: p.FilesPerSecond, EtaSeconds: p.EtaSeconds}
+	out := Progress{Title: title, Done: p.Done, Total: p.Total, Rate: engineRate(p.Bytes, p.BytesTotal, p.FilesPerSecond, p.EtaSeconds)}
 	out.Message = out.Summary()
 	return out
 }
 
-// Summary says the progress in one line: "1,204/8,444 files, 12.1/90.3
+func engineRate(bytes, total int64, filesPerSecond, eta float64) Rate {
+	return Rate{Bytes: bytes, BytesTotal: total, FilesPerSecond: filesPerSecond, EtaSeconds: eta}
+}
+
+// Summary says the progress in one line: "1204/8444 files, 12.1/90.3
 // MB, 85 files/s, about 1m25s left".
 func (p Progress) Summary() string {
+	return fmt.Sprintf("%d/%d files", p.Done, p.Total) + p.Rate.Describe()
+}
+
+// Describe says the rate as it follows a count of files in one line:
+// ", 12.1/90.3 MB, 85 files/s, about 1m25s left" (what is known of it).
+func (r Rate) Describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d files", p.Done, p.Total)
-	if p.BytesTotal > 0 {
-		fmt.Fprintf(&b, ", %.1f/%.1f MB", float64(p.Bytes)/1e6, float64(p.BytesTotal)/1e6)
+	if r.BytesTotal > 0 {
+		fmt.Fprintf(&b, ", %.1f/%.1f MB", float64(r.Bytes)/1e6, float64(r.BytesTotal)/1e6)
 	}
-	if p.FilesPerSecond > 0 {
-		fmt.Fprintf(&b, ", %.0f files/s", p.FilesPerSecond)
+	if r.FilesPerSecond > 0 {
+		fmt.Fprintf(&b, ", %.0f files/s", r.FilesPerSecond)
 	}
-	if p.EtaSeconds >= 0 && p.FilesPerSecond > 0 {
-		fmt.Fprintf(&b, ", about %s left", (time.Duration(p.EtaSeconds) * time.Second).Round(time.Second))
+	if r.EtaSeconds >= 0 && r.FilesPerSecond > 0 {
+		fmt.Fprintf(&b, ", about %s left", (time.Duration(r.EtaSeconds) * time.Second).Round(time.Second))
 	}
 	return b.String()
 }
@@ -158,7 +164,7 @@ func (j *job) status() JobStatus {
 	defer j.mu.Unlock()
 	st := JobStatus{
 		JobID: j.id, Status: j.state, Paths: append([]string{}, j.paths...), Done: j.done, Total: j.total,
-		Bytes: j.last.Bytes, BytesTotal: j.last.BytesTotal, FilesPerSecond: j.last.FilesPerSecond, EtaSeconds: -1,
+		Rate:    engineRate(j.last.Bytes, j.last.BytesTotal, j.last.FilesPerSecond, -1),
 		Indexed: j.res.Indexed, Removed: j.res.Deleted, Failed: j.res.Failed, Error: j.errMsg,
 		Started: j.started.UTC().Format(time.RFC3339),
 	}

@@ -271,15 +271,20 @@ type StatsRequest struct{}
 
 // IndexingState tells how complete the index is.
 type IndexingState struct {
-	State          string  `json:"state" desc:"running, done, cancelled, failed: reason, or idle (nothing ran since the index opened)"`
-	Running        bool    `json:"running" desc:"a full scan is running"`
-	Done           int     `json:"done" desc:"files processed by the running or last scan"`
-	Total          int     `json:"total" desc:"files that scan had to process"`
-	Complete       float64 `json:"complete" desc:"0 to 1; queries meanwhile answer from what is indexed"`
+	State    string  `json:"state" desc:"running, done, cancelled, failed: reason, or idle (nothing ran since the index opened)"`
+	Running  bool    `json:"running" desc:"a full scan is running"`
+	Done     int     `json:"done" desc:"files processed by the running or last scan"`
+	Total    int     `json:"total" desc:"files that scan had to process"`
+	Complete float64 `json:"complete" desc:"0 to 1; queries meanwhile answer from what is indexed"`
+	Rate
+}
+
+// Rate is how far files being indexed have got and how fast.
+type Rate struct {
 	Bytes          int64   `json:"bytes" desc:"bytes of the files processed so far"`
-	BytesTotal     int64   `json:"bytesTotal" desc:"bytes of the files that scan had to process"`
+	BytesTotal     int64   `json:"bytesTotal" desc:"bytes of the files to process"`
 	FilesPerSecond float64 `json:"filesPerSecond" desc:"files processed per second so far"`
-	EtaSeconds     float64 `json:"etaSeconds" desc:"estimate of the seconds left (-1: not known yet)"`
+	EtaSeconds     float64 `json:"etaSeconds" desc:"estimate of the seconds left while running (-1: not known yet)"`
 }
 
 // EmbeddingsState describes the semantic index.
@@ -453,22 +458,19 @@ type JobRequest struct {
 
 // JobStatus is the state of a reindex job.
 type JobStatus struct {
-	JobID          string   `json:"jobId" desc:"the job id"`
-	Status         string   `json:"status" desc:"queued, running, done, failed or cancelled"`
-	Paths          []string `json:"paths" desc:"the selection (empty: the whole workspace)"`
-	Done           int      `json:"done" desc:"files processed so far"`
-	Total          int      `json:"total" desc:"files to process (known once the selection is scanned)"`
-	Indexed        int      `json:"indexed" desc:"files parsed and written"`
-	Removed        int      `json:"removed" desc:"files dropped from the index"`
-	Failed         int      `json:"failed" desc:"files that could not be read or parsed"`
-	Error          string   `json:"error,omitempty" desc:"why it failed or was cancelled"`
-	Started        string   `json:"started,omitempty" desc:"RFC 3339 start time"`
-	Finished       string   `json:"finished,omitempty" desc:"RFC 3339 end time"`
-	DurationMs     float64  `json:"durationMs" desc:"time taken so far"`
-	Bytes          int64    `json:"bytes" desc:"bytes of the files processed so far"`
-	BytesTotal     int64    `json:"bytesTotal" desc:"bytes of the files to process"`
-	FilesPerSecond float64  `json:"filesPerSecond" desc:"files processed per second so far"`
-	EtaSeconds     float64  `json:"etaSeconds" desc:"estimate of the seconds left while running (-1: not known)"`
+	JobID      string   `json:"jobId" desc:"the job id"`
+	Status     string   `json:"status" desc:"queued, running, done, failed or cancelled"`
+	Paths      []string `json:"paths" desc:"the selection (empty: the whole workspace)"`
+	Done       int      `json:"done" desc:"files processed so far"`
+	Total      int      `json:"total" desc:"files to process (known once the selection is scanned)"`
+	Indexed    int      `json:"indexed" desc:"files parsed and written"`
+	Removed    int      `json:"removed" desc:"files dropped from the index"`
+	Failed     int      `json:"failed" desc:"files that could not be read or parsed"`
+	Error      string   `json:"error,omitempty" desc:"why it failed or was cancelled"`
+	Started    string   `json:"started,omitempty" desc:"RFC 3339 start time"`
+	Finished   string   `json:"finished,omitempty" desc:"RFC 3339 end time"`
+	DurationMs float64  `json:"durationMs" desc:"time taken so far"`
+	Rate
 }
 
 // ---------------------------------------------------------------------------

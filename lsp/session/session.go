@@ -190,7 +190,7 @@ func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progres
 	// Report before returning, so the progress stays open until the
 	// bootstrap reaches its total.
 	if progress != nil {
-		progress(service.Progress{Title: "Indexing", Total: 1, EtaSeconds: -1})
+		progress(service.Progress{Title: "Indexing", Total: 1, Rate: service.Rate{EtaSeconds: -1}})
 	}
 	fe.start(progress)
 	b.mu.Lock()
