@@ -11,19 +11,17 @@ import (
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/store"
 )
 
-// scanWorkspaceSymbols is WorkspaceSymbols as it was before the name
-// table: the candidates from every n/ key of the snapshot, read and scored
-// (the ranking that follows is shared). The table must give the same
-// answers.
+// scanWorkspaceSymbols is WorkspaceSymbols without the name table: the
+// candidates from a scan of every n/ key of the snapshot (the ranking that
+// follows is shared). The table must give the same answers.
 func scanWorkspaceSymbols(s *Snapshot, query string, limit int) ([]SymbolInfo, error) {
 	q := strings.ToLower(strings.TrimSpace(query))
 	var cands []nameCand
-	err := s.st.Names(func(name string, _ []store.SymbolRef) bool {
-		if sc := fuzzyScore(q, name); sc > 0 {
-			cands = append(cands, nameCand{name, sc})
+	err := s.st.DistinctNames(func(name []byte) bool {
+		if sc := fuzzyScore(q, string(name)); sc > 0 {
+			cands = append(cands, nameCand{string(name), sc})
 		}
 		return true
 	})

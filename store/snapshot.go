@@ -159,41 +159,6 @@ func (s *Snapshot) SymbolsNamed(name string) ([]SymbolRef, error) {
 	return out, err
 }
 
-// Names calls fn for every distinct lower-cased definition name with the
-// number of definitions carrying it, in lexical order.
-func (s *Snapshot) Names(fn func(name string, refs []SymbolRef) bool) error {
-	var cur string
-	var refs []SymbolRef
-	stopped := false
-	err := s.scan([]byte("n/"), func(k, v []byte) (bool, error) {
-		rest := k[2:]
-		i := bytes.IndexByte(rest, 0)
-		if i < 0 {
-			return false, fmt.Errorf("malformed name key %q", k)
-		}
-		name := string(rest[:i])
-		rest = rest[i+1:]
-		j := bytes.IndexByte(rest, 0)
-		if j < 0 || len(rest) != j+5 {
-			return false, fmt.Errorf("malformed name key %q", k)
-		}
-		if name != cur && refs != nil {
-			if !fn(cur, refs) {
-				stopped = true
-				return false, nil
-			}
-			refs = nil
-		}
-		cur = name
-		refs = append(refs, SymbolRef{Path: string(rest[:j]), Ord: int(binary.BigEndian.Uint32(rest[j+1:])), Chunk: chunkOf(v)})
-		return true, nil
-	})
-	if err == nil && !stopped && refs != nil {
-		fn(cur, refs)
-	}
-	return err
-}
-
 // Chunk returns a chunk by id, text included, or ErrNotFound.
 func (s *Snapshot) Chunk(id ChunkID) (ChunkRecord, error) {
 	c, err := s.ChunkMeta(id)

@@ -126,7 +126,7 @@ func TestReplaceAndDeleteLeaveNothingBehind(t *testing.T) {
 		t.Fatalf("file survived delete: %v", err)
 	}
 	count := 0
-	snap.Names(func(string, []SymbolRef) bool { count++; return true })
+	snap.DistinctNames(func([]byte) bool { count++; return true })
 	if count != 0 {
 		t.Fatalf("%d names survived delete", count)
 	}
