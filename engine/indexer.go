@@ -157,27 +157,22 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	progress(Progress{Phase: "scan"})
 	// One scan of the record heads (no per-file lookups, no lists decoded)
 	// tells the unchanged files from the rest; the walk then costs one stat
-	// per unchanged file. The scan runs while the walk stats the tree: the
-	// walk first asks about a file (unchanged) once every entry is stat'ed.
+	// per unchanged file.
 	type head struct {
 		size, mtime int64
 		current     bool // indexed from disk by this indexer version
 	}
 	heads := map[string]head{}
-	headsRead := make(chan struct{})
-	var headsErr error
-	go func() {
-		defer close(headsRead)
-		snap := e.db.Snapshot()
-		defer snap.Release()
-		headsErr = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
-			heads[rec.Path] = head{rec.Size, rec.ModTime, !rec.Overlay && rec.Indexer == indexerVersion}
-			return true
-		})
-	}()
-	defer func() { <-headsRead }() // the walk may end before the scan
+	snap := e.db.Snapshot()
+	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
+		heads[rec.Path] = head{rec.Size, rec.ModTime, !rec.Overlay && rec.Indexer == indexerVersion}
+		return true
+	})
+	snap.Release()
+	if err != nil {
+		return res, err
+	}
 	unchanged := func(rel string, size, mtime int64) bool {
-		<-headsRead
 		h, ok := heads[rel]
 		return ok && h.current && h.size == size && h.mtime == mtime
 	}
@@ -208,9 +203,6 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	})
 	if err != nil {
 		return res, fmt.Errorf("scan %s: %w", e.ws.Root(), err)
-	}
-	if <-headsRead; headsErr != nil {
-		return res, headsErr
 	}
 	res.Files = len(files)
 

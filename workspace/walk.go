@@ -12,16 +12,12 @@ import (
 	"sync"
 )
 
-// A walk runs in phases. The first judges every entry by its name and
-// stat, directories in parallel (a tree of a hundred thousand files is
-// mostly stat calls, which overlap across cores and, on a cold cache,
-// across disk reads), and records what each directory has to say, in
-// order; the second makes the content checks of the files the caller has
-// not judged already (known), in parallel — known is first asked only
-// then, so a caller may still be preparing it (a re-index reads its
-// records meanwhile); the third replays the record depth-first, so fn and
-// OnSkip see exactly the order of a sequential walk: byte-wise lexical
-// order of the paths.
+// A walk runs in two phases. The first judges every entry, directories in
+// parallel (a tree of a hundred thousand files is mostly stat calls, which
+// overlap across cores and, on a cold cache, across disk reads), and
+// records what each directory has to say, in order; the second replays
+// that record depth-first, so fn and OnSkip see exactly the order of a
+// sequential walk: byte-wise lexical order of the paths.
 
 // walkNode is what one directory contributes to a walk, in order.
 type walkNode struct{ items []walkItem }
@@ -29,11 +25,9 @@ type walkNode struct{ items []walkItem }
 // walkItem is a file to pass to fn, a report for OnSkip (skip.rel set) or
 // a directory to descend into (sub set).
 type walkItem struct {
-	file  FileInfo
-	skip  skip
-	sub   *walkNode
-	later contentCheck // the file's content checks, left for the second phase
-	gone  bool         // excluded by them, not reported
+	file FileInfo
+	skip skip
+	sub  *walkNode
 }
 
 // walker is the first phase of one walk.
@@ -55,10 +49,9 @@ func walkWorkers() int { return min(4*runtime.GOMAXPROCS(0), 16) }
 // for which known(rel, size, mtime) is true (its size and modification time
 // are those of a version the caller indexed, or the caller drops it
 // whatever it holds) costs one stat — its head is not read for the binary
-// and minified checks, which depend on its content only. known may be nil;
-// it is first called once every entry is stat'ed (it may wait for what it
-// needs meanwhile), from several goroutines at once; fn and OnSkip are
-// called from the caller's goroutine only, in walk order.
+// and minified checks, which depend on its content only. known may be nil; it is called from several goroutines at
+// once (directories are judged in parallel), fn and OnSkip from the
+// caller's only, in walk order.
 func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
 	d, entries, err := readDir(w.root)
 	if err != nil {
@@ -68,79 +61,12 @@ func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, 
 	root := &walkNode{}
 	r, skips := w.rootRules(listing(entries))
 	wk.addSkips(root, skips)
-	wk.dir(root, r, "", d, entries)
+	wk.dir(root, r, "", d, entries, make([]byte, headSize))
 	wk.wg.Wait()
-	if wk.err == nil {
-		wk.checkContents(root)
-	}
 	if wk.err != nil {
 		return wk.err
 	}
 	return w.replay(ctx, root, fn)
-}
-
-// checkContents is the second phase: the content checks of the files the
-// first left them for, on walkWorkers goroutines, unless known says the
-// caller has judged the file already. A file they exclude becomes a
-// report for OnSkip, or is dropped.
-func (wk *walker) checkContents(root *walkNode) {
-	var todo []*walkItem
-	var gather func(n *walkNode)
-	gather = func(n *walkNode) {
-		for i := range n.items {
-			switch it := &n.items[i]; {
-			case it.sub != nil:
-				gather(it.sub)
-			case it.later.pending:
-				todo = append(todo, it)
-			}
-		}
-	}
-	gather(root)
-	var next sync.Mutex
-	workers := min(walkWorkers(), max(1, len(todo)/64))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			head := make([]byte, headSize)
-			for {
-				next.Lock()
-				if len(todo) == 0 {
-					next.Unlock()
-					return
-				}
-				it := todo[len(todo)-1]
-				todo = todo[:len(todo)-1]
-				left := len(todo)
-				next.Unlock()
-				if left%256 == 0 {
-					if err := wk.ctx.Err(); err != nil {
-						wk.fail(fmt.Errorf("walk: %w", err))
-						return
-					}
-				}
-				wk.checkItem(it, head)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func (wk *walker) checkItem(it *walkItem, head []byte) {
-	fi := &it.file
-	if wk.known != nil && wk.known(fi.Rel, fi.Size, fi.ModTime) {
-		return
-	}
-	rule, source := checkContent(fi, filepath.Base(fi.Abs), it.later.explicit, head)
-	switch {
-	case source == "":
-	case wk.w.onSkip != nil && reported[source]:
-		it.skip = skip{fi.Rel, source + ": " + rule}
-	default:
-		it.gone = true
-	}
 }
 
 func (wk *walker) addSkips(n *walkNode, skips []skip) {
@@ -179,7 +105,7 @@ func readDir(abs string) (*os.File, []fs.DirEntry, error) {
 // dir judges the entries of the open directory d into n, handing
 // subdirectories to other goroutines while there are free slots, and
 // closes d.
-func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries []fs.DirEntry) {
+func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries []fs.DirEntry, head []byte) {
 	defer d.Close()
 	w := wk.w
 	dirAbs := d.Name()
@@ -193,9 +119,8 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 		}
 		name, abs := de.Name(), filepath.Join(dirAbs, de.Name())
 		info := func() (fs.FileInfo, error) { return lstatAt(d, abs, name) }
-		var later contentCheck
-		e := entry{dirRel: dirRel, name: name, abs: abs, mode: de.Type(), info: info, later: &later}
-		dec, fi, isDir := w.judge(r, e, sib, nil)
+		e := entry{dirRel: dirRel, name: name, abs: abs, mode: de.Type(), info: info, known: wk.known}
+		dec, fi, isDir := w.judge(r, e, sib, head)
 		if !dec.Included {
 			if w.onSkip != nil && reported[dec.Source] {
 				n.items = append(n.items, walkItem{skip: skip{dec.Rel, dec.Source + ": " + dec.Rule}})
@@ -203,7 +128,7 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 			continue
 		}
 		if !isDir {
-			n.items = append(n.items, walkItem{file: fi, later: later})
+			n.items = append(n.items, walkItem{file: fi})
 			continue
 		}
 		subDir, sub, err := readDir(e.abs)
@@ -222,10 +147,10 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 			wk.wg.Add(1)
 			go func(rel string) {
 				defer func() { <-wk.slots; wk.wg.Done() }()
-				wk.dir(child, subRules, rel, subDir, sub)
+				wk.dir(child, subRules, rel, subDir, sub, make([]byte, headSize))
 			}(dec.Rel)
 		default:
-			wk.dir(child, subRules, dec.Rel, subDir, sub)
+			wk.dir(child, subRules, dec.Rel, subDir, sub, head)
 		}
 	}
 }
@@ -241,7 +166,6 @@ func (w *Workspace) replay(ctx context.Context, n *walkNode, fn func(FileInfo) e
 			}
 		case it.skip.rel != "":
 			w.onSkip(it.skip.rel, it.skip.reason)
-		case it.gone:
 		default:
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("walk: %w", err)

@@ -499,17 +499,10 @@ type entry struct {
 	mode         fs.FileMode // type bits, from Lstat or the directory listing
 	// info returns the entry's Lstat information (size, modification time).
 	info func() (fs.FileInfo, error)
-	// later, when set, receives the content checks of an included regular
-	// file instead of judge making them (the walk makes them once every
-	// file is stat'ed; see walker.checkContents): judge stops after the
-	// file's name rules and stat.
-	later *contentCheck
-}
-
-// contentCheck is a regular file's content check left for later.
-type contentCheck struct {
-	pending  bool
-	explicit bool // a rule includes the file by name: no minified check
+	// known, when set, reports a file whose size and modification time
+	// match what the caller already judged (an unchanged indexed file): its
+	// head is not read again.
+	known func(rel string, size, mtime int64) bool
 }
 
 // judge decides one directory entry. It is the single code path behind
@@ -574,36 +567,25 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		return exclude(w.tooLarge(info.Size()), SourceMaxSize)
 	}
 	fi = FileInfo{Rel: d.Rel, Abs: e.abs, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	if e.later != nil {
-		*e.later = contentCheck{pending: true, explicit: v.explicit}
+	if e.known != nil && e.known(fi.Rel, fi.Size, fi.ModTime) {
 		d.Included = true
 		return d, fi, false
 	}
-	if rule, source := checkContent(&fi, e.name, v.explicit, head); source != "" {
-		return exclude(rule, source)
+	n, err := readHead(e.abs, head[:min(int64(len(head)), info.Size())])
+	if err != nil {
+		return exclude(err.Error(), SourceUnreadable)
+	}
+	if bin, why := classifyHead(head[:n]); bin {
+		return exclude(why, SourceBinary)
+	}
+	fi.Shebang = shebangLine(head[:n])
+	if !v.explicit {
+		if why, ok := minified(e.name, head[:n]); ok {
+			return exclude(why, SourceMinified)
+		}
 	}
 	d.Included = true
 	return d, fi, false
-}
-
-// checkContent makes the content checks of a regular file (binary,
-// minified unless a rule includes it by name) with head as the buffer and
-// keeps its shebang line in fi; an exclusion returns its rule and source.
-func checkContent(fi *FileInfo, name string, explicit bool, head []byte) (rule, source string) {
-	n, err := readHead(fi.Abs, head[:min(int64(len(head)), fi.Size)])
-	if err != nil {
-		return err.Error(), SourceUnreadable
-	}
-	if bin, why := classifyHead(head[:n]); bin {
-		return why, SourceBinary
-	}
-	fi.Shebang = shebangLine(head[:n])
-	if !explicit {
-		if why, ok := minified(name, head[:n]); ok {
-			return why, SourceMinified
-		}
-	}
-	return "", ""
 }
 
 // fsSiblings answers siblings from the file system.
