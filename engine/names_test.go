@@ -9,8 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // scanWorkspaceSymbols is WorkspaceSymbols without the name table: the
@@ -93,16 +91,9 @@ func TestNameTableMatchesScan(t *testing.T) {
 		"gone/gone.go":     "package gone\n\nfunc Gone() {}\nfunc GoneToo() {}\n",
 		"old/name.go":      "package old\n\nfunc BeforeRename() {}\n",
 	}
-	root := testutil.WriteTree(t, files)
-	ctx := context.Background()
-	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, root := indexedEngine(t, files)
 	defer e.Close()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	ctx := context.Background()
 	checkAgainstScan(t, e, "after the first index")
 	if e.nameTab.state != namesBuilt {
 		t.Fatalf("the name table was not built by a query")
@@ -202,16 +193,9 @@ func TestNameListMerge(t *testing.T) {
 // built are not lost (the build and the writes race; the final answers
 // equal the full scan's).
 func TestNameTableConcurrentWrites(t *testing.T) {
-	root := testutil.WriteTree(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
-	ctx := context.Background()
-	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, _ := indexedEngine(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
 	defer e.Close()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	ctx := context.Background()
 	const writes = 40
 	done := make(chan error, 1)
 	go func() {
@@ -259,16 +243,9 @@ func TestNameTableConcurrentWrites(t *testing.T) {
 // TestNameTableBuildCancelled: a build whose context ends leaves no table
 // (the next query builds it).
 func TestNameTableBuildCancelled(t *testing.T) {
-	root := testutil.WriteTree(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
-	ctx := context.Background()
-	e, err := Open(ctx, root, Options{DBDir: t.TempDir(), Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, _ := indexedEngine(t, map[string]string{"a/a.go": "package a\n\nfunc Base() {}\n"})
 	defer e.Close()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	if err := e.PrepareSymbols(cancelled); !errors.Is(err, context.Canceled) {

@@ -67,9 +67,9 @@ func TestTransfer(t *testing.T) {
 	".context-ls/rules/style.md": "Money is int64 cents.\n",
 }
 
-// packEngine indexes files in a new workspace; the caller closes the
+// indexedEngine indexes files in a new workspace; the caller closes the
 // engine (Close is not idempotent).
-func packEngine(t *testing.T, files map[string]string) (*Engine, string) {
+func indexedEngine(t *testing.T, files map[string]string) (*Engine, string) {
 	t.Helper()
 	root := testutil.WriteTree(t, files)
 	e := openTest(t, root, filepath.Join(t.TempDir(), "db"))
@@ -104,7 +104,7 @@ func findItem(p packs.Pack, path, reason string) *packs.Item {
 }
 
 func TestPackQuery(t *testing.T) {
-	e, _ := packEngine(t, packFixture)
+	e, _ := indexedEngine(t, packFixture)
 	defer e.Close()
 	p := buildPack(t, e, PackRequest{Query: "transfer money between accounts without overdraft", Budget: 600})
 	if findItem(p, "ledger/ledger.go", "query match") == nil {
@@ -120,7 +120,7 @@ func TestPackQuery(t *testing.T) {
 }
 
 func TestPackSelection(t *testing.T) {
-	e, root := packEngine(t, packFixture)
+	e, root := indexedEngine(t, packFixture)
 	defer e.Close()
 	// Settle's body (lines 6-11 of report.go).
 	sel := &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}
@@ -190,7 +190,7 @@ func TestPackSelection(t *testing.T) {
 }
 
 func TestPackGraph(t *testing.T) {
-	e, _ := packEngine(t, packFixture)
+	e, _ := indexedEngine(t, packFixture)
 	defer e.Close()
 	s := e.Snapshot()
 	defer s.Release()
@@ -232,7 +232,7 @@ func TestPackCoChanged(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	e, root := packEngine(t, packFixture)
+	e, root := indexedEngine(t, packFixture)
 	defer e.Close()
 	for _, args := range [][]string{
 		{"init", "-q"}, {"add", "ledger/ledger.go", "ledger/report.go"}, {"commit", "-q", "-m", "ledger"},
@@ -261,7 +261,7 @@ func TestPackCoChanged(t *testing.T) {
 }
 
 func TestPins(t *testing.T) {
-	e, root := packEngine(t, packFixture)
+	e, root := indexedEngine(t, packFixture)
 	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +334,7 @@ func TestPins(t *testing.T) {
 }
 
 func TestPackErrors(t *testing.T) {
-	e, _ := packEngine(t, packFixture)
+	e, _ := indexedEngine(t, packFixture)
 	defer e.Close()
 	s := e.Snapshot()
 	defer s.Release()

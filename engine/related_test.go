@@ -114,7 +114,7 @@ func relatedItems(t *testing.T, e *Engine, sel Selection) []string {
 // definitions of anything, receiver and parameter types are types, and a
 // call on an external type (sync.WaitGroup) names no workspace method.
 func TestRelatedDefinitionsJustified(t *testing.T) {
-	e, _ := packEngine(t, defectsFixture)
+	e, _ := indexedEngine(t, defectsFixture)
 	defer e.Close()
 	// release, whole (lines 21-31 of share.go).
 	got := relatedItems(t, e, Selection{Path: "engine/share.go", StartLine: 21, EndLine: 31})
@@ -139,7 +139,7 @@ func TestRelatedDefinitionsJustified(t *testing.T) {
 // callers the graph can justify; name-only matches from unrelated types
 // are guesses, apart, and counted as omitted.
 func TestGraphGuessesApart(t *testing.T) {
-	e, _ := packEngine(t, defectsFixture)
+	e, _ := indexedEngine(t, defectsFixture)
 	defer e.Close()
 	s := e.Snapshot()
 	defer s.Release()
