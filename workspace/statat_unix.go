@@ -22,7 +22,7 @@ func lstatAt(dir *os.File, abs, name string) (fs.FileInfo, error) {
 	if err := unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: abs, Err: err}
 	}
-	return statInfo{name: name, size: st.Size, mtime: time.Unix(st.Mtim.Unix()), mode: fileMode(st.Mode)}, nil
+	return statInfo{name: name, size: st.Size, mtime: time.Unix(st.Mtim.Unix()), mode: fileMode(uint32(st.Mode))}, nil
 }
 
 // fileMode converts the type and permission bits of st_mode.
