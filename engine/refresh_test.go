@@ -17,13 +17,9 @@ import (
 // writes every file and brings the text index up to date once, not once
 // per file; changed, new and deleted files all end up right.
 func TestRefreshManyIsOneUpdate(t *testing.T) {
-	root := testutil.WriteTree(t, testutil.Fixture)
-	e := openTest(t, root, t.TempDir())
+	e, root := indexedEngine(t, testutil.Fixture)
 	defer e.Close()
 	ctx := context.Background()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	var rels []string
 	for i := 0; i < 300; i++ {
 		rel := fmt.Sprintf("branch/f%d.go", i)
@@ -81,13 +77,9 @@ func TestRefreshManyIsOneUpdate(t *testing.T) {
 // re-parsed from the previous parse, and what they index is what a full
 // build of the same text gives.
 func TestOverlayEditsReparse(t *testing.T) {
-	root := testutil.WriteTree(t, testutil.Fixture)
-	e := openTest(t, root, t.TempDir())
+	e, root := indexedEngine(t, testutil.Fixture)
 	defer e.Close()
 	ctx := context.Background()
-	if _, err := e.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	text, err := os.ReadFile(filepath.Join(root, "geo/shapes.go"))
 	if err != nil {
 		t.Fatal(err)
