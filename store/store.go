@@ -193,6 +193,9 @@ type DB struct {
 	// DamagedReason is set when Open found the directory marked damaged
 	// and started it empty (the caller re-indexes): why it was marked.
 	DamagedReason string
+	// kept holds what the current versions of editor buffers wrote
+	// (kept.go); under mu.
+	kept map[string]*keptFile
 }
 
 // Open opens (or creates) the index in dir. An index of another schema
@@ -655,7 +658,8 @@ func (db *DB) putMeta(name, value string) (err error) {
 
 // PutFile replaces everything stored for data.File.Path with data, in one
 // batch. It returns the sequence number assigned to this version and the
-// chunk ids of the version it replaced.
+// chunk ids of the version it replaced. An editor buffer's next version
+// writes only the keys whose values changed (kept.go).
 func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -669,63 +673,83 @@ func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error
 	b := db.db.NewBatch()
 	defer b.Close()
 	path := data.File.Path
-	replaced, err = db.deleteFileLocked(b, path)
+	kvs := fileKVs(data)
+	var kept *keptFile
+	if data.File.Overlay {
+		kept, replaced = db.keptVersion(path)
+	}
+	if kept != nil {
+		err = kept.diff(b, kvs)
+	} else {
+		replaced, err = db.deleteFileLocked(b, path)
+	}
 	if err != nil {
 		return 0, nil, err
 	}
-	seq, err = db.putFileLocked(b, data)
-	return seq, replaced, err
+	seq, err = db.putFileLocked(b, data, kvs, kept != nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	db.keep(data, seq, kvs)
+	return seq, replaced, nil
 }
 
-func (db *DB) putFileLocked(b *pebble.Batch, data *FileData) (uint64, error) {
+// kv is one key and its value.
+type kv struct{ key, value []byte }
+
+// fileKVs returns what a file version writes under its own keys:
+// definitions, names, chunks, graph, reverse entries and the list of
+// written keys — everything but its file record and head, overlay mark and
+// change-log entry.
+func fileKVs(data *FileData) []kv {
+	path := data.File.Path
+	kvs := make([]kv, 0, 2*len(data.Symbols)+2*len(data.Chunks)+len(data.Reverse)+2)
+	keys := writtenKeys{Names: make([]string, 0, len(data.Symbols)), Callees: make([]string, 0, len(data.Reverse))}
+	for i, s := range data.Symbols {
+		kvs = append(kvs, kv{symbolKey(path, i), encodeSymbol(&s)})
+		name := lower(s.Name)
+		var chunk ChunkID
+		if i < len(data.SymbolChunks) {
+			chunk = data.SymbolChunks[i]
+		}
+		kvs = append(kvs, kv{nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk))})
+		keys.Names = append(keys.Names, name)
+	}
+	for i := range data.Chunks {
+		c := &data.Chunks[i]
+		kvs = append(kvs, kv{chunkKey(c.ID), encodeChunkMeta(c)}, kv{chunkTextKey(c.ID), encodeChunkText(c.Text, c.Summary)})
+	}
+	if len(data.Graph) > 0 {
+		kvs = append(kvs, kv{graphKey(path), data.Graph})
+	}
+	for i, r := range data.Reverse {
+		kvs = append(kvs, kv{reverseKey(r.Callee, path, i), r.Value})
+		keys.Callees = append(keys.Callees, r.Callee)
+	}
+	return append(kvs, kv{writtenKey(path), encodeWrittenKeys(&keys)})
+}
+
+// putFileLocked adds data's file record, its keys and values (unless
+// written already: diffed) and its change-log entry to b and commits it.
+func (db *DB) putFileLocked(b *pebble.Batch, data *FileData, kvs []kv, diffed bool) (uint64, error) {
 	path := data.File.Path
 	db.seq++
 	seq := db.seq
 	rec := data.File
 	rec.Seq = seq
 	rec.Symbols = len(data.Symbols)
-	rec.Chunks = rec.Chunks[:0:0]
-	keys := writtenKeys{Names: make([]string, 0, len(data.Symbols))}
-	for i, s := range data.Symbols {
-		if err := b.Set(symbolKey(path, i), encodeSymbol(&s), nil); err != nil {
-			return 0, err
-		}
-		name := lower(s.Name)
-		var chunk ChunkID
-		if i < len(data.SymbolChunks) {
-			chunk = data.SymbolChunks[i]
-		}
-		if err := b.Set(nameKey(name, path, i), binary.BigEndian.AppendUint64(nil, uint64(chunk)), nil); err != nil {
-			return 0, err
-		}
-		keys.Names = append(keys.Names, name)
-	}
+	rec.Chunks = make([]ChunkID, len(data.Chunks))
 	for i := range data.Chunks {
-		c := &data.Chunks[i]
-		if err := b.Set(chunkKey(c.ID), encodeChunkMeta(c), nil); err != nil {
-			return 0, err
-		}
-		if err := b.Set(chunkTextKey(c.ID), encodeChunkText(c.Text, c.Summary), nil); err != nil {
-			return 0, err
-		}
-		rec.Chunks = append(rec.Chunks, c.ID)
+		rec.Chunks[i] = data.Chunks[i].ID
 	}
-	if len(data.Graph) > 0 {
-		if err := b.Set(graphKey(path), data.Graph, nil); err != nil {
-			return 0, err
+	if !diffed {
+		for _, x := range kvs {
+			if err := b.Set(x.key, x.value, nil); err != nil {
+				return 0, err
+			}
 		}
-	}
-	keys.Callees = make([]string, 0, len(data.Reverse))
-	for i, r := range data.Reverse {
-		if err := b.Set(reverseKey(r.Callee, path, i), r.Value, nil); err != nil {
-			return 0, err
-		}
-		keys.Callees = append(keys.Callees, r.Callee)
 	}
 	if err := setFileRecord(b, &rec); err != nil {
-		return 0, err
-	}
-	if err := b.Set(writtenKey(path), encodeWrittenKeys(&keys), nil); err != nil {
 		return 0, err
 	}
 	if rec.Overlay {
@@ -796,6 +820,7 @@ func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error)
 	if err != nil {
 		return 0, nil, err
 	}
+	db.forget(path)
 	db.seq++
 	if err := db.logChangeLocked(b, db.seq, path); err != nil {
 		return 0, nil, err
