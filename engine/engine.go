@@ -312,7 +312,9 @@ func (e *Engine) Snapshot() *Snapshot {
 		e.cur.refs.Add(1)
 		return e.cur
 	}
-	if e.cur == nil || e.dirty.Swap(false) {
+	// The flag is cleared by the first snapshot too: it holds every write
+	// so far.
+	if stale := e.dirty.Swap(false); e.cur == nil || stale {
 		if e.cur != nil {
 			e.cur.Release()
 		}

@@ -452,3 +452,40 @@ func TestRefreshOfManyMissingPaths(t *testing.T) {
 		t.Errorf("refresh of a deleted file: %+v", res.Files)
 	}
 }
+
+// TestIndexBeside: a query run beside an update that writes nothing keeps
+// its answer; one beside an update that writes (a file changed on disk)
+// must run again, and then sees the change.
+func TestIndexBeside(t *testing.T) {
+	s := newService(t, map[string]string{"pkg/a.go": "package pkg\n\n// Alpha greets.\nfunc Alpha() string { return \"hi\" }\n"})
+	ctx := context.Background()
+	search := func() (*SearchResult, error) {
+		return Do[SearchResult](ctx, s, OpSearch, SearchRequest{Query: "Bravo", K: 5})
+	}
+	var res *SearchResult
+	query := func() (err error) {
+		res, err = search()
+		return err
+	}
+	current, err := s.IndexBeside(ctx, IndexRequest{}, query)
+	if err != nil || !current {
+		t.Fatalf("unchanged workspace: current = %v, %v; want true", current, err)
+	}
+	if len(res.Hits) != 0 {
+		t.Fatalf("hits for Bravo before it exists: %+v", res.Hits)
+	}
+	testutil.WriteFiles(t, s.Root(), map[string]string{"pkg/b.go": "package pkg\n\n// Bravo answers.\nfunc Bravo() string { return \"yes\" }\n"})
+	if current, err = s.IndexBeside(ctx, IndexRequest{}, query); err != nil || current {
+		t.Fatalf("changed workspace: current = %v, %v; want false", current, err)
+	}
+	if err := query(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Location.Path != "pkg/b.go" {
+		t.Fatalf("after the update, Bravo = %+v", res.Hits)
+	}
+	failing := func() error { return errors.New("query failed") }
+	if current, err = s.IndexBeside(ctx, IndexRequest{}, failing); err != nil || current {
+		t.Fatalf("failed query: current = %v, %v; want false (run it again)", current, err)
+	}
+}

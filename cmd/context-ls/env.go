@@ -217,13 +217,19 @@ func isServiceError(err error) bool {
 
 // ensureIndexed brings an index this process holds up to date before a
 // query (unchanged files cost a stat each; with embeddings, every chunk
-// gets its vector); an owning server keeps its index fresh itself.
-func (ix *index) ensureIndexed(ctx context.Context, embeddings bool) error {
+// gets its vector); an owning server keeps its index fresh itself. Without
+// embeddings to wait for, query runs beside the update, and current
+// reports that its answer is the updated index's (service.IndexBeside);
+// false: run query now.
+func (ix *index) ensureIndexed(ctx context.Context, embeddings bool, query func() error) (current bool, err error) {
 	if ix.svc == nil {
-		return nil
+		return false, nil
 	}
-	_, err := ix.svc.Index(ctx, service.IndexRequest{Embeddings: embeddings})
-	return err
+	if embeddings {
+		_, err := ix.svc.Index(ctx, service.IndexRequest{Embeddings: true})
+		return false, err
+	}
+	return ix.svc.IndexBeside(ctx, service.IndexRequest{}, query)
 }
 
 // runOp opens the index, brings it up to date and runs one operation,
@@ -234,7 +240,12 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 		return err
 	}
 	defer func() { ix.close() }()
-	err = ix.ensureIndexed(ctx, embeddings)
+	var res *Res
+	query := func() (err error) {
+		res, err = service.Do[Res](ctx, ix, o, req)
+		return err
+	}
+	current, err := ix.ensureIndexed(ctx, embeddings, query)
 	if errors.Is(err, engine.ErrDamaged) {
 		// Reopening starts the damaged part empty; indexing rebuilds it.
 		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
@@ -242,7 +253,7 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 		if ix, err = env.openIndex(ctx); err != nil {
 			return err
 		}
-		err = ix.ensureIndexed(ctx, embeddings)
+		current, err = ix.ensureIndexed(ctx, embeddings, query)
 	}
 	switch {
 	case errors.Is(err, engine.ErrDiskFull):
@@ -250,9 +261,10 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 	case err != nil:
 		return err
 	}
-	res, err := service.Do[Res](ctx, ix, o, req)
-	if err != nil {
-		return err
+	if !current {
+		if err := query(); err != nil {
+			return err
+		}
 	}
 	if env.jsonOut {
 		return env.printJSON(res)
