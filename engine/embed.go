@@ -536,6 +536,10 @@ func (q *embedQueue) pop(bulk bool) (string, int, bool) {
 
 func (q *embedQueue) len() int { return len(q.member) }
 
+// EmbeddingStats reports the semantic index's state (Snapshot.Stats says
+// the same among the rest, after reading every file's record).
+func (e *Engine) EmbeddingStats() EmbeddingStats { return e.emb.stats() }
+
 // WaitEmbeddings blocks until every chunk has a vector (or embeddings are
 // off or unavailable), calling progress about once a second. Interrupting
 // it loses nothing: computed vectors are cached and the next run resumes.

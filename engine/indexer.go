@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"runtime/debug"
@@ -163,11 +164,18 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		current     bool // indexed from disk by this indexer version
 	}
 	heads := map[string]head{}
+	unindexed := map[string]store.Unindexed{} // read before and found in no language
 	snap := e.db.Snapshot()
 	err = snap.FileHeads(func(rec store.FileRecord, _ int) bool {
 		heads[rec.Path] = head{rec.Size, rec.ModTime, !rec.Overlay && rec.Indexer == indexerVersion}
 		return true
 	})
+	if err == nil {
+		err = snap.Unindexed(func(u store.Unindexed) bool {
+			unindexed[u.Path] = u
+			return true
+		})
+	}
 	snap.Release()
 	if err != nil {
 		return res, err
@@ -176,25 +184,46 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		h, ok := heads[rel]
 		return ok && h.current && h.size == size && h.mtime == mtime
 	}
-	// The walk reads no head of a file judged already: an unchanged one,
-	// or one with an extension no indexed language has (its name decides;
-	// the Linux kernel has 10k such files, and reading their heads was a
-	// quarter of a fresh CLI process's CPU before its first answer).
-	judged := func(rel string, size, mtime int64) bool {
-		return unchanged(rel, size, mtime) || (strings.Contains(baseName(rel), ".") && e.languageOf(rel, nil) == nil)
+	recipe := e.unindexedRecipe()
+	stillUnindexed := func(rel string, size, mtime int64) bool {
+		u, ok := unindexed[rel]
+		return ok && u.Size == size && u.MTime == mtime && u.Recipe == recipe
+	}
+	// The walk does not stat a file whose extension no indexed language
+	// has (its name decides: the Linux kernel has 10k such files; reading
+	// their heads was a quarter of a fresh CLI process's CPU before its
+	// first answer, and their stats a tenth of its stats), and reads no
+	// head of an unchanged file, nor of an extension-less one found in no
+	// language before and unchanged since (store/unindexed.go).
+	known := workspace.Known{
+		Unwanted: func(rel string) bool { return strings.Contains(baseName(rel), ".") && e.languageOf(rel, nil) == nil },
+		Judged: func(rel string, size, mtime int64) bool {
+			return unchanged(rel, size, mtime) || stillUnindexed(rel, size, mtime)
+		},
 	}
 	var files []workspace.FileInfo
-	err = e.ws.WalkKnown(ctx, judged, func(fi workspace.FileInfo) error {
+	var newlyUnindexed []store.Unindexed
+	stillSo := map[string]bool{} // records that still hold
+	err = e.ws.WalkKnown(ctx, known, func(fi workspace.FileInfo) error {
 		// An unchanged extension-less file was recognised by its content
 		// when it was indexed; any other one had its head read by the
-		// walk, which kept its shebang line. Neither is read again.
+		// walk, which kept its shebang line, unless it was found in no
+		// language before. None is read again.
 		var head []byte
 		if !strings.Contains(baseName(fi.Rel), ".") {
-			if unchanged(fi.Rel, fi.Size, fi.ModTime) {
+			switch {
+			case unchanged(fi.Rel, fi.Size, fi.ModTime):
 				files = append(files, fi)
+				return nil
+			case stillUnindexed(fi.Rel, fi.Size, fi.ModTime):
+				stillSo[fi.Rel] = true
 				return nil
 			}
 			head = append([]byte{}, fi.Shebang...)
+			if e.languageOf(fi.Rel, head) == nil {
+				newlyUnindexed = append(newlyUnindexed, store.Unindexed{Path: fi.Rel, Size: fi.Size, MTime: fi.ModTime, Recipe: recipe})
+				return nil
+			}
 		}
 		if e.languageOf(fi.Rel, head) != nil {
 			files = append(files, fi)
@@ -203,6 +232,20 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	})
 	if err != nil {
 		return res, fmt.Errorf("scan %s: %w", e.ws.Root(), err)
+	}
+	// Records of files gone, excluded or changed since go (a changed file
+	// still in no language has a new one).
+	for _, u := range newlyUnindexed {
+		stillSo[u.Path] = true
+	}
+	var stale []string
+	for p := range unindexed {
+		if !stillSo[p] {
+			stale = append(stale, p)
+		}
+	}
+	if err := e.db.SetUnindexed(newlyUnindexed, stale); err != nil {
+		return res, e.noteStorage(err)
 	}
 	res.Files = len(files)
 
@@ -430,6 +473,18 @@ func (e *Engine) languageOf(rel string, head []byte) *symbols.Language {
 		return nil
 	}
 	return lang
+}
+
+// unindexedRecipe identifies what decides that a file is in no indexed
+// language: the indexer, the languages known and the configured ones. A
+// file found in none under another recipe is read again.
+func (e *Engine) unindexedRecipe() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s|%q|", indexerVersion, e.cfg.Languages)
+	for _, l := range symbols.All() {
+		fmt.Fprintf(h, "%s,", l.Name)
+	}
+	return h.Sum64()
 }
 
 // buildFromDisk reads and builds a file; stored says whether the store had a

@@ -46,7 +46,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexResult, er
 			return nil, err
 		}
 	}
-	out.Embeddings = embeddingsState(s.engineStats().Embeddings)
+	out.Embeddings = embeddingsState(s.e.EmbeddingStats())
 	progress(Progress{Title: "Indexing", Done: res.Files, Total: res.Files, End: true,
 		Message: fmt.Sprintf("%d files: %d indexed, %d unchanged, %d deleted", res.Files, res.Indexed, res.Unchanged, res.Deleted)})
 	return out, nil

@@ -49,15 +49,6 @@ func (s *Service) Stats(_ context.Context, req StatsRequest) (*StatsResult, erro
 	return out, nil
 }
 
-// engineStats is the engine's statistics of a fresh snapshot (zero on
-// error: callers use the embeddings part, which cannot fail).
-func (s *Service) engineStats() engine.Stats {
-	snap := s.e.Snapshot()
-	defer snap.Release()
-	st, _ := snap.Stats()
-	return st
-}
-
 // embeddingsState converts the engine's embedding statistics.
 func embeddingsState(st engine.EmbeddingStats) EmbeddingsState {
 	out := EmbeddingsState{State: st.State, Reason: st.Reason, Model: st.Model, Vectors: st.Vectors,

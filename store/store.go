@@ -19,6 +19,7 @@
 //	r/<lower(callee)>\x00<path>\x00<ord:4> reverse call index (opaque bytes)
 //	l/<seq:8>                         change log: path changed at seq (for derived indexes)
 //	v/<model>\x00<recipe:16>          embedding cache: vector for a chunk recipe
+//	u/<path>                          a file read and found in no indexed language: its size and mtime then (unindexed.go)
 //
 // Every file update is one Pebble batch (Writer.PutFile / Writer.DeleteFile):
 // a reader holding a Snapshot sees all of a file's keys or none of them.

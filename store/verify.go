@@ -219,6 +219,10 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 			if i := bytes.IndexByte(k[2:], 0); i >= 0 {
 				symbolKeys[string(k[2:2+i])]++
 			}
+		case 'u':
+			if err := decodeUnindexed(v, &Unindexed{}); err != nil {
+				r.problem("unindexed file %q: %v", k[2:], err)
+			}
 		case 'n', 'r':
 			// n/<name>\x00<path>\x00<ord:4>, r/ alike: the path ends 5
 			// bytes from the end (the ordinal may hold NUL bytes).

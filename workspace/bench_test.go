@@ -114,7 +114,7 @@ func BenchmarkWalkKnownGoStdlib(b *testing.B) {
 	files := 0
 	for b.Loop() {
 		files = 0
-		if err := w.WalkKnown(context.Background(), known, func(FileInfo) error { files++; return nil }); err != nil {
+		if err := w.WalkKnown(context.Background(), Known{Judged: known}, func(FileInfo) error { files++; return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

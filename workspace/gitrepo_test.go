@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
@@ -73,10 +75,10 @@ func TestWalkKnownSkipsHeadRead(t *testing.T) {
 	}
 	var asked []string
 	var got []string
-	err = w.WalkKnown(context.Background(), func(rel string, size, mtime int64) bool {
+	err = w.WalkKnown(context.Background(), Known{Judged: func(rel string, size, mtime int64) bool {
 		asked = append(asked, rel)
 		return rel == "a.go"
-	}, func(fi FileInfo) error {
+	}}, func(fi FileInfo) error {
 		got = append(got, fi.Rel)
 		if fi.Size == 0 || fi.ModTime == 0 {
 			t.Errorf("%s: size %d mtime %d", fi.Rel, fi.Size, fi.ModTime)
@@ -91,5 +93,35 @@ func TestWalkKnownSkipsHeadRead(t *testing.T) {
 	}
 	if want := []string{"a.go", "b.go", "c.go"}; !slices.Equal(asked, want) {
 		t.Errorf("known asked for %q, want %q", asked, want)
+	}
+}
+
+// TestWalkKnownUnwanted: a file the caller wants in no version (by name)
+// is left out before its stat, so the size-and-time judgement is never
+// asked about it; directories are still walked.
+func TestWalkKnownUnwanted(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteFiles(t, root, map[string]string{"a.go": "package a\n", "b.dat": "data\n", "sub.dat/c.go": "package c\n"})
+	w, err := Open(root, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var asked, got []string
+	known := Known{
+		Unwanted: func(rel string) bool { return strings.HasSuffix(rel, ".dat") },
+		Judged: func(rel string, _, _ int64) bool {
+			mu.Lock()
+			asked = append(asked, rel)
+			mu.Unlock()
+			return false
+		},
+	}
+	if err := w.WalkKnown(context.Background(), known, func(fi FileInfo) error { got = append(got, fi.Rel); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(asked)
+	if want := []string{"a.go", "sub.dat/c.go"}; !slices.Equal(got, want) || !slices.Equal(asked, want) {
+		t.Errorf("walk = %q, judged %q; want %q for both", got, asked, want)
 	}
 }

@@ -34,7 +34,7 @@ type walkItem struct {
 type walker struct {
 	w     *Workspace
 	ctx   context.Context
-	known func(rel string, size, mtime int64) bool
+	known Known
 	slots chan struct{} // one per goroutine that may judge a directory besides the caller's
 	wg    sync.WaitGroup
 
@@ -45,14 +45,25 @@ type walker struct {
 // walkWorkers bounds the goroutines of one walk.
 func walkWorkers() int { return min(4*runtime.GOMAXPROCS(0), 16) }
 
-// WalkKnown is Walk for a caller that already judged some files: a file
-// for which known(rel, size, mtime) is true (its size and modification time
-// are those of a version the caller indexed, or the caller drops it
-// whatever it holds) costs one stat — its head is not read for the binary
-// and minified checks, which depend on its content only. known may be nil; it is called from several goroutines at
-// once (directories are judged in parallel), fn and OnSkip from the
-// caller's only, in walk order.
-func (w *Workspace) WalkKnown(ctx context.Context, known func(rel string, size, mtime int64) bool, fn func(FileInfo) error) error {
+// Known is what a caller of WalkKnown already knows of files. Its
+// functions may be nil; they are called from several goroutines at once
+// (directories are judged in parallel).
+type Known struct {
+	// Unwanted reports a regular file the caller indexes in no version,
+	// by its path alone (a name whose extension no language has): the
+	// walk leaves it out without a stat.
+	Unwanted func(rel string) bool
+	// Judged reports a file whose size and modification time are those
+	// of a version the caller indexed, or one it drops whatever it holds:
+	// it costs one stat — its head is not read for the binary and
+	// minified checks, which depend on its content only.
+	Judged func(rel string, size, mtime int64) bool
+}
+
+// WalkKnown is Walk for a caller that already judged some files (Known);
+// fn and OnSkip are called from the caller's goroutine only, in walk
+// order.
+func (w *Workspace) WalkKnown(ctx context.Context, known Known, fn func(FileInfo) error) error {
 	d, entries, err := readDir(w.root)
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
@@ -119,7 +130,7 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 		}
 		name, abs := de.Name(), filepath.Join(dirAbs, de.Name())
 		info := func() (fs.FileInfo, error) { return lstatAt(d, abs, name) }
-		e := entry{dirRel: dirRel, name: name, abs: abs, mode: de.Type(), info: info, known: wk.known}
+		e := entry{dirRel: dirRel, name: name, abs: abs, mode: de.Type(), info: info, known: wk.known.Judged, unwanted: wk.known.Unwanted}
 		dec, fi, isDir := w.judge(r, e, sib, head)
 		if !dec.Included {
 			if w.onSkip != nil && reported[dec.Source] {

@@ -116,6 +116,7 @@ const (
 	SourceSpecial       = "not a regular file"
 	SourceUnreadable    = "unreadable"
 	SourceInvalidName   = "invalid name"
+	SourceUnwanted      = "not wanted" // WalkKnown's caller indexes no file of this name
 )
 
 // FileInfo describes one file Walk visits.
@@ -503,6 +504,9 @@ type entry struct {
 	// match what the caller already judged (an unchanged indexed file): its
 	// head is not read again.
 	known func(rel string, size, mtime int64) bool
+	// unwanted, when set, reports a regular file the caller wants in no
+	// version: it is left out unread and unstatted (Known.Unwanted).
+	unwanted func(rel string) bool
 }
 
 // judge decides one directory entry. It is the single code path behind
@@ -559,6 +563,9 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 	if !e.mode.IsRegular() {
 		return exclude(e.mode.Type().String(), SourceSpecial)
 	}
+	if e.unwanted != nil && e.unwanted(d.Rel) {
+		return exclude("not wanted by the caller", SourceUnwanted)
+	}
 	info, err := e.info()
 	if err != nil {
 		return exclude(err.Error(), SourceUnreadable)
@@ -611,7 +618,7 @@ func (l listing) has(name string) bool {
 // it, and returns ctx's error (wrapped) once ctx is done. Unreadable
 // directories and files are skipped and reported through Config.OnSkip.
 func (w *Workspace) Walk(ctx context.Context, fn func(FileInfo) error) error {
-	return w.WalkKnown(ctx, nil, fn)
+	return w.WalkKnown(ctx, Known{}, fn)
 }
 
 func (w *Workspace) report(skips []skip) {
