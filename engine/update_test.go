@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // TestOverlayParallelGraphMatches: a large editor buffer, whose graph is
@@ -47,5 +49,82 @@ func TestOverlayParallelGraphMatches(t *testing.T) {
 		if !reflect.DeepEqual(got.Chunks, want.Chunks) || !reflect.DeepEqual(got.Symbols, want.Symbols) || !reflect.DeepEqual(got.SymbolChunks, want.SymbolChunks) {
 			t.Errorf("round %d: the buffer's chunks or definitions differ from the file's", round)
 		}
+	}
+}
+
+// TestOverlayEditsKeepTheStoreWhole: a buffer edited many times — whole
+// functions inserted, removed and changed in the middle, so later
+// definitions shift — leaves a store that verifies clean and holds what
+// one write of the final text holds (each version after the first is
+// written as the difference from the one before, store/kept.go).
+func TestOverlayEditsKeepTheStoreWhole(t *testing.T) {
+	fn := func(i, v int) string {
+		return fmt.Sprintf("// F%d is version %d.\nfunc F%d(s string) string { return strings.Repeat(s, %d) + F%d(s) }\n\n", i, v, i, v, max(i-1, 0))
+	}
+	var funcs []string
+	for i := 0; i < 40; i++ {
+		funcs = append(funcs, fn(i, 0))
+	}
+	text := func() string {
+		return "package big\n\nimport \"strings\"\n\n" + strings.Join(funcs, "")
+	}
+	e, _ := indexedEngine(t, map[string]string{"big/big.go": text()})
+	defer e.Close()
+	ctx := context.Background()
+	for step := 1; step <= 30; step++ {
+		i := (step * 7) % len(funcs)
+		switch step % 3 {
+		case 0:
+			funcs = append(funcs[:i], funcs[i+1:]...) // remove one
+		case 1:
+			funcs = slices.Insert(funcs, i, fn(100+step, step)) // insert one
+		default:
+			funcs[i] = fn(i, step) // change one in place
+		}
+		if err := e.UpdateOverlay(ctx, "big/big.go", []byte(text())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := e.Verify(ctx)
+	if err != nil || len(r.Store.Problems) > 0 || len(r.Text.Problems) > 0 {
+		t.Fatalf("verify after the edits: %+v, %v", r, err)
+	}
+
+	once, _ := indexedEngine(t, map[string]string{"big/big.go": "package big\n"})
+	defer once.Close()
+	if err := once.UpdateOverlay(ctx, "big/big.go", []byte(text())); err != nil {
+		t.Fatal(err)
+	}
+	type stored struct {
+		syms   []symbols.Symbol
+		graph  []byte
+		chunks []string
+	}
+	read := func(e *Engine) stored {
+		snap := e.db.Snapshot()
+		defer snap.Release()
+		var out stored
+		var err error
+		if out.syms, err = snap.Symbols("big/big.go"); err != nil {
+			t.Fatal(err)
+		}
+		if out.graph, err = snap.Graph("big/big.go"); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := snap.File("big/big.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range rec.Chunks {
+			c, err := snap.Chunk(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.chunks = append(out.chunks, fmt.Sprintf("%d-%d %s %v %q", c.StartLine, c.EndLine, c.Label, c.Symbols, c.Text))
+		}
+		return out
+	}
+	if got, want := read(e), read(once); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after 30 edits the store differs from one write of the final text")
 	}
 }
