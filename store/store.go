@@ -682,7 +682,7 @@ func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error
 	if kept != nil {
 		err = kept.diff(b, kvs)
 	} else {
-		replaced, err = db.deleteFileLocked(b, path)
+		replaced, err = db.deleteFileLocked(b, path, rewrittenKeys(data, kvs))
 	}
 	if err != nil {
 		return 0, nil, err
@@ -817,7 +817,7 @@ func (db *DB) DeleteFile(path string) (seq uint64, removed []ChunkID, err error)
 	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
 	defer b.Close()
-	removed, err = db.deleteFileLocked(b, path)
+	removed, err = db.deleteFileLocked(b, path, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -841,8 +841,9 @@ func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
 }
 
 // deleteFileLocked adds deletions of every key of path's current version to
-// b and returns that version's chunk ids.
-func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) {
+// b, but for those in rewritten (the batch sets them again; may be nil),
+// and returns that version's chunk ids.
+func (db *DB) deleteFileLocked(b *pebble.Batch, path string, rewritten map[string]bool) ([]ChunkID, error) {
 	old, err := db.getFile(path)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil
@@ -854,52 +855,75 @@ func (db *DB) deleteFileLocked(b *pebble.Batch, path string) ([]ChunkID, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := deleteKeys(b, path, old, keys); err != nil {
+	if err := deleteKeys(b, path, old, keys, rewritten); err != nil {
 		return nil, err
 	}
 	return old.Chunks, nil
 }
 
-// deleteKeys adds point deletions of every key a file version wrote.
-func deleteKeys(b *pebble.Batch, path string, old FileRecord, keys writtenKeys) error {
+// rewrittenKeys are the keys a new version of a file sets in the batch that
+// replaces the old one: the old version's keys among them need no
+// deletion first (a re-indexed file keeps most of its keys).
+func rewrittenKeys(data *FileData, kvs []kv) map[string]bool {
+	set := make(map[string]bool, len(kvs)+3)
+	for _, x := range kvs {
+		set[string(x.key)] = true
+	}
+	path := data.File.Path
+	set[string(fileKey(path))], set[string(headKey(path))] = true, true
+	if data.File.Overlay {
+		set[string(overlayKey(path))] = true
+	}
+	return set
+}
+
+// deleteKeys adds point deletions of every key a file version wrote,
+// except those in rewritten (set again in the same batch; may be nil).
+func deleteKeys(b *pebble.Batch, path string, old FileRecord, keys writtenKeys, rewritten map[string]bool) error {
+	del := func(k []byte) error {
+		if rewritten[string(k)] {
+			return nil
+		}
+		return b.Delete(k, nil)
+	}
 	for i := 0; i < old.Symbols; i++ {
-		if err := b.Delete(symbolKey(path, i), nil); err != nil {
+		if err := del(symbolKey(path, i)); err != nil {
 			return err
 		}
 	}
 	for i, name := range keys.Names {
-		if err := b.Delete(nameKey(name, path, i), nil); err != nil {
+		if err := del(nameKey(name, path, i)); err != nil {
 			return err
 		}
 	}
 	for i, callee := range keys.Callees {
-		if err := b.Delete(reverseKey(callee, path, i), nil); err != nil {
+		if err := del(reverseKey(callee, path, i)); err != nil {
 			return err
 		}
 	}
 	for _, id := range old.Chunks {
-		if err := b.Delete(chunkKey(id), nil); err != nil {
+		if err := del(chunkKey(id)); err != nil {
 			return err
 		}
-		if err := b.Delete(chunkTextKey(id), nil); err != nil {
+		if err := del(chunkTextKey(id)); err != nil {
 			return err
 		}
 	}
-	if err := b.Delete(graphKey(path), nil); err != nil {
+	if err := del(graphKey(path)); err != nil {
 		return err
 	}
 	if old.Overlay {
-		if err := b.Delete(overlayKey(path), nil); err != nil {
+		if err := del(overlayKey(path)); err != nil {
 			return err
 		}
 	}
-	if err := b.Delete(writtenKey(path), nil); err != nil {
+	if err := del(writtenKey(path)); err != nil {
 		return err
 	}
-	if err := b.Delete(headKey(path), nil); err != nil {
+	if err := del(headKey(path)); err != nil {
 		return err
 	}
-	return b.Delete(fileKey(path), nil)
+	return del(fileKey(path))
 }
 
 // setFileRecord adds rec and its head (rec without the chunk list, which
