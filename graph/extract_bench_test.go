@@ -107,3 +107,39 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// largeGoFiles are large hand-written files of the Go standard library:
+// the files whose unsaved edits cost the most to re-extract (an editor
+// buffer's graph is extracted again on every version).
+var largeGoFiles = []string{"net/http/server.go", "net/http/transport.go", "runtime/proc.go", "go/parser/parser.go"}
+
+// BenchmarkExtractLarge measures Extract alone on largeGoFiles; ns/op is
+// one extraction of all of them.
+func BenchmarkExtractLarge(b *testing.B) {
+	p := symbols.NewParser()
+	defer p.Close()
+	var parsed []*symbols.File
+	size := 0
+	for _, rel := range largeGoFiles {
+		src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(rel)))
+		if err != nil {
+			b.Skipf("no Go sources: %v", err)
+		}
+		f, err := p.Parse(context.Background(), symbols.ByName("go"), src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		parsed = append(parsed, f)
+		size += len(src)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for j, f := range parsed {
+			Extract(f, largeGoFiles[j])
+		}
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/1e6/(cpuTime()-start).Seconds(), "cpu-MB/s")
+}
