@@ -554,12 +554,17 @@ func addGraph(data *store.FileData, f *symbols.File, rel string) {
 		return
 	}
 	start := time.Now()
-	g := graph.Extract(f, rel)
+	putGraph(data, graph.Extract(f, rel))
+	graphNanos.Add(int64(time.Since(start)))
+}
+
+// putGraph adds an extracted graph to a file's batch: encoded, and its
+// reverse entries.
+func putGraph(data *store.FileData, g *graph.FileGraph) {
 	data.Graph = graph.Encode(g)
 	rev := graph.ReverseEntries(g)
 	data.Reverse = make([]store.ReverseEntry, len(rev))
 	for i, r := range rev {
 		data.Reverse[i] = store.ReverseEntry{Callee: r.Key, Value: r.Value}
 	}
-	graphNanos.Add(int64(time.Since(start)))
 }

@@ -515,14 +515,18 @@ func (e *Engine) buildFromDisk(ctx context.Context, p *symbols.Parser, fi worksp
 
 // build parses and chunks one file version into the data of its batch.
 func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, content []byte, overlay bool) (*store.FileData, error) {
-	parse := func(lang *symbols.Language) (*symbols.File, error) { return p.Parse(ctx, lang, content) }
+	parse := func(lang *symbols.Language) (*symbols.File, *sideGraph, error) {
+		f, err := p.Parse(ctx, lang, content)
+		return f, nil, err
+	}
 	return e.buildWith(ctx, rel, content, overlay, parse, nil)
 }
 
 // buildWith is build with the parse to use and, when keep is set, the
-// parsed file handed to keep instead of closed.
+// parsed file handed to keep instead of closed. A parse that returns a
+// sideGraph leaves the file's call graph to it (none when the parse fails).
 func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, overlay bool,
-	parse func(*symbols.Language) (*symbols.File, error), keep func(*symbols.File)) (*store.FileData, error) {
+	parse func(*symbols.Language) (*symbols.File, *sideGraph, error), keep func(*symbols.File)) (*store.FileData, error) {
 	lang := e.languageOf(rel, content)
 	if lang == nil {
 		return nil, fmt.Errorf("%s: %w", rel, ErrNotIndexable)
@@ -546,7 +550,7 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 		data.File.Note = dataNote
 		chunks = chunking.Data(rel, lang.Name, content, opts)
 	case lang.HasGrammar():
-		f, err := parse(lang)
+		f, side, err := parse(lang)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -555,8 +559,8 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 			chunks = chunking.Text(rel, lang.Name, content, opts)
 		} else {
 			data.Symbols = f.Symbols
-			if overlay && f.Tree != nil && len(content) >= overlayParallelBytes {
-				chunks = chunkAndGraph(data, f, rel, opts)
+			if side != nil {
+				side.finish(data, f, func() { chunks = chunking.Code(rel, f, opts) })
 			} else {
 				chunks = chunking.Code(rel, f, opts)
 				addGraph(data, f, rel)

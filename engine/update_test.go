@@ -13,7 +13,8 @@ import (
 )
 
 // TestOverlayParallelGraphMatches: a large editor buffer, whose graph is
-// extracted beside its chunking, gets the data a file on disk gets
+// extracted on a goroutine of its own (its query beside the extraction of
+// the definitions, the rest beside the chunking), gets the data a file on disk gets
 // (graph, reverse entries, chunks, definitions), and so does its next
 // version, re-parsed from the kept tree.
 func TestOverlayParallelGraphMatches(t *testing.T) {

@@ -291,8 +291,62 @@ type importBinding struct {
 // conventions. Languages without graph support, and files whose tree is
 // gone, yield a graph with only the file identity.
 func Extract(f *symbols.File, path string) *FileGraph {
+	var m *TreeMatches
+	if f != nil && f.Tree != nil {
+		m = MatchTree(f.Lang, f.Tree)
+	}
+	return ExtractMatched(f, path, m)
+}
+
+// TreeMatches are the graph query's matches in one syntax tree, in the order
+// the query found them: the part of extraction that needs the tree alone,
+// not the file's definitions. A caller holding the tree before the
+// definitions are known (an editor buffer being re-indexed) runs MatchTree on
+// a copy of the tree beside the extraction of the definitions, then
+// ExtractMatched. The captured nodes belong to the tree MatchTree ran on,
+// which must stay open until ExtractMatched returns.
+type TreeMatches struct {
+	spec *langSpec
+	caps []capNode // every match's captures, one match after the other
+	ends []int     // the end of each match in caps
+}
+
+// MatchTree runs the graph query of lang on tree. It returns nil when lang has
+// no graph support. The tree is not safe for concurrent use: give MatchTree a
+// copy (Tree.Copy) when another goroutine uses the tree meanwhile.
+func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
+	if lang == nil || tree == nil || !lang.HasGrammar() {
+		return nil
+	}
+	spec := specs[lang.Name]
+	if spec == nil || spec.compile(lang.Grammar()) != nil {
+		return nil
+	}
+	m := &TreeMatches{spec: spec}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(spec.q, tree.RootNode())
+	for {
+		qm, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if len(qm.Captures) == 0 {
+			continue
+		}
+		for _, c := range qm.Captures {
+			m.caps = append(m.caps, capNode{spec.capName[c.Index], c.Node})
+		}
+		m.ends = append(m.ends, len(m.caps))
+	}
+	return m
+}
+
+// ExtractMatched is Extract of f whose graph query matches are m (MatchTree of
+// f.Tree or of a copy of it; nil when the language has no graph support).
+func ExtractMatched(f *symbols.File, path string, m *TreeMatches) *FileGraph {
 	x := newExtractor(f, path)
-	if x == nil {
+	if x == nil || m == nil || m.spec != x.spec {
 		g := &FileGraph{Path: path}
 		if f != nil && f.Lang != nil {
 			g.Lang = f.Lang.Name
@@ -300,7 +354,7 @@ func Extract(f *symbols.File, path string) *FileGraph {
 		}
 		return g
 	}
-	x.run()
+	x.run(m)
 	return x.g
 }
 
@@ -324,23 +378,13 @@ func newExtractor(f *symbols.File, path string) *extractor {
 	}
 }
 
-func (x *extractor) run() {
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(x.spec.q, x.tree.RootNode())
-	var caps []capNode
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		caps = caps[:0]
-		for _, c := range m.Captures {
-			caps = append(caps, capNode{x.spec.capName[c.Index], c.Node})
-		}
-		if len(caps) == 0 {
-			continue
-		}
+// run handles the query's matches in order, then resolves what they
+// recorded.
+func (x *extractor) run(m *TreeMatches) {
+	begin := 0
+	for _, end := range m.ends {
+		caps := m.caps[begin:end:end]
+		begin = end
 		outer := caps[0]
 		for _, c := range caps {
 			if !strings.Contains(c.name, ".") && c.name != "name" && c.name != "qual" {

@@ -48,7 +48,7 @@ func Uses(f *symbols.File, path string, start, end int) (*FileGraph, []Use) {
 	if x == nil {
 		return Extract(f, path), nil
 	}
-	x.run()
+	x.run(MatchTree(f.Lang, f.Tree))
 	calls := map[int]*Call{}
 	for i := range x.g.Calls {
 		calls[x.g.Calls[i].Site.StartByte] = &x.g.Calls[i]

@@ -127,6 +127,19 @@ func (f *File) SymbolAt(byteOffset int) int {
 // ErrNoGrammar, ErrTooLarge, ErrTimeout, or the context's error when ctx ends
 // during the parse. The caller must Close the returned File.
 func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, error) {
+	return p.ParseThen(ctx, lang, src, nil)
+}
+
+// ParseThen is Parse that calls parsed, when not nil, with the syntax tree
+// as soon as tree-sitter has built it, before the definitions are
+// extracted from it: a caller that also walks the tree for something else
+// (the call graph) can start meanwhile on another goroutine, on a copy of
+// the tree made inside parsed (Tree.Copy: a tree is not safe for concurrent
+// use, and the one passed belongs to the File being built). parsed is
+// called at most once, and only with the tree of the File returned; when
+// ParseThen then fails (cancelled during the extraction), that tree is
+// closed and no File is returned.
+func (p *Parser) ParseThen(ctx context.Context, lang *Language, src []byte, parsed func(*sitter.Tree)) (*File, error) {
 	if p.p == nil {
 		return nil, errors.New("symbols: Parse on a closed Parser")
 	}
@@ -142,7 +155,7 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 	if err := lang.compile(); err != nil {
 		return nil, err
 	}
-	return p.parse(ctx, lang, src, nil)
+	return p.parse(ctx, lang, src, nil, parsed)
 }
 
 // Reparse parses src, a new version of prev's source, reusing prev's
@@ -156,6 +169,13 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 // edited in place: the caller must close it afterwards and not use it
 // otherwise. It fails like Parse.
 func (p *Parser) Reparse(ctx context.Context, prev *File, src []byte) (*File, error) {
+	return p.ReparseThen(ctx, prev, src, nil)
+}
+
+// ReparseThen is Reparse that calls parsed like ParseThen does: with the
+// final syntax tree (the incremental one, or that of the full parse that
+// replaces it) before the definitions are extracted from it.
+func (p *Parser) ReparseThen(ctx context.Context, prev *File, src []byte, parsed func(*sitter.Tree)) (*File, error) {
 	if prev == nil || prev.Tree == nil {
 		return nil, errors.New("symbols: Reparse without a previous parse")
 	}
@@ -170,7 +190,7 @@ func (p *Parser) Reparse(ctx context.Context, prev *File, src []byte) (*File, er
 		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
 	}
 	if lang.parseMu != nil {
-		return p.parse(ctx, lang, src, nil)
+		return p.parse(ctx, lang, src, nil, parsed)
 	}
 	prev.Tree.Edit(editBetween(prev.Source, src))
 	tree, err := p.parseTree(ctx, lang, src, prev.Tree)
@@ -179,9 +199,9 @@ func (p *Parser) Reparse(ctx context.Context, prev *File, src []byte) (*File, er
 	}
 	if tree.RootNode().HasError() {
 		tree.Close()
-		return p.parse(ctx, lang, src, nil)
+		return p.parse(ctx, lang, src, nil, parsed)
 	}
-	return p.extracted(ctx, lang, src, tree)
+	return p.extracted(ctx, lang, src, tree, parsed)
 }
 
 // editBetween describes the change from old to new as one tree-sitter
@@ -214,17 +234,21 @@ func pointAt(src []byte, off int) sitter.Point {
 }
 
 // parse runs tree-sitter (on old, if set, edited to src) and extracts the
-// symbols.
-func (p *Parser) parse(ctx context.Context, lang *Language, src []byte, old *sitter.Tree) (*File, error) {
+// symbols; parsed, when not nil, is called with the tree first.
+func (p *Parser) parse(ctx context.Context, lang *Language, src []byte, old *sitter.Tree, parsed func(*sitter.Tree)) (*File, error) {
 	tree, err := p.parseTree(ctx, lang, src, old)
 	if err != nil {
 		return nil, err
 	}
-	return p.extracted(ctx, lang, src, tree)
+	return p.extracted(ctx, lang, src, tree, parsed)
 }
 
-// extracted is the File of a parsed tree, with its symbols.
-func (p *Parser) extracted(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree) (*File, error) {
+// extracted is the File of a parsed tree, with its symbols; parsed, when
+// not nil, is called with the tree before they are extracted.
+func (p *Parser) extracted(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree, parsed func(*sitter.Tree)) (*File, error) {
+	if parsed != nil {
+		parsed(tree)
+	}
 	syms, err := extract(ctx, lang, src, tree)
 	if err != nil {
 		tree.Close()
