@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // TestReparseMatchesParse: a chain of random edits (insertions, deletions,
@@ -87,3 +89,42 @@ func TestReparseMatchesParse(t *testing.T) {
 // parses of the same text already differ after a broken one (its
 // scanner's state lives in C globals).
 var reparseLanguages = []string{"go", "python", "rust", "typescript"}
+
+// TestParseThenHandsOverTheFilesTree: ParseThen and ReparseThen call
+// parsed once, with the tree of the File they return — also when a
+// re-parse with a syntax error is replaced by a full parse — and a
+// cancelled parse returns no File.
+func TestParseThenHandsOverTheFilesTree(t *testing.T) {
+	lang := ByName("go")
+	ctx := context.Background()
+	p := NewParser()
+	defer p.Close()
+	var got []*sitter.Tree
+	parsed := func(tr *sitter.Tree) { got = append(got, tr) }
+	f, err := p.ParseThen(ctx, lang, []byte("package a\n\nfunc A() {}\n"), parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != f.Tree {
+		t.Fatalf("ParseThen: parsed called with %v, the File's tree is %p", got, f.Tree)
+	}
+	for _, next := range []string{"package a\n\nfunc A() {}\n\nfunc B() {}\n", "package a\n\nfunc A() {\n\nfunc B() {}\n"} {
+		got = nil
+		g, err := p.ReparseThen(ctx, f, []byte(next), parsed)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f = g
+		if len(got) != 1 || got[0] != f.Tree {
+			t.Fatalf("ReparseThen to %q: parsed called with %v, the File's tree is %p", next, got, f.Tree)
+		}
+	}
+	f.Close()
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	got = nil
+	if f, err := p.ParseThen(cancelled, lang, []byte("package a\n"), parsed); err == nil || f != nil || len(got) != 0 {
+		t.Fatalf("a cancelled ParseThen: file %v, error %v, parsed called %d times", f, err, len(got))
+	}
+}
