@@ -427,7 +427,11 @@ func (x *extractor) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
+	return x.textIn(int(n.StartByte()), int(n.EndByte()))
+}
+
+// textIn returns the source text of the byte range [s, e), valid UTF-8.
+func (x *extractor) textIn(s, e int) string {
 	if s < 0 || e > len(x.src) || s > e {
 		return ""
 	}
@@ -471,12 +475,13 @@ func (x *extractor) addCall(outer capNode, caps []capNode) {
 		x.truncated = true
 		return
 	}
-	name := x.text(nameNode)
+	site := spanOf(nameNode)
+	name := x.textIn(site.StartByte, site.EndByte)
 	name = strings.TrimPrefix(name, "$") // PHP function names never carry $
 	if name == "" || strings.ContainsAny(name, "\x00\n") {
 		return
 	}
-	pc := pendingCall{name: name, site: spanOf(nameNode), new: outer.name == "new", ref: outer.name == "ref"}
+	pc := pendingCall{name: name, site: site, new: outer.name == "new", ref: outer.name == "ref"}
 	if m := capture(caps, "method"); m != nil && x.text(m) != "new" {
 		return // Ruby: only Foo.new is a constructor call
 	}
