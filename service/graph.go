@@ -115,7 +115,7 @@ func (s *Service) symbol(tx *texts, si engine.SymbolInfo) Symbol {
 		Location:  s.location(si.Path, tx.spanRange(si.Path, si.Span)),
 		NameRange: tx.spanRange(si.Path, nameSpan(si)),
 		Symbol:    si.QualifiedName(), Name: si.Name, Container: si.Container, Kind: string(si.Kind),
-		Language: si.Language, Signature: s.scrub.Scrub(si.Signature), Doc: s.scrub.Scrub(si.Doc),
+		Language: si.Language, Signature: s.defScrub.Scrub(si.Signature), Doc: s.defScrub.Scrub(si.Doc),
 		Exported: si.Exported, Parent: -1,
 	}
 }

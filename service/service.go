@@ -63,7 +63,9 @@ type Service struct {
 	log     *slog.Logger
 	buffers Buffers
 	scrub   *packs.Scrubber
-	waitFor time.Duration
+	// defScrub scrubs definitions' signatures and docs, through a memo.
+	defScrub *scrubMemo
+	waitFor  time.Duration
 
 	// ctx ends with Close: background work (jobs, asynchronous refreshes,
 	// index maintenance) runs under it.
@@ -89,7 +91,8 @@ func New(e *engine.Engine, opts Options) (*Service, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Service{e: e, log: log.With("root", e.Root()), buffers: opts.Buffers, scrub: sc, waitFor: opts.FirstIndexWait, ctx: ctx, cancel: cancel}
+	s := &Service{e: e, log: log.With("root", e.Root()), buffers: opts.Buffers, scrub: sc, waitFor: opts.FirstIndexWait, ctx: ctx, cancel: cancel,
+		defScrub: newScrubMemo(sc, scrubMemoMaxText, scrubMemoMaxBytes)}
 	s.maint.init(s)
 	return s, nil
 }
