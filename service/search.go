@@ -95,14 +95,24 @@ func (s *Service) Similar(ctx context.Context, req SimilarRequest) (*SearchResul
 
 // hits converts engine hits: exact locations, text scrubbed.
 func (s *Service) hits(snap *engine.Snapshot, in []engine.Hit) []Hit {
+	return s.hitList(snap, in, true)
+}
+
+// hitList is hits; without withText the hits carry no text (located by
+// it all the same), and nothing is scrubbed.
+func (s *Service) hitList(snap *engine.Snapshot, in []engine.Hit, withText bool) []Hit {
 	tx := s.texts(snap)
 	out := make([]Hit, 0, len(in))
 	for _, h := range in {
-		out = append(out, Hit{
+		hit := Hit{
 			Location: s.location(h.Path, snippetRange(tx, h.Path, h.StartLine, h.EndLine, h.Text)),
 			Symbol:   h.Symbol, Kind: h.Kind, Language: h.Language, Score: h.Score,
-			Sources: append([]string{}, h.Sources...), Text: s.scrub.Scrub(h.Text),
-		})
+			Sources: append([]string{}, h.Sources...),
+		}
+		if withText {
+			hit.Text = s.scrub.Scrub(h.Text)
+		}
+		out = append(out, hit)
 	}
 	return out
 }

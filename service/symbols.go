@@ -220,11 +220,7 @@ func (s *Service) relatedDefinitions(ctx context.Context, snap *engine.Snapshot,
 			break
 		}
 	}
-	out := s.hits(snap, keep)
-	for i := range out {
-		out[i].Text = ""
-	}
-	return out, nil
+	return s.hitList(snap, keep, false), nil
 }
 
 // Symbols lists definitions: of a file in source order (file), matching a
