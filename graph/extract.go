@@ -306,9 +306,11 @@ func Extract(f *symbols.File, path string) *FileGraph {
 // ExtractMatched. The captured nodes belong to the tree MatchTree ran on,
 // which must stay open until ExtractMatched returns.
 type TreeMatches struct {
-	spec *langSpec
-	caps []capNode // every match's captures, one match after the other
-	ends []int     // the end of each match in caps
+	spec  *langSpec
+	caps  []capNode // every match's captures, one match after the other
+	ends  []int     // the end of each match in caps
+	outer []int     // each match's outer capture, an index in caps
+	calls int       // matches of calls, constructors and references
 }
 
 // MatchTree runs the graph query of lang on tree. It returns nil when lang has
@@ -334,10 +336,24 @@ func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
 		if len(qm.Captures) == 0 {
 			continue
 		}
+		begin := len(m.caps)
+		outer := -1
 		for _, c := range qm.Captures {
-			m.caps = append(m.caps, capNode{spec.capName[c.Index], c.Node})
+			name := spec.capName[c.Index]
+			if outer < 0 && !strings.Contains(name, ".") && name != "name" && name != "qual" {
+				outer = len(m.caps)
+			}
+			m.caps = append(m.caps, capNode{name, c.Node})
+		}
+		if outer < 0 {
+			outer = begin
+		}
+		switch m.caps[outer].name {
+		case "call", "new", "ref":
+			m.calls++
 		}
 		m.ends = append(m.ends, len(m.caps))
+		m.outer = append(m.outer, outer)
 	}
 	return m
 }
@@ -381,17 +397,12 @@ func newExtractor(f *symbols.File, path string) *extractor {
 // run handles the query's matches in order, then resolves what they
 // recorded.
 func (x *extractor) run(m *TreeMatches) {
+	x.calls = make([]pendingCall, 0, min(m.calls, MaxCallsPerFile))
 	begin := 0
-	for _, end := range m.ends {
+	for i, end := range m.ends {
 		caps := m.caps[begin:end:end]
 		begin = end
-		outer := caps[0]
-		for _, c := range caps {
-			if !strings.Contains(c.name, ".") && c.name != "name" && c.name != "qual" {
-				outer = c
-				break
-			}
-		}
+		outer := m.caps[m.outer[i]]
 		switch outer.name {
 		case "call", "new", "ref":
 			x.addCall(outer, caps)
@@ -1035,17 +1046,20 @@ func (x *extractor) resolveCalls() {
 	if len(x.calls) > 0 {
 		x.g.Calls = make([]Call, 0, len(x.calls))
 	}
-	for _, pc := range x.calls {
+	for i := range x.calls {
+		pc := &x.calls[i]
 		off := pc.site.StartByte
-		c := Call{Caller: x.enclosing(off, true), Test: x.testAt(off), Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site}
+		// Resolved in place (the capacity holds every call): a Call is
+		// large, and one on the stack per call escaped to the heap.
+		x.g.Calls = append(x.g.Calls, Call{Caller: x.enclosing(off, true), Test: x.testAt(off), Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site})
+		c := &x.g.Calls[len(x.g.Calls)-1]
 		if c.Caller >= 0 {
 			c.Self = x.selfType(c.Caller)
 		}
-		x.resolveRecv(&c, pc)
+		x.resolveRecv(c, *pc)
 		if c.Ref && (c.Recv.Kind == RecvLocal || c.Recv.Kind == RecvExpr) {
-			continue // a local value, or a member of unknown type: noise
+			x.g.Calls = x.g.Calls[:len(x.g.Calls)-1] // a local value, or a member of unknown type: noise
 		}
-		x.g.Calls = append(x.g.Calls, c)
 	}
 }
 
