@@ -1046,12 +1046,22 @@ func (x *extractor) resolveCalls() {
 	if len(x.calls) > 0 {
 		x.g.Calls = make([]Call, 0, len(x.calls))
 	}
+	// Test blocks that are not definitions (JS) are the only tests a call
+	// can be inside: without them, no call needs looking for one.
+	blocks := false
+	for _, t := range x.g.Tests {
+		blocks = blocks || t.Ord < 0
+	}
 	for i := range x.calls {
 		pc := &x.calls[i]
 		off := pc.site.StartByte
+		test := -1
+		if blocks {
+			test = x.testAt(off)
+		}
 		// Resolved in place (the capacity holds every call): a Call is
 		// large, and one on the stack per call escaped to the heap.
-		x.g.Calls = append(x.g.Calls, Call{Caller: x.enclosing(off, true), Test: x.testAt(off), Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site})
+		x.g.Calls = append(x.g.Calls, Call{Caller: x.enclosing(off, true), Test: test, Name: clean(pc.name), Text: pc.text, New: pc.new, Ref: pc.ref, Site: pc.site})
 		c := &x.g.Calls[len(x.g.Calls)-1]
 		if c.Caller >= 0 {
 			c.Self = x.selfType(c.Caller)
@@ -1201,10 +1211,14 @@ func (x *extractor) resolveMembers() {
 		}
 		x.g.Types = append(x.g.Types, td)
 	}
-	seen := map[[2]string]bool{}
+	type refKey struct {
+		caller int
+		name   string // qualifier.name
+	}
+	seen := map[refKey]bool{}
 	for _, r := range x.refs {
 		caller := x.enclosing(int(r.at), true)
-		key := [2]string{fmt.Sprint(caller), r.qual + "." + r.name}
+		key := refKey{caller, r.qual + "." + r.name}
 		if seen[key] {
 			continue
 		}
