@@ -65,14 +65,16 @@ func BenchmarkExtract(b *testing.B) {
 	}()
 	b.SetBytes(int64(size))
 	b.ResetTimer()
-	start := cpuTime()
+	start, cgo := cpuTime(), runtime.NumCgoCall()
 	for i := 0; i < b.N; i++ {
 		for j, f := range parsed {
 			Extract(f, paths[j])
 		}
 	}
-	// Wall time is unreliable on a shared machine; CPU time is steadier.
+	// Wall time is unreliable on a shared machine; CPU time is steadier,
+	// and the count of calls into C (tree-sitter) does not vary at all.
 	b.ReportMetric(float64(size)*float64(b.N)/1e6/(cpuTime()-start).Seconds(), "cpu-MB/s")
+	b.ReportMetric(float64(runtime.NumCgoCall()-cgo)/float64(b.N), "cgo-calls/op")
 }
 
 // BenchmarkParse measures symbols.Parse on the same files, for the ratio
@@ -135,11 +137,12 @@ func BenchmarkExtractLarge(b *testing.B) {
 	}
 	b.SetBytes(int64(size))
 	b.ResetTimer()
-	start := cpuTime()
+	start, cgo := cpuTime(), runtime.NumCgoCall()
 	for i := 0; i < b.N; i++ {
 		for j, f := range parsed {
 			Extract(f, largeGoFiles[j])
 		}
 	}
 	b.ReportMetric(float64(size)*float64(b.N)/1e6/(cpuTime()-start).Seconds(), "cpu-MB/s")
+	b.ReportMetric(float64(runtime.NumCgoCall()-cgo)/float64(b.N), "cgo-calls/op")
 }
