@@ -543,6 +543,26 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 	}}
 	opts := chunking.DefaultOptions()
 	var chunks []chunking.Chunk
+	recorded := false
+	// record makes the chunks the file's chunk records (ids, recipes,
+	// summaries) and maps each definition to its chunk.
+	record := func() {
+		recorded = true
+		byName := make(map[string]*symbols.Symbol, len(data.Symbols))
+		for i := range data.Symbols {
+			byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
+		}
+		data.Chunks = make([]store.ChunkRecord, len(chunks))
+		for i, c := range chunks {
+			data.Chunks[i] = store.ChunkRecord{
+				ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
+				Chunk:   c,
+				Recipe:  store.NewRecipe(chunking.Version, embedText(c)),
+				Summary: summary(c, byName),
+			}
+		}
+		data.SymbolChunks = symbolChunks(data.Symbols, data.Chunks)
+	}
 	switch {
 	case lang.HasGrammar() && chunking.IsData(content):
 		// Generated data (register headers, tables): line windows, no
@@ -560,7 +580,8 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 		} else {
 			data.Symbols = f.Symbols
 			if side != nil {
-				side.finish(data, f, func() { chunks = chunking.Code(rel, f, opts) })
+				// The records too are made while the graph is finished.
+				side.finish(data, f, func() { chunks = chunking.Code(rel, f, opts); record() })
 			} else {
 				chunks = chunking.Code(rel, f, opts)
 				addGraph(data, f, rel)
@@ -577,20 +598,9 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 	if err := ctx.Err(); err != nil {
 		return nil, err // a large file takes seconds: stop here when asked
 	}
-	byName := make(map[string]*symbols.Symbol, len(data.Symbols))
-	for i := range data.Symbols {
-		byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
+	if !recorded {
+		record()
 	}
-	data.Chunks = make([]store.ChunkRecord, len(chunks))
-	for i, c := range chunks {
-		data.Chunks[i] = store.ChunkRecord{
-			ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
-			Chunk:   c,
-			Recipe:  store.NewRecipe(chunking.Version, embedText(c)),
-			Summary: summary(c, byName),
-		}
-	}
-	data.SymbolChunks = symbolChunks(data.Symbols, data.Chunks)
 	return data, nil
 }
 
