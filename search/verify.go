@@ -3,13 +3,14 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // damagedMarker in the index directory makes Open rebuild the index from
@@ -38,19 +39,36 @@ func damagedReason(dir string) string {
 // CRC-32 its footer records over the rest of the file (bleve checks it
 // only when it merges segments, so a damaged segment otherwise answers
 // queries with wrong postings or fails them). It returns what is wrong,
-// nothing when the index is intact.
+// nothing when the index is intact. Only the segments of the index's
+// current snapshot are read, and the snapshot is held meanwhile: a file
+// that bleve's persister or merger is still writing is not one of them
+// (it was once taken for a damaged segment, and the index marked for a
+// rebuild), and none of them is removed while it is read.
 func (x *Index) Verify() ([]string, error) {
-	segs, err := filepath.Glob(filepath.Join(x.dir, "store", "*.zap"))
+	adv, err := x.idx.Advanced()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("verify text index: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("verify text index: %w", err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("verify text index: not a scorch index (%T)", r)
+	}
+	var segs []string
+	for _, ss := range snap.Segments() {
+		if p, ok := ss.Segment().(interface{ Path() string }); ok && p.Path() != "" {
+			segs = append(segs, p.Path())
+		}
 	}
 	sort.Strings(segs)
 	var problems []string
 	for _, p := range segs {
 		ok, err := segmentIntact(p)
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			continue // merged away meanwhile
 		case err != nil:
 			return problems, fmt.Errorf("verify text index: %w", err)
 		case !ok:
