@@ -682,7 +682,7 @@ func (db *DB) PutFile(data *FileData) (seq uint64, replaced []ChunkID, err error
 	if kept != nil {
 		err = kept.diff(b, kvs)
 	} else {
-		replaced, err = db.deleteFileLocked(b, path, rewrittenKeys(data, kvs))
+		replaced, err = db.deleteFileLocked(b, path, func() map[string]bool { return rewrittenKeys(data, kvs) })
 	}
 	if err != nil {
 		return 0, nil, err
@@ -841,9 +841,10 @@ func (db *DB) logChangeLocked(b *pebble.Batch, seq uint64, path string) error {
 }
 
 // deleteFileLocked adds deletions of every key of path's current version to
-// b, but for those in rewritten (the batch sets them again; may be nil),
-// and returns that version's chunk ids.
-func (db *DB) deleteFileLocked(b *pebble.Batch, path string, rewritten map[string]bool) ([]ChunkID, error) {
+// b, but for those rewritten returns (the batch sets them again; rewritten
+// may be nil, and is called only when there is a version: a cold index
+// makes no set per file), and returns that version's chunk ids.
+func (db *DB) deleteFileLocked(b *pebble.Batch, path string, rewritten func() map[string]bool) ([]ChunkID, error) {
 	old, err := db.getFile(path)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil
@@ -855,7 +856,11 @@ func (db *DB) deleteFileLocked(b *pebble.Batch, path string, rewritten map[strin
 	if err != nil {
 		return nil, err
 	}
-	if err := deleteKeys(b, path, old, keys, rewritten); err != nil {
+	var again map[string]bool
+	if rewritten != nil {
+		again = rewritten()
+	}
+	if err := deleteKeys(b, path, old, keys, again); err != nil {
 		return nil, err
 	}
 	return old.Chunks, nil
