@@ -233,8 +233,8 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 	if err != nil {
 		return res, fmt.Errorf("scan %s: %w", e.ws.Root(), err)
 	}
-	// Records of files gone, excluded or changed since go (a changed file
-	// still in no language has a new one).
+	// Records of files gone, excluded or changed since they were made (a
+	// changed file still in no language has a new one).
 	for _, u := range newlyUnindexed {
 		stillSo[u.Path] = true
 	}
