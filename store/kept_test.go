@@ -17,14 +17,7 @@ func TestKeptVersionWritesLikeAFullRewrite(t *testing.T) {
 	diffed, full := openMem(t, vfs.NewMem()), openMem(t, vfs.NewMem())
 	defer diffed.Close()
 	defer full.Close()
-	type step struct {
-		names   []string
-		text    string
-		overlay bool
-		graph   string
-		del     bool
-	}
-	steps := []step{
+	steps := []keptStep{
 		{names: []string{"A", "B", "C"}, text: "v1 ", overlay: true, graph: "g1"},
 		{names: []string{"A", "B", "C", "D"}, text: "v1 ", overlay: true, graph: "g1"},
 		{names: []string{"A", "X", "C", "D"}, text: "v2 ", overlay: true, graph: "g2"},
@@ -50,12 +43,7 @@ func TestKeptVersionWritesLikeAFullRewrite(t *testing.T) {
 				}
 				continue
 			}
-			d := fileData("a/x.go", s.names, s.text)
-			d.File.Overlay = s.overlay
-			if s.graph != "" {
-				d.Graph = []byte(s.graph)
-			}
-			if _, _, err := db.PutFile(d); err != nil {
+			if _, _, err := db.PutFile(s.data()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -67,12 +55,7 @@ func TestKeptVersionWritesLikeAFullRewrite(t *testing.T) {
 		// change log) are the same.
 		fresh := openMem(t, vfs.NewMem())
 		if !s.del {
-			d := fileData("a/x.go", s.names, s.text)
-			d.File.Overlay = s.overlay
-			if s.graph != "" {
-				d.Graph = []byte(s.graph)
-			}
-			if _, _, err := fresh.PutFile(d); err != nil {
+			if _, _, err := fresh.PutFile(s.data()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -84,6 +67,24 @@ func TestKeptVersionWritesLikeAFullRewrite(t *testing.T) {
 	if len(diffed.kept) != 1 {
 		t.Errorf("kept copies = %d, want the buffer's", len(diffed.kept))
 	}
+}
+
+// keptStep is one write of TestKeptVersionWritesLikeAFullRewrite.
+type keptStep struct {
+	names   []string
+	text    string
+	overlay bool
+	graph   string
+	del     bool
+}
+
+func (s keptStep) data() *FileData {
+	d := fileData("a/x.go", s.names, s.text)
+	d.File.Overlay = s.overlay
+	if s.graph != "" {
+		d.Graph = []byte(s.graph)
+	}
+	return d
 }
 
 // dumpDB lists every key and value of db.
