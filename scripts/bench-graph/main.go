@@ -88,6 +88,16 @@ func main() {
 	only := flag.String("only", "", "run only these parts (comma-separated: callers, tests, latency, share)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	flag.Parse()
+	// gopls is given the module copy as a file URI, which must be absolute:
+	// a relative --work made it answer "no views" to every query.
+	for _, p := range []*string{&o.work, &o.db} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-graph:", err)
+			os.Exit(2)
+		}
+		*p = abs
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err == nil {
