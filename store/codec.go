@@ -157,12 +157,7 @@ func decodeChunkMeta(b []byte, id ChunkID, c *ChunkRecord) error {
 	c.EndByte = c.StartByte + r.int()
 	c.Tokens = r.int()
 	c.Symbols = r.strings()
-	if r.err == nil && len(r.b) < len(c.Recipe) {
-		r.err = errRecordShort
-	}
-	if r.err == nil {
-		r.b = r.b[copy(c.Recipe[:], r.b):]
-	}
+	copy(c.Recipe[:], r.fixed(len(c.Recipe)))
 	return r.end("chunk")
 }
 

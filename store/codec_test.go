@@ -102,3 +102,19 @@ func FuzzRecordDecoders(f *testing.F) {
 		}
 	})
 }
+
+// TestUnindexedRecord: a u/ record round-trips, and a truncated one or one
+// with bytes left over is refused.
+func TestUnindexedRecord(t *testing.T) {
+	in := Unindexed{Size: 1234, MTime: -5, Recipe: 0xfeedface12345678}
+	b := encodeUnindexed(in)
+	var out Unindexed
+	if err := decodeUnindexed(b, &out); err != nil || out != in {
+		t.Fatalf("round trip = %+v, %v; want %+v", out, err, in)
+	}
+	for _, bad := range [][]byte{b[:len(b)-1], append(append([]byte{}, b...), 0), nil} {
+		if err := decodeUnindexed(bad, &Unindexed{}); err == nil {
+			t.Errorf("decodeUnindexed(%x) accepted a malformed record", bad)
+		}
+	}
+}

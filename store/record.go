@@ -185,6 +185,20 @@ func (r *recordReader) strings() []string {
 	return list
 }
 
+// fixed reads n bytes as they are (nil once an error stuck).
+func (r *recordReader) fixed(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.b) < n {
+		r.err = errRecordShort
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
 func (r *recordReader) byte() byte {
 	if r.err != nil {
 		return 0

@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/cockroachdb/pebble"
@@ -32,20 +31,13 @@ func encodeUnindexed(u Unindexed) []byte {
 	return binary.BigEndian.AppendUint64(b, u.Recipe)
 }
 
-// errBadUnindexed: a u/ record does not decode.
-var errBadUnindexed = errors.New("malformed unindexed-file record")
-
 func decodeUnindexed(v []byte, u *Unindexed) error {
-	size, n := binary.Varint(v)
-	if n <= 0 {
-		return errBadUnindexed
+	r := recordReader{b: v}
+	u.Size, u.MTime = r.varint(), r.varint()
+	if recipe := r.fixed(8); recipe != nil {
+		u.Recipe = binary.BigEndian.Uint64(recipe)
 	}
-	mtime, m := binary.Varint(v[n:])
-	if m <= 0 || n+m+8 != len(v) {
-		return errBadUnindexed
-	}
-	u.Size, u.MTime, u.Recipe = size, mtime, binary.BigEndian.Uint64(v[n+m:])
-	return nil
+	return r.end("unindexed-file record")
 }
 
 // Unindexed calls fn for every file recorded as read and found in no
