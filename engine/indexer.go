@@ -209,24 +209,21 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		// when it was indexed; any other one had its head read by the
 		// walk, which kept its shebang line, unless it was found in no
 		// language before. None is read again.
-		var head []byte
-		if !strings.Contains(baseName(fi.Rel), ".") {
-			switch {
-			case unchanged(fi.Rel, fi.Size, fi.ModTime):
+		if strings.Contains(baseName(fi.Rel), ".") {
+			if e.languageOf(fi.Rel, nil) != nil {
 				files = append(files, fi)
-				return nil
-			case stillUnindexed(fi.Rel, fi.Size, fi.ModTime):
-				stillSo[fi.Rel] = true
-				return nil
 			}
-			head = append([]byte{}, fi.Shebang...)
-			if e.languageOf(fi.Rel, head) == nil {
-				newlyUnindexed = append(newlyUnindexed, store.Unindexed{Path: fi.Rel, Size: fi.Size, MTime: fi.ModTime, Recipe: recipe})
-				return nil
-			}
+			return nil
 		}
-		if e.languageOf(fi.Rel, head) != nil {
+		switch {
+		case unchanged(fi.Rel, fi.Size, fi.ModTime):
 			files = append(files, fi)
+		case stillUnindexed(fi.Rel, fi.Size, fi.ModTime):
+			stillSo[fi.Rel] = true
+		case e.languageOf(fi.Rel, append([]byte{}, fi.Shebang...)) != nil:
+			files = append(files, fi)
+		default:
+			newlyUnindexed = append(newlyUnindexed, store.Unindexed{Path: fi.Rel, Size: fi.Size, MTime: fi.ModTime, Recipe: recipe})
 		}
 		return nil
 	})
