@@ -50,17 +50,15 @@ func (db *DB) keptVersion(path string) (*keptFile, []ChunkID) {
 
 // diff adds to b what turns the kept version's keys into kvs.
 func (k *keptFile) diff(b *pebble.Batch, kvs []kv) error {
-	written := make(map[string]bool, len(kvs))
 	for _, x := range kvs {
-		key := string(x.key)
-		written[key] = true
-		if v, ok := k.kv[key]; ok && bytes.Equal(v, x.value) {
+		if v, ok := k.kv[string(x.key)]; ok && bytes.Equal(v, x.value) {
 			continue
 		}
 		if err := b.Set(x.key, x.value, nil); err != nil {
 			return err
 		}
 	}
+	written := keySet(kvs, 0)
 	for key := range k.kv {
 		if !written[key] {
 			if err := b.Delete([]byte(key), nil); err != nil {

@@ -870,14 +870,20 @@ func (db *DB) deleteFileLocked(b *pebble.Batch, path string, rewritten func() ma
 // replaces the old one: the old version's keys among them need no
 // deletion first (a re-indexed file keeps most of its keys).
 func rewrittenKeys(data *FileData, kvs []kv) map[string]bool {
-	set := make(map[string]bool, len(kvs)+3)
-	for _, x := range kvs {
-		set[string(x.key)] = true
-	}
+	set := keySet(kvs, 3)
 	path := data.File.Path
 	set[string(fileKey(path))], set[string(headKey(path))] = true, true
 	if data.File.Overlay {
 		set[string(overlayKey(path))] = true
+	}
+	return set
+}
+
+// keySet is the set of the keys of kvs, with room for extra more.
+func keySet(kvs []kv, extra int) map[string]bool {
+	set := make(map[string]bool, len(kvs)+extra)
+	for _, x := range kvs {
+		set[string(x.key)] = true
 	}
 	return set
 }
