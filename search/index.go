@@ -319,11 +319,7 @@ type Hit struct {
 // Search ranks documents by BM25 over their text (body, names, path).
 // Documents matching more of the query's distinct words rank higher.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	tq := x.termsQuery(ctx, q, FieldText)
-	if tq == nil {
-		return nil, nil
-	}
-	return x.run(ctx, tq, q)
+	return x.search(ctx, q, FieldText)
 }
 
 // commonShare: a query term found in more than this share of all documents
@@ -333,7 +329,9 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // and made a query containing it three times slower. Not quite neutral
 // (bleve's coordination factor favours documents matching more clauses),
 // hence a high share: on the dev queries only "go" is left out, and their
-// ranking is the same.
+// ranking is the same. Frequencies are counted over the whole index, so a
+// query restricted to languages or kinds keeps every term (a word common
+// overall may be the one that matters there).
 const commonShare = 0.9
 
 // commonMinDocs: below this many documents no term is left out (in a small
@@ -341,74 +339,53 @@ const commonShare = 0.9
 // that matters). A variable for tests.
 var commonMinDocs uint64 = 10000
 
-// termsQuery is the disjunction of the distinct analyzed terms of q's text
-// in field. Each word counts once: "piece by piece" must not weigh "piece"
-// twice.
-func (x *Index) termsQuery(ctx context.Context, q Query, field string) query.Query {
-	seen := map[string]int{}
-	var terms []string
-	Terms([]byte(q.Text), func(t string, _, _ int) {
-		if seen[t] == 0 {
-			terms = append(terms, t)
+// search ranks the documents by q's distinct analyzed words in field. Each
+// word counts once ("piece by piece" must not weigh "piece" twice) unless
+// q.Repeats. An unfiltered query is ranked by rank, a filtered one by bleve.
+func (x *Index) search(ctx context.Context, q Query, field string) ([]Hit, error) {
+	terms := queryTerms(q)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	if len(q.Languages) == 0 && len(q.Kinds) == 0 {
+		hits, err := x.rank(ctx, terms, field, limit, true)
+		if !errors.Is(err, errNoSnapshot) {
+			return hits, err
 		}
-		seen[t]++
-	})
-	// Frequencies are counted over the whole index: with a language or
-	// kind filter a word common overall may be the one that matters.
-	if len(terms) > 1 && len(q.Languages) == 0 && len(q.Kinds) == 0 {
-		terms = x.dropCommon(ctx, terms, field)
 	}
 	var qs []query.Query
 	for _, t := range terms {
-		tq := bleve.NewTermQuery(t)
+		tq := bleve.NewTermQuery(t.term)
 		tq.SetField(field)
-		if n := seen[t]; q.Repeats && n > 1 {
-			tq.SetBoost(1 + RepeatBoost*math.Log(float64(n)))
-		}
+		tq.SetBoost(t.boost)
 		qs = append(qs, tq)
 	}
-	if len(qs) == 0 {
-		return nil
-	}
-	return bleve.NewDisjunctionQuery(qs...)
+	return x.run(ctx, bleve.NewDisjunctionQuery(qs...), q, limit)
 }
 
-// dropCommon returns terms without those in more than commonShare of the
-// documents of an index of at least commonMinDocs, provided a term that
-// occurs remains; else (or when frequencies cannot be read) terms as they
-// are.
-func (x *Index) dropCommon(ctx context.Context, terms []string, field string) []string {
-	adv, err := x.idx.Advanced()
-	if err != nil {
-		return terms
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return terms
-	}
-	defer r.Close()
-	n, err := r.DocCount()
-	if err != nil || n < commonMinDocs {
-		return terms
-	}
-	var keep []string
-	occurs := false // a kept term is in some document
-	for _, t := range terms {
-		tfr, err := r.TermFieldReader(ctx, []byte(t), field, false, false, false)
-		if err != nil {
-			return terms
+// queryTerms returns the distinct analyzed words of q's text, in order, each
+// with its boost.
+func queryTerms(q Query) []weightedTerm {
+	seen := map[string]int{}
+	var words []string
+	Terms([]byte(q.Text), func(t string, _, _ int) {
+		if seen[t] == 0 {
+			words = append(words, t)
 		}
-		df := tfr.Count()
-		tfr.Close()
-		if float64(df) <= commonShare*float64(n) {
-			keep = append(keep, t)
-			occurs = occurs || df > 0
+		seen[t]++
+	})
+	terms := make([]weightedTerm, len(words))
+	for i, w := range words {
+		terms[i] = weightedTerm{term: w, boost: 1}
+		if n := seen[w]; q.Repeats && n > 1 {
+			terms[i].boost = 1 + RepeatBoost*math.Log(float64(n))
 		}
 	}
-	if !occurs {
-		return terms
-	}
-	return keep
+	return terms
 }
 
 // Matches reports whether any word of text occurs in the index. An
@@ -458,14 +435,11 @@ func (x *Index) Matches(ctx context.Context, text string) (bool, error) {
 
 // SearchNames ranks documents by their names only (the symbol leg).
 func (x *Index) SearchNames(ctx context.Context, q Query) ([]Hit, error) {
-	tq := x.termsQuery(ctx, q, FieldName)
-	if tq == nil {
-		return nil, nil
-	}
-	return x.run(ctx, tq, q)
+	return x.search(ctx, q, FieldName)
 }
 
-func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, error) {
+// run ranks by bleve: the query main restricted to q's languages and kinds.
+func (x *Index) run(ctx context.Context, main query.Query, q Query, limit int) ([]Hit, error) {
 	var must []query.Query
 	must = append(must, main)
 	if f := anyOf(FieldLang, q.Languages); f != nil {
@@ -477,10 +451,6 @@ func (x *Index) run(ctx context.Context, main query.Query, q Query) ([]Hit, erro
 	var qq query.Query = main
 	if len(must) > 1 {
 		qq = bleve.NewConjunctionQuery(must...)
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 50
 	}
 	// Equal scores must rank by id, so rankings do not depend on how
 	// documents happen to be spread over segments (a resumed index answers

@@ -8,12 +8,17 @@ import (
 	"testing"
 )
 
-// TestTiesRankByIDAcrossSegments: hits of equal score rank by id, both
-// when the whole tie group comes back with the spare hits (sorted here) and
-// when it is larger (the query runs again sorted by id).
+// TestTiesRankByIDAcrossSegments: hits of equal score rank by id — in
+// rank, and in bleve's answer to a filtered query both when the whole tie
+// group comes back with the spare hits (sorted here) and when it is larger
+// (the query runs again sorted by id).
 func TestTiesRankByIDAcrossSegments(t *testing.T) {
-	for _, n := range []int{20, 5 + tieSpare + 20} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		langs []string
+	}{{20, nil}, {20, []string{"go"}}, {5 + tieSpare + 20, []string{"go"}}} {
+		n := tc.n
+		t.Run(fmt.Sprint(n, tc.langs), func(t *testing.T) {
 			x, _, err := Open(filepath.Join(t.TempDir(), "bleve"))
 			if err != nil {
 				t.Fatal(err)
@@ -35,7 +40,7 @@ func TestTiesRankByIDAcrossSegments(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			hits, err := x.Search(context.Background(), Query{Text: "widget", Limit: 5})
+			hits, err := x.Search(context.Background(), Query{Text: "widget", Languages: tc.langs, Limit: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
