@@ -43,28 +43,22 @@ type termPostings struct {
 }
 
 // accumulators is the per-segment scratch of one ranking: a score and a
-// count of matched terms per document number.
+// count of matched terms per document number, and the numbers matched.
 type accumulators struct {
 	score   [][]float64
 	matched [][]uint16
+	touched [][]uint32
 }
 
 var accPool = sync.Pool{New: func() any { return new(accumulators) }}
 
-// rankedDoc is a candidate hit: a document number in a segment.
-type rankedDoc struct {
-	score float64
-	seg   int
-	num   uint32
-}
-
-// minHeap keeps the best candidates seen, the worst on top.
-type minHeap []rankedDoc
+// minHeap keeps the best scores seen, the lowest on top.
+type minHeap []float64
 
 func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
 func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)        { *h = append(*h, x.(rankedDoc)) }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(float64)) }
 func (h *minHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
@@ -173,6 +167,7 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 	for len(acc.score) < len(segs) {
 		acc.score = append(acc.score, nil)
 		acc.matched = append(acc.matched, nil)
+		acc.touched = append(acc.touched, nil)
 	}
 	nterms := float64(len(tps))
 	best := make(minHeap, 0, limit+1)
@@ -183,7 +178,7 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 		}
 		n := int(s.Segment().Count())
 		score, matched := grow(acc.score[si], n), grow(acc.matched[si], n)
-		acc.score[si], acc.matched[si] = score, matched
+		touched := acc.touched[si][:0]
 		for _, tp := range tps {
 			pl := tp.lists[si]
 			if pl == nil {
@@ -199,20 +194,20 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 					break
 				}
 				num := p.Number()
+				if matched[num] == 0 {
+					touched = append(touched, uint32(num))
+				}
 				score[num] += bm25(tp, p, avgLen)
 				matched[num]++
 			}
 		}
-		for num, m := range matched {
-			if m == 0 {
-				continue
-			}
-			d := rankedDoc{score: score[num] * (float64(m) / nterms), seg: si, num: uint32(num)}
-			score[num], matched[num] = d.score, m // the final score, read again below
+		acc.score[si], acc.matched[si], acc.touched[si] = score, matched, touched
+		for _, num := range touched {
+			score[num] *= float64(matched[num]) / nterms // the final score, read again below
 			if len(best) < limit {
-				heap.Push(&best, d)
-			} else if d.score > best[0].score {
-				best[0] = d
+				heap.Push(&best, score[num])
+			} else if score[num] > best[0] {
+				best[0] = score[num]
 				heap.Fix(&best, 0)
 			}
 		}
@@ -223,17 +218,13 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 	}
 	// Every document scoring at least the last one kept: a tie with it
 	// decides by id, so the whole tie group is read.
-	floor := best[0].score
+	floor := best[0]
 	var hits []Hit
 	for si, s := range segs {
-		matched := acc.matched[si]
-		for num, m := range matched {
-			if m == 0 {
-				continue
-			}
-			sc := acc.score[si][num]
-			matched[num] = 0
-			acc.score[si][num] = 0
+		score, matched := acc.score[si], acc.matched[si]
+		for _, num := range acc.touched[si] {
+			sc := score[num]
+			score[num], matched[num] = 0, 0
 			if sc < floor {
 				continue
 			}
