@@ -239,3 +239,45 @@ func hitIn(hits []Hit, rel string) bool {
 	}
 	return false
 }
+
+// TestSmallRunMakesNoTable: a run that writes a few files makes them
+// durable without flushing the store's memtable into a table of its own
+// (each level-0 table brings a compaction of the level below closer); the
+// change survives the engine's close and reopening.
+func TestSmallRunMakesNoTable(t *testing.T) {
+	ctx := context.Background()
+	root := testutil.WriteTree(t, testutil.Fixture)
+	dbDir := t.TempDir()
+	e := openTest(t, root, dbDir)
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	tables := func() int {
+		n := 0
+		filepath.WalkDir(dbDir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".sst") {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	before := tables()
+	if err := os.WriteFile(filepath.Join(root, "geo", "square.go"), []byte("package geo\n\n// Square is a shape.\ntype Square struct{ A float64 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.Reindex(ctx, []string{"geo/square.go"}, nil); err != nil || res.Indexed != 1 {
+		t.Fatalf("reindex: %+v, %v", res, err)
+	}
+	if after := tables(); after != before {
+		t.Errorf("a one-file run made store tables: %d → %d", before, after)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e = openTest(t, root, dbDir)
+	defer e.Close()
+	if hits := query(t, e, "Square"); len(hits) == 0 || hits[0].Path != "geo/square.go" {
+		t.Errorf("Square after reopening: %+v", hits)
+	}
+}
