@@ -1,8 +1,10 @@
 // Package search holds the text side of ranking: a bleve BM25 index over
 // chunk text, names and paths with a code-aware analyzer, the questions the
 // engine asks it (ranked chunks, names, whether a query's words occur at
-// all, the indexed paths), and maximal marginal relevance, which the engine
-// uses to set near-duplicate hits apart.
+// all, the indexed paths) — an unfiltered query ranked here over bleve's
+// segments, term at a time, with bleve's scores (rank.go) — and maximal
+// marginal relevance, which the engine uses to set near-duplicate hits
+// apart.
 //
 // The bleve index is derived from the store: every document is a chunk whose
 // id is the chunk's content-addressed id, and the index records the store's
@@ -324,7 +326,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 
 // commonShare: a query term found in more than this share of all documents
 // is left out when the query has rarer terms that occur. Its BM25 weight is
-// next to nothing, but bleve walks its whole posting list: in the Go
+// next to nothing, but ranking walks its whole posting list: in the Go
 // standard library "go" (every path ends in .go) is in 99 % of the chunks
 // and made a query containing it three times slower. Not quite neutral
 // (bleve's coordination factor favours documents matching more clauses),
