@@ -359,14 +359,19 @@ func (x *Index) search(ctx context.Context, q Query, field string) ([]Hit, error
 			return hits, err
 		}
 	}
-	var qs []query.Query
-	for _, t := range terms {
+	return x.run(ctx, disjunction(terms, field), q, limit)
+}
+
+// disjunction is bleve's query for any of terms in field.
+func disjunction(terms []weightedTerm, field string) query.Query {
+	qs := make([]query.Query, len(terms))
+	for i, t := range terms {
 		tq := bleve.NewTermQuery(t.term)
 		tq.SetField(field)
 		tq.SetBoost(t.boost)
-		qs = append(qs, tq)
+		qs[i] = tq
 	}
-	return x.run(ctx, bleve.NewDisjunctionQuery(qs...), q, limit)
+	return bleve.NewDisjunctionQuery(qs...)
 }
 
 // queryTerms returns the distinct analyzed words of q's text, in order, each

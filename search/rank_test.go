@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
 )
 
 // TestRankMatchesBleve: rank answers every query as bleve's disjunction of
@@ -86,14 +83,7 @@ func TestRankMatchesBleve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var qs []query.Query
-		for _, tm := range terms {
-			tq := bleve.NewTermQuery(tm.term)
-			tq.SetField(field)
-			tq.SetBoost(tm.boost)
-			qs = append(qs, tq)
-		}
-		want, err := x.run(ctx, bleve.NewDisjunctionQuery(qs...), q, q.Limit)
+		want, err := x.run(ctx, disjunction(terms, field), q, q.Limit)
 		if err != nil {
 			t.Fatal(err)
 		}
