@@ -42,12 +42,21 @@ type termPostings struct {
 	idf, weight float64
 }
 
-// accumulators is the per-segment scratch of one ranking: a score and a
-// count of matched terms per document number, and the numbers matched.
+// accumulators is the scratch of one ranking, reused segment by segment: a
+// score and a count of matched terms per document number of the segment,
+// and the numbers matched. All zero between segments.
 type accumulators struct {
-	score   [][]float64
-	matched [][]uint16
-	touched [][]uint32
+	score   []float64
+	matched []uint16
+	touched []uint32
+}
+
+// candidate is a document that scored at least the worst of the best seen
+// when its segment was done.
+type candidate struct {
+	score float64
+	seg   int
+	num   uint32
 }
 
 var accPool = sync.Pool{New: func() any { return new(accumulators) }}
@@ -161,24 +170,21 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 		sorted()
 	}
 
-	// The accumulators go back to the pool only cleared, which the second
-	// pass below does; a ranking that fails before it drops them.
+	// The accumulators go back to the pool only cleared, as each segment
+	// leaves them; a ranking that fails within a segment drops them.
 	acc := accPool.Get().(*accumulators)
-	for len(acc.score) < len(segs) {
-		acc.score = append(acc.score, nil)
-		acc.matched = append(acc.matched, nil)
-		acc.touched = append(acc.touched, nil)
-	}
 	nterms := float64(len(tps))
 	best := make(minHeap, 0, limit+1)
+	var cands []candidate
 	var it segment.PostingsIterator
 	for si, s := range segs {
 		if err := ctx.Err(); err != nil {
+			accPool.Put(acc)
 			return nil, err
 		}
 		n := int(s.Segment().Count())
-		score, matched := grow(acc.score[si], n), grow(acc.matched[si], n)
-		touched := acc.touched[si][:0]
+		acc.score, acc.matched = grow(acc.score, n), grow(acc.matched, n)
+		score, matched, touched := acc.score, acc.matched, acc.touched[:0]
 		for _, tp := range tps {
 			pl := tp.lists[si]
 			if pl == nil {
@@ -201,41 +207,41 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 				matched[num]++
 			}
 		}
-		acc.score[si], acc.matched[si], acc.touched[si] = score, matched, touched
+		acc.touched = touched
+		// A document that scores below the worst of the best seen so far
+		// is out for good (that worst only rises); one scoring as much may
+		// tie with the last hit kept, which id decides.
 		for _, num := range touched {
-			score[num] *= float64(matched[num]) / nterms // the final score, read again below
-			if len(best) < limit {
-				heap.Push(&best, score[num])
-			} else if score[num] > best[0] {
-				best[0] = score[num]
-				heap.Fix(&best, 0)
-			}
-		}
-	}
-	if len(best) == 0 {
-		accPool.Put(acc)
-		return nil, nil
-	}
-	// Every document scoring at least the last one kept: a tie with it
-	// decides by id, so the whole tie group is read.
-	floor := best[0]
-	var hits []Hit
-	for si, s := range segs {
-		score, matched := acc.score[si], acc.matched[si]
-		for _, num := range acc.touched[si] {
-			sc := score[num]
+			sc := score[num] * (float64(matched[num]) / nterms)
 			score[num], matched[num] = 0, 0
-			if sc < floor {
+			switch {
+			case len(best) < limit:
+				heap.Push(&best, sc)
+			case sc > best[0]:
+				best[0] = sc
+				heap.Fix(&best, 0)
+			case sc < best[0]:
 				continue
 			}
-			id, err := s.DocID(uint64(num))
-			if err != nil {
-				return nil, fmt.Errorf("text search: %w", err)
-			}
-			hits = append(hits, Hit{ID: string(id), Score: sc})
+			cands = append(cands, candidate{sc, si, num})
 		}
 	}
 	accPool.Put(acc)
+	if len(best) == 0 {
+		return nil, nil
+	}
+	floor := best[0]
+	var hits []Hit
+	for _, c := range cands {
+		if c.score < floor {
+			continue
+		}
+		id, err := segs[c.seg].DocID(uint64(c.num))
+		if err != nil {
+			return nil, fmt.Errorf("text search: %w", err)
+		}
+		hits = append(hits, Hit{ID: string(id), Score: c.score})
+	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
