@@ -29,8 +29,10 @@ var editFiles = []string{"net/http/server.go", "strings/strings.go", "fmt/print.
 var freshKinds = []string{"search", "workspace/symbol", "documentSymbol", "hover"}
 
 // benchEdit starts the server binary on the Go standard library, waits for
-// the bootstrap index, then repeatedly appends a uniquely named function
-// to an open buffer (never saved) and times, from the didChange
+// the bootstrap index, opens four files of it (and waits until the server
+// has taken them in, as when a user opens a file and then types), then
+// repeatedly appends a uniquely named function to one of these buffers
+// (never saved) and times, from the didChange
 // notification, the first answer of a query that shows it (search,
 // workspace/symbol, documentSymbol or hover, in turn). The server makes
 // queries read the edits sent before them, so the query right after the
@@ -112,10 +114,6 @@ func benchEdit(args []string) error {
 		return err
 	}
 
-	cpu0, err := procCPU(cmd.Process.Pid)
-	if err != nil {
-		return err
-	}
 	versions := map[string]int32{}
 	texts := map[string]string{}
 	lat := map[string][]time.Duration{}   // by query kind
@@ -125,22 +123,31 @@ func benchEdit(args []string) error {
 	misses, late := 0, 0
 	prev := map[string]freshQuery{} // the previous edit's query, by file
 	tag := strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
+	for _, rel := range editFiles {
+		uri := fileURI(filepath.Join(root, rel))
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			return err
+		}
+		texts[rel], versions[rel] = string(b), 1
+		if err := c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": uri, "languageId": "go", "version": 1, "text": texts[rel],
+		}}); err != nil {
+			return err
+		}
+		// A request on the document reads the events sent before it.
+		if err := c.Call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil); err != nil {
+			return fmt.Errorf("open %s: %w", rel, err)
+		}
+	}
+	cpu0, err := procCPU(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
 	for i := 0; i < *n; i++ {
 		rel := editFiles[i%len(editFiles)]
 		kind := freshKinds[(i/len(editFiles)+i)%len(freshKinds)]
 		uri := fileURI(filepath.Join(root, rel))
-		if _, open := texts[rel]; !open {
-			b, err := os.ReadFile(filepath.Join(root, rel))
-			if err != nil {
-				return err
-			}
-			texts[rel], versions[rel] = string(b), 1
-			if err := c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-				"uri": uri, "languageId": "go", "version": 1, "text": texts[rel],
-			}}); err != nil {
-				return err
-			}
-		}
 		// The reference: the previous edit of this file, already indexed,
 		// asked the same way.
 		if q, ok := prev[rel]; ok {

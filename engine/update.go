@@ -37,18 +37,63 @@ func (e *Engine) UpdateOverlayStaged(ctx context.Context, rel string, content []
 	return e.indexContent(ctx, rel, content, true, 0, stored)
 }
 
+// keepParseBytes is the size from which an opened editor buffer is parsed
+// before its first edit (KeepParse): a full parse of net/http/server.go
+// (130 KB) takes tens of milliseconds, which the buffer's first keystroke
+// would otherwise wait for on top of the extraction every keystroke pays.
+const keepParseBytes = 16 << 10
+
+// KeepParse parses the editor buffer of rel — open, with content the
+// index already holds (just opened, or just saved) — and keeps the syntax
+// tree, so that the buffer's first edit re-parses only what it changed,
+// as every later edit does. A parse of this content already kept is kept;
+// a buffer under keepParseBytes or of no parsed language is left alone.
+// ForgetParse (or ClearOverlay) drops it.
+func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) error {
+	if len(content) < keepParseBytes {
+		return nil
+	}
+	lang := e.languageOf(rel, content)
+	if lang == nil || !lang.HasGrammar() {
+		return nil
+	}
+	p := e.parser()
+	defer e.releaseParser(p)
+	if f := e.parsed[rel]; f != nil {
+		if f.Lang == lang && bytes.Equal(f.Source, content) {
+			return nil
+		}
+		f.Close()
+		delete(e.parsed, rel)
+	}
+	f, err := p.ParseSyntax(ctx, lang, bytes.Clone(content))
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", rel, err)
+	}
+	if e.parsed == nil {
+		e.parsed = map[string]*symbols.File{}
+	}
+	e.parsed[rel] = f
+	return nil
+}
+
+// ForgetParse drops the parse kept for the editor buffer of rel (closed).
+func (e *Engine) ForgetParse(rel string) {
+	e.parserMu.Lock()
+	defer e.parserMu.Unlock()
+	if f := e.parsed[rel]; f != nil {
+		f.Close()
+		delete(e.parsed, rel)
+	}
+}
+
 // ClearOverlay forgets the editor buffer of rel (closed, or saved) and
 // reconciles the index with the file on disk.
 func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 	e.overlayMu.Lock()
 	delete(e.overlays, rel)
 	e.overlayMu.Unlock()
-	e.parserMu.Lock()
-	if f := e.parsed[rel]; f != nil {
-		f.Close()
-		delete(e.parsed, rel)
-	}
-	e.parserMu.Unlock()
+	e.ForgetParse(rel)
 	return e.Refresh(ctx, []string{rel})
 }
 

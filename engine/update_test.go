@@ -129,3 +129,67 @@ func TestOverlayEditsKeepTheStoreWhole(t *testing.T) {
 		t.Fatalf("after 30 edits the store differs from one write of the final text")
 	}
 }
+
+// TestKeepParse: an opened buffer of keepParseBytes or more is parsed
+// ahead and its first edit re-parses from that parse (the kept parse is
+// consumed), giving what a build from scratch gives; the same content is
+// not parsed twice; a small buffer is left alone; ForgetParse drops the
+// parse.
+func TestKeepParse(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("package big\n")
+	for i := 0; big.Len() < 2*keepParseBytes; i++ {
+		fmt.Fprintf(&big, "\n// F%d returns %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
+	}
+	src := big.String()
+	root := testutil.WriteTree(t, map[string]string{"big/big.go": src, "small/small.go": "package small\n\nfunc S() {}\n"})
+	ctx := context.Background()
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	kept := func(rel string) *symbols.File {
+		e.parserMu.Lock()
+		defer e.parserMu.Unlock()
+		return e.parsed[rel]
+	}
+	if err := e.KeepParse(ctx, "small/small.go", []byte("package small\n\nfunc S() {}\n")); err != nil || kept("small/small.go") != nil {
+		t.Fatalf("a small buffer was parsed ahead (err %v)", err)
+	}
+	if err := e.KeepParse(ctx, "big/big.go", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	first := kept("big/big.go")
+	if first == nil || first.Tree == nil || string(first.Source) != src {
+		t.Fatal("no parse kept for the opened buffer")
+	}
+	if err := e.KeepParse(ctx, "big/big.go", []byte(src)); err != nil || kept("big/big.go") != first {
+		t.Fatalf("the same content was parsed again (err %v)", err)
+	}
+	edited := src + "\n// Added is new.\nfunc Added() int { return 1 }\n"
+	if err := e.UpdateOverlay(ctx, "big/big.go", []byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	if now := kept("big/big.go"); now == nil || now == first || string(now.Source) != edited {
+		t.Fatal("the edit did not re-parse from the kept parse")
+	}
+	if hits := query(t, e, "Added"); len(hits) == 0 || hits[0].Path != "big/big.go" {
+		t.Errorf("the edit's definition is not found: %+v", hits)
+	}
+	want, err := e.buildOverlay(ctx, "big/big.go", []byte(edited)) // from the kept parse of the same text
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ForgetParse("big/big.go")
+	if kept("big/big.go") != nil {
+		t.Fatal("ForgetParse kept the parse")
+	}
+	scratch, err := e.buildOverlay(ctx, "big/big.go", []byte(edited)) // no parse kept: from scratch
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want.Symbols, scratch.Symbols) || !reflect.DeepEqual(want.Chunks, scratch.Chunks) {
+		t.Error("a build from the kept parse differs from one from scratch")
+	}
+}

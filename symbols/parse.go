@@ -140,22 +140,48 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 // ParseThen then fails (cancelled during the extraction), that tree is
 // closed and no File is returned.
 func (p *Parser) ParseThen(ctx context.Context, lang *Language, src []byte, parsed func(*sitter.Tree)) (*File, error) {
-	if p.p == nil {
-		return nil, errors.New("symbols: Parse on a closed Parser")
-	}
-	if !lang.HasGrammar() {
-		return nil, fmt.Errorf("parse %s: %w", lang, ErrNoGrammar)
-	}
-	if len(src) > MaxSourceBytes {
-		return nil, fmt.Errorf("parse %s: %d bytes (limit %d): %w", lang.Name, len(src), MaxSourceBytes, ErrTooLarge)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
+	if err := p.canParse(ctx, lang, src); err != nil {
+		return nil, err
 	}
 	if err := lang.compile(); err != nil {
 		return nil, err
 	}
 	return p.parse(ctx, lang, src, nil, parsed)
+}
+
+// ParseSyntax parses src as lang without extracting its symbols: the File
+// holds the syntax tree and the source only, for a later Reparse (an
+// editor buffer parsed when it opens, so that its first edit re-parses
+// only what it changed). It fails like Parse.
+func (p *Parser) ParseSyntax(ctx context.Context, lang *Language, src []byte) (*File, error) {
+	if err := p.canParse(ctx, lang, src); err != nil {
+		return nil, err
+	}
+	if err := lang.compile(); err != nil {
+		return nil, err
+	}
+	tree, err := p.parseTree(ctx, lang, src, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Lang: lang, Source: src, Tree: tree}, nil
+}
+
+// canParse refuses what no parse may start on.
+func (p *Parser) canParse(ctx context.Context, lang *Language, src []byte) error {
+	if p.p == nil {
+		return errors.New("symbols: Parse on a closed Parser")
+	}
+	if !lang.HasGrammar() {
+		return fmt.Errorf("parse %s: %w", lang, ErrNoGrammar)
+	}
+	if len(src) > MaxSourceBytes {
+		return fmt.Errorf("parse %s: %d bytes (limit %d): %w", lang.Name, len(src), MaxSourceBytes, ErrTooLarge)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
+	}
+	return nil
 }
 
 // Reparse parses src, a new version of prev's source, reusing prev's

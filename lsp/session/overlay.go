@@ -388,6 +388,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
+		eng.ForgetParse(rel)
 		return false, nil
 	}
 	if symbols.ForContent(rel, w.text) == nil {
@@ -398,18 +399,27 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		return false, nil
 	}
 	if sameAsDisk(fe, rel, w.text) {
+		var err error
 		if w.overlaid {
-			return false, eng.ClearOverlay(w.ctx, rel)
+			err = eng.ClearOverlay(w.ctx, rel)
+		} else {
+			snap := eng.Snapshot()
+			current := snap.HasContent(rel, w.text)
+			_, ierr := snap.File(rel)
+			snap.Release()
+			if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
+				// The disk changed without an event reaching us.
+				err = eng.Refresh(w.ctx, []string{rel})
+			}
 		}
-		snap := eng.Snapshot()
-		current := snap.HasContent(rel, w.text)
-		_, ierr := snap.File(rel)
-		snap.Release()
-		if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
-			// The disk changed without an event reaching us.
-			return false, eng.Refresh(w.ctx, []string{rel})
+		// Just opened or saved: parse it now, so that its next keystroke
+		// re-parses only what it changed.
+		if err == nil && fe.bufferExcluded(rel, w.text) == "" {
+			if perr := eng.KeepParse(w.ctx, rel, w.text); perr != nil {
+				q.f.b.log.Debug("editor buffer not parsed ahead", "path", rel, "error", perr)
+			}
 		}
-		return false, nil
+		return false, err
 	}
 	if reason := fe.bufferExcluded(rel, w.text); reason != "" {
 		q.f.b.log.Debug("editor buffer not indexed", "path", rel, "reason", reason)
