@@ -116,9 +116,11 @@ func TestOverlayEditsReparse(t *testing.T) {
 			t.Errorf("definition %d: %s %+v, a full build has %s %+v", i, got[i].Name, got[i].Span, want.Symbols[i].Name, want.Symbols[i].Span)
 		}
 	}
+	// Closed, as the session closes a buffer: the overlay and its parse go.
 	if err := e.ClearOverlay(ctx, "geo/shapes.go"); err != nil {
 		t.Fatal(err)
 	}
+	e.ForgetParse("geo/shapes.go")
 	e.parserMu.Lock()
 	defer e.parserMu.Unlock()
 	if e.parsed["geo/shapes.go"] != nil {

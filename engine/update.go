@@ -48,7 +48,7 @@ const keepParseBytes = 16 << 10
 // tree, so that the buffer's first edit re-parses only what it changed,
 // as every later edit does. A parse of this content already kept is kept;
 // a buffer under keepParseBytes or of no parsed language is left alone.
-// ForgetParse (or ClearOverlay) drops it.
+// ForgetParse drops it.
 func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) error {
 	if len(content) < keepParseBytes {
 		return nil
@@ -77,7 +77,8 @@ func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) erro
 	return nil
 }
 
-// ForgetParse drops the parse kept for the editor buffer of rel (closed).
+// ForgetParse drops the parse kept for the editor buffer of rel (closed, or
+// no longer indexed).
 func (e *Engine) ForgetParse(rel string) {
 	e.parserMu.Lock()
 	defer e.parserMu.Unlock()
@@ -88,12 +89,12 @@ func (e *Engine) ForgetParse(rel string) {
 }
 
 // ClearOverlay forgets the editor buffer of rel (closed, or saved) and
-// reconciles the index with the file on disk.
+// reconciles the index with the file on disk. The buffer's parse stays for
+// its next edit (saved: the text is the same); ForgetParse drops it.
 func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 	e.overlayMu.Lock()
 	delete(e.overlays, rel)
 	e.overlayMu.Unlock()
-	e.ForgetParse(rel)
 	return e.Refresh(ctx, []string{rel})
 }
 

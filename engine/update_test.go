@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -133,8 +135,8 @@ func TestOverlayEditsKeepTheStoreWhole(t *testing.T) {
 // TestKeepParse: an opened buffer of keepParseBytes or more is parsed
 // ahead and its first edit re-parses from that parse (the kept parse is
 // consumed), giving what a build from scratch gives; the same content is
-// not parsed twice; a small buffer is left alone; ForgetParse drops the
-// parse.
+// not parsed twice, nor a saved buffer's; a small buffer is left alone;
+// ForgetParse drops the parse.
 func TestKeepParse(t *testing.T) {
 	var big strings.Builder
 	big.WriteString("package big\n")
@@ -176,6 +178,17 @@ func TestKeepParse(t *testing.T) {
 	}
 	if hits := query(t, e, "Added"); len(hits) == 0 || hits[0].Path != "big/big.go" {
 		t.Errorf("the edit's definition is not found: %+v", hits)
+	}
+	// Saved: the overlay goes, its parse (of the saved text) stays.
+	if err := os.WriteFile(filepath.Join(root, "big", "big.go"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	last := kept("big/big.go")
+	if err := e.ClearOverlay(ctx, "big/big.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.KeepParse(ctx, "big/big.go", []byte(edited)); err != nil || kept("big/big.go") != last {
+		t.Fatalf("the saved buffer was parsed again (err %v)", err)
 	}
 	want, err := e.buildOverlay(ctx, "big/big.go", []byte(edited)) // from the kept parse of the same text
 	if err != nil {

@@ -385,14 +385,15 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	}
 	eng, rel := fe.eng, w.st.rel
 	if !w.open {
+		eng.ForgetParse(rel)
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
-		eng.ForgetParse(rel)
 		return false, nil
 	}
 	if symbols.ForContent(rel, w.text) == nil {
 		// Not a language the engine indexes: nothing to do per keystroke.
+		eng.ForgetParse(rel)
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
@@ -412,8 +413,9 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 				err = eng.Refresh(w.ctx, []string{rel})
 			}
 		}
-		// Just opened or saved: parse it now, so that its next keystroke
-		// re-parses only what it changed.
+		// Just opened or saved: keep its parse (a saved buffer's last one
+		// is of this text), so that its next keystroke re-parses only what
+		// it changed.
 		if err == nil && fe.bufferExcluded(rel, w.text) == "" {
 			if perr := eng.KeepParse(w.ctx, rel, w.text); perr != nil {
 				q.f.b.log.Debug("editor buffer not parsed ahead", "path", rel, "error", perr)
@@ -423,6 +425,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	}
 	if reason := fe.bufferExcluded(rel, w.text); reason != "" {
 		q.f.b.log.Debug("editor buffer not indexed", "path", rel, "reason", reason)
+		eng.ForgetParse(rel)
 		if w.overlaid {
 			return false, eng.ClearOverlay(w.ctx, rel)
 		}
@@ -432,6 +435,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	if errors.Is(err, engine.ErrNotIndexable) {
 		// A language the workspace's configuration leaves out: forget the
 		// overlay mark.
+		eng.ForgetParse(rel)
 		return false, eng.ClearOverlay(q.ctx, rel)
 	}
 	return true, err
