@@ -23,9 +23,11 @@ import (
 //
 //   - body: BM25 over the chunks, regrouped by file (the best chunk, then a
 //     decreasing share of the next ones) and normalised to 1 for the best
-//     file of code. For issue-like text the body is its prose only: blocks
-//     of code, tracebacks, logs and output are read for evidence of their
-//     own and never join the bag of words;
+//     file of code. A chunk of code that is mostly English in string
+//     literals (a licence text: isEmbeddedProse) counts at the docs prior,
+//     shown apart as body-prose. For issue-like text the body is its prose
+//     only: blocks of code, tracebacks, logs and output are read for
+//     evidence of their own and never join the bag of words;
 //   - title: the same for the first line of a text of several lines (a
 //     commit subject, an issue title), which says in a few words what the
 //     rest says in many;
@@ -488,14 +490,19 @@ func multiKey(parts []string) string {
 // addText regroups BM25 hits by file: a file scores its best chunk plus a
 // decreasing share of its next ones (several matching parts lift a file, a
 // large module's many weak matches do not), normalised to 1 for the best
-// file; every chunk keeps its own normalised score.
+// file; every chunk keeps its own normalised score. A chunk of code that is
+// mostly English in string literals (embedded prose: a licence text) counts
+// at the docs prior, and what such chunks add to a file is shown apart, as
+// kind+"-prose". Only the best proseDepth chunks of a leg are read for it:
+// they decide the order, and reading a chunk's text costs.
 func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
-	per := map[string]float64{}
+	per, perProse := map[string]float64{}, map[string]float64{}
 	seen := map[string]int{}
 	best := 0.0
 	type scored struct {
 		id, path string
 		score    float64
+		prose    bool
 	}
 	var hs []scored
 	for _, h := range hits {
@@ -504,7 +511,11 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 			continue
 		}
 		s := h.Score * l.file(c.Path).prior
-		hs = append(hs, scored{h.ID, c.Path, s})
+		prose := len(hs) < proseDepth && l.qc.embeddedProse(h.ID, c)
+		if prose {
+			s *= l.qc.priors[classDocs]
+		}
+		hs = append(hs, scored{h.ID, c.Path, s, prose})
 		best = max(best, s)
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].score > hs[j].score })
@@ -514,14 +525,19 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 			share *= l.chunkPart
 		}
 		seen[h.path]++
-		per[h.path] += share * h.score
+		if h.prose {
+			perProse[h.path] += share * h.score
+		} else {
+			per[h.path] += share * h.score
+		}
 		l.file(h.path).chunks[h.id] += weight * h.score / best
 	}
 	// Normalised to the best file of code: a changelog that retells the
 	// text word for word must not squeeze every file of code into the
 	// bottom of the scale.
 	top, topAny := 0.0, 0.0
-	for p, s := range per {
+	for p := range seen {
+		s := per[p] + perProse[p]
 		topAny = max(topAny, s)
 		if isCode(classOf(p)) {
 			top = max(top, s)
@@ -530,8 +546,13 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 	if top == 0 {
 		top = topAny
 	}
-	for p, s := range per {
-		l.file(p).add(kind, weight*s/top)
+	for p := range seen {
+		if s := per[p]; s > 0 {
+			l.file(p).add(kind, weight*s/top)
+		}
+		if s := perProse[p]; s > 0 {
+			l.file(p).add(kind+"-prose", weight*s/top)
+		}
 	}
 }
 

@@ -69,7 +69,9 @@ type SearchResult struct {
 
 // FileHit is a ranked file: its score normalised to the best file's, and
 // the kinds of evidence that found it ("body", "title", "name", "literal",
-// "path", "filename", "symbol", "vector", "code", "tested").
+// "path", "filename", "symbol", "vector", "code", "tested", and the others
+// locate.go lists; a text leg's matches in embedded prose are "body-prose",
+// "title-prose" …).
 type FileHit struct {
 	Path    string   `json:"path"`
 	Score   float64  `json:"score"`
@@ -264,6 +266,7 @@ type queryCtx struct {
 	priors [numClasses]float64           // path class priors (queryPriors)
 	mu     sync.Mutex                    // guards chunks and err: legs run concurrently
 	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
+	prose  map[string]bool               // by id string: the chunk is embedded prose (isEmbeddedProse)
 	err    error                         // the first read that failed other than "not found" (damage)
 }
 
@@ -277,6 +280,30 @@ func (qc *queryCtx) failed() error {
 
 // prior is the query's prior for a path.
 func (qc *queryCtx) prior(p string) float64 { return qc.priors[classOf(p)] }
+
+// embeddedProse reports whether chunk c (id key), of a file of code, is
+// mostly English held in string literals (isEmbeddedProse). Its text is
+// read once per query; a chunk whose text cannot be read is not prose.
+func (qc *queryCtx) embeddedProse(key string, c *store.ChunkRecord) bool {
+	if !isCode(classOf(c.Path)) || c.Language == "python" {
+		return false
+	}
+	qc.mu.Lock()
+	v, ok := qc.prose[key]
+	qc.mu.Unlock()
+	if ok {
+		return v
+	}
+	rec, err := qc.s.st.Chunk(c.ID)
+	v = err == nil && isEmbeddedProse(rec.Text, rec.Language)
+	qc.mu.Lock()
+	if qc.prose == nil {
+		qc.prose = map[string]bool{}
+	}
+	qc.prose[key] = v
+	qc.mu.Unlock()
+	return v
+}
 
 func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
 	qc.mu.Lock()
