@@ -50,6 +50,10 @@ import (
 //   - spelled: for issue-like text, a file whose whole base name adjacent
 //     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
 //     flag_string_slice.go), more from the title than from the body;
+//   - kin: for issue-like text, the files defining the kin of a compound
+//     name nothing defines — names that begin with its first word
+//     (EnableCaseInsensitive → EnablePrefixMatching): a new name is
+//     declared beside its kin;
 //   - neighbour: last, for issue-like text, a share of the scores of the
 //     best files a file is linked to in the graph (imports, calls;
 //     neighbours.go).
@@ -57,7 +61,7 @@ import (
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used, kin float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -71,6 +75,7 @@ var locWeights = struct {
 	filename:   0.3,
 	spelled:    1.2,
 	used:       0.4,
+	kin:        0.4,
 }
 
 // Depths and limits: how deep a text leg reads for issue-like text (a
@@ -203,6 +208,11 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	}
 	if err := l.addLiterals(ctx, "used", used, locWeights.used, tq); err != nil {
 		return nil, err
+	}
+	if ev.Long {
+		if err := l.addKin(ctx, ev.Names, used, tq); err != nil {
+			return nil, err
+		}
 	}
 	if err := l.addPaths(ev); err != nil {
 		return nil, err
@@ -618,6 +628,92 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 		}
 	}
 	return used, nil
+}
+
+// kinDepth is how many chunks the names leg reads for the kin of one name.
+const kinDepth = 100
+
+// addKin credits the files that define the kin of the compound names of
+// the text that nothing defines (used): the definitions whose name begins
+// with the same word, other than the name itself (EnableCaseInsensitive →
+// EnablePrefixMatching, EnableCommandSorting). A change that adds a name
+// most often adds it beside its kin: a new option beside the options, a
+// new hook beside the hooks. Each file gains the kind's weight × the
+// name's sureness × its share of the kin definitions found; the names leg
+// of the text index (a definition's name words) proposes the chunks.
+func (l *locator) addKin(ctx context.Context, names []querytext.Name, used []string, tq func(string, int) search.Query) error {
+	undefined := map[string]bool{}
+	for _, u := range used {
+		undefined[u] = true
+	}
+	if len(names) > locMaxNames {
+		names = names[:locMaxNames]
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		_, bare := splitQualified(n.Text)
+		if !undefined[bare] || done[bare] {
+			continue
+		}
+		done[bare] = true
+		words := nameWords(bare)
+		if len(words) < 2 || len(words[0]) < 3 || search.IsStopWord(words[0]) {
+			continue
+		}
+		first := words[0]
+		hits, err := l.qc.s.e.text.SearchNames(ctx, tq(first, kinDepth))
+		if err != nil {
+			return err
+		}
+		per := map[string]float64{}
+		total := 0.0
+		for _, h := range hits {
+			c, ok := l.qc.chunk(h.ID)
+			if !ok || !matchPaths(l.req.Paths, c.Path) {
+				continue
+			}
+			for _, sym := range c.Symbols {
+				_, name := splitQualified(sym)
+				if ws := nameWords(name); len(ws) >= 2 && ws[0] == first && !strings.EqualFold(name, bare) {
+					per[c.Path]++
+					total++
+				}
+			}
+		}
+		for p, k := range per {
+			f := l.file(p)
+			f.add("kin", locWeights.kin*n.Weight*k/total*f.prior)
+		}
+	}
+	return nil
+}
+
+// nameWords splits a name into its lower-case words, on _, -, . and
+// camelCase (EnableCaseInsensitive → enable, case, insensitive).
+func nameWords(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
 }
 
 // isCompound reports an identifier no English word spells: snake_case,

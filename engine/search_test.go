@@ -144,3 +144,35 @@ func TestCosineCalibratedOnce(t *testing.T) {
 		t.Fatalf("threshold %v not kept: %v", thr, e.simCal.cosine)
 	}
 }
+
+// TestKinEvidence: a compound name nothing defines credits the files that
+// define names beginning with its first word — where a new option is
+// declared — and no file for the name itself or for unrelated names.
+func TestKinEvidence(t *testing.T) {
+	e := openTest(t, testutil.WriteTree(t, map[string]string{
+		"options.go": "package cli\n\n// Global switches.\nvar EnablePrefixMatching = false\n\nvar EnableCommandSorting = true\n",
+		"command.go": "package cli\n\n// Command is a command.\ntype Command struct{ Name string }\n\nfunc (c *Command) Run() error { return nil }\n",
+		"names.go":   "package cli\n\n// enabled reports whether a name is enabled.\nfunc enabled(name string) bool { return name != \"\" }\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "Support case-insensitive command names\nAdd a global `EnableCaseInsensitive` variable to allow\ncase-insensitive command names.", K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range res.Files {
+		kin := contains(f.Sources, "kin")
+		if kin != (f.Path == "options.go") {
+			t.Errorf("%s: sources %v", f.Path, f.Sources)
+		}
+		found = found || kin
+	}
+	if !found {
+		t.Fatalf("no kin evidence: %+v", res.Files)
+	}
+}
