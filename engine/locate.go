@@ -54,6 +54,9 @@ import (
 //     name nothing defines — names that begin with its first word
 //     (EnableCaseInsensitive → EnablePrefixMatching): a new name is
 //     declared beside its kin;
+//   - caller: for issue-like text, the files that call a compound name of
+//     the text that is defined (PostParse → the file that calls it): a
+//     change named after a function is often made where it is called;
 //   - neighbour: last, for issue-like text, a share of the scores of the
 //     best files a file is linked to in the graph (imports, calls;
 //     neighbours.go).
@@ -61,7 +64,7 @@ import (
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used, kin float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used, kin, caller float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -76,6 +79,7 @@ var locWeights = struct {
 	spelled:    1.2,
 	used:       0.4,
 	kin:        0.4,
+	caller:     0.8,
 }
 
 // Depths and limits: how deep a text leg reads for issue-like text (a
@@ -116,6 +120,14 @@ type locator struct {
 	files     map[string]*fileEv
 	paths     []string // every indexed path, read when path evidence needs it
 	chunkPart float64
+	defined   []definedName // compound names of the text that are defined (addNames)
+}
+
+// definedName is a compound name of the text and the files defining it.
+type definedName struct {
+	sure  float64 // the text's sureness that it is a name
+	bare  string
+	files map[string]bool
 }
 
 func (l *locator) file(p string) *fileEv {
@@ -211,6 +223,9 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	}
 	if ev.Long {
 		if err := l.addKin(ctx, ev.Names, used, tq); err != nil {
+			return nil, err
+		}
+		if err := l.addCallers(ev.Paths); err != nil {
 			return nil, err
 		}
 	}
@@ -616,6 +631,9 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			}
 			continue
 		}
+		if _, bare := splitQualified(n.Text); !n.Type && isCompound(bare) {
+			l.defined = append(l.defined, definedName{n.Weight, bare, files})
+		}
 		spec := 1 / float64(len(files))
 		for _, d := range defs {
 			if !files[d.path] {
@@ -628,6 +646,47 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 		}
 	}
 	return used, nil
+}
+
+// addCallers credits the files that call a compound name of the text that
+// is defined (addNames keeps them), other than the files defining it: each
+// caller gains the kind's weight × the name's sureness ÷ the number of
+// callers. A description names the function whose behaviour changes, and
+// the change is often made where it is called ("add the flag to setFlags
+// if set by PostParse" changes the one caller of PostParse). Plain words
+// that are also names (name, call, render) are left out: their callers are
+// everywhere. So are the functions of a traceback's frames: their callers
+// are the outer frames, which the path evidence already weighs below the
+// innermost. Callers are read from the graph's reverse index, by name.
+func (l *locator) addCallers(paths []querytext.Path) error {
+	done := map[string]bool{}
+	for _, p := range paths {
+		if p.Frame >= 0 && p.Func != "" {
+			_, bare := splitQualified(p.Func)
+			done[bare] = true
+		}
+	}
+	for _, d := range l.defined {
+		if done[d.bare] {
+			continue
+		}
+		done[d.bare] = true
+		callers := map[string]bool{}
+		err := l.qc.s.st.Reverse(d.bare, func(p string, _ []byte) bool {
+			if !d.files[p] && matchPaths(l.req.Paths, p) {
+				callers[p] = true
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for p := range callers {
+			f := l.file(p)
+			f.add("caller", locWeights.caller*d.sure/float64(len(callers))*f.prior)
+		}
+	}
+	return nil
 }
 
 // kinDepth is how many chunks the names leg reads for the kin of one name.

@@ -176,3 +176,34 @@ func TestKinEvidence(t *testing.T) {
 		t.Fatalf("no kin evidence: %+v", res.Files)
 	}
 }
+
+// TestCallerEvidence: a compound name of the text that is defined credits
+// the files that call it, not the file defining it nor unrelated files.
+func TestCallerEvidence(t *testing.T) {
+	e := openTest(t, testutil.WriteTree(t, map[string]string{
+		"flag.go":  "package cli\n\n// Flag is a flag.\ntype Flag struct{ set bool }\n\n// PostParse finishes parsing.\nfunc (f *Flag) PostParse() error { f.set = true; return nil }\n",
+		"run.go":   "package cli\n\nfunc runFlags(fs []*Flag) error {\n\tfor _, f := range fs {\n\t\tif err := f.PostParse(); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n",
+		"other.go": "package cli\n\n// envVars reads flags set via env vars.\nfunc envVars() []string { return nil }\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "Add flag to setFlags if set by PostParse\nEnsures flag actions are called when flags are set via env vars.", K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range res.Files {
+		caller := contains(f.Sources, "caller")
+		if caller != (f.Path == "run.go") {
+			t.Errorf("%s: sources %v", f.Path, f.Sources)
+		}
+		found = found || caller
+	}
+	if !found {
+		t.Fatalf("no caller evidence: %+v", res.Files)
+	}
+}
