@@ -82,8 +82,8 @@ var locWeights = struct {
 	caller:     0.8,
 }
 
-// Depths and limits: how deep a text leg reads for issue-like text (a
-// question reads max(10·k, 100)), and how much of a text's evidence is
+// Depths and limits: how deep a text leg reads for issue-like text,
+// whatever k (a question reads max(10·k, 100)), and how much of a text's evidence is
 // used (a report naming fifty identifiers is weighed by its best ones).
 const (
 	locDepth    = 200
@@ -157,7 +157,14 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	symText, vecText := q, q
 	if ev.Long {
 		l.chunkPart = locChunkPartLong
-		depth = max(depth, locDepth)
+		// Not ten per hit asked for, as a question: the order of the files
+		// must not depend on how many hits are asked for, and deeper reads
+		// let many weak chunks of large modules add up (k = 50 read 500
+		// chunks: localisation Acc@5 0.907 where 200 gives 0.913).
+		depth = max(k, locDepth)
+		if len(req.Paths) > 0 {
+			depth *= 4
+		}
 		legs = []textLeg{{"body", ev.Prose, locWeights.body}, {"title", ev.Title, locWeights.title}, {"code", ev.Code, locWeights.code}}
 		symText, vecText = ev.Title, ev.Prose
 	}
