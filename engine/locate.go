@@ -332,8 +332,9 @@ func nameTerms(text string) map[string]bool {
 // addFileNames credits candidate files whose name the text spells: the
 // words of a file's base name (and, at half weight, of its directory) that
 // the query uses, each weighted by how few candidates share it (idf among
-// the candidates) and by where the query uses it (title 1, body 0.5),
-// normalised to 1 for the best-named file.
+// the candidates) and by where the query uses it (title 1, body 0.5), a
+// word whose stem only begins a word of the query at half that
+// (namePrefixShare), normalised to 1 for the best-named file.
 func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 	qw := map[string]float64{}
 	body := ev.Prose
@@ -354,22 +355,31 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 	type named struct {
 		f     *fileEv
 		parts map[string]float64
+		cut   map[string]bool // parts the stemmer shortened (serving → serv)
 	}
 	var cands []named
 	nf := map[string]int{}
 	for p, f := range l.files {
-		parts := map[string]float64{}
-		for _, t := range search.NameParts(path.Base(path.Dir(p))) {
-			parts[t] = 0.5
+		c := named{f, map[string]float64{}, map[string]bool{}}
+		add := func(name string, w float64) {
+			for _, t := range search.NameParts(name) {
+				c.parts[t] = w
+			}
+			for _, raw := range rawWords(name) {
+				for _, t := range search.NameParts(raw) {
+					if len(t) < len(raw) && strings.HasPrefix(raw, t) {
+						c.cut[t] = true
+					}
+				}
+			}
 		}
+		add(path.Base(path.Dir(p)), 0.5)
 		base := path.Base(p)
-		for _, t := range search.NameParts(strings.TrimSuffix(base, path.Ext(base))) {
-			parts[t] = 1
-		}
-		for t := range parts {
+		add(strings.TrimSuffix(base, path.Ext(base)), 1)
+		for t := range c.parts {
 			nf[t]++
 		}
-		cands = append(cands, named{f, parts})
+		cands = append(cands, c)
 	}
 	n := float64(len(cands))
 	scores := make([]float64, len(cands))
@@ -378,6 +388,8 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 		for t, pw := range c.parts {
 			if w := qw[t]; w > 0 {
 				scores[i] += w * pw * math.Log(1+n/float64(nf[t]))
+			} else if w := prefixWeight(qw, t); w > 0 && c.cut[t] {
+				scores[i] += namePrefixShare * w * pw * math.Log(1+n/float64(nf[t]))
 			}
 		}
 		top = max(top, scores[i])
@@ -403,6 +415,28 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 			c.f.add("spelled", locWeights.spelled*spelledBodyShare*c.f.prior)
 		}
 	}
+}
+
+// namePrefixShare: a word of a file's name whose stem, shortened by the
+// stemmer, begins a word of the query — the two share a root, as
+// serving.py's serv and "server" — counts this share of a word the query
+// uses. A word the stemmer kept whole is not a root: form.ts is not named
+// by "formula".
+const namePrefixShare = 0.5
+
+// prefixWeight returns the weight (qw) of the query word that a file-name
+// word t of four letters or more begins, the greatest if several do, or 0.
+func prefixWeight(qw map[string]float64, t string) float64 {
+	if len(t) < 4 {
+		return 0
+	}
+	best := 0.0
+	for q, w := range qw {
+		if len(q) > len(t) && strings.HasPrefix(q, t) {
+			best = max(best, w)
+		}
+	}
+	return best
 }
 
 // spelledBodyShare: a file name spelled by the body of a text, rather than

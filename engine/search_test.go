@@ -207,3 +207,38 @@ func TestCallerEvidence(t *testing.T) {
 		t.Fatalf("no caller evidence: %+v", res.Files)
 	}
 }
+
+// TestFileNameRoot: a query word that shares its root with a word of a
+// file's name (server, serving.py: the stem serv) names the file at a
+// share; a word the stemmer keeps whole (form) is no root of a longer
+// query word (formula).
+func TestFileNameRoot(t *testing.T) {
+	e := openTest(t, testutil.WriteTree(t, map[string]string{
+		"pkg/serving.py": "def run(environ):\n    \"\"\"Rewrite the header fields of the environ.\"\"\"\n    return environ\n",
+		"pkg/form.py":    "def check(cell):\n    \"\"\"Guard a header cell against injection.\"\"\"\n    return cell\n",
+		"pkg/other.py":   "def helper():\n    \"\"\"Header fields and injection, for the record.\"\"\"\n    return 1\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	named := func(q string) map[string]bool {
+		res, err := s.Search(context.Background(), SearchRequest{Query: q, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, f := range res.Files {
+			out[f.Path] = contains(f.Sources, "filename")
+		}
+		return out
+	}
+	if got := named("the server rewrites header fields"); !got["pkg/serving.py"] || got["pkg/other.py"] {
+		t.Errorf("server: filename evidence %v", got)
+	}
+	if got := named("formula injection in a header cell"); got["pkg/form.py"] {
+		t.Errorf("formula: filename evidence %v", got)
+	}
+}
