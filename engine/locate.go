@@ -577,7 +577,7 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 			continue
 		}
 		s := h.Score * l.file(c.Path).prior
-		prose := len(hs) < proseDepth && l.qc.embeddedProse(h.ID, c)
+		prose := len(hs) < proseDepth && l.qc.embeddedProse(c)
 		if prose {
 			s *= l.qc.priors[classDocs]
 		}

@@ -3,9 +3,11 @@ package engine
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/context-ls/context-ls/querytext"
 	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -283,4 +285,35 @@ func isEmbeddedProse(text, lang string) bool {
 	}
 	flush()
 	return words >= proseMinWords && float64(stops) >= proseStopShare*float64(words)
+}
+
+// proseCache remembers isEmbeddedProse by chunk id across queries and
+// engines: an id is derived from a chunk's path, place and text
+// (store.NewChunkID), so an answer never goes stale. Reading a chunk's text
+// is most of the check's cost (about a tenth of a question's CPU time on
+// the Go standard library when every query paid it). Emptied when it holds
+// proseCacheMax answers.
+var proseCache proseMemo
+
+const proseCacheMax = 1 << 16
+
+type proseMemo struct {
+	mu sync.Mutex
+	m  map[store.ChunkID]bool
+}
+
+func (p *proseMemo) get(id store.ChunkID) (v, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok = p.m[id]
+	return v, ok
+}
+
+func (p *proseMemo) put(id store.ChunkID, v bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil || len(p.m) >= proseCacheMax {
+		p.m = make(map[store.ChunkID]bool)
+	}
+	p.m[id] = v
 }

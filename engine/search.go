@@ -266,7 +266,6 @@ type queryCtx struct {
 	priors [numClasses]float64           // path class priors (queryPriors)
 	mu     sync.Mutex                    // guards chunks and err: legs run concurrently
 	chunks map[string]*store.ChunkRecord // by id string; nil: not in snapshot
-	prose  map[string]bool               // by id string: the chunk is embedded prose (isEmbeddedProse)
 	err    error                         // the first read that failed other than "not found" (damage)
 }
 
@@ -281,27 +280,22 @@ func (qc *queryCtx) failed() error {
 // prior is the query's prior for a path.
 func (qc *queryCtx) prior(p string) float64 { return qc.priors[classOf(p)] }
 
-// embeddedProse reports whether chunk c (id key), of a file of code, is
-// mostly English held in string literals (isEmbeddedProse). Its text is
-// read once per query; a chunk whose text cannot be read is not prose.
-func (qc *queryCtx) embeddedProse(key string, c *store.ChunkRecord) bool {
+// embeddedProse reports whether chunk c, of a file of code, is mostly
+// English held in string literals (isEmbeddedProse). Its text is read once
+// per process (proseCache); a chunk whose text cannot be read is not prose.
+func (qc *queryCtx) embeddedProse(c *store.ChunkRecord) bool {
 	if !isCode(classOf(c.Path)) || c.Language == "python" {
 		return false
 	}
-	qc.mu.Lock()
-	v, ok := qc.prose[key]
-	qc.mu.Unlock()
-	if ok {
+	if v, ok := proseCache.get(c.ID); ok {
 		return v
 	}
 	rec, err := qc.s.st.Chunk(c.ID)
-	v = err == nil && isEmbeddedProse(rec.Text, rec.Language)
-	qc.mu.Lock()
-	if qc.prose == nil {
-		qc.prose = map[string]bool{}
+	if err != nil {
+		return false
 	}
-	qc.prose[key] = v
-	qc.mu.Unlock()
+	v := isEmbeddedProse(rec.Text, rec.Language)
+	proseCache.put(c.ID, v)
 	return v
 }
 
