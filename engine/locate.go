@@ -23,9 +23,11 @@ import (
 //
 //   - body: BM25 over the chunks, regrouped by file (the best chunk, then a
 //     decreasing share of the next ones) and normalised to 1 for the best
-//     file of code. For issue-like text the body is its prose only: blocks
-//     of code, tracebacks, logs and output are read for evidence of their
-//     own and never join the bag of words;
+//     file of code. A chunk of code that is mostly English in string
+//     literals (a licence text: isEmbeddedProse) counts at the docs prior,
+//     shown apart as body-prose. For issue-like text the body is its prose
+//     only: blocks of code, tracebacks, logs and output are read for
+//     evidence of their own and never join the bag of words;
 //   - title: the same for the first line of a text of several lines (a
 //     commit subject, an issue title), which says in a few words what the
 //     rest says in many;
@@ -48,6 +50,13 @@ import (
 //   - spelled: for issue-like text, a file whose whole base name adjacent
 //     words of the text spell ("ID tracking" → idtracking.py, "string slice flag" →
 //     flag_string_slice.go), more from the title than from the body;
+//   - kin: for issue-like text, the files defining the kin of a compound
+//     name nothing defines — names that begin with its first word
+//     (EnableCaseInsensitive → EnablePrefixMatching): a new name is
+//     declared beside its kin;
+//   - caller: for issue-like text, the files that call a compound name of
+//     the text that is defined (PostParse → the file that calls it): a
+//     change named after a function is often made where it is called;
 //   - neighbour: last, for issue-like text, a share of the scores of the
 //     best files a file is linked to in the graph (imports, calls;
 //     neighbours.go).
@@ -55,7 +64,7 @@ import (
 // The weights were set on ../shared/eval (go run ./bench search and
 // go run ./bench localise print the figures); see ARCHITECTURE.md.
 var locWeights = struct {
-	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used float64
+	body, title, code, vector, symbol, symbolLong, name, literal, path, filename, spelled, used, kin, caller float64
 }{
 	body:       1.0,
 	title:      0.6,
@@ -69,10 +78,12 @@ var locWeights = struct {
 	filename:   0.3,
 	spelled:    1.2,
 	used:       0.4,
+	kin:        0.4,
+	caller:     0.8,
 }
 
-// Depths and limits: how deep a text leg reads for issue-like text (a
-// question reads max(10·k, 100)), and how much of a text's evidence is
+// Depths and limits: how deep a text leg reads for issue-like text,
+// whatever k (a question reads max(10·k, 100)), and how much of a text's evidence is
 // used (a report naming fifty identifiers is weighed by its best ones).
 const (
 	locDepth    = 200
@@ -109,6 +120,14 @@ type locator struct {
 	files     map[string]*fileEv
 	paths     []string // every indexed path, read when path evidence needs it
 	chunkPart float64
+	defined   []definedName // compound names of the text that are defined (addNames)
+}
+
+// definedName is a compound name of the text and the files defining it.
+type definedName struct {
+	sure  float64 // the text's sureness that it is a name
+	bare  string
+	files map[string]bool
 }
 
 func (l *locator) file(p string) *fileEv {
@@ -138,7 +157,14 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	symText, vecText := q, q
 	if ev.Long {
 		l.chunkPart = locChunkPartLong
-		depth = max(depth, locDepth)
+		// Not ten per hit asked for, as a question: the order of the files
+		// must not depend on how many hits are asked for, and deeper reads
+		// let many weak chunks of large modules add up (k = 50 read 500
+		// chunks: localisation Acc@5 0.907 where 200 gives 0.913).
+		depth = max(k, locDepth)
+		if len(req.Paths) > 0 {
+			depth *= 4
+		}
 		legs = []textLeg{{"body", ev.Prose, locWeights.body}, {"title", ev.Title, locWeights.title}, {"code", ev.Code, locWeights.code}}
 		symText, vecText = ev.Title, ev.Prose
 	}
@@ -201,6 +227,14 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	}
 	if err := l.addLiterals(ctx, "used", used, locWeights.used, tq); err != nil {
 		return nil, err
+	}
+	if ev.Long {
+		if err := l.addKin(ctx, ev.Names, used, tq); err != nil {
+			return nil, err
+		}
+		if err := l.addCallers(ev.Paths); err != nil {
+			return nil, err
+		}
 	}
 	if err := l.addPaths(ev); err != nil {
 		return nil, err
@@ -298,8 +332,9 @@ func nameTerms(text string) map[string]bool {
 // addFileNames credits candidate files whose name the text spells: the
 // words of a file's base name (and, at half weight, of its directory) that
 // the query uses, each weighted by how few candidates share it (idf among
-// the candidates) and by where the query uses it (title 1, body 0.5),
-// normalised to 1 for the best-named file.
+// the candidates) and by where the query uses it (title 1, body 0.5), a
+// word whose stem only begins a word of the query at half that
+// (namePrefixShare), normalised to 1 for the best-named file.
 func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 	qw := map[string]float64{}
 	body := ev.Prose
@@ -320,22 +355,31 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 	type named struct {
 		f     *fileEv
 		parts map[string]float64
+		cut   map[string]bool // parts the stemmer shortened (serving → serv)
 	}
 	var cands []named
 	nf := map[string]int{}
 	for p, f := range l.files {
-		parts := map[string]float64{}
-		for _, t := range search.NameParts(path.Base(path.Dir(p))) {
-			parts[t] = 0.5
+		c := named{f, map[string]float64{}, map[string]bool{}}
+		add := func(name string, w float64) {
+			for _, t := range search.NameParts(name) {
+				c.parts[t] = w
+			}
+			for _, raw := range rawWords(name) {
+				for _, t := range search.NameParts(raw) {
+					if len(t) < len(raw) && strings.HasPrefix(raw, t) {
+						c.cut[t] = true
+					}
+				}
+			}
 		}
+		add(path.Base(path.Dir(p)), 0.5)
 		base := path.Base(p)
-		for _, t := range search.NameParts(strings.TrimSuffix(base, path.Ext(base))) {
-			parts[t] = 1
-		}
-		for t := range parts {
+		add(strings.TrimSuffix(base, path.Ext(base)), 1)
+		for t := range c.parts {
 			nf[t]++
 		}
-		cands = append(cands, named{f, parts})
+		cands = append(cands, c)
 	}
 	n := float64(len(cands))
 	scores := make([]float64, len(cands))
@@ -344,6 +388,8 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 		for t, pw := range c.parts {
 			if w := qw[t]; w > 0 {
 				scores[i] += w * pw * math.Log(1+n/float64(nf[t]))
+			} else if w := prefixWeight(qw, t); w > 0 && c.cut[t] {
+				scores[i] += namePrefixShare * w * pw * math.Log(1+n/float64(nf[t]))
 			}
 		}
 		top = max(top, scores[i])
@@ -369,6 +415,28 @@ func (l *locator) addFileNames(ev querytext.Evidence, q string) {
 			c.f.add("spelled", locWeights.spelled*spelledBodyShare*c.f.prior)
 		}
 	}
+}
+
+// namePrefixShare: a word of a file's name whose stem, shortened by the
+// stemmer, begins a word of the query — the two share a root, as
+// serving.py's serv and "server" — counts this share of a word the query
+// uses. A word the stemmer kept whole is not a root: form.ts is not named
+// by "formula".
+const namePrefixShare = 0.5
+
+// prefixWeight returns the weight (qw) of the query word that a file-name
+// word t of four letters or more begins, the greatest if several do, or 0.
+func prefixWeight(qw map[string]float64, t string) float64 {
+	if len(t) < 4 {
+		return 0
+	}
+	best := 0.0
+	for q, w := range qw {
+		if len(q) > len(t) && strings.HasPrefix(q, t) {
+			best = max(best, w)
+		}
+	}
+	return best
 }
 
 // spelledBodyShare: a file name spelled by the body of a text, rather than
@@ -488,14 +556,19 @@ func multiKey(parts []string) string {
 // addText regroups BM25 hits by file: a file scores its best chunk plus a
 // decreasing share of its next ones (several matching parts lift a file, a
 // large module's many weak matches do not), normalised to 1 for the best
-// file; every chunk keeps its own normalised score.
+// file; every chunk keeps its own normalised score. A chunk of code that is
+// mostly English in string literals (embedded prose: a licence text) counts
+// at the docs prior, and what such chunks add to a file is shown apart, as
+// kind+"-prose". Only the best proseDepth chunks of a leg are read for it:
+// they decide the order, and reading a chunk's text costs.
 func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
-	per := map[string]float64{}
+	per, perProse := map[string]float64{}, map[string]float64{}
 	seen := map[string]int{}
 	best := 0.0
 	type scored struct {
 		id, path string
 		score    float64
+		prose    bool
 	}
 	var hs []scored
 	for _, h := range hits {
@@ -504,7 +577,11 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 			continue
 		}
 		s := h.Score * l.file(c.Path).prior
-		hs = append(hs, scored{h.ID, c.Path, s})
+		prose := len(hs) < proseDepth && l.qc.embeddedProse(c)
+		if prose {
+			s *= l.qc.priors[classDocs]
+		}
+		hs = append(hs, scored{h.ID, c.Path, s, prose})
 		best = max(best, s)
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].score > hs[j].score })
@@ -514,14 +591,19 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 			share *= l.chunkPart
 		}
 		seen[h.path]++
-		per[h.path] += share * h.score
+		if h.prose {
+			perProse[h.path] += share * h.score
+		} else {
+			per[h.path] += share * h.score
+		}
 		l.file(h.path).chunks[h.id] += weight * h.score / best
 	}
 	// Normalised to the best file of code: a changelog that retells the
 	// text word for word must not squeeze every file of code into the
 	// bottom of the scale.
 	top, topAny := 0.0, 0.0
-	for p, s := range per {
+	for p := range seen {
+		s := per[p] + perProse[p]
 		topAny = max(topAny, s)
 		if isCode(classOf(p)) {
 			top = max(top, s)
@@ -530,8 +612,13 @@ func (l *locator) addText(kind string, hits []search.Hit, weight float64) {
 	if top == 0 {
 		top = topAny
 	}
-	for p, s := range per {
-		l.file(p).add(kind, weight*s/top)
+	for p := range seen {
+		if s := per[p]; s > 0 {
+			l.file(p).add(kind, weight*s/top)
+		}
+		if s := perProse[p]; s > 0 {
+			l.file(p).add(kind+"-prose", weight*s/top)
+		}
 	}
 }
 
@@ -585,6 +672,9 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			}
 			continue
 		}
+		if _, bare := splitQualified(n.Text); !n.Type && isCompound(bare) {
+			l.defined = append(l.defined, definedName{n.Weight, bare, files})
+		}
 		spec := 1 / float64(len(files))
 		for _, d := range defs {
 			if !files[d.path] {
@@ -597,6 +687,133 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 		}
 	}
 	return used, nil
+}
+
+// addCallers credits the files that call a compound name of the text that
+// is defined (addNames keeps them), other than the files defining it: each
+// caller gains the kind's weight × the name's sureness ÷ the number of
+// callers. A description names the function whose behaviour changes, and
+// the change is often made where it is called ("add the flag to setFlags
+// if set by PostParse" changes the one caller of PostParse). Plain words
+// that are also names (name, call, render) are left out: their callers are
+// everywhere. So are the functions of a traceback's frames: their callers
+// are the outer frames, which the path evidence already weighs below the
+// innermost. Callers are read from the graph's reverse index, by name.
+func (l *locator) addCallers(paths []querytext.Path) error {
+	done := map[string]bool{}
+	for _, p := range paths {
+		if p.Frame >= 0 && p.Func != "" {
+			_, bare := splitQualified(p.Func)
+			done[bare] = true
+		}
+	}
+	for _, d := range l.defined {
+		if done[d.bare] {
+			continue
+		}
+		done[d.bare] = true
+		callers := map[string]bool{}
+		err := l.qc.s.st.Reverse(d.bare, func(p string, _ []byte) bool {
+			if !d.files[p] && matchPaths(l.req.Paths, p) {
+				callers[p] = true
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for p := range callers {
+			f := l.file(p)
+			f.add("caller", locWeights.caller*d.sure/float64(len(callers))*f.prior)
+		}
+	}
+	return nil
+}
+
+// kinDepth is how many chunks the names leg reads for the kin of one name.
+const kinDepth = 100
+
+// addKin credits the files that define the kin of the compound names of
+// the text that nothing defines (used): the definitions whose name begins
+// with the same word, other than the name itself (EnableCaseInsensitive →
+// EnablePrefixMatching, EnableCommandSorting). A change that adds a name
+// most often adds it beside its kin: a new option beside the options, a
+// new hook beside the hooks. Each file gains the kind's weight × the
+// name's sureness × its share of the kin definitions found; the names leg
+// of the text index (a definition's name words) proposes the chunks.
+func (l *locator) addKin(ctx context.Context, names []querytext.Name, used []string, tq func(string, int) search.Query) error {
+	undefined := map[string]bool{}
+	for _, u := range used {
+		undefined[u] = true
+	}
+	if len(names) > locMaxNames {
+		names = names[:locMaxNames]
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		_, bare := splitQualified(n.Text)
+		if !undefined[bare] || done[bare] {
+			continue
+		}
+		done[bare] = true
+		words := nameWords(bare)
+		if len(words) < 2 || len(words[0]) < 3 || search.IsStopWord(words[0]) {
+			continue
+		}
+		first := words[0]
+		hits, err := l.qc.s.e.text.SearchNames(ctx, tq(first, kinDepth))
+		if err != nil {
+			return err
+		}
+		per := map[string]float64{}
+		total := 0.0
+		for _, h := range hits {
+			c, ok := l.qc.chunk(h.ID)
+			if !ok || !matchPaths(l.req.Paths, c.Path) {
+				continue
+			}
+			for _, sym := range c.Symbols {
+				_, name := splitQualified(sym)
+				if ws := nameWords(name); len(ws) >= 2 && ws[0] == first && !strings.EqualFold(name, bare) {
+					per[c.Path]++
+					total++
+				}
+			}
+		}
+		for p, k := range per {
+			f := l.file(p)
+			f.add("kin", locWeights.kin*n.Weight*k/total*f.prior)
+		}
+	}
+	return nil
+}
+
+// nameWords splits a name into its lower-case words, on _, -, . and
+// camelCase (EnableCaseInsensitive → enable, case, insensitive).
+func nameWords(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
 }
 
 // isCompound reports an identifier no English word spells: snake_case,

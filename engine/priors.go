@@ -3,8 +3,11 @@ package engine
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/context-ls/context-ls/querytext"
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -209,3 +212,108 @@ func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
 // askedCodePrior is the prior of code when a query asks for another class
 // of file by name.
 const askedCodePrior = 0.5
+
+// Embedded prose: a chunk of code that is mostly English held in string
+// literals — a licence a project generator writes out, a help page, a
+// message catalogue — reads like the documentation it is, and a text
+// written in the same English (a change description, a question) matches
+// it word for word, often better than the code it is about. Such a chunk's
+// text match is scaled by the docs prior (qc.embeddedProse, addText).
+//
+// A chunk is cut by lines and may start or end inside a literal, so it is
+// not parsed: it is read as words, comment lines left out, and called prose
+// when English function words ("the", "of", "to", …) are a large share of
+// them. Code has few (keywords and identifiers: "if err != nil" has one in
+// four at most), and so does code held in literals (a shell script, a
+// template of generated code); English prose has 40–50 %. Python is left
+// out: its docstrings are prose that documents the code beside it, and a
+// chunk cut inside one cannot tell it from a literal.
+const (
+	proseStopShare = 0.35 // share of the words that are English function words, at least
+	proseMinWords  = 40   // words outside comment lines, at least
+	proseDepth     = 40   // chunks of a text leg checked, best first
+)
+
+// isEmbeddedProse reports whether a chunk of code in language lang is
+// mostly English outside its comments (see proseStopShare).
+func isEmbeddedProse(text, lang string) bool {
+	if lang == "" || lang == "python" {
+		return false
+	}
+	words, stops := 0, 0
+	var w [16]byte // a word's first letters, lower-cased: stop words are short
+	n := 0
+	flush := func() {
+		if n > 0 {
+			words++
+			if n <= len(w) && search.IsStopWord(string(w[:n])) {
+				stops++
+			}
+		}
+		n = 0
+	}
+	lineStart := true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if lineStart {
+			j := i
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			rest := text[j:]
+			if strings.HasPrefix(rest, "//") || strings.HasPrefix(rest, "#") ||
+				strings.HasPrefix(rest, "/*") || strings.HasPrefix(rest, "*") {
+				k := strings.IndexByte(rest, '\n')
+				if k < 0 {
+					break
+				}
+				i = j + k // the newline: the next line starts
+				continue
+			}
+			lineStart = false
+		}
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			if n < len(w) {
+				w[n] = c | 0x20
+			}
+			n++
+		default:
+			flush()
+			lineStart = c == '\n'
+		}
+	}
+	flush()
+	return words >= proseMinWords && float64(stops) >= proseStopShare*float64(words)
+}
+
+// proseCache remembers isEmbeddedProse by chunk id across queries and
+// engines: an id is derived from a chunk's path, place and text
+// (store.NewChunkID), so an answer never goes stale. Reading a chunk's text
+// is most of the check's cost (about a tenth of a question's CPU time on
+// the Go standard library when every query paid it). Emptied when it holds
+// proseCacheMax answers.
+var proseCache proseMemo
+
+const proseCacheMax = 1 << 16
+
+type proseMemo struct {
+	mu sync.Mutex
+	m  map[store.ChunkID]bool
+}
+
+func (p *proseMemo) get(id store.ChunkID) (v, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok = p.m[id]
+	return v, ok
+}
+
+func (p *proseMemo) put(id store.ChunkID, v bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil || len(p.m) >= proseCacheMax {
+		p.m = make(map[store.ChunkID]bool)
+	}
+	p.m[id] = v
+}

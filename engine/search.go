@@ -69,7 +69,9 @@ type SearchResult struct {
 
 // FileHit is a ranked file: its score normalised to the best file's, and
 // the kinds of evidence that found it ("body", "title", "name", "literal",
-// "path", "filename", "symbol", "vector", "code", "tested").
+// "path", "filename", "symbol", "vector", "code", "tested", and the others
+// locate.go lists; a text leg's matches in embedded prose are "body-prose",
+// "title-prose" …).
 type FileHit struct {
 	Path    string   `json:"path"`
 	Score   float64  `json:"score"`
@@ -277,6 +279,25 @@ func (qc *queryCtx) failed() error {
 
 // prior is the query's prior for a path.
 func (qc *queryCtx) prior(p string) float64 { return qc.priors[classOf(p)] }
+
+// embeddedProse reports whether chunk c, of a file of code, is mostly
+// English held in string literals (isEmbeddedProse). Its text is read once
+// per process (proseCache); a chunk whose text cannot be read is not prose.
+func (qc *queryCtx) embeddedProse(c *store.ChunkRecord) bool {
+	if !isCode(classOf(c.Path)) || c.Language == "python" {
+		return false
+	}
+	if v, ok := proseCache.get(c.ID); ok {
+		return v
+	}
+	rec, err := qc.s.st.Chunk(c.ID)
+	if err != nil {
+		return false
+	}
+	v := isEmbeddedProse(rec.Text, rec.Language)
+	proseCache.put(c.ID, v)
+	return v
+}
 
 func (qc *queryCtx) chunk(key string) (*store.ChunkRecord, bool) {
 	qc.mu.Lock()

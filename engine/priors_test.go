@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEmbeddedProse(t *testing.T) {
+	licence := "func initMIT() {\n\tLicenses[\"mit\"] = License{\n\t\tName: \"MIT License\",\n\t\tText: `\n" +
+		strings.Repeat("Permission is hereby granted, free of charge, to any person obtaining a copy\n"+
+			"of this software and associated documentation files, to deal in the Software\n"+
+			"without restriction, subject to the following conditions: the above notice\n"+
+			"shall be included in all copies or substantial portions of the Software.\n", 2) + "`,\n\t}\n}\n"
+	// The same text cut inside the literal: a chunk need not hold its quotes.
+	middle := strings.Repeat("The licenses for most software and other practical works are designed\n"+
+		"to take away your freedom to share and change the works. By contrast,\n"+
+		"the GNU General Public License is intended to guarantee your freedom to\n", 3)
+	code := strings.Repeat("func (c *Command) Flags() *flag.FlagSet {\n\tif c.flags == nil {\n"+
+		"\t\tc.flags = flag.NewFlagSet(c.Name(), flag.ContinueOnError)\n\t}\n\treturn c.flags\n}\n", 4)
+	// A comment is documentation, not prose held in code.
+	commented := strings.Repeat("// Flags returns the complete set of flags that apply to this command\n"+
+		"// and to all of its parents, so that the help of a command can list\n"+
+		"// every flag the user is able to set on it.\n", 3) + "func (c *Command) Flags() *flag.FlagSet { return c.flags }\n"
+	// A shell script held in a literal is code.
+	script := "const bashTemplate = `\n" + strings.Repeat("__complete() {\n    local cur prev words cword\n"+
+		"    _get_comp_words_by_ref -n \"=:\" cur prev words cword\n    if [[ ${cur} == -* ]]; then\n"+
+		"        COMPREPLY=( $(compgen -W \"${flags[*]}\" -- \"${cur}\") )\n    fi\n}\n", 3) + "`\n"
+	for _, c := range []struct {
+		name, text, lang string
+		want             bool
+	}{
+		{"licence in a literal", licence, "go", true},
+		{"cut inside a literal", middle, "go", true},
+		{"code", code, "go", false},
+		{"comments", commented, "go", false},
+		{"script in a literal", script, "go", false},
+		{"python: docstrings are documentation", middle, "python", false},
+		{"too short to tell", "var s = `the end of the story is here`", "go", false},
+	} {
+		if got := isEmbeddedProse(c.text, c.lang); got != c.want {
+			t.Errorf("%s: isEmbeddedProse = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
