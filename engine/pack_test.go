@@ -239,6 +239,15 @@ func TestPackCoChanged(t *testing.T) {
 		{"add", "-A"}, {"commit", "-q", "-m", "rest"},
 	} {
 		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		// Run from a git hook or `git rebase -x`, the environment points git
+		// at the repository running the tests (GIT_DIR and the like): this
+		// repository must be the fixture's own.
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GIT_") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
