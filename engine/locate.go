@@ -516,27 +516,11 @@ func spelledKeys(text string) map[string]int {
 // . and camelCase), leaving out one-letter words and stop words.
 func rawWords(stem string) []string {
 	var out []string
-	var cur []rune
-	flush := func() {
-		if w := strings.ToLower(string(cur)); len(w) >= 2 && !search.IsStopWord(w) {
+	for _, w := range nameWords(stem) {
+		if len(w) >= 2 && !search.IsStopWord(w) {
 			out = append(out, w)
 		}
-		cur = cur[:0]
 	}
-	prevLower := false
-	for _, r := range stem {
-		switch {
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-			cur = append(cur, r)
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-	}
-	flush()
 	return out
 }
 

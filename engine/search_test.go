@@ -145,67 +145,53 @@ func TestCosineCalibratedOnce(t *testing.T) {
 	}
 }
 
-// TestKinEvidence: a compound name nothing defines credits the files that
-// define names beginning with its first word — where a new option is
-// declared — and no file for the name itself or for unrelated names.
-func TestKinEvidence(t *testing.T) {
-	e := openTest(t, testutil.WriteTree(t, map[string]string{
-		"options.go": "package cli\n\n// Global switches.\nvar EnablePrefixMatching = false\n\nvar EnableCommandSorting = true\n",
-		"command.go": "package cli\n\n// Command is a command.\ntype Command struct{ Name string }\n\nfunc (c *Command) Run() error { return nil }\n",
-		"names.go":   "package cli\n\n// enabled reports whether a name is enabled.\nfunc enabled(name string) bool { return name != \"\" }\n",
-	}), t.TempDir())
+// onlySource checks that searching query over files credits evidence of
+// kind source to the file want and to no other.
+func onlySource(t *testing.T, files map[string]string, query, source, want string) {
+	t.Helper()
+	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
 	defer e.Close()
 	if _, err := e.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	s := e.Snapshot()
 	defer s.Release()
-	res, err := s.Search(context.Background(), SearchRequest{Query: "Support case-insensitive command names\nAdd a global `EnableCaseInsensitive` variable to allow\ncase-insensitive command names.", K: 10})
+	res, err := s.Search(context.Background(), SearchRequest{Query: query, K: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, f := range res.Files {
-		kin := contains(f.Sources, "kin")
-		if kin != (f.Path == "options.go") {
+		has := contains(f.Sources, source)
+		if has != (f.Path == want) {
 			t.Errorf("%s: sources %v", f.Path, f.Sources)
 		}
-		found = found || kin
+		found = found || has
 	}
 	if !found {
-		t.Fatalf("no kin evidence: %+v", res.Files)
+		t.Fatalf("no %s evidence: %+v", source, res.Files)
 	}
+}
+
+// TestKinEvidence: a compound name nothing defines credits the files that
+// define names beginning with its first word — where a new option is
+// declared — and no file for the name itself or for unrelated names.
+func TestKinEvidence(t *testing.T) {
+	onlySource(t, map[string]string{
+		"options.go": "package cli\n\n// Global switches.\nvar EnablePrefixMatching = false\n\nvar EnableCommandSorting = true\n",
+		"command.go": "package cli\n\n// Command is a command.\ntype Command struct{ Name string }\n\nfunc (c *Command) Run() error { return nil }\n",
+		"names.go":   "package cli\n\n// enabled reports whether a name is enabled.\nfunc enabled(name string) bool { return name != \"\" }\n",
+	}, "Support case-insensitive command names\nAdd a global `EnableCaseInsensitive` variable to allow\ncase-insensitive command names.", "kin", "options.go")
 }
 
 // TestCallerEvidence: a compound name of the text that is defined credits
 // the files that call it, not the file defining it nor unrelated files.
 func TestCallerEvidence(t *testing.T) {
-	e := openTest(t, testutil.WriteTree(t, map[string]string{
+	onlySource(t, map[string]string{
 		"flag.go":  "package cli\n\n// Flag is a flag.\ntype Flag struct{ set bool }\n\n// PostParse finishes parsing.\nfunc (f *Flag) PostParse() error { f.set = true; return nil }\n",
 		"run.go":   "package cli\n\nfunc runFlags(fs []*Flag) error {\n\tfor _, f := range fs {\n\t\tif err := f.PostParse(); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n",
 		"other.go": "package cli\n\n// envVars reads flags set via env vars.\nfunc envVars() []string { return nil }\n",
-	}), t.TempDir())
-	defer e.Close()
-	if _, err := e.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s := e.Snapshot()
-	defer s.Release()
-	res, err := s.Search(context.Background(), SearchRequest{Query: "Add flag to setFlags if set by PostParse\nEnsures flag actions are called when flags are set via env vars.", K: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, f := range res.Files {
-		caller := contains(f.Sources, "caller")
-		if caller != (f.Path == "run.go") {
-			t.Errorf("%s: sources %v", f.Path, f.Sources)
-		}
-		found = found || caller
-	}
-	if !found {
-		t.Fatalf("no caller evidence: %+v", res.Files)
-	}
+	}, "Add flag to setFlags if set by PostParse\nEnsures flag actions are called when flags are set via env vars.", "caller", "run.go")
 }
 
 // TestFileNameRoot: a query word that shares its root with a word of a
