@@ -77,6 +77,15 @@ func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) erro
 	return nil
 }
 
+// ParseKept reports whether a parse of the editor buffer of rel is kept
+// for its next edit (diagnostics and tests: a closed buffer must not keep
+// one).
+func (e *Engine) ParseKept(rel string) bool {
+	e.parserMu.Lock()
+	defer e.parserMu.Unlock()
+	return e.parsed[rel] != nil
+}
+
 // ForgetParse drops the parse kept for the editor buffer of rel (closed, or
 // no longer indexed).
 func (e *Engine) ForgetParse(rel string) {
