@@ -196,6 +196,35 @@ func (x *Index) Settle(ctx context.Context) error {
 	return nil
 }
 
+// errNoSnapshot: the index is not a scorch index (rank leaves the query to
+// bleve).
+var errNoSnapshot = errors.New("not a scorch index")
+
+// reader opens bleve's reader of the index as it is now; close it when
+// done.
+func (x *Index) reader() (index.IndexReader, error) {
+	adv, err := x.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
+// snapshot opens the index's current scorch snapshot (its segments);
+// close it when done. errNoSnapshot when the index is not scorch's.
+func (x *Index) snapshot() (*scorch.IndexSnapshot, error) {
+	r, err := x.reader()
+	if err != nil {
+		return nil, err
+	}
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		r.Close()
+		return nil, fmt.Errorf("%w (%T)", errNoSnapshot, r)
+	}
+	return snap, nil
+}
+
 // Dir returns the index directory.
 func (x *Index) Dir() string { return x.dir }
 
@@ -401,11 +430,7 @@ func queryTerms(q Query) []weightedTerm {
 // "parseMultipartForms" is found through its parts. Stop words do not count;
 // a text of nothing else matches.
 func (x *Index) Matches(ctx context.Context, text string) (bool, error) {
-	adv, err := x.idx.Advanced()
-	if err != nil {
-		return false, fmt.Errorf("match: %w", err)
-	}
-	r, err := adv.Reader()
+	r, err := x.reader()
 	if err != nil {
 		return false, fmt.Errorf("match: %w", err)
 	}

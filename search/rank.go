@@ -8,7 +8,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -75,27 +74,16 @@ func (h *minHeap) Pop() any {
 	return x
 }
 
-// errNoSnapshot: the index is not a scorch index; bleve answers instead.
-var errNoSnapshot = fmt.Errorf("search: index has no scorch snapshot")
-
 // rank returns the best limit documents for the disjunction of terms in
 // field, ordered by score and, within equal scores, by id. With dropCommon,
 // terms in more than commonShare of the documents are left out (see
 // commonShare).
 func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, limit int, dropCommon bool) ([]Hit, error) {
-	adv, err := x.idx.Advanced()
+	snap, err := x.snapshot()
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("text search: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, errNoSnapshot
-	}
+	defer snap.Close()
 	segs := snap.Segments()
 	docTotal, err := snap.DocCount()
 	if err != nil {

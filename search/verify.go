@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
-	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // damagedMarker in the index directory makes Open rebuild the index from
@@ -45,19 +43,11 @@ func damagedReason(dir string) string {
 // (it was once taken for a damaged segment, and the index marked for a
 // rebuild), and none of them is removed while it is read.
 func (x *Index) Verify() ([]string, error) {
-	adv, err := x.idx.Advanced()
+	snap, err := x.snapshot()
 	if err != nil {
 		return nil, fmt.Errorf("verify text index: %w", err)
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("verify text index: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("verify text index: not a scorch index (%T)", r)
-	}
+	defer snap.Close()
 	var segs []string
 	for _, ss := range snap.Segments() {
 		if p, ok := ss.Segment().(interface{ Path() string }); ok && p.Path() != "" {
