@@ -401,6 +401,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	}
 	if sameAsDisk(fe, rel, w.text) {
 		var err error
+		indexable := fe.bufferExcluded(rel, w.text) == ""
 		if w.overlaid {
 			err = eng.ClearOverlay(w.ctx, rel)
 		} else {
@@ -408,7 +409,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 			current := snap.HasContent(rel, w.text)
 			_, ierr := snap.File(rel)
 			snap.Release()
-			if !current && (ierr == nil || fe.bufferExcluded(rel, w.text) == "") {
+			if !current && (ierr == nil || indexable) {
 				// The disk changed without an event reaching us.
 				err = eng.Refresh(w.ctx, []string{rel})
 			}
@@ -416,7 +417,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 		// Just opened or saved: keep its parse (a saved buffer's last one
 		// is of this text), so that its next keystroke re-parses only what
 		// it changed.
-		if err == nil && fe.bufferExcluded(rel, w.text) == "" {
+		if err == nil && indexable {
 			if perr := eng.KeepParse(w.ctx, rel, w.text); perr != nil {
 				q.f.b.log.Debug("editor buffer not parsed ahead", "path", rel, "error", perr)
 			}
