@@ -94,7 +94,11 @@ const (
 
 // locChunkPart: each further matching chunk of a file adds this share of
 // the one before. A question asks for one thing, found in one place; a
-// description of a change touches several parts of the file it changes.
+// description of a change in several lines touches several parts of the file
+// it changes. A description of one line (querytext: one sentence of more than
+// longWords words) says one thing, like a question: at 0.8 its common words
+// add up over the many chunks of a large module, which then passes the
+// smaller file the sentence is about.
 const locChunkPart, locChunkPartLong = 0.5, 0.8
 
 // fileEv accumulates the evidence pointing at one file; every part is
@@ -156,7 +160,9 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	legs := []textLeg{{"body", q, locWeights.body}}
 	symText, vecText := q, q
 	if ev.Long {
-		l.chunkPart = locChunkPartLong
+		if ev.Title != "" { // several lines; one sentence is regrouped like a question
+			l.chunkPart = locChunkPartLong
+		}
 		// Not ten per hit asked for, as a question: the order of the files
 		// must not depend on how many hits are asked for, and deeper reads
 		// let many weak chunks of large modules add up (k = 50 read 500

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
@@ -226,5 +228,58 @@ func TestFileNameRoot(t *testing.T) {
 	}
 	if got := named("formula injection in a header cell"); got["pkg/form.py"] {
 		t.Errorf("formula: filename evidence %v", got)
+	}
+}
+
+// TestOneLineDescription: a description of one sentence (issue-like text:
+// querytext.longWords) is regrouped like a question — a file's further
+// matching chunks add half of the one before, not 0.8 as for a description
+// of several lines — so a module matching the sentence's words in many
+// places does not pass the file that matches them best.
+func TestOneLineDescription(t *testing.T) {
+	// big.py: six functions over chunking's merge size, a chunk each, all
+	// saying what small.py's one short function says
+	def := func(b *strings.Builder, name, doc string, lines int) {
+		fmt.Fprintf(b, "def %s(job):\n    \"\"\"%s\"\"\"\n", name, doc)
+		for i := range lines {
+			fmt.Fprintf(b, "    job.size%d = job.size + %d\n", i, i)
+		}
+		b.WriteString("    return job\n\n\n")
+	}
+	var big, small strings.Builder
+	for _, name := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"} {
+		def(&big, name, "Retry the upload of a job after a failed attempt.", 40)
+	}
+	def(&small, "again", "Retry the upload of a job after a failed attempt.", 4)
+	e := openTest(t, testutil.WriteTree(t, map[string]string{
+		"pkg/big.py":   big.String(),
+		"pkg/small.py": small.String(),
+		"pkg/other.py": "def unrelated():\n    \"\"\"Nothing to see here.\"\"\"\n    return 1\n",
+	}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	defer s.Release()
+	scores := func(q string) map[string]float64 {
+		res, err := s.Search(context.Background(), SearchRequest{Query: q, K: 10, Lexical: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for _, f := range res.Files {
+			out[f.Path] = f.Score
+		}
+		return out
+	}
+	const sentence = "Stopped the upload retry loop from sleeping after the last failed attempt of a job."
+	one := scores(sentence)
+	two := scores("Notes\n" + sentence)
+	if one["pkg/small.py"] <= one["pkg/big.py"] {
+		t.Errorf("one line: the module matching in six places passes the file the sentence is about: %v", one)
+	}
+	if two["pkg/big.py"] <= two["pkg/small.py"] {
+		t.Errorf("several lines: a description touching several parts of a module should favour it: %v", two)
 	}
 }

@@ -182,6 +182,13 @@ func TestAnalyseShortQueries(t *testing.T) {
 	if ev := Analyse(strings.Repeat("the parser accepts keyword arguments after positional ones ", 4)); !ev.Long {
 		t.Error("a 32-word sentence is issue-like text")
 	}
+	// The cut between a question and a one-line description.
+	if ev := Analyse("where does the scheduler decide which worker takes the next job"); ev.Long {
+		t.Error("an 11-word question is short")
+	}
+	if ev := Analyse("Stopped the upload retry loop from sleeping after the last failed attempt."); !ev.Long || ev.Title != "" {
+		t.Errorf("a 12-word sentence is issue-like text without a title: long %v title %q", ev.Long, ev.Title)
+	}
 }
 
 func TestNamesAndLiteralsInProse(t *testing.T) {
