@@ -147,23 +147,31 @@ func TestCosineCalibratedOnce(t *testing.T) {
 	}
 }
 
+// fileSearch indexes files and returns a function listing the files a
+// search request ranks, best first (the engine closes with the test).
+func fileSearch(t *testing.T, files map[string]string) func(SearchRequest) []FileHit {
+	t.Helper()
+	e, _ := indexedEngine(t, files)
+	t.Cleanup(func() { e.Close() })
+	return func(req SearchRequest) []FileHit {
+		t.Helper()
+		s := e.Snapshot()
+		defer s.Release()
+		res, err := s.Search(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Files
+	}
+}
+
 // onlySource checks that searching query over files credits evidence of
 // kind source to the file want and to no other.
 func onlySource(t *testing.T, files map[string]string, query, source, want string) {
 	t.Helper()
-	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
-	defer e.Close()
-	if _, err := e.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s := e.Snapshot()
-	defer s.Release()
-	res, err := s.Search(context.Background(), SearchRequest{Query: query, K: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := false
-	for _, f := range res.Files {
+	ranked := fileSearch(t, files)(SearchRequest{Query: query, K: 10})
+	for _, f := range ranked {
 		has := contains(f.Sources, source)
 		if has != (f.Path == want) {
 			t.Errorf("%s: sources %v", f.Path, f.Sources)
@@ -171,7 +179,7 @@ func onlySource(t *testing.T, files map[string]string, query, source, want strin
 		found = found || has
 	}
 	if !found {
-		t.Fatalf("no %s evidence: %+v", source, res.Files)
+		t.Fatalf("no %s evidence: %+v", source, ranked)
 	}
 }
 
@@ -201,24 +209,14 @@ func TestCallerEvidence(t *testing.T) {
 // share; a word the stemmer keeps whole (form) is no root of a longer
 // query word (formula).
 func TestFileNameRoot(t *testing.T) {
-	e := openTest(t, testutil.WriteTree(t, map[string]string{
+	search := fileSearch(t, map[string]string{
 		"pkg/serving.py": "def run(environ):\n    \"\"\"Rewrite the header fields of the environ.\"\"\"\n    return environ\n",
 		"pkg/form.py":    "def check(cell):\n    \"\"\"Guard a header cell against injection.\"\"\"\n    return cell\n",
 		"pkg/other.py":   "def helper():\n    \"\"\"Header fields and injection, for the record.\"\"\"\n    return 1\n",
-	}), t.TempDir())
-	defer e.Close()
-	if _, err := e.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s := e.Snapshot()
-	defer s.Release()
+	})
 	named := func(q string) map[string]bool {
-		res, err := s.Search(context.Background(), SearchRequest{Query: q, K: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
 		out := map[string]bool{}
-		for _, f := range res.Files {
+		for _, f := range search(SearchRequest{Query: q, K: 10}) {
 			out[f.Path] = contains(f.Sources, "filename")
 		}
 		return out
@@ -251,24 +249,14 @@ func TestOneLineDescription(t *testing.T) {
 		def(&big, name, "Retry the upload of a job after a failed attempt.", 40)
 	}
 	def(&small, "again", "Retry the upload of a job after a failed attempt.", 4)
-	e := openTest(t, testutil.WriteTree(t, map[string]string{
+	search := fileSearch(t, map[string]string{
 		"pkg/big.py":   big.String(),
 		"pkg/small.py": small.String(),
 		"pkg/other.py": "def unrelated():\n    \"\"\"Nothing to see here.\"\"\"\n    return 1\n",
-	}), t.TempDir())
-	defer e.Close()
-	if _, err := e.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s := e.Snapshot()
-	defer s.Release()
+	})
 	scores := func(q string) map[string]float64 {
-		res, err := s.Search(context.Background(), SearchRequest{Query: q, K: 10, Lexical: true})
-		if err != nil {
-			t.Fatal(err)
-		}
 		out := map[string]float64{}
-		for _, f := range res.Files {
+		for _, f := range search(SearchRequest{Query: q, K: 10, Lexical: true}) {
 			out[f.Path] = f.Score
 		}
 		return out
