@@ -115,6 +115,20 @@ func TestEmbeddingsIndexSearchAndCacheAcrossRestarts(t *testing.T) {
 	if !found {
 		t.Fatalf("no hit from the vector leg: %+v", hits)
 	}
+	// A description of several lines is left to the text legs
+	// (noVectorLeg); the same words as one sentence still use vectors.
+	for q, want := range map[string]bool{
+		"Retry a failed upload\nSend the data to the server again when the attempt did not work.": false,
+		"Send the data to the server again when the attempt did not work, waiting longer each time": true,
+	} {
+		found = false
+		for _, h := range query(t, e, q) {
+			found = found || contains(h.Sources, "vector")
+		}
+		if found != want {
+			t.Errorf("%q: vector leg used %v, want %v", q, found, want)
+		}
+	}
 
 	// An edit is embedded first and its old chunk's vector leaves the index.
 	if err := e.UpdateOverlay(ctx, "color/palette.go", []byte("package color\n\n// Darken makes a colour darker.\nfunc Darken(c string) string { return c }\n")); err != nil {
