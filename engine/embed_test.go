@@ -118,7 +118,7 @@ func TestEmbeddingsIndexSearchAndCacheAcrossRestarts(t *testing.T) {
 	// A description of several lines is left to the text legs
 	// (noVectorLeg); the same words as one sentence still use vectors.
 	for q, want := range map[string]bool{
-		"Retry a failed upload\nSend the data to the server again when the attempt did not work.": false,
+		"Retry a failed upload\nSend the data to the server again when the attempt did not work.":   false,
 		"Send the data to the server again when the attempt did not work, waiting longer each time": true,
 	} {
 		found = false
