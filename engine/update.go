@@ -70,11 +70,17 @@ func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) erro
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", rel, err)
 	}
+	e.keepParsed(rel, f)
+	return nil
+}
+
+// keepParsed keeps f as the parse of the editor buffer of rel for its next
+// edit; under parserMu (parser), which guards parsed.
+func (e *Engine) keepParsed(rel string, f *symbols.File) {
 	if e.parsed == nil {
 		e.parsed = map[string]*symbols.File{}
 	}
 	e.parsed[rel] = f
-	return nil
 }
 
 // ParseKept reports whether a parse of the editor buffer of rel is kept
@@ -293,12 +299,7 @@ func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (
 		}
 		return f, side, err
 	}
-	keep := func(f *symbols.File) {
-		if e.parsed == nil {
-			e.parsed = map[string]*symbols.File{}
-		}
-		e.parsed[rel] = f
-	}
+	keep := func(f *symbols.File) { e.keepParsed(rel, f) }
 	return e.buildWith(ctx, rel, content, true, parse, keep)
 }
 

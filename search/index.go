@@ -383,7 +383,7 @@ func (x *Index) search(ctx context.Context, q Query, field string) ([]Hit, error
 		limit = 50
 	}
 	if len(q.Languages) == 0 && len(q.Kinds) == 0 {
-		hits, err := x.rank(ctx, terms, field, limit, true)
+		hits, err := x.rank(ctx, terms, field, limit)
 		if !errors.Is(err, errNoSnapshot) {
 			return hits, err
 		}

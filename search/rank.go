@@ -75,10 +75,9 @@ func (h *minHeap) Pop() any {
 }
 
 // rank returns the best limit documents for the disjunction of terms in
-// field, ordered by score and, within equal scores, by id. With dropCommon,
-// terms in more than commonShare of the documents are left out (see
-// commonShare).
-func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, limit int, dropCommon bool) ([]Hit, error) {
+// field, ordered by score and, within equal scores, by id. Terms in more
+// than commonShare of the documents are left out (see commonShare).
+func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, limit int) ([]Hit, error) {
 	snap, err := x.snapshot()
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
@@ -119,7 +118,7 @@ func (x *Index) rank(ctx context.Context, terms []weightedTerm, field string, li
 		}
 		tps = append(tps, tp)
 	}
-	if dropCommon && len(tps) > 1 && docTotal >= commonMinDocs {
+	if len(tps) > 1 && docTotal >= commonMinDocs {
 		tps = withoutCommon(tps, docTotal)
 	}
 	if len(tps) == 0 {

@@ -140,10 +140,7 @@ func (p *Parser) Parse(ctx context.Context, lang *Language, src []byte) (*File, 
 // ParseThen then fails (cancelled during the extraction), that tree is
 // closed and no File is returned.
 func (p *Parser) ParseThen(ctx context.Context, lang *Language, src []byte, parsed func(*sitter.Tree)) (*File, error) {
-	if err := p.canParse(ctx, lang, src); err != nil {
-		return nil, err
-	}
-	if err := lang.compile(); err != nil {
+	if err := p.prepare(ctx, lang, src); err != nil {
 		return nil, err
 	}
 	return p.parse(ctx, lang, src, nil, parsed)
@@ -154,10 +151,7 @@ func (p *Parser) ParseThen(ctx context.Context, lang *Language, src []byte, pars
 // editor buffer parsed when it opens, so that its first edit re-parses
 // only what it changed). It fails like Parse.
 func (p *Parser) ParseSyntax(ctx context.Context, lang *Language, src []byte) (*File, error) {
-	if err := p.canParse(ctx, lang, src); err != nil {
-		return nil, err
-	}
-	if err := lang.compile(); err != nil {
+	if err := p.prepare(ctx, lang, src); err != nil {
 		return nil, err
 	}
 	tree, err := p.parseTree(ctx, lang, src, nil)
@@ -167,8 +161,9 @@ func (p *Parser) ParseSyntax(ctx context.Context, lang *Language, src []byte) (*
 	return &File{Lang: lang, Source: src, Tree: tree}, nil
 }
 
-// canParse refuses what no parse may start on.
-func (p *Parser) canParse(ctx context.Context, lang *Language, src []byte) error {
+// prepare refuses what no parse may start on and compiles lang (its
+// grammar and definitions query) on first use.
+func (p *Parser) prepare(ctx context.Context, lang *Language, src []byte) error {
 	if p.p == nil {
 		return errors.New("symbols: Parse on a closed Parser")
 	}
@@ -181,7 +176,7 @@ func (p *Parser) canParse(ctx context.Context, lang *Language, src []byte) error
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
 	}
-	return nil
+	return lang.compile()
 }
 
 // Reparse parses src, a new version of prev's source, reusing prev's
