@@ -55,6 +55,14 @@ func Code(path string, f *symbols.File, opts Options) []Chunk {
 	if f == nil || len(f.Source) == 0 {
 		return nil
 	}
+	c := newCoder(path, f, opts)
+	defer c.close()
+	top := c.indexSymbols()
+	return c.top(c.buildUnits(c.root, top, 0, len(c.src)), 0, len(c.src))
+}
+
+// newCoder prepares the chunking of f; close it when done.
+func newCoder(path string, f *symbols.File, opts Options) *coder {
 	lang := ""
 	if f.Lang != nil {
 		lang = f.Lang.Name
@@ -63,10 +71,20 @@ func Code(path string, f *symbols.File, opts Options) []Chunk {
 	if f.Tree != nil {
 		c.root = f.Tree.RootNode()
 		c.cursor = sitter.NewTreeCursor(c.root)
-		defer c.cursor.Close()
 	}
-	top := c.indexSymbols()
-	out := c.stream(c.root, c.buildUnits(c.root, top, 0, len(c.src)), 0, len(c.src), true)
+	return c
+}
+
+func (c *coder) close() {
+	if c.cursor != nil {
+		c.cursor.Close()
+	}
+}
+
+// top chunks the top-level units us, which cover [lo, hi) of the file: the
+// file header first when lo is its start.
+func (c *coder) top(us []unit, lo, hi int) []Chunk {
+	out := c.stream(c.root, us, lo, hi, true)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].StartByte < out[j].StartByte })
 	c.addContained(out)
 	return out
@@ -326,12 +344,12 @@ func (c *coder) own(chunks []Chunk, owners []int) []Chunk {
 }
 
 // stream chunks a sequence of sibling units in [lo, hi): the file header
-// (top level only), each unit or merged run of small units, and the code
-// between them.
+// (top level, from the file's start), each unit or merged run of small units,
+// and the code between them.
 func (c *coder) stream(body *sitter.Node, us []unit, lo, hi int, top bool) []Chunk {
 	var out []Chunk
 	pos := lo
-	if top {
+	if top && lo == 0 {
 		first := hi
 		if len(us) > 0 {
 			first = us[0].start

@@ -15,6 +15,11 @@ type doc struct {
 	opts  Options
 	lines []int // start offset of every line; a last line without newline counts
 	cum   []int // cum[l]: token units of lines [0, l); built on first use
+	// few, set when only a few lines will be counted (a spliced chunking),
+	// counts lines one by one into lineUnits (−1: not yet) instead of
+	// building cum for the whole file.
+	few       bool
+	lineUnits []int32
 }
 
 func newDoc(path, lang string, src []byte, opts Options) *doc {
@@ -130,31 +135,53 @@ func (d *doc) units(s, e int) int {
 	if e <= s {
 		return 0
 	}
-	if d.cum == nil {
-		d.cum = make([]int, len(d.lines)+1)
-		for l := range d.lines {
-			d.cum[l+1] = d.cum[l] + tokenUnits(d.text[d.lines[l]:d.lineStart(l+1)], nil)
-		}
-	}
 	ls, le := d.lineOf(s), d.lineOf(e-1)
 	if ls == le {
 		if s == d.lines[ls] && e == d.lineStart(ls+1) {
-			return d.cum[ls+1] - d.cum[ls]
+			return d.lineRange(ls, ls+1)
 		}
 		return tokenUnits(d.text[s:e], nil)
 	}
-	u := d.cum[le] - d.cum[ls+1]
+	u := d.lineRange(ls+1, le)
 	if s == d.lines[ls] {
-		u += d.cum[ls+1] - d.cum[ls]
+		u += d.lineRange(ls, ls+1)
 	} else {
 		u += tokenUnits(d.text[s:d.lines[ls+1]], nil)
 	}
 	if e == d.lineStart(le+1) {
-		u += d.cum[le+1] - d.cum[le]
+		u += d.lineRange(le, le+1)
 	} else {
 		u += tokenUnits(d.text[d.lines[le]:e], nil)
 	}
 	return u
+}
+
+// lineRange returns the token units of whole lines [a, b).
+func (d *doc) lineRange(a, b int) int {
+	line := func(l int) int { return tokenUnits(d.text[d.lines[l]:d.lineStart(l+1)], nil) }
+	if d.few {
+		if d.lineUnits == nil {
+			d.lineUnits = make([]int32, len(d.lines))
+			for i := range d.lineUnits {
+				d.lineUnits[i] = -1
+			}
+		}
+		u := 0
+		for l := a; l < b; l++ {
+			if d.lineUnits[l] < 0 {
+				d.lineUnits[l] = int32(line(l))
+			}
+			u += int(d.lineUnits[l])
+		}
+		return u
+	}
+	if d.cum == nil {
+		d.cum = make([]int, len(d.lines)+1)
+		for l := range d.lines {
+			d.cum[l+1] = d.cum[l] + line(l)
+		}
+	}
+	return d.cum[b] - d.cum[a]
 }
 
 // refineFunc proposes cut points strictly inside [s, e) for a unit too big

@@ -70,9 +70,9 @@ type Engine struct {
 
 	parserMu  sync.Mutex
 	updParser *symbols.Parser
-	// parsed holds the latest parse of each editor buffer (under
-	// parserMu): the next version of the buffer re-parses from it.
-	parsed map[string]*symbols.File
+	// parsed holds the latest parse and graph of each editor buffer
+	// (under parserMu): the next version of the buffer re-parses from it.
+	parsed map[string]*bufferParse
 
 	snapMu sync.Mutex
 	cur    *Snapshot
@@ -285,8 +285,8 @@ func (e *Engine) close() error {
 		e.updParser.Close()
 		e.updParser = nil
 	}
-	for rel, f := range e.parsed {
-		f.Close()
+	for rel, b := range e.parsed {
+		b.Close()
 		delete(e.parsed, rel)
 	}
 	e.parserMu.Unlock()

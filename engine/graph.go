@@ -548,14 +548,19 @@ var graphNanos atomic.Int64
 // graph's share of indexing.
 func GraphExtractTime() time.Duration { return time.Duration(graphNanos.Load()) }
 
-// addGraph extracts the graph of a parsed file into its batch.
-func addGraph(data *store.FileData, f *symbols.File, rel string) {
+// addGraph extracts the graph of a parsed file into its batch, spliced
+// from prev, its previous version's, when only some declarations changed
+// (graph.ExtractSpliced); it returns the graph, nil for a language without
+// one.
+func addGraph(data *store.FileData, f *symbols.File, rel string, prev *graph.FileGraph) *graph.FileGraph {
 	if !graph.Supported(f.Lang.Name) {
-		return
+		return nil
 	}
 	start := time.Now()
-	putGraph(data, graph.Extract(f, rel))
+	g := graph.ExtractSpliced(prev, f, rel)
+	putGraph(data, g)
 	graphNanos.Add(int64(time.Since(start)))
+	return g
 }
 
 // putGraph adds an extracted graph to a file's batch: encoded, and its

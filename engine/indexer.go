@@ -533,14 +533,29 @@ func (e *Engine) build(ctx context.Context, p *symbols.Parser, rel string, conte
 		f, err := p.Parse(ctx, lang, content)
 		return f, nil, err
 	}
-	return e.buildWith(ctx, rel, content, overlay, parse, nil)
+	return e.buildWith(ctx, rel, content, overlay, parse, nil, nil)
 }
 
+// bufferParse is what an editor buffer's version leaves its next one: its
+// parse (the next one re-parses from it), its chunks and call graph (the
+// next one's are spliced from them when only some declarations changed).
+type bufferParse struct {
+	file   *symbols.File
+	chunks []chunking.Chunk
+	graph  *graph.FileGraph // nil for a language without one
+}
+
+// Close frees the parse's syntax tree.
+func (b *bufferParse) Close() { b.file.Close() }
+
 // buildWith is build with the parse to use and, when keep is set, the
-// parsed file handed to keep instead of closed. A parse that returns a
-// sideGraph leaves the file's call graph to it (none when the parse fails).
+// parsed file, its chunks and call graph handed to keep instead of closed;
+// prev, when set, is the buffer's previous version, which a spliced parse
+// (symbols.File.Splice) takes the chunks and graph of its unchanged
+// declarations from. A parse that returns a sideGraph leaves the file's
+// call graph to it (none when the parse fails).
 func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, overlay bool,
-	parse func(*symbols.Language) (*symbols.File, *sideGraph, error), keep func(*symbols.File)) (*store.FileData, error) {
+	parse func(*symbols.Language) (*symbols.File, *sideGraph, error), prev *bufferParse, keep func(bufferParse)) (*store.FileData, error) {
 	lang := e.languageOf(rel, content)
 	if lang == nil {
 		return nil, fmt.Errorf("%s: %w", rel, ErrNotIndexable)
@@ -593,15 +608,20 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 			chunks = chunking.Text(rel, lang.Name, content, opts)
 		} else {
 			data.Symbols = f.Symbols
+			if prev == nil {
+				prev = &bufferParse{}
+			}
+			chunk := func() { chunks = chunking.CodeSpliced(rel, f, opts, prev.chunks) }
+			var g *graph.FileGraph
 			if side != nil {
 				// The records too are made while the graph is finished.
-				side.finish(data, f, func() { chunks = chunking.Code(rel, f, opts); record() })
+				g = side.finish(data, f, func() { chunk(); record() })
 			} else {
-				chunks = chunking.Code(rel, f, opts)
-				addGraph(data, f, rel)
+				chunk()
+				g = addGraph(data, f, rel, prev.graph)
 			}
 			if keep != nil {
-				keep(f)
+				keep(bufferParse{file: f, chunks: chunks, graph: g})
 			} else {
 				f.Close()
 			}

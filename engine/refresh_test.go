@@ -92,7 +92,7 @@ func TestOverlayEditsReparse(t *testing.T) {
 		e.parserMu.Lock()
 		kept := e.parsed["geo/shapes.go"]
 		e.parserMu.Unlock()
-		if kept == nil || string(kept.Source) != string(text) {
+		if kept == nil || string(kept.file.Source) != string(text) {
 			t.Fatalf("edit %d: the buffer's parse is not kept for the next version", i)
 		}
 	}

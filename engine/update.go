@@ -11,6 +11,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/context-ls/context-ls/chunking"
 	"github.com/context-ls/context-ls/graph"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
@@ -38,17 +39,18 @@ func (e *Engine) UpdateOverlayStaged(ctx context.Context, rel string, content []
 }
 
 // keepParseBytes is the size from which an opened editor buffer is parsed
-// before its first edit (KeepParse): a full parse of net/http/server.go
-// (130 KB) takes tens of milliseconds, which the buffer's first keystroke
-// would otherwise wait for on top of the extraction every keystroke pays.
+// before its first edit (KeepParse): a full parse and extraction of
+// net/http/server.go (130 KB) takes tens of milliseconds, which the
+// buffer's first keystroke would otherwise wait for.
 const keepParseBytes = 16 << 10
 
 // KeepParse parses the editor buffer of rel — open, with content the
 // index already holds (just opened, or just saved) — and keeps the syntax
-// tree, so that the buffer's first edit re-parses only what it changed,
-// as every later edit does. A parse of this content already kept is kept;
-// a buffer under keepParseBytes or of no parsed language is left alone.
-// ForgetParse drops it.
+// tree, the definitions, chunks and call graph, so that the buffer's
+// first edit re-parses and re-extracts only what it changed, as every
+// later edit does. A parse of this content already kept is kept; a buffer under
+// keepParseBytes or of no parsed language is left alone. ForgetParse
+// drops it.
 func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) error {
 	if len(content) < keepParseBytes {
 		return nil
@@ -59,28 +61,32 @@ func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) erro
 	}
 	p := e.parser()
 	defer e.releaseParser(p)
-	if f := e.parsed[rel]; f != nil {
-		if f.Lang == lang && bytes.Equal(f.Source, content) {
+	if b := e.parsed[rel]; b != nil {
+		if b.file.Lang == lang && bytes.Equal(b.file.Source, content) {
 			return nil
 		}
-		f.Close()
+		b.Close()
 		delete(e.parsed, rel)
 	}
-	f, err := p.ParseSyntax(ctx, lang, bytes.Clone(content))
+	f, err := p.Parse(ctx, lang, bytes.Clone(content))
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", rel, err)
 	}
-	e.keepParsed(rel, f)
+	b := bufferParse{file: f, chunks: chunking.Code(rel, f, chunking.DefaultOptions())}
+	if graph.Supported(lang.Name) {
+		b.graph = graph.Extract(f, rel)
+	}
+	e.keepParsed(rel, b)
 	return nil
 }
 
-// keepParsed keeps f as the parse of the editor buffer of rel for its next
+// keepParsed keeps b as the parse of the editor buffer of rel for its next
 // edit; under parserMu (parser), which guards parsed.
-func (e *Engine) keepParsed(rel string, f *symbols.File) {
+func (e *Engine) keepParsed(rel string, b bufferParse) {
 	if e.parsed == nil {
-		e.parsed = map[string]*symbols.File{}
+		e.parsed = map[string]*bufferParse{}
 	}
-	e.parsed[rel] = f
+	e.parsed[rel] = &b
 }
 
 // ParseKept reports whether a parse of the editor buffer of rel is kept
@@ -97,8 +103,8 @@ func (e *Engine) ParseKept(rel string) bool {
 func (e *Engine) ForgetParse(rel string) {
 	e.parserMu.Lock()
 	defer e.parserMu.Unlock()
-	if f := e.parsed[rel]; f != nil {
-		f.Close()
+	if b := e.parsed[rel]; b != nil {
+		b.Close()
 		delete(e.parsed, rel)
 	}
 }
@@ -267,9 +273,12 @@ func (e *Engine) indexContent(ctx context.Context, rel string, content []byte, o
 
 // buildOverlay builds an editor buffer's version of rel, re-parsing from
 // the buffer's previous parse (symbols.Parser.Reparse: a keystroke in a
-// large file costs a fraction of a full parse), and keeps this parse for
-// the next version. A buffer of overlayParallelBytes or more has its call
-// graph extracted on a goroutine of its own (sideGraph).
+// large file costs a fraction of a full parse; when it touched functions
+// only, their definitions and calls alone are extracted, the rest carried
+// over from the previous version), and keeps this parse and graph for the
+// next version. A buffer of overlayParallelBytes or more that is extracted
+// in full has its call graph extracted on a goroutine of its own
+// (sideGraph).
 func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (*store.FileData, error) {
 	p := e.parser()
 	defer e.releaseParser(p)
@@ -288,8 +297,8 @@ func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (
 		}
 		var f *symbols.File
 		var err error
-		if prev != nil && prev.Lang == lang && prev.Tree != nil {
-			f, err = p.ReparseThen(ctx, prev, content, parsed)
+		if prev != nil && prev.file.Lang == lang && prev.file.Tree != nil {
+			f, err = p.ReparseThen(ctx, prev.file, content, parsed)
 		} else {
 			f, err = p.ParseThen(ctx, lang, content, parsed)
 		}
@@ -299,8 +308,8 @@ func (e *Engine) buildOverlay(ctx context.Context, rel string, content []byte) (
 		}
 		return f, side, err
 	}
-	keep := func(f *symbols.File) { e.keepParsed(rel, f) }
-	return e.buildWith(ctx, rel, content, true, parse, keep)
+	keep := func(b bufferParse) { e.keepParsed(rel, b) }
+	return e.buildWith(ctx, rel, content, true, parse, prev, keep)
 }
 
 // parser hands out the engine's parser for single-file updates (tree-sitter
@@ -315,14 +324,15 @@ func (e *Engine) parser() *symbols.Parser {
 
 func (e *Engine) releaseParser(*symbols.Parser) { e.parserMu.Unlock() }
 
-// overlayParallelBytes is the size from which an editor buffer's call
-// graph is extracted on a goroutine of its own (sideGraph): its query runs
-// on a copy of the syntax tree while the definitions are extracted, the
-// rest, which needs the definitions, while the buffer is chunked. An edit
-// of net/http/server.go (130 KB) waits for the longer of the two paths
-// (graph 31 ms of CPU; definitions 16 ms then chunks 11 ms) instead of
-// their sum. Bulk indexing keeps one goroutine per file (its workers
-// already use every core).
+// overlayParallelBytes is the size from which an editor buffer version
+// extracted in full (not spliced) has its call graph extracted on a
+// goroutine of its own (sideGraph): its query runs on a copy of the syntax
+// tree while the definitions are extracted, the rest, which needs the
+// definitions, while the buffer is chunked. Such an edit of
+// net/http/server.go (130 KB) waits for the longer of the two paths (graph
+// 31 ms of CPU; definitions 16 ms then chunks 11 ms) instead of their sum.
+// Bulk indexing keeps one goroutine per file (its workers already use
+// every core).
 const overlayParallelBytes = 32 << 10
 
 // sideGraph extracts one file version's call graph on a goroutine of its
@@ -367,8 +377,8 @@ func startSideGraph(tree *sitter.Tree, lang *symbols.Language, rel string) *side
 }
 
 // finish hands the goroutine the parsed file f, runs work meanwhile, then
-// waits for the graph and adds it to data.
-func (sg *sideGraph) finish(data *store.FileData, f *symbols.File, work func()) {
+// waits for the graph, adds it to data and returns it.
+func (sg *sideGraph) finish(data *store.FileData, f *symbols.File, work func()) *graph.FileGraph {
 	sg.file <- f
 	work()
 	<-sg.done
@@ -379,6 +389,7 @@ func (sg *sideGraph) finish(data *store.FileData, f *symbols.File, work func()) 
 		putGraph(data, sg.g)
 		graphNanos.Add(int64(sg.spent))
 	}
+	return sg.g
 }
 
 // abandon gives up the graph (the parse failed) and waits for the

@@ -3,22 +3,26 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
 )
 
 // TestOverlayParallelGraphMatches: a large editor buffer, whose graph is
 // extracted on a goroutine of its own (its query beside the extraction of
-// the definitions, the rest beside the chunking), gets the data a file on disk gets
-// (graph, reverse entries, chunks, definitions), and so does its next
-// version, re-parsed from the kept tree.
+// the definitions, the rest beside the chunking), gets the data a file on
+// disk gets (graph, reverse entries, chunks, definitions), and so does its
+// next version, re-parsed from the kept tree and spliced (only the added
+// function extracted).
 func TestOverlayParallelGraphMatches(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("package big\n\nimport \"strings\"\n\ntype T struct{ s string }\n\n")
@@ -46,12 +50,74 @@ func TestOverlayParallelGraphMatches(t *testing.T) {
 		if len(want.Graph) == 0 || len(want.Reverse) == 0 || len(want.Chunks) < 10 {
 			t.Fatalf("round %d: the fixture has no graph or chunks: %d bytes, %d reverse, %d chunks", round, len(want.Graph), len(want.Reverse), len(want.Chunks))
 		}
-		if !reflect.DeepEqual(got.Graph, want.Graph) || !reflect.DeepEqual(got.Reverse, want.Reverse) {
-			t.Errorf("round %d: the buffer's graph differs from the file's", round)
+		sameData(t, fmt.Sprint("round ", round), got, want)
+		if spliced := e.keptSplice("big/big.go") != nil; spliced != (round == 1) {
+			t.Errorf("round %d: spliced %v", round, spliced)
 		}
-		if !reflect.DeepEqual(got.Chunks, want.Chunks) || !reflect.DeepEqual(got.Symbols, want.Symbols) || !reflect.DeepEqual(got.SymbolChunks, want.SymbolChunks) {
-			t.Errorf("round %d: the buffer's chunks or definitions differ from the file's", round)
+	}
+}
+
+// TestOverlaySplicedMatchesBuild: a chain of editor-like edits of
+// net/http/server.go (testutil.GoEdit: functions added, deleted and
+// changed, doc comments, stray characters), each version built from the
+// one before as an editor buffer is (spliced where only functions
+// changed), gives the data a full build of the same text gives.
+func TestOverlaySplicedMatchesBuild(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
+	if err != nil {
+		t.Skipf("no Go sources: %v", err)
+	}
+	const rel = "http/server.go"
+	e, _ := indexedEngine(t, map[string]string{rel: string(src)})
+	defer e.Close()
+	ctx := context.Background()
+	if err := e.KeepParse(ctx, rel, src); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	text, spliced := src, 0
+	const steps = 24
+	for step := 0; step < steps; step++ {
+		var kind string
+		text, kind = testutil.GoEdit(rng, text, step)
+		got, err := e.buildOverlay(ctx, rel, text)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if e.keptSplice(rel) != nil {
+			spliced++
+		}
+		p := e.parser()
+		want, err := e.build(ctx, p, rel, text, true)
+		e.releaseParser(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameData(t, fmt.Sprintf("step %d (%s)", step, kind), got, want)
+	}
+	if spliced < steps/3 {
+		t.Errorf("%d of %d versions spliced", spliced, steps)
+	}
+}
+
+// keptSplice is the Splice of the parse kept for the buffer of rel.
+func (e *Engine) keptSplice(rel string) *symbols.Splice {
+	e.parserMu.Lock()
+	defer e.parserMu.Unlock()
+	if b := e.parsed[rel]; b != nil {
+		return b.file.Splice
+	}
+	return nil
+}
+
+// sameData reports where a buffer's data differs from a full build's.
+func sameData(t *testing.T, what string, got, want *store.FileData) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Graph, want.Graph) || !reflect.DeepEqual(got.Reverse, want.Reverse) {
+		t.Errorf("%s: the buffer's graph differs from the file's", what)
+	}
+	if !reflect.DeepEqual(got.Chunks, want.Chunks) || !reflect.DeepEqual(got.Symbols, want.Symbols) || !reflect.DeepEqual(got.SymbolChunks, want.SymbolChunks) {
+		t.Errorf("%s: the buffer's chunks or definitions differ from the file's", what)
 	}
 }
 
@@ -154,7 +220,10 @@ func TestKeepParse(t *testing.T) {
 	kept := func(rel string) *symbols.File {
 		e.parserMu.Lock()
 		defer e.parserMu.Unlock()
-		return e.parsed[rel]
+		if b := e.parsed[rel]; b != nil {
+			return b.file
+		}
+		return nil
 	}
 	if err := e.KeepParse(ctx, "small/small.go", []byte("package small\n\nfunc S() {}\n")); err != nil || kept("small/small.go") != nil {
 		t.Fatalf("a small buffer was parsed ahead (err %v)", err)

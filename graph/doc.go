@@ -7,7 +7,10 @@
 // # Extraction
 //
 // Extract works on one parsed file with one tree-sitter query per language
-// and resolves what the file alone can tell: the enclosing definition of
+// (ExtractSpliced, on a re-parsed version whose definitions were spliced,
+// only on the declarations that changed and the file's imports, the rest
+// carried over from the previous version) and resolves what the file alone
+// can tell: the enclosing definition of
 // each call (the caller), aliased imported names, and the qualifier of the
 // call — an import, self/this, a local variable or parameter with a
 // declared or inferred type (x := T{}, x = new T(), x: T, a, b := f()), a

@@ -70,6 +70,13 @@ type langSpec struct {
 	// builtinsAlways applies builtins to qualified calls too (Ruby, where
 	// x.puts and Foo.new are never workspace definitions by those names).
 	builtinsAlways bool
+	// prelude lists the node types of the top-level declarations at the
+	// start of a file that the rest of it is resolved with (Go's package
+	// clause and imports). A language with a prelude has the graph of a
+	// spliced file version (symbols.Splice) extracted from the prelude and
+	// the splice only (ExtractSpliced): the declarations its symbols
+	// language lets be spliced must depend on nothing else.
+	prelude map[string]bool
 
 	once    sync.Once
 	q       *sitter.Query
@@ -327,6 +334,14 @@ func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
 	m := &TreeMatches{spec: spec}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
+	m.add(qc, tree)
+	return m
+}
+
+// add appends the matches qc finds in tree (in the range set on qc, if
+// any).
+func (m *TreeMatches) add(qc *sitter.QueryCursor, tree *sitter.Tree) {
+	spec := m.spec
 	qc.Exec(spec.q, tree.RootNode())
 	for {
 		qm, ok := qc.NextMatch()
@@ -355,7 +370,6 @@ func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
 		m.ends = append(m.ends, len(m.caps))
 		m.outer = append(m.outer, outer)
 	}
-	return m
 }
 
 // ExtractMatched is Extract of f whose graph query matches are m (MatchTree of
@@ -410,6 +424,9 @@ func (x *extractor) run(m *TreeMatches) {
 			x.addParam(outer.node, caps)
 		default:
 			if h := x.spec.handlers[outer.name]; h != nil {
+				if outer.name == "field" || outer.name == "type" {
+					x.g.memberAt = append(x.g.memberAt, int(outer.node.StartByte()))
+				}
 				h(x, outer.node, caps)
 			}
 		}

@@ -42,6 +42,12 @@ type FileGraph struct {
 	TypeRefs []TypeRef
 	// Tests are the test definitions of the file.
 	Tests []Test
+
+	// memberAt holds where each field and type declaration that fed Types
+	// and Fields starts (they carry no position of their own): a spliced
+	// extraction must not carry Types and Fields over a splice that held
+	// one (ExtractSpliced).
+	memberAt []int
 }
 
 // Import is one imported module, package or name.

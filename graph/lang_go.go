@@ -80,7 +80,8 @@ var goSpec = &langSpec{
 		"field":  goField,
 		"type":   goType,
 	},
-	finish: goFinish,
+	finish:  goFinish,
+	prelude: map[string]bool{"package_clause": true, "import_declaration": true},
 }
 
 func init() { registerSpec(goSpec, "go") }

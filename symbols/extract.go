@@ -118,6 +118,12 @@ type langSpec struct {
 	// leading comment children and white space, and names skip white space.
 	foldsTrivia bool
 	doc         docRules
+	// spliceable lists the node types of top-level declarations that are
+	// self-contained: the definitions extracted from one (and, where the
+	// graph agrees, its calls) depend on nothing outside it. An edit
+	// confined to such declarations re-extracts them alone (Splice);
+	// "comment" and white space between them always qualify.
+	spliceable map[string]bool
 }
 
 // def is a definition under construction.
@@ -194,6 +200,14 @@ func (x *extractor) firstAtTop(d *def) bool {
 // extract runs the language's definitions query over tree and turns the
 // matches into Symbols.
 func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree) ([]Symbol, error) {
+	syms, _, err := extractIn(ctx, lang, src, tree, nil)
+	return syms, err
+}
+
+// extractIn is extract of the definitions inside splice s of the new
+// source only, when s is not nil; their Parent indices are relative to
+// the result. ok is false when a definition straddles the splice's ends.
+func extractIn(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree, s *Splice) (syms []Symbol, ok bool, err error) {
 	spec := lang.spec
 	x := &extractor{lang: lang, src: src, tree: tree}
 	qc := sitter.NewQueryCursor()
@@ -201,21 +215,39 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 	root := tree.RootNode()
 	seen := make(map[[3]uint32]bool)
 	n := 0
-	for _, seg := range x.segments(root) {
+	for _, seg := range x.segments(root, s) {
+		if s != nil {
+			var in bool
+			if seg, in = clipSegment(seg, s, src); !in {
+				continue
+			}
+		}
 		qc.SetPointRange(seg.start, seg.end)
 		qc.Exec(lang.query, root)
 		for ; ; n++ {
 			if n%512 == 511 {
 				if err := ctx.Err(); err != nil {
-					return nil, fmt.Errorf("symbols: extract %s: %w", lang.Name, err)
+					return nil, false, fmt.Errorf("symbols: extract %s: %w", lang.Name, err)
 				}
 			}
-			m, ok := qc.NextMatch()
-			if !ok {
+			m, more := qc.NextMatch()
+			if !more {
 				break
 			}
 			x.match(m, seen)
 		}
+	}
+	if s != nil {
+		kept := x.defs[:0]
+		for _, d := range x.defs {
+			switch {
+			case d.span.StartByte >= s.Start && d.span.EndByte <= s.NewEnd:
+				kept = append(kept, d)
+			case d.span.EndByte > s.Start && d.span.StartByte < s.NewEnd:
+				return nil, false, nil
+			}
+		}
+		x.defs = kept
 	}
 	if spec.post != nil {
 		spec.post(x)
@@ -231,7 +263,7 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 		return a.nameNode.StartByte() < b.nameNode.StartByte()
 	})
 	x.nest()
-	syms := make([]Symbol, len(x.defs))
+	syms = make([]Symbol, len(x.defs))
 	for i, d := range x.defs {
 		if spec.finish != nil {
 			spec.finish(x, d)
@@ -250,7 +282,7 @@ func extract(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree)
 			Parent:    d.parent,
 		}
 	}
-	return syms, nil
+	return syms, true, nil
 }
 
 // add finishes a captured definition and records it unless the language
@@ -794,8 +826,9 @@ type scopeEntry struct {
 func nodeKey(n *sitter.Node) [2]uint32 { return [2]uint32{n.StartByte(), n.EndByte()} }
 
 // walkScopes walks the scope nodes from the root, recording their named
-// children in the scope table and collecting the bodies to prune.
-func (x *extractor) walkScopes(root *sitter.Node) []hole {
+// children in the scope table and collecting the bodies to prune; with a
+// splice, only the root's children that overlap it.
+func (x *extractor) walkScopes(root *sitter.Node, s *Splice) []hole {
 	spec := x.lang.spec
 	x.scopeTab = append(x.scopeTab[:0], scopeEntry{typ: root.Type(), parent: -1})
 	x.scopeIdx = make(map[[2]uint32]int32)
@@ -804,11 +837,24 @@ func (x *extractor) walkScopes(root *sitter.Node) []hole {
 	defer c.Close()
 	var walk func(parent int32, depth int)
 	walk = func(parent int32, depth int) {
-		if depth > maxScopeDepth || !c.GoToFirstChild() {
+		if depth > maxScopeDepth {
+			return
+		}
+		end := -1 // where the walk stops: the splice's end at the root
+		if depth == 0 && s != nil {
+			if c.GoToFirstChildForByte(uint32(s.Start)) < 0 {
+				return
+			}
+			end = s.NewEnd
+		} else if !c.GoToFirstChild() {
 			return
 		}
 		for {
-			if n := c.CurrentNode(); n.IsNamed() {
+			n := c.CurrentNode()
+			if end >= 0 && int(n.StartByte()) >= end {
+				break
+			}
+			if n.IsNamed() {
 				t := n.Type()
 				idx := int32(len(x.scopeTab))
 				x.scopeTab = append(x.scopeTab, scopeEntry{typ: t, parent: parent})
@@ -892,9 +938,10 @@ func (x *extractor) atFileLevel(n *sitter.Node, wrappers ...string) bool {
 }
 
 // segments returns the ranges between the prunable function bodies, in
-// source order; a single whole-file range when nothing is pruned.
-func (x *extractor) segments(root *sitter.Node) []segment {
-	holes := x.walkScopes(root)
+// source order (with a splice, of the declarations it overlaps); a single
+// whole-file range when nothing is pruned.
+func (x *extractor) segments(root *sitter.Node, s *Splice) []segment {
+	holes := x.walkScopes(root, s)
 	if len(holes) == 0 {
 		return []segment{{}}
 	}

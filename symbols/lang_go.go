@@ -34,6 +34,12 @@ var goSpec = &langSpec{
 		d.exported = isExportedName(d.name)
 	},
 	sigEnd: goSigEnd,
+	// Functions and methods: their definitions, calls and type references
+	// read nothing of the file but its package clause and imports. Type,
+	// const and var declarations feed other declarations (struct fields,
+	// package-level variables, method sets) and are extracted with the
+	// whole file.
+	spliceable: map[string]bool{"function_declaration": true, "method_declaration": true, "comment": true},
 	doc: docRules{
 		line:      []string{"//"},
 		block:     []string{"/*"},

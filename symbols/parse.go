@@ -91,6 +91,10 @@ type File struct {
 	// Symbols are the definitions in source order: by start offset, an
 	// enclosing symbol before the symbols it contains.
 	Symbols []Symbol
+	// Splice, set by Reparse, says where this version differs from the
+	// previous one when only that part's definitions were extracted (the
+	// others carried over, moved); nil after a full extraction.
+	Splice *Splice
 }
 
 // Close frees the syntax tree. Symbols and Source stay usable.
@@ -146,21 +150,6 @@ func (p *Parser) ParseThen(ctx context.Context, lang *Language, src []byte, pars
 	return p.parse(ctx, lang, src, nil, parsed)
 }
 
-// ParseSyntax parses src as lang without extracting its symbols: the File
-// holds the syntax tree and the source only, for a later Reparse (an
-// editor buffer parsed when it opens, so that its first edit re-parses
-// only what it changed). It fails like Parse.
-func (p *Parser) ParseSyntax(ctx context.Context, lang *Language, src []byte) (*File, error) {
-	if err := p.prepare(ctx, lang, src); err != nil {
-		return nil, err
-	}
-	tree, err := p.parseTree(ctx, lang, src, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &File{Lang: lang, Source: src, Tree: tree}, nil
-}
-
 // prepare refuses what no parse may start on and compiles lang (its
 // grammar and definitions query) on first use.
 func (p *Parser) prepare(ctx context.Context, lang *Language, src []byte) error {
@@ -195,7 +184,10 @@ func (p *Parser) Reparse(ctx context.Context, prev *File, src []byte) (*File, er
 
 // ReparseThen is Reparse that calls parsed like ParseThen does: with the
 // final syntax tree (the incremental one, or that of the full parse that
-// replaces it) before the definitions are extracted from it.
+// replaces it) before the definitions are extracted from all of it. When
+// the edit is confined to self-contained top-level declarations (see
+// Splice), only theirs are extracted, the rest carried over from prev, and
+// parsed is not called.
 func (p *Parser) ReparseThen(ctx context.Context, prev *File, src []byte, parsed func(*sitter.Tree)) (*File, error) {
 	if prev == nil || prev.Tree == nil {
 		return nil, errors.New("symbols: Reparse without a previous parse")
@@ -213,7 +205,15 @@ func (p *Parser) ReparseThen(ctx context.Context, prev *File, src []byte, parsed
 	if lang.parseMu != nil {
 		return p.parse(ctx, lang, src, nil, parsed)
 	}
-	prev.Tree.Edit(editBetween(prev.Source, src))
+	pre, suf := commonEnds(prev.Source, src)
+	// What the change touches in the old tree, read before the edit moves
+	// it.
+	var oldHull span
+	splice := len(lang.spec.spliceable) > 0
+	if splice {
+		oldHull, splice = touched(kidsOf(prev.Tree), pre, len(prev.Source)-suf, lang.spec.spliceable)
+	}
+	prev.Tree.Edit(editBetween(prev.Source, src, pre, suf))
 	tree, err := p.parseTree(ctx, lang, src, prev.Tree)
 	if err != nil {
 		return nil, err
@@ -222,21 +222,55 @@ func (p *Parser) ReparseThen(ctx context.Context, prev *File, src []byte, parsed
 		tree.Close()
 		return p.parse(ctx, lang, src, nil, parsed)
 	}
+	if splice {
+		if f, err := p.spliced(ctx, prev, src, oldHull, tree, pre, suf); f != nil || err != nil {
+			return f, err
+		}
+	}
 	return p.extracted(ctx, lang, src, tree, parsed)
 }
 
-// editBetween describes the change from old to new as one tree-sitter
-// edit: the bytes between their common prefix and common suffix.
-func editBetween(old, new []byte) sitter.EditInput {
+// spliced is the File of src, parsed as tree from prev, with the
+// definitions of the declarations the edit touched extracted and the
+// others carried over; nil (and no error) when the edit does not allow
+// it. On an error tree is closed.
+func (p *Parser) spliced(ctx context.Context, prev *File, src []byte, oldHull span, tree *sitter.Tree, pre, suf int) (*File, error) {
+	s, ok := spliceOf(prev.Lang, prev.Source, src, oldHull, prev.Tree, tree, pre, suf)
+	if !ok {
+		return nil, nil
+	}
+	mid, ok, err := extractIn(ctx, prev.Lang, src, tree, s)
+	if err != nil {
+		tree.Close()
+		return nil, err
+	}
+	if !ok {
+		return nil, nil
+	}
+	syms, ok := spliceSymbols(prev.Symbols, mid, s)
+	if !ok {
+		return nil, nil
+	}
+	return &File{Lang: prev.Lang, Source: src, Tree: tree, Symbols: syms, Splice: s}, nil
+}
+
+// commonEnds returns the lengths of old and new's common prefix and of
+// their common suffix after it.
+func commonEnds(old, new []byte) (pre, suf int) {
 	n := min(len(old), len(new))
-	pre := 0
 	for pre < n && old[pre] == new[pre] {
 		pre++
 	}
-	suf := 0
 	for suf < n-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
 		suf++
 	}
+	return pre, suf
+}
+
+// editBetween describes the change from old to new as one tree-sitter
+// edit: the bytes between their common prefix and common suffix
+// (commonEnds).
+func editBetween(old, new []byte, pre, suf int) sitter.EditInput {
 	return sitter.EditInput{
 		StartIndex:  uint32(pre),
 		OldEndIndex: uint32(len(old) - suf),

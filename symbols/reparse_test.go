@@ -13,8 +13,8 @@ import (
 
 // TestReparseMatchesParse: a chain of random edits (insertions, deletions,
 // replacements, some of them breaking the syntax) re-parsed incrementally
-// from a syntax-only parse gives, at every step, the definitions a full
-// parse of the same text gives.
+// gives, at every step, the definitions a full parse of the same text
+// gives.
 func TestReparseMatchesParse(t *testing.T) {
 	for _, name := range reparseLanguages {
 		t.Run(name, func(t *testing.T) {
@@ -41,14 +41,9 @@ func TestReparseMatchesParse(t *testing.T) {
 			inc, full := NewParser(), NewParser()
 			defer inc.Close()
 			defer full.Close()
-			// The chain starts from a syntax-only parse, as an editor
-			// buffer's does (ParseSyntax when it opens).
-			prev, err := inc.ParseSyntax(ctx, lang, src)
+			prev, err := inc.Parse(ctx, lang, src)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if prev.Symbols != nil || prev.Tree == nil {
-				t.Fatalf("ParseSyntax: %d definitions, tree %v; want none and a tree", len(prev.Symbols), prev.Tree != nil)
 			}
 			defer func() { prev.Close() }()
 			rng := rand.New(rand.NewSource(7))
@@ -97,8 +92,9 @@ var reparseLanguages = []string{"go", "python", "rust", "typescript"}
 
 // TestParseThenHandsOverTheFilesTree: ParseThen and ReparseThen call
 // parsed once, with the tree of the File they return — also when a
-// re-parse with a syntax error is replaced by a full parse — and a
-// cancelled parse returns no File.
+// re-parse with a syntax error is replaced by a full parse — unless the
+// re-parse was spliced (a function added: no full extraction follows),
+// and a cancelled parse returns no File.
 func TestParseThenHandsOverTheFilesTree(t *testing.T) {
 	lang := ByName("go")
 	ctx := context.Background()
@@ -121,9 +117,18 @@ func TestParseThenHandsOverTheFilesTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		f = g
+		if f.Splice != nil {
+			if len(got) != 0 {
+				t.Fatalf("ReparseThen to %q: spliced, yet parsed called with %v", next, got)
+			}
+			continue
+		}
 		if len(got) != 1 || got[0] != f.Tree {
 			t.Fatalf("ReparseThen to %q: parsed called with %v, the File's tree is %p", next, got, f.Tree)
 		}
+	}
+	if f.Splice != nil {
+		t.Fatal("a re-parse with a syntax error was spliced")
 	}
 	f.Close()
 	cancelled, cancel := context.WithCancel(ctx)

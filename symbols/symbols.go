@@ -10,6 +10,10 @@
 // goroutine: Parser.Parse returns a File with the syntax tree (for further
 // queries by other packages) and its Symbols. Close every File and Parser;
 // tree-sitter memory is C memory that finalizers free too late.
+// Parser.Reparse parses a new version of a File incrementally; when the
+// edit is confined to self-contained top-level declarations (Go functions
+// and methods) it extracts only theirs and says where in File.Splice, which
+// the graph and chunking packages use to redo only that part too.
 //
 // What is extracted: functions, methods (with their receiver, class or impl
 // type as Container), constructors, classes, structs, interfaces, traits,
