@@ -31,8 +31,10 @@ var freshKinds = []string{"search", "workspace/symbol", "documentSymbol", "hover
 // benchEdit starts the server binary on the Go standard library, waits for
 // the bootstrap index, opens four files of it (and waits until the server
 // has taken them in, as when a user opens a file and then types), then
-// repeatedly appends a uniquely named function to one of these buffers
-// (never saved) and times, from the didChange
+// repeatedly adds a uniquely named function to one of these buffers
+// (never saved) — at its end, or before the function nearest its middle,
+// which moves everything after it (-where; both in turn by default) —
+// and times, from the didChange
 // notification, the first answer of a query that shows it (search,
 // workspace/symbol, documentSymbol or hover, in turn). The server makes
 // queries read the edits sent before them, so the query right after the
@@ -49,7 +51,11 @@ func benchEdit(args []string) error {
 	fresh := fs.Duration("timeout", 10*time.Second, "give up on one edit after this long")
 	verbose := fs.Bool("v", false, "let the server log at debug level (stderr)")
 	server := fs.String("server", "", "run this server binary instead of building bin/context-ls (to compare two builds back to back on one index)")
+	where := fs.String("where", "both", "where each function is added: end (of the file), middle (before the function nearest the middle, moving everything after it), or both in turn")
 	fs.Parse(args)
+	if *where != "end" && *where != "middle" && *where != "both" {
+		return fmt.Errorf("-where %q: want end, middle or both", *where)
+	}
 
 	root, err := goroot()
 	if err != nil {
@@ -119,6 +125,7 @@ func benchEdit(args []string) error {
 	lat := map[string][]time.Duration{}   // by query kind
 	plain := map[string][]time.Duration{} // the same query, nothing to wait for
 	byFile := map[string][]time.Duration{}
+	byPlace := map[string][]time.Duration{} // end or middle
 	var all []time.Duration
 	misses, late := 0, 0
 	prev := map[string]freshQuery{} // the previous edit's query, by file
@@ -161,11 +168,24 @@ func benchEdit(args []string) error {
 			}
 		}
 		name := fmt.Sprintf("BenchEditFresh%s%d", tag, i)
-		line := strings.Count(texts[rel], "\n")
-		insert := fmt.Sprintf("\n// %s is added by the edit benchmark.\nfunc %s() int { return %d }\n", name, name, i)
-		texts[rel] += insert
+		place := *where
+		if place == "both" {
+			place = [2]string{"end", "middle"}[(i/len(editFiles))%2]
+		}
+		var line, at int // where the text goes, as a line and an offset
+		var insert string
+		var q freshQuery
+		if place == "end" {
+			line, at = strings.Count(texts[rel], "\n"), len(texts[rel])
+			insert = fmt.Sprintf("\n// %s is added by the edit benchmark.\nfunc %s() int { return %d }\n", name, name, i)
+			q = freshQuery{kind: kind, name: name, uri: uri, line: line + 2}
+		} else {
+			line, at = middleFunc(texts[rel])
+			insert = fmt.Sprintf("// %s is added by the edit benchmark.\nfunc %s() int { return %d }\n\n", name, name, i)
+			q = freshQuery{kind: kind, name: name, uri: uri, line: line + 1}
+		}
+		texts[rel] = texts[rel][:at] + insert + texts[rel][at:]
 		versions[rel]++
-		q := freshQuery{kind: kind, name: name, uri: uri, line: line + 2}
 		began := time.Now()
 		err := c.Notify("textDocument/didChange", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "version": versions[rel]},
@@ -191,6 +211,7 @@ func benchEdit(args []string) error {
 			late++
 		}
 		d := time.Since(began)
+		byPlace[place] = append(byPlace[place], d)
 		lat[kind] = append(lat[kind], d)
 		byFile[rel] = append(byFile[rel], d)
 		all = append(all, d)
@@ -219,6 +240,11 @@ func benchEdit(args []string) error {
 	info("server CPU per edit (its queries and background work included)", ms(cpu)/float64(*n), "ms")
 	for _, rel := range editFiles {
 		info("edit-to-fresh p50, "+rel, ms(percentile(byFile[rel], 0.50)), "ms")
+	}
+	for _, place := range []string{"end", "middle"} {
+		if len(byPlace[place]) > 0 {
+			info("edit-to-fresh p95, a function added at the "+place, ms(percentile(byPlace[place], 0.95)), "ms")
+		}
 	}
 	for _, kind := range freshKinds {
 		info("  "+kind+": query alone p50", ms(percentile(plain[kind], 0.50)), "ms")
@@ -442,4 +468,15 @@ func serverBinaryPath() (string, error) {
 
 func fileURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// middleFunc finds where a function goes in the middle of Go source text:
+// the start of the first line beginning with "func " from the middle on
+// (the end when there is none), as a 0-based line and an offset.
+func middleFunc(text string) (line, at int) {
+	at = len(text)
+	if i := strings.Index(text[len(text)/2:], "\nfunc "); i >= 0 {
+		at = len(text)/2 + i + 1
+	}
+	return strings.Count(text[:at], "\n"), at
 }

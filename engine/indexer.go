@@ -91,8 +91,9 @@ type IndexResult struct {
 // same input; chunking.Version covers the chunker, graph.FormatVersion and
 // graph.ExtractVersion the graph. Files indexed by another version are
 // re-indexed on the next scan (no wipe needed). Version 2: large generated
-// data files (chunking.IsData) are no longer parsed.
-const extractVersion = 2
+// data files (chunking.IsData) are no longer parsed. Version 3: chunk ids
+// no longer depend on the chunk's place (store.NewChunkID).
+const extractVersion = 3
 
 // dataNote is the note of a file indexed as data (chunking.IsData).
 const dataNote = "data: chunked as line windows, without definitions or call graph"
@@ -582,13 +583,19 @@ func (e *Engine) buildWith(ctx context.Context, rel string, content []byte, over
 			byName[data.Symbols[i].QualifiedName()] = &data.Symbols[i]
 		}
 		data.Chunks = make([]store.ChunkRecord, len(chunks))
+		same := map[store.ChunkID]int{}
 		for i, c := range chunks {
-			data.Chunks[i] = store.ChunkRecord{
-				ID:      store.NewChunkID(rel, c.StartByte, c.EndByte, c.Text),
-				Chunk:   c,
-				Recipe:  store.NewRecipe(chunking.Version, embedText(c)),
-				Summary: summary(c, byName),
+			r := store.ChunkRecord{Chunk: c, Recipe: store.NewRecipe(chunking.Version, embedText(c)), Summary: summary(c, byName)}
+			// What the text index and the embedding hold of the chunk,
+			// not where it is (textDoc, embedText).
+			r.ID = store.NewChunkID(rel, c.Language, c.Kind, c.Label, strings.Join(c.Symbols, " "), r.Summary, c.Context, c.Text)
+			if n := same[r.ID]; n > 0 {
+				same[r.ID]++
+				r.ID = r.ID.Nth(n)
+			} else {
+				same[r.ID] = 1
 			}
+			data.Chunks[i] = r
 		}
 		data.SymbolChunks = symbolChunks(data.Symbols, data.Chunks)
 	}
@@ -697,7 +704,8 @@ var ErrNotIndexable = errors.New("file type not indexed")
 // writeFile commits one file's batch and queues its text-index changes.
 // Disk versions of files that have an overlay are dropped: the editor's
 // buffer wins until it is closed. Chunks the previous version already had
-// (same id: same text at the same place) keep their text-index documents.
+// (same id: the same text, label, names and summary, wherever it now is)
+// keep their text-index documents.
 func (e *Engine) writeFile(ctx context.Context, data *store.FileData, overlay bool) error {
 	return e.writeFileWith(ctx, data, overlay, true)
 }

@@ -275,3 +275,43 @@ func TestKeepParse(t *testing.T) {
 		t.Error("a build from the kept parse differs from one from scratch")
 	}
 }
+
+// TestMovedChunkKeepsItsID: a function added above another moves that
+// one's chunk without changing its id (its text-index document and vector
+// stay), and search finds it where it now is.
+func TestMovedChunkKeepsItsID(t *testing.T) {
+	body := func(name, word string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "// %s reconciles the %s ledger.\nfunc %s(xs []int) int {\n\tn := 0\n", name, word, name)
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, "\tn += xs[%d] * %d // %s step %d\n", i, i, word, i)
+		}
+		return b.String() + "\treturn n\n}\n"
+	}
+	src := "package ledger\n\n" + body("Alpha", "quarterly") + "\n" + body("Beta", "zanzibar")
+	e, _ := indexedEngine(t, map[string]string{"ledger/ledger.go": src})
+	defer e.Close()
+	ctx := context.Background()
+	find := func() Hit {
+		t.Helper()
+		s := e.Snapshot()
+		defer s.Release()
+		res, err := s.Search(ctx, SearchRequest{Query: "zanzibar ledger", K: 1})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("search: %v, %d hits", err, len(res.Hits))
+		}
+		return res.Hits[0]
+	}
+	before := find()
+	added := body("Gamma", "gamma") + "\n"
+	edited := strings.Replace(src, "// Alpha", added+"// Alpha", 1)
+	if err := e.UpdateOverlay(ctx, "ledger/ledger.go", []byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	after := find()
+	lines := strings.Count(added, "\n")
+	if after.Chunk != before.Chunk || after.StartLine != before.StartLine+lines || after.Symbol != "Beta" {
+		t.Errorf("after a function was added above it: %s at line %d (chunk %v); before: %s at line %d (chunk %v), want the same chunk %d lines down",
+			after.Symbol, after.StartLine, after.Chunk, before.Symbol, before.StartLine, before.Chunk, lines)
+	}
+}

@@ -267,19 +267,32 @@ func (s *Snapshot) scan(prefix []byte, fn func(k, v []byte) (bool, error)) error
 	return s.db.noteRead(it.Error())
 }
 
-// NewChunkID derives a chunk's id from its path, byte range and text, so the
-// same content at the same place always has the same id and any change
-// yields a new one (stale derived-index entries then resolve to nothing).
-func NewChunkID(path string, startByte, endByte int, text string) ChunkID {
+// NewChunkID derives a chunk's id from its path and what the derived
+// indexes hold of it — the text index's document and the embedded text:
+// its text, label, names, summary … given as parts — and not from its
+// place: a chunk that only moved (an edit above it) keeps its id, and with
+// it its text-index document and vector, while any other change yields a
+// new id (stale derived-index entries then resolve to nothing). Where a
+// chunk is, its record in the store says. Chunks of one file with the
+// same parts are told apart with Nth.
+func NewChunkID(path string, parts ...string) ChunkID {
 	h := sha256.New()
 	h.Write([]byte(path))
-	h.Write([]byte{0})
-	var n [16]byte
-	binary.BigEndian.PutUint64(n[:8], uint64(startByte))
-	binary.BigEndian.PutUint64(n[8:], uint64(endByte))
-	h.Write(n[:])
-	h.Write([]byte(text))
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
 	return ChunkID(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
+}
+
+// Nth is the id of the n-th (from 1) further chunk of a file with the
+// same parts as the one of id.
+func (id ChunkID) Nth(n int) ChunkID {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(id))
+	binary.BigEndian.PutUint64(b[8:], uint64(n))
+	sum := sha256.Sum256(b[:])
+	return ChunkID(binary.BigEndian.Uint64(sum[:8]))
 }
 
 // NewRecipe hashes what an embedding depends on besides the model.

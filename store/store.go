@@ -85,7 +85,7 @@ type FileRecord struct {
 	Indexer string `json:"indexer,omitempty"`
 }
 
-// ChunkID identifies a chunk by its content and place: see NewChunkID.
+// ChunkID identifies a chunk by its file and content: see NewChunkID.
 type ChunkID uint64
 
 // String renders the id as 16 hex digits (the bleve document id).

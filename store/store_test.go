@@ -32,7 +32,7 @@ func fileData(path string, names []string, text string) *FileData {
 		d.Symbols = append(d.Symbols, symbols.Symbol{Name: n, Kind: symbols.KindFunction, Parent: -1,
 			Span: symbols.Span{Start: symbols.Point{Line: i}}})
 		c := chunking.Chunk{Path: path, Language: "go", Kind: "function", Label: n, StartLine: i + 1, EndLine: i + 1, Text: text + n}
-		d.Chunks = append(d.Chunks, ChunkRecord{ID: NewChunkID(path, i, i+1, c.Text), Chunk: c, Recipe: NewRecipe(1, c.Text)})
+		d.Chunks = append(d.Chunks, ChunkRecord{ID: NewChunkID(path, c.Text).Nth(i), Chunk: c, Recipe: NewRecipe(1, c.Text)})
 		d.SymbolChunks = append(d.SymbolChunks, d.Chunks[i].ID)
 		d.Reverse = append(d.Reverse, ReverseEntry{Callee: lower(n) + "callee", Value: []byte(n)})
 	}
