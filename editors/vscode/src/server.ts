@@ -211,6 +211,13 @@ export class ServerController implements vscode.Disposable {
       return;
     }
     if (e.affectsConfiguration(`${SECTION}.serverPath`)) {
+      if (this.binary === undefined && this.client === undefined && this.starting === undefined) {
+        // No server because none was found: try the new path at once
+        // (also when the settings reach the extension host after its
+        // activation, as a slow remote window's can).
+        void this.start();
+        return;
+      }
       void vscode.window.showInformationMessage('context-ls: the server path changed.', 'Restart Server').then((pick) => {
         if (pick === 'Restart Server') {
           void this.restart();

@@ -46,6 +46,22 @@ describe('activate without a server binary', () => {
     context.subscriptions.forEach((d) => d.dispose());
   });
 
+  it('a server path set after the server was not found is tried at once, without asking', async () => {
+    harness.configuration.serverPath = { defaultValue: '', globalValue: '/nonexistent/context-ls' };
+    const context = { subscriptions: [] as { dispose(): unknown }[] };
+    await activate(context as unknown as vscode.ExtensionContext);
+    await tick();
+    assert.strictEqual(harness.called('showErrorMessage').length, 1);
+    harness.configuration.serverPath = { defaultValue: '', globalValue: '/nonexistent/other-context-ls' };
+    harness.changeConfiguration('contextLs.serverPath');
+    await tick();
+    assert.deepStrictEqual(harness.called('showInformationMessage'), [], 'nothing runs: there is nothing to restart');
+    const errors = harness.called('showErrorMessage');
+    assert.strictEqual(errors.length, 2);
+    assert.match(errors[1][0] as string, /contextLs\.serverPath is "\/nonexistent\/other-context-ls", but there is no executable file/);
+    context.subscriptions.forEach((d) => d.dispose());
+  });
+
   it('a failed start is a reason without the prefix its messages add', () => {
     const reason = startFailed(new Error('Pending response rejected since connection got disposed'));
     assert.strictEqual(reason, 'starting the server failed: Pending response rejected since connection got disposed');

@@ -201,7 +201,14 @@ export const harness = {
   treeViews: [] as any[],
   configuration: {} as Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>,
   commandHandlers: new Map<string, (...args: any[]) => any>(),
+  configListeners: new Set<(e: { affectsConfiguration(section: string): boolean }) => void>(),
+  /** Test helper: the settings under these keys (contextLs.x) changed. */
+  changeConfiguration(...keys: string[]): void {
+    const e = { affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(section + '.')) };
+    this.configListeners.forEach((l) => l(e));
+  },
   reset(): void {
+    this.configListeners.clear();
     this.calls = [];
     this.answers = [];
     this.clipboard = '';
@@ -345,7 +352,10 @@ export const workspace = {
     return Promise.resolve({ uri: args[0] });
   },
   registerTextDocumentContentProvider: () => new Disposable(),
-  onDidChangeConfiguration: () => new Disposable(),
+  onDidChangeConfiguration: (l: (e: { affectsConfiguration(section: string): boolean }) => void) => {
+    harness.configListeners.add(l);
+    return new Disposable(() => harness.configListeners.delete(l));
+  },
 };
 
 export const languages = {
