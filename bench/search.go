@@ -32,7 +32,10 @@ func useLiteDir() string {
 
 // openStdlib opens (building if needed) the Go stdlib index used by the
 // query benchmarks. With embed, vectors come from use-lite: the first run
-// embeds the whole library (long; cached in the index for later runs).
+// embeds the whole library (about an hour on two cores; cached in the
+// index for later runs). The index is its own, not bench index's cold one,
+// which that benchmark deletes on every run: sharing it made every make
+// bench embed the library again.
 func openStdlib(ctx context.Context, embed bool) (*engine.Engine, error) {
 	root, err := goroot()
 	if err != nil {
@@ -43,8 +46,7 @@ func openStdlib(ctx context.Context, embed bool) (*engine.Engine, error) {
 	if embed {
 		cfg.Model, cfg.ModelPath = "use-lite", useLiteDir()
 	}
-	// The index bench index builds with the CLI (--db go-stdlib-cold).
-	dbDir, err := engine.IndexDir(filepath.Join(benchDir(), "go-stdlib-cold"), root)
+	dbDir, err := engine.IndexDir(filepath.Join(benchDir(), "go-stdlib"), root)
 	if err != nil {
 		return nil, err
 	}
