@@ -289,10 +289,10 @@ func isEmbeddedProse(text, lang string) bool {
 
 // proseCache remembers isEmbeddedProse by chunk id across queries and
 // engines: an id is derived from a chunk's path and text (store.NewChunkID),
-// so an answer never goes stale. Reading a chunk's text
-// is most of the check's cost (about a tenth of a question's CPU time on
-// the Go standard library when every query paid it). Emptied when it holds
-// proseCacheMax answers.
+// so an answer never goes stale. Reading a chunk's text is most of the
+// check's cost (about a tenth of a question's CPU time on the Go standard
+// library when every query paid it). Emptied when it holds proseCacheMax
+// answers.
 var proseCache proseMemo
 
 const proseCacheMax = 1 << 16

@@ -48,9 +48,9 @@ const keepParseBytes = 16 << 10
 // index already holds (just opened, or just saved) — and keeps the syntax
 // tree, the definitions, chunks and call graph, so that the buffer's
 // first edit re-parses and re-extracts only what it changed, as every
-// later edit does. A parse of this content already kept is kept; a buffer under
-// keepParseBytes or of no parsed language is left alone. ForgetParse
-// drops it.
+// later edit does. A parse of this content already kept is kept; a buffer
+// under keepParseBytes or of no parsed language is left alone.
+// ForgetParse drops it.
 func (e *Engine) KeepParse(ctx context.Context, rel string, content []byte) error {
 	if len(content) < keepParseBytes {
 		return nil

@@ -30,16 +30,13 @@ func extractSpliced(prev *FileGraph, f *symbols.File, path string) *FileGraph {
 		return nil
 	}
 	x := newExtractor(f, path)
-	if x == nil || len(x.spec.prelude) == 0 || len(prev.Calls)+len(prev.TypeRefs) > MaxCallsPerFile/2 {
-		return nil
-	}
-	if prev.Lang != x.lang {
+	if x == nil || prev.Lang != x.lang || len(x.spec.prelude) == 0 || len(prev.Calls)+len(prev.TypeRefs) > MaxCallsPerFile/2 {
 		return nil
 	}
 	// The prelude: the root's first children of the prelude's types
 	// (comments between them), which must end before the splice.
 	root := f.Tree.RootNode()
-	preludeEnd := -1
+	var last *sitter.Node
 	for i := 0; i < int(root.NamedChildCount()); i++ {
 		c := root.NamedChild(i)
 		if t := c.Type(); !x.spec.prelude[t] {
@@ -48,15 +45,15 @@ func extractSpliced(prev *FileGraph, f *symbols.File, path string) *FileGraph {
 			}
 			break
 		}
-		preludeEnd = int(c.EndByte())
+		last = c
 	}
-	if preludeEnd < 0 || preludeEnd > s.Start {
+	if last == nil || int(last.EndByte()) > s.Start {
 		return nil
 	}
 	m := &TreeMatches{spec: x.spec}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.SetPointRange(sitter.Point{}, pointAt(f.Source, preludeEnd))
+	qc.SetPointRange(sitter.Point{}, last.EndPoint())
 	m.add(qc, f.Tree)
 	start, end := s.Points(f.Source)
 	qc.SetPointRange(start, end)
@@ -191,17 +188,4 @@ func spliceItems[T any](old, mid []T, oldAt func(T) place, midIn func(T) bool, m
 		out = append(out, it)
 	}
 	return out, true
-}
-
-// pointAt is the tree-sitter point of byte offset off in src.
-func pointAt(src []byte, off int) sitter.Point {
-	line, col := 0, 0
-	for _, b := range src[:off] {
-		if b == '\n' {
-			line, col = line+1, 0
-		} else {
-			col++
-		}
-	}
-	return sitter.Point{Row: uint32(line), Column: uint32(col)}
 }

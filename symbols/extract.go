@@ -215,10 +215,14 @@ func extractIn(ctx context.Context, lang *Language, src []byte, tree *sitter.Tre
 	root := tree.RootNode()
 	seen := make(map[[3]uint32]bool)
 	n := 0
+	var lo, hi sitter.Point
+	if s != nil {
+		lo, hi = s.Points(src)
+	}
 	for _, seg := range x.segments(root, s) {
 		if s != nil {
 			var in bool
-			if seg, in = clipSegment(seg, s, src); !in {
+			if seg, in = clipSegment(seg, lo, hi); !in {
 				continue
 			}
 		}

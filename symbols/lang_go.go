@@ -39,7 +39,7 @@ var goSpec = &langSpec{
 	// const and var declarations feed other declarations (struct fields,
 	// package-level variables, method sets) and are extracted with the
 	// whole file.
-	spliceable: map[string]bool{"function_declaration": true, "method_declaration": true, "comment": true},
+	spliceable: map[string]bool{"function_declaration": true, "method_declaration": true},
 	doc: docRules{
 		line:      []string{"//"},
 		block:     []string{"/*"},

@@ -130,7 +130,7 @@ func touched(k rootKids, from, to int, spliceable map[string]bool) (hull span, o
 		if typ == "" {
 			continue
 		}
-		if !spliceable[typ] && typ != "comment" {
+		if !selfContained(spliceable, typ) {
 			return span{}, false
 		}
 		if hull.empty() {
@@ -155,11 +155,17 @@ func within(k rootKids, start, end int, spliceable map[string]bool) bool {
 		if typ == "" {
 			continue
 		}
-		if s < start || e > end || (!spliceable[typ] && typ != "comment") {
+		if s < start || e > end || !selfContained(spliceable, typ) {
 			return false
 		}
 	}
 	return true
+}
+
+// selfContained reports whether a top-level node of type typ may be in a
+// splice: a type the language lists (langSpec.spliceable), or a comment.
+func selfContained(spliceable map[string]bool, typ string) bool {
+	return typ == "comment" || spliceable[typ]
 }
 
 // spliceOf finds the Splice between old and new, which share pre bytes at
@@ -230,7 +236,7 @@ func spliceOf(lang *Language, old, new []byte, oldHull span, oldTree, newTree *s
 // straddles the splice or a kept symbol's parent lies inside it.
 func spliceSymbols(old []Symbol, mid []Symbol, s *Splice) ([]Symbol, bool) {
 	b := 0
-	for b < len(old) && s.Before(old[b].FullSpan()) && s.Before(old[b].Span) {
+	for b < len(old) && s.Before(old[b].Span) { // its doc comment is above it
 		b++
 	}
 	a := b
@@ -270,11 +276,10 @@ func spliceSymbols(old []Symbol, mid []Symbol, s *Splice) ([]Symbol, bool) {
 	return out, true
 }
 
-// clipSegment is the part of query range seg inside splice s of src; in is
-// false when there is none. An end of {0, 0} is open (the end of the
-// file).
-func clipSegment(seg segment, s *Splice, src []byte) (clipped segment, in bool) {
-	lo, hi := s.Points(src)
+// clipSegment is the part of query range seg inside [lo, hi) (a splice's
+// Points); in is false when there is none. An end of {0, 0} is open (the
+// end of the file).
+func clipSegment(seg segment, lo, hi sitter.Point) (clipped segment, in bool) {
 	if pointLess(seg.start, lo) {
 		seg.start = lo
 	}
