@@ -15,8 +15,9 @@ import (
 	"github.com/context-ls/context-ls/vectors"
 )
 
-// DefaultModel is the embedding model used when the config names none.
-const DefaultModel = "all-MiniLM-L6-v2"
+// DefaultModel is the embedding model used when the config names none and
+// it is installed (vectors.ResolveModel).
+const DefaultModel = vectors.DefaultModel
 
 // Embedding states reported by Stats.
 const (
@@ -51,26 +52,12 @@ func ModelsDir() (string, error) {
 	return filepath.Join(base, "context-ls", "models"), nil
 }
 
-// ResolveModel finds the embedding model a config asks for: its registry
-// entry (name, default DefaultModel) and its directory (modelPath, else
-// ModelsDir()/name).
+// ResolveModel finds the embedding model a config asks for
+// (vectors.ResolveModel over ModelsDir): modelPath, else the model beside
+// the binary, else the user cache.
 func ResolveModel(name, modelPath string) (vectors.ModelSpec, string, error) {
-	if name == "" {
-		name = DefaultModel
-	}
-	spec, err := vectors.Lookup(name)
-	if err != nil {
-		return spec, "", err
-	}
-	dir := modelPath
-	if dir == "" {
-		base, err := ModelsDir()
-		if err != nil {
-			return spec, "", err
-		}
-		dir = filepath.Join(base, name)
-	}
-	return spec, dir, nil
+	base, _ := ModelsDir() // "" without a user cache: vectors says so if it needs it
+	return vectors.ResolveModel(name, modelPath, base)
 }
 
 // embedder owns the semantic index of an engine: the model, the in-memory
@@ -92,8 +79,20 @@ type embedder struct {
 	hits    int64 // vectors found in the cache
 	misses  int64 // vectors computed
 	current int   // chunks known to need a vector in the last scan
+}
 
-	warnOnce sync.Once
+// unavailableReason says in a few words why the embedder could not start
+// (Stats.Embeddings.Reason, the notes of answers without a vector leg).
+func unavailableReason(spec vectors.ModelSpec, err error) string {
+	switch {
+	case errors.Is(err, vectors.ErrRuntimeNotFound):
+		return "no ONNX Runtime library found"
+	case errors.Is(err, vectors.ErrRuntimeUnavailable):
+		return "the ONNX Runtime library did not load"
+	case errors.Is(err, vectors.ErrModelMissing):
+		return fmt.Sprintf("model %s is not installed (context-ls model pull %s)", spec.Name, spec.Name)
+	}
+	return err.Error()
 }
 
 // embedBatchChunks is how many chunks are embedded per model call: batch 32
@@ -146,14 +145,12 @@ func (em *embedder) run(ctx context.Context) {
 		}
 	}
 	if err != nil {
-		reason := err.Error()
-		if errors.Is(err, vectors.ErrModelMissing) {
-			reason = fmt.Sprintf("%v (run: context-ls model pull %s)", err, spec.Name)
-		}
+		reason := unavailableReason(spec, err)
 		em.setState(EmbedUnavailable, reason)
-		em.warnOnce.Do(func() {
-			em.e.log.Warn("embeddings unavailable; search uses BM25, symbols and the graph", "reason", reason)
-		})
+		// A state, not a fault: a workspace without a runtime or a model is
+		// served by BM25, symbols and the graph, and stats say why. The
+		// details (every place looked at) are context-ls doctor's.
+		em.e.log.Info("embeddings unavailable; search uses BM25, symbols and the graph", "reason", reason, "err", err)
 		return
 	}
 	index, err := vectors.NewIndex(model.ModelID(), model.Dim())

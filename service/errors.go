@@ -101,7 +101,7 @@ func classify(field, v string, err error) error {
 	case errors.Is(err, engine.ErrDiskFull), errors.Is(err, engine.ErrDamaged):
 		return &Error{Code: CodeUnavailable, Message: err.Error(), err: err}
 	case errors.Is(err, engine.ErrNoEmbeddings):
-		return &Error{Code: CodeUnavailable, Message: err.Error() + "; start the server with an embedding model (context-ls model pull, or --model-path DIR) and wait until stats report embeddings ready", err: err}
+		return &Error{Code: CodeUnavailable, Message: err.Error() + "; `context-ls doctor` says what is missing, or wait until stats report embeddings ready", err: err}
 	}
 	return &Error{Code: CodeFailed, Message: err.Error(), err: err}
 }

@@ -26,7 +26,7 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 	if err != nil {
 		return nil, err
 	}
-	s.awaitVectors(ctx)
+	vnotes := s.awaitVectors(ctx)
 	return withSnapshot(s, func(snap *engine.Snapshot) (*PackResult, error) {
 		ereq := engine.PackRequest{Query: req.Query, Budget: req.Budget, Format: req.Format, Task: req.Task, Exclude: exclude}
 		if req.Selection.Given() {
@@ -47,7 +47,7 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 		s.packTokens.Add(int64(p.Tokens))
 		json := p.Format == packs.FormatJSON
 		out := &PackResult{Format: p.Format, Tokens: p.Tokens, Budget: p.Budget, Dropped: p.Dropped, Excluded: p.Excluded,
-			Items: make([]PackItem, 0, len(p.Items)), Notes: p.Notes, LatencyMs: p.LatencyMs}
+			Items: make([]PackItem, 0, len(p.Items)), Notes: append(vnotes, p.Notes...), LatencyMs: p.LatencyMs}
 		out.Text = p.Text // scrubbed by the pack builder before it was counted
 		for _, it := range p.Items {
 			item := PackItem{

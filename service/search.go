@@ -43,7 +43,7 @@ func (s *Service) awaitVectors(ctx context.Context) []string {
 	case engine.EmbedLoading:
 		return []string{fmt.Sprintf("embeddings are still loading (%d vectors so far): the vector leg is left out of this answer", st.Vectors)}
 	case engine.EmbedUnavailable:
-		return []string{"embeddings unavailable (" + st.Reason + "): words, names and the code graph only"}
+		return []string{"embeddings unavailable (" + st.Reason + "): words, names and the code graph only; `context-ls doctor` explains"}
 	}
 	return nil
 }

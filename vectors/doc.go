@@ -7,6 +7,9 @@
 //     checksums;
 //   - the ONNX Runtime binding ([FindRuntime]): the shared library is loaded
 //     at run time, once per process;
+//   - the release archive's layout ([BundleDir]): a runtime in lib/ and models
+//     in models/ beside the binary are found before the user cache
+//     ([RuntimePlaces], [ResolveModel]);
 //   - the [Embedder]: tokenizer + batched ONNX inference + pooling +
 //     L2 normalisation, so that the cosine of two vectors is their dot product;
 //   - the in-memory [Index]: int8-quantised vectors keyed by uint64 ids, with

@@ -179,10 +179,10 @@ func TestOpenDegradation(t *testing.T) {
 		t.Setenv(RuntimeEnv, filepath.Join(t.TempDir(), "nope.so"))
 		t.Setenv("XDG_CACHE_HOME", t.TempDir())
 		_, err := Open(tinySpec(PoolingMean, 16), tiny, Options{RuntimePath: "/nonexistent/lib"})
-		if !errors.Is(err, ErrRuntimeUnavailable) {
-			t.Fatalf("Open = %v, want ErrRuntimeUnavailable", err)
+		if !errors.Is(err, ErrRuntimeUnavailable) || !errors.Is(err, ErrRuntimeNotFound) {
+			t.Fatalf("Open = %v, want ErrRuntimeNotFound", err)
 		}
-		for _, want := range []string{"$" + RuntimeEnv, "nope.so", "/nonexistent/lib", "default cache", "fetch-ort.sh"} {
+		for _, want := range []string{"$" + RuntimeEnv, "nope.so", "/nonexistent/lib", "beside the binary", "user cache", RuntimeVersion} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not mention %q", err, want)
 			}
@@ -257,7 +257,7 @@ func TestFindRuntime(t *testing.T) {
 		if !errors.Is(err, ErrRuntimeUnavailable) {
 			t.Fatalf("FindRuntime = %v", err)
 		}
-		for _, want := range []string{"$" + RuntimeEnv + ": not set", "setting: " + empty + ": directory holds no libonnxruntime.so.1", "default cache"} {
+		for _, want := range []string{"$" + RuntimeEnv + ": not set", "setting: " + empty + ": directory holds no libonnxruntime.so.1", "user cache"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not mention %q", err, want)
 			}

@@ -1,6 +1,9 @@
 package vectors
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Check them with errors.Is; the returned errors wrap them
 // with the details (paths tried, file names, item indexes).
@@ -8,6 +11,9 @@ var (
 	// ErrRuntimeUnavailable means the ONNX Runtime shared library could not
 	// be found or could not be loaded.
 	ErrRuntimeUnavailable = errors.New("onnx runtime unavailable")
+	// ErrRuntimeNotFound means no ONNX Runtime library was found where
+	// FindRuntime looks. It wraps ErrRuntimeUnavailable.
+	ErrRuntimeNotFound = fmt.Errorf("%w: no ONNX Runtime library found", ErrRuntimeUnavailable)
 	// ErrModelMissing means a model file is absent from the model directory.
 	ErrModelMissing = errors.New("model file missing")
 	// ErrUnknownModel means no registry entry has the requested name.

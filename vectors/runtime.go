@@ -12,10 +12,12 @@ import (
 
 // RuntimeEnv names the environment variable that points at the ONNX Runtime
 // shared library (a file, or a directory holding libonnxruntime.so.1). It
-// takes precedence over the setting passed to FindRuntime.
+// takes precedence over the setting passed to FindRuntime and over the
+// library beside the binary.
 const RuntimeEnv = "CONTEXT_LS_ORT_LIB"
 
-// RuntimeVersion is the ONNX Runtime release scripts/fetch-ort.sh installs.
+// RuntimeVersion is the ONNX Runtime release scripts/fetch-ort.sh installs
+// and release archives carry.
 // onnxruntime_go v1.27.0 needs API version 24, i.e. 1.24.1 or newer.
 const RuntimeVersion = "1.24.1"
 
@@ -37,32 +39,60 @@ func DefaultRuntimeDir() string {
 	return filepath.Join(base, "context-ls", "onnxruntime", RuntimeVersion)
 }
 
-// FindRuntime returns the path of the ONNX Runtime shared library. It looks,
-// in order, at $CONTEXT_LS_ORT_LIB, at setting (a configuration value; "" to
-// skip) and at DefaultRuntimeDir. Each may name the library file or a
-// directory containing it. When none holds a library the error wraps
-// ErrRuntimeUnavailable and names every place tried and why it failed.
-func FindRuntime(setting string) (string, error) {
-	type place struct{ origin, path string }
-	places := []place{
-		{"$" + RuntimeEnv, os.Getenv(RuntimeEnv)},
-		{"setting", setting},
-		{"default cache", DefaultRuntimeDir()},
+// RuntimePlace is one place FindRuntime looks for the ONNX Runtime library.
+type RuntimePlace struct {
+	// Origin says where the place comes from: "$CONTEXT_LS_ORT_LIB",
+	// "setting", "beside the binary", "user cache".
+	Origin string
+	// Path is the file or directory looked at; "" when the origin is not set.
+	Path string
+	// Found is the library file found there; "" when none.
+	Found string
+	// Problem says why nothing usable is there ("not set", "does not exist").
+	Problem string
+}
+
+// RuntimePlaces returns, in the order FindRuntime tries them, the places
+// where the ONNX Runtime library may be: $CONTEXT_LS_ORT_LIB, setting (a
+// configuration value; "" to skip), lib/ beside the binary (BundledRuntimeDir)
+// and the user cache (DefaultRuntimeDir). Each may name the library file or a
+// directory containing it; each says what it holds.
+func RuntimePlaces(setting string) []RuntimePlace {
+	places := []RuntimePlace{
+		{Origin: "$" + RuntimeEnv, Path: os.Getenv(RuntimeEnv)},
+		{Origin: "setting", Path: setting},
+		{Origin: "beside the binary", Path: BundledRuntimeDir()},
+		{Origin: "user cache", Path: DefaultRuntimeDir()},
 	}
-	var tried []string
-	for _, p := range places {
-		if p.path == "" {
-			tried = append(tried, p.origin+": not set")
+	for i := range places {
+		p := &places[i]
+		if p.Path == "" {
+			p.Problem = "not set"
 			continue
 		}
-		found, why := runtimeAt(p.path)
-		if found != "" {
-			return found, nil
-		}
-		tried = append(tried, fmt.Sprintf("%s: %s: %s", p.origin, p.path, why))
+		p.Found, p.Problem = runtimeAt(p.Path)
 	}
-	return "", fmt.Errorf("%w: no ONNX Runtime library found (tried %s); run scripts/fetch-ort.sh or set %s",
-		ErrRuntimeUnavailable, strings.Join(tried, "; "), RuntimeEnv)
+	return places
+}
+
+// FindRuntime returns the path of the ONNX Runtime shared library: the first
+// of RuntimePlaces(setting) that holds one. When none does, the error wraps
+// ErrRuntimeNotFound (and so ErrRuntimeUnavailable) and names every place
+// tried and why it failed.
+func FindRuntime(setting string) (string, error) {
+	var tried []string
+	for _, p := range RuntimePlaces(setting) {
+		if p.Found != "" {
+			return p.Found, nil
+		}
+		if p.Path == "" {
+			tried = append(tried, p.Origin+": "+p.Problem)
+		} else {
+			tried = append(tried, fmt.Sprintf("%s: %s: %s", p.Origin, p.Path, p.Problem))
+		}
+	}
+	return "", fmt.Errorf("%w (tried %s); put ONNX Runtime >= %s in lib/ beside the binary or in the user cache, or set %s",
+		ErrRuntimeNotFound, strings.Join(tried, "; "), RuntimeVersion, RuntimeEnv)
 }
 
 // runtimeAt reports the library file at path (a file or a directory), or ""

@@ -38,16 +38,13 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 			Description string `json:"description"`
 		}
 		var out []entry
+		def, _, _ := engine.ResolveModel("", "") // the model used when none is named
 		for _, m := range vectors.Models() {
 			_, d, err := engine.ResolveModel(m.Name, "")
 			if err != nil {
 				return err
 			}
-			st, _ := vectors.Verify(m, d)
-			installed := len(st) > 0
-			for _, f := range st {
-				installed = installed && f.Present
-			}
+			installed := vectors.Present(m, d)
 			dl := len(m.Files) > 0
 			for _, f := range m.Files {
 				dl = dl && f.URL != ""
@@ -55,26 +52,27 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 			out = append(out, entry{m.Name, m.Dim, m.MaxSeq, string(m.Pooling), d, installed, dl, m.Description})
 		}
 		if env.jsonOut {
-			return env.printJSON(map[string]any{"models": out, "default": engine.DefaultModel})
+			return env.printJSON(map[string]any{"models": out, "default": def.Name})
 		}
 		for _, m := range out {
 			state := "not installed"
 			if m.Installed {
 				state = "installed"
 			}
-			def := ""
-			if m.Name == engine.DefaultModel {
-				def = " (default)"
+			mark := ""
+			if m.Name == def.Name {
+				mark = " (default)"
 			}
-			env.printf("%-24s %4d dims  %-13s %s%s\n    %s\n", m.Name, m.Dim, state, m.Description, def, m.Dir)
+			env.printf("%-24s %4d dims  %-13s %s%s\n    %s\n", m.Name, m.Dim, state, m.Description, mark, m.Dir)
 		}
 		return nil
 	case "verify":
-		name := engine.DefaultModel
+		name := ""
 		if len(rest) > 0 {
 			name = rest[0]
 		}
 		spec, d, err := engine.ResolveModel(name, env.modelPath)
+		name = spec.Name
 		if err != nil {
 			return err
 		}
