@@ -15,8 +15,8 @@ import (
 	"github.com/context-ls/context-ls/vectors"
 )
 
-// DefaultModel is the embedding model used when the config names none and
-// it is installed (vectors.ResolveModel).
+// DefaultModel is the embedding model used when a config names none (the
+// workspace's default configuration names use-lite).
 const DefaultModel = vectors.DefaultModel
 
 // Embedding states reported by Stats.

@@ -70,20 +70,14 @@ func Present(spec ModelSpec, dir string) bool {
 	return true
 }
 
-// DefaultModel is the model used when none is named, if it is installed.
+// DefaultModel is the model used when a configuration names none.
 const DefaultModel = "all-MiniLM-L6-v2"
 
-// ResolveModel finds a model: its registry entry and its directory.
-// modelPath, when set, is the directory. Otherwise a model's directory is
-// models/<name> beside the binary (BundledModelsDir) when it holds the
-// model's files, else cacheDir/<name> (where `context-ls model pull` puts
-// it). With no name the model is DefaultModel when it is installed in
-// either place, else the first registry model installed beside the binary
-// (a release archive's), else DefaultModel, missing.
+// ResolveModel finds a model (name; "" for DefaultModel): its registry entry
+// and its directory. modelPath, when set, is the directory. Otherwise it is
+// models/<name> beside the binary (BundledModelsDir) when that holds the
+// model's files, else cacheDir/<name>, where `context-ls model pull` puts it.
 func ResolveModel(name, modelPath, cacheDir string) (ModelSpec, string, error) {
-	if name == "" && modelPath == "" {
-		name = defaultModel(cacheDir)
-	}
 	if name == "" {
 		name = DefaultModel
 	}
@@ -94,38 +88,13 @@ func ResolveModel(name, modelPath, cacheDir string) (ModelSpec, string, error) {
 	if modelPath != "" {
 		return spec, modelPath, nil
 	}
-	if dir := bundledModel(spec); dir != "" {
-		return spec, dir, nil
+	if base := BundledModelsDir(); base != "" {
+		if dir := filepath.Join(base, name); Present(spec, dir) {
+			return spec, dir, nil
+		}
 	}
 	if cacheDir == "" {
 		return spec, "", fmt.Errorf("model %s: no user cache directory to find it in (set HOME or XDG_CACHE_HOME, or give a model path)", name)
 	}
 	return spec, filepath.Join(cacheDir, name), nil
-}
-
-// bundledModel returns the directory of spec beside the binary when it
-// holds the model's files, else "".
-func bundledModel(spec ModelSpec) string {
-	if base := BundledModelsDir(); base != "" {
-		if dir := filepath.Join(base, spec.Name); Present(spec, dir) {
-			return dir
-		}
-	}
-	return ""
-}
-
-// defaultModel names the model used when none is named, "" for
-// DefaultModel missing (see ResolveModel).
-func defaultModel(cacheDir string) string {
-	for _, m := range registry {
-		if m.Name == DefaultModel && (bundledModel(m) != "" || cacheDir != "" && Present(m, filepath.Join(cacheDir, m.Name))) {
-			return DefaultModel
-		}
-	}
-	for _, m := range registry {
-		if bundledModel(m) != "" {
-			return m.Name
-		}
-	}
-	return ""
 }

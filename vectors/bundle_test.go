@@ -140,7 +140,6 @@ func TestResolveModel(t *testing.T) {
 	bundle := fakeBundle(t)
 	cache := t.TempDir()
 	useLite, _ := Lookup("use-lite")
-	miniLM, _ := Lookup(DefaultModel)
 	bundled := filepath.Join(bundle, BundleModelsDir)
 	check := func(what, name, modelPath, wantName, wantDir string) {
 		t.Helper()
@@ -149,19 +148,14 @@ func TestResolveModel(t *testing.T) {
 			t.Errorf("%s: ResolveModel(%q, %q) = %s in %q, %v; want %s in %q", what, name, modelPath, spec.Name, dir, err, wantName, wantDir)
 		}
 	}
-	check("nothing installed", "", "", DefaultModel, filepath.Join(cache, DefaultModel))
-	check("a named model, not installed", "use-lite", "", "use-lite", filepath.Join(cache, "use-lite"))
-
+	check("no name: the default, in the user cache", "", "", DefaultModel, filepath.Join(cache, DefaultModel))
+	check("not installed: the user cache, where model pull puts it", "use-lite", "", "use-lite", filepath.Join(cache, "use-lite"))
+	install(t, useLite, filepath.Join(cache, "use-lite"))
+	check("in the user cache", "use-lite", "", "use-lite", filepath.Join(cache, "use-lite"))
 	install(t, useLite, filepath.Join(bundled, "use-lite"))
-	check("only use-lite beside the binary", "", "", "use-lite", filepath.Join(bundled, "use-lite"))
-	check("named and beside the binary", "use-lite", "", "use-lite", filepath.Join(bundled, "use-lite"))
-	check("a model path wins", "", "/models/mine", DefaultModel, "/models/mine")
-	check("a model path with a name", "use-lite", "/models/mine", "use-lite", "/models/mine")
-
-	install(t, miniLM, filepath.Join(cache, DefaultModel))
-	check("the default pulled into the user cache", "", "", DefaultModel, filepath.Join(cache, DefaultModel))
-	install(t, miniLM, filepath.Join(bundled, DefaultModel))
-	check("the default beside the binary, before the user cache", "", "", DefaultModel, filepath.Join(bundled, DefaultModel))
+	check("beside the binary, before the user cache", "use-lite", "", "use-lite", filepath.Join(bundled, "use-lite"))
+	check("a model path wins", "use-lite", "/models/mine", "use-lite", "/models/mine")
+	check("a model path without a name", "", "/models/mine", DefaultModel, "/models/mine")
 
 	if _, _, err := ResolveModel("nope", "", cache); !errors.Is(err, ErrUnknownModel) {
 		t.Errorf("unknown model: %v, want ErrUnknownModel", err)

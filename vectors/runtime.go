@@ -161,3 +161,14 @@ func RuntimeLoaded() string {
 	defer runtimeState.Unlock()
 	return runtimeState.path
 }
+
+// LoadRuntime initialises the process's ONNX Runtime environment from the
+// library at path (as an Embedder does; once per process) and returns the
+// runtime's version. A library that does not load gives an error wrapping
+// ErrRuntimeUnavailable.
+func LoadRuntime(path string) (string, error) {
+	if err := ensureRuntime(path); err != nil {
+		return "", err
+	}
+	return ort.GetVersion(), nil
+}

@@ -269,6 +269,11 @@ func (e *accessError) Unwrap() error { return e.err }
 // Root returns the absolute, symlink-resolved root.
 func (w *Workspace) Root() string { return w.root }
 
+// InGitRepo reports whether the root is inside a git repository, where
+// .gitignore files (and .git/info/exclude) apply; outside one only
+// .contextignore files and the configuration do.
+func (w *Workspace) InGitRepo() bool { return w.inRepo }
+
 // findOuterSources finds the git repository enclosing root and returns its
 // info/exclude and the .gitignore files of the directories from the
 // repository's top down to root's parent, lowest priority first; inRepo

@@ -82,14 +82,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // directory: under --db, else under the file's dbPath, else the default
 // location.
 func (env *cliEnv) config() (workspace.Config, error) {
-	ov := map[string]any{}
-	if env.model != "" {
-		ov["model"] = env.model
-	}
-	if env.modelPath != "" {
-		ov["modelPath"] = env.modelPath
-	}
-	cfg, diags, err := workspace.Layered(env.root, ov)
+	cfg, diags, err := env.layered()
 	if err != nil {
 		return cfg, err
 	}
@@ -104,6 +97,19 @@ func (env *cliEnv) config() (workspace.Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// layered is the workspace configuration of --root with the model flags
+// laid over it (workspace.Layered) and what it found wrong.
+func (env *cliEnv) layered() (workspace.Config, []workspace.Diagnostic, error) {
+	ov := map[string]any{}
+	if env.model != "" {
+		ov["model"] = env.model
+	}
+	if env.modelPath != "" {
+		ov["modelPath"] = env.modelPath
+	}
+	return workspace.Layered(env.root, ov)
 }
 
 // logger is the CLI's log on stderr (CONTEXT_LS_DEBUG=1: debug).

@@ -38,7 +38,10 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 			Description string `json:"description"`
 		}
 		var out []entry
-		def, _, _ := engine.ResolveModel("", "") // the model used when none is named
+		cfg, _, err := env.layered() // the workspace's model is the default
+		if err != nil {
+			return err
+		}
 		for _, m := range vectors.Models() {
 			_, d, err := engine.ResolveModel(m.Name, "")
 			if err != nil {
@@ -52,7 +55,7 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 			out = append(out, entry{m.Name, m.Dim, m.MaxSeq, string(m.Pooling), d, installed, dl, m.Description})
 		}
 		if env.jsonOut {
-			return env.printJSON(map[string]any{"models": out, "default": def.Name})
+			return env.printJSON(map[string]any{"models": out, "default": cfg.Model})
 		}
 		for _, m := range out {
 			state := "not installed"
@@ -60,19 +63,22 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 				state = "installed"
 			}
 			mark := ""
-			if m.Name == def.Name {
+			if m.Name == cfg.Model {
 				mark = " (default)"
 			}
 			env.printf("%-24s %4d dims  %-13s %s%s\n    %s\n", m.Name, m.Dim, state, m.Description, mark, m.Dir)
 		}
 		return nil
 	case "verify":
-		name := ""
+		cfg, _, err := env.layered() // the workspace's model unless one is named
+		if err != nil {
+			return err
+		}
+		name := cfg.Model
 		if len(rest) > 0 {
 			name = rest[0]
 		}
 		spec, d, err := engine.ResolveModel(name, env.modelPath)
-		name = spec.Name
 		if err != nil {
 			return err
 		}
