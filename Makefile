@@ -9,18 +9,33 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build test test-go test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability bench-linux deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
+.PHONY: all build dist test test-go test-dist test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability bench-linux deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/context-ls
 
-## test: the whole suite (what CI runs).
-test: deps build test-go test-editors
+## dist: the release archive and the VS Code extension carrying it, for
+## this machine's platform (PLATFORM=linux-x64, linux-arm64, darwin-arm64,
+## darwin-x64 or windows-x64 on a machine of that platform), in dist/:
+## context-ls-PLATFORM.tar.gz, context-ls-PLATFORM.vsix, SHA256SUMS. Two runs
+## from the same commit give identical files (scripts/dist.sh says how).
+PLATFORM ?=
+dist:
+	scripts/dist.sh $(PLATFORM)
+
+## test: the whole suite (what CI runs), the release archive and extension
+## built once and tested as a new user gets them.
+test: deps build dist test-go test-dist test-editors
 
 test-go:
 	$(GO) test $(TESTFLAGS) ./...
+
+# The release archive unpacked into an empty directory: doctor and search
+# with no environment but an empty HOME.
+test-dist:
+	CONTEXT_LS_DIST=$(CURDIR)/dist $(GO) test ./cmd/context-ls -run 'TestReleaseArchive' -count=1 -v
 
 # The VS Code extension: unit tests and the real server (npm test), then the
 # packaged extension inside a real VS Code (code-server + headless Chromium,
@@ -143,4 +158,4 @@ demo: build
 	@$(BIN) pack --root . --budget 1200 "how are search results fused and ranked"
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
