@@ -40,10 +40,12 @@ test-dist:
 # The VS Code extension: unit tests and the real server (npm test), then the
 # packaged extension inside a real VS Code (code-server + headless Chromium,
 # installed by deps-editors; screenshots of failures in
-# editors/vscode/test-results/e2e).
+# editors/vscode/test-results/e2e), and the platform extension make dist
+# built, installed alone for a user with an empty HOME and no context-ls or
+# Go on PATH (test-results/e2e-dist).
 test-editors:
 	cd editors/vscode && npm test
-	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) npm run test:e2e
+	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) CONTEXT_LS_DIST_VSIX="$(firstword $(wildcard $(CURDIR)/dist/context-ls-*.vsix))" npm run test:e2e
 	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").

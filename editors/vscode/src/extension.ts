@@ -23,7 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const c = controller?.contextClient();
     return c === undefined ? undefined : c.execute<StatsResult>(Commands.stats, undefined);
   });
-  const ctl = new ServerController(output, status);
+  const ctl = new ServerController(output, status, context.extensionPath);
   controller = ctl;
   const results = new ResultsView();
   // Pin, Unpin and the views' own actions fire it; the pins view lists the

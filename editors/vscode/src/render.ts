@@ -134,9 +134,11 @@ function baseName(p: string): string {
 /** A search hit as a QuickPick entry: symbol (or file name), path:line, first snippet line. */
 export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
   const name = hit.symbol !== '' ? hit.symbol : baseName(displayPath(hit.location.uri, folders));
+  // The evidence that found the file (body, symbol, vector, …), as the CLI shows it.
+  const evidence = (hit.sources ?? []).join(' ');
   return {
     label: `${kindIcon(hit.kind)} ${name}`,
-    description: placeLabel(hit.location, folders),
+    description: evidence === '' ? placeLabel(hit.location, folders) : `${placeLabel(hit.location, folders)} · ${evidence}`,
     detail: firstLine(hit.text),
     location: hit.location,
   };

@@ -54,6 +54,8 @@ export class ServerController implements vscode.Disposable {
   constructor(
     private readonly output: vscode.OutputChannel,
     private readonly status: StatusBar,
+    /** The extension's directory, where a platform package carries the server. */
+    private readonly extensionDir?: string,
   ) {
     this.subs.push(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
   }
@@ -96,7 +98,7 @@ export class ServerController implements vscode.Disposable {
     // In an untrusted workspace VS Code answers serverPath from the user settings
     // only (restrictedConfigurations in package.json).
     const setting = serverPathSetting(readerFor());
-    const found = resolveServerPath(setting, hostEnv(folders));
+    const found = resolveServerPath(setting, hostEnv(folders, this.extensionDir));
     this.binary = found.ok ? found.path : undefined;
     if (!found.ok) {
       this.reason = found.message;

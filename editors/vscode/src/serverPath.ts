@@ -1,5 +1,7 @@
-// Finding the context-ls binary: the contextLs.serverPath setting, then PATH.
-// Pure apart from the injected file check, so every rule is unit-tested.
+// Finding the context-ls binary: the contextLs.serverPath setting, then the
+// server a platform package carries (server/bin/context-ls inside the
+// extension, the release archive's content), then PATH. Pure apart from the
+// injected file check, so every rule is unit-tested.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,18 +23,21 @@ export interface ResolveEnv {
   home: string;
   /** Workspace folder paths; the first one anchors relative settings and ${workspaceFolder}. */
   workspaceFolders: string[];
+  /** The extension's own directory: a platform package carries the server in server/bin. */
+  extensionDir?: string;
   /** Whether p is an executable regular file. */
   isExecutable(p: string): boolean;
 }
 
 /** The outcome of resolveServerPath. */
 export type Resolution =
-  | { ok: true; path: string; source: 'setting' | 'PATH' }
+  | { ok: true; path: string; source: 'setting' | 'bundled' | 'PATH' }
   | { ok: false; message: string; fromSetting: boolean };
 
 /** The host's ResolveEnv: process environment and the real file system. */
-export function hostEnv(workspaceFolders: string[]): ResolveEnv {
+export function hostEnv(workspaceFolders: string[], extensionDir?: string): ResolveEnv {
   return {
+    extensionDir,
     platform: process.platform,
     pathEnv: process.env.PATH ?? process.env.Path,
     pathExt: process.env.PATHEXT,
@@ -99,6 +104,10 @@ export function resolveServerPath(setting: string, env: ResolveEnv): Resolution 
     }
     return { ok: false, fromSetting: true, message: `contextLs.serverPath is "${wanted}", but there is no executable file at ${expanded}.` };
   }
+  const bundled = bundledServer(env);
+  if (bundled !== undefined) {
+    return { ok: true, path: bundled, source: 'bundled' };
+  }
   const found = searchPath(BINARY_NAME, env);
   if (found !== undefined) {
     return { ok: true, path: found, source: 'PATH' };
@@ -108,6 +117,16 @@ export function resolveServerPath(setting: string, env: ResolveEnv): Resolution 
     fromSetting: false,
     message: 'The context-ls server was not found: it is not on PATH and contextLs.serverPath is not set.',
   };
+}
+
+/** The server a platform package carries (server/bin/context-ls[.exe]), if this one does. */
+export function bundledServer(env: ResolveEnv): string | undefined {
+  if (env.extensionDir === undefined || env.extensionDir === '') {
+    return undefined;
+  }
+  const p = env.platform === 'win32' ? path.win32 : path.posix;
+  const exe = p.join(env.extensionDir, 'server', 'bin', env.platform === 'win32' ? `${BINARY_NAME}.exe` : BINARY_NAME);
+  return env.isExecutable(exe) ? exe : undefined;
 }
 
 /** Looks name up in the PATH directories, in order. */

@@ -19,6 +19,9 @@ export const REFRESH_DELAY_MS = 300;
 /** How often stats are refreshed while they say a folder is being indexed. */
 export const INDEXING_POLL_MS = 1000;
 
+/** How often stats are refreshed while they say embeddings are being computed. */
+export const EMBEDDING_POLL_MS = 3000;
+
 /** The end of a $/progress operation. */
 export interface ProgressEnd {
   title: string;
@@ -116,6 +119,8 @@ export class StatusBar implements vscode.Disposable {
           this.again = true;
         } else if (this.model.statsIndexing()) {
           this.refreshSoon(INDEXING_POLL_MS);
+        } else if (this.model.statsEmbedding()) {
+          this.refreshSoon(EMBEDDING_POLL_MS);
         }
       },
       (err) => {

@@ -116,6 +116,15 @@ export class StatusModel {
     return (this.stats?.folders ?? []).some(indexing);
   }
 
+  /**
+   * Whether the last stats say a folder's embeddings are loading or being
+   * computed: nothing reports their end, so the caller refreshes until
+   * they are ready.
+   */
+  statsEmbedding(): boolean {
+    return (this.stats?.folders ?? []).some((f) => ['loading', 'embedding'].includes(embeddingsWord(f.embeddings)));
+  }
+
   /** Records a failed stats request. */
   setStatsError(message: string): void {
     this.statsError = message;

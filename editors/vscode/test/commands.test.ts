@@ -248,10 +248,10 @@ describe('commands', () => {
     assert.deepStrictEqual(
       qp.items.map((i) => [i.label, i.description, i.alwaysShow]),
       [
-        ['$(symbol-function) retry_upload', 'retry/backoff.py:6', true],
-        ['$(markdown) Shop guide > Uploads', 'docs/guide.md:7', true],
-        ['$(symbol-misc) invoice total.go', '/home/dev/shop-tools/billing/invoice total.go:10', true],
-        ['$(symbol-method) X.Do', '/elsewhere/vendor/x.go:1', true],
+        ['$(symbol-function) retry_upload', 'retry/backoff.py:6 · bm25 symbol', true],
+        ['$(markdown) Shop guide > Uploads', 'docs/guide.md:7 · bm25', true],
+        ['$(symbol-misc) invoice total.go', '/home/dev/shop-tools/billing/invoice total.go:10 · bm25', true],
+        ['$(symbol-method) X.Do', '/elsewhere/vendor/x.go:1 · bm25', true],
       ],
     );
     assert.ok(!qp.busy);

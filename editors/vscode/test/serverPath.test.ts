@@ -12,6 +12,7 @@ function env(over: Partial<ResolveEnv> & { files?: string[] }): ResolveEnv {
     pathExt: over.pathExt,
     home: over.home ?? '/home/u',
     workspaceFolders: over.workspaceFolders ?? ['/work/proj'],
+    extensionDir: over.extensionDir,
     isExecutable: (p) => files.has(p),
   };
 }
@@ -22,6 +23,25 @@ describe('resolveServerPath', () => {
     { name: 'PATH, later directory', setting: '', env: env({ files: ['/usr/bin/context-ls'] }), want: { path: '/usr/bin/context-ls', source: 'PATH' } },
     { name: 'empty PATH entries are not the current directory', setting: '', env: env({ pathEnv: ':/usr/bin', files: ['context-ls'] }), want: { error: /not on PATH/ } },
     { name: 'missing everywhere', setting: '', env: env({ pathEnv: undefined }), want: { error: /not on PATH and contextLs.serverPath is not set/ } },
+    {
+      name: 'the server a platform package carries, before PATH',
+      setting: '',
+      env: env({ extensionDir: '/ext/context-ls', files: ['/ext/context-ls/server/bin/context-ls', '/usr/bin/context-ls'] }),
+      want: { path: '/ext/context-ls/server/bin/context-ls', source: 'bundled' },
+    },
+    { name: 'a package without a server: PATH', setting: '', env: env({ extensionDir: '/ext/context-ls', files: ['/usr/bin/context-ls'] }), want: { path: '/usr/bin/context-ls', source: 'PATH' } },
+    {
+      name: 'the setting before the carried server',
+      setting: '/opt/cl/context-ls',
+      env: env({ extensionDir: '/ext/context-ls', files: ['/ext/context-ls/server/bin/context-ls', '/opt/cl/context-ls'] }),
+      want: { path: '/opt/cl/context-ls', source: 'setting' },
+    },
+    {
+      name: 'Windows: the carried server.exe',
+      setting: '',
+      env: env({ platform: 'win32', extensionDir: 'C:\\ext', pathEnv: 'C:\\bin', files: ['C:\\ext\\server\\bin\\context-ls.exe'] }),
+      want: { path: 'C:\\ext\\server\\bin\\context-ls.exe', source: 'bundled' },
+    },
     { name: 'absolute setting', setting: '/opt/cl/context-ls', env: env({ files: ['/opt/cl/context-ls', '/usr/bin/context-ls'] }), want: { path: '/opt/cl/context-ls', source: 'setting' } },
     { name: 'absolute setting missing is an error, not a PATH fallback', setting: '/opt/none', env: env({ files: ['/usr/bin/context-ls'] }), want: { error: /no executable file at \/opt\/none/ } },
     { name: 'home expansion', setting: '~/go/bin/context-ls', env: env({ files: ['/home/u/go/bin/context-ls'] }), want: { path: '/home/u/go/bin/context-ls', source: 'setting' } },

@@ -67,6 +67,11 @@ describe('StatusModel', () => {
     assert.ok(m.setStats(done));
     assert.match(m.view().text, /^\$\(database\) 6 files · embeddings /);
     assert.ok(!m.statsIndexing());
+    for (const [state, busy] of [['loading', true], ['embedding', true], ['ready', false], ['unavailable', false], ['off', false]] as const) {
+      done.folders[0].embeddings = { ...done.folders[0].embeddings, state };
+      assert.ok(m.setStats(done));
+      assert.strictEqual(m.statsEmbedding(), busy, `embeddings ${state}: refreshed until ready`);
+    }
   });
 
   it('stopped and missing servers invite a restart and drop running progress', () => {

@@ -78,16 +78,21 @@ export class CodeServer {
   }
 
   /** Runs `code-server --install-extension vsix` with the given directories. */
-  static installExtension(dir: string, vsix: string, userDataDir: string, extensionsDir: string): void {
+  static installExtension(dir: string, vsix: string, userDataDir: string, extensionsDir: string, env: NodeJS.ProcessEnv = process.env): void {
     execFileSync(
       process.execPath,
       [path.join(dir, 'out', 'node', 'entry.js'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
-      { stdio: 'pipe', timeout: 120_000 },
+      { stdio: 'pipe', timeout: 120_000, env },
     );
   }
 
-  /** Starts code-server on a free loopback port without auth; resolves once it listens. */
-  static async start(dir: string, userDataDir: string, extensionsDir: string, logFile: string): Promise<CodeServer> {
+  /**
+   * Starts code-server on a free loopback port without auth; resolves once
+   * it listens. baseEnv is the environment it and everything it starts (the
+   * extension host, the language server) get, besides the test's own
+   * variables below.
+   */
+  static async start(dir: string, userDataDir: string, extensionsDir: string, logFile: string, baseEnv: NodeJS.ProcessEnv = process.env): Promise<CodeServer> {
     const args = [
       path.join(dir, 'out', 'node', 'entry.js'),
       '--bind-addr',
@@ -104,7 +109,7 @@ export class CodeServer {
       extensionsDir,
     ];
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...baseEnv,
       // No extension gallery: the machine has no network, and the test
       // installs its extension from a file.
       EXTENSIONS_GALLERY: '{}',
