@@ -42,11 +42,12 @@ test-dist:
 # installed by deps-editors; screenshots of failures in
 # editors/vscode/test-results/e2e), and the platform extension make dist
 # built, installed alone for a user with an empty HOME and no context-ls or
-# Go on PATH (test-results/e2e-dist).
+# Go on PATH (test-results/e2e-dist); the Neovim plugin on every Neovim at
+# hand, its build step installing the release archive.
 test-editors:
 	cd editors/vscode && npm test
 	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) CONTEXT_LS_DIST_VSIX="$(firstword $(wildcard $(CURDIR)/dist/context-ls-*.vsix))" npm run test:e2e
-	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim editors/neovim/tests/run.sh
+	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim CONTEXT_LS_DIST_ARCHIVE="$(firstword $(wildcard $(CURDIR)/dist/context-ls-*.tar.gz))" editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
 bench: deps build bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share

@@ -86,7 +86,7 @@ func runDoctor(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	rep := doctorReport{Version: version, Binary: binaryPath(), Root: root}
-	rt, runtimeCheck := checkRuntime()
+	rt, runtimeCheck := checkRuntime(cfg.Embeddings)
 	index, owner := checkIndex(ctx, env, cfg)
 	rep.Checks = []doctorCheck{
 		checkBinary(rep.Binary),
@@ -158,8 +158,9 @@ func checkBinary(bin string) doctorCheck {
 }
 
 // checkRuntime finds the ONNX Runtime library where the embedder would and
-// loads it; it returns the library's path ("" when none loaded).
-func checkRuntime() (string, doctorCheck) {
+// loads it; it returns the library's path ("" when none loaded). Without
+// embeddings a missing library is no problem.
+func checkRuntime(embeddings bool) (string, doctorCheck) {
 	c := doctorCheck{Name: "runtime"}
 	places := vectors.RuntimePlaces("")
 	found := -1
@@ -175,6 +176,10 @@ func checkRuntime() (string, doctorCheck) {
 		default:
 			c.Details = append(c.Details, fmt.Sprintf("%s: %s: %s", p.Origin, p.Path, p.Problem))
 		}
+	}
+	if found < 0 && !embeddings {
+		c.Status, c.Summary = checkInfo, "no ONNX Runtime library found (embeddings are off)"
+		return "", c
 	}
 	if found < 0 {
 		c.Status = checkWarn

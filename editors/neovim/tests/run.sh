@@ -9,7 +9,13 @@
 #   3. the headless end-to-end test against the real server (tests/e2e.lua),
 #   4. the server binary missing (tests/missing.lua): headless, and in a
 #      terminal under tmux, whose screen must show one notification and no
-#      autocommand error or hit-enter prompt.
+#      autocommand error or hit-enter prompt;
+#   5. the plugin as lazy.nvim installs it (tests/install.lua): a copy of
+#      the plugin whose build step (build.sh) installed the release archive
+#      $CONTEXT_LS_DIST_ARCHIVE (make dist), no context-ls on PATH, setup({}),
+#      and :checkhealth reporting the server, runtime, model and index.
+# Before the loop, once: build.sh from that archive (and refusing a
+# tampered one, keeping the server it had) and from source (Go).
 # The exit status is the verdict. The server binary is $CONTEXT_LS_BIN, by
 # default bin/context-ls at the repository root; without it the end-to-end
 # test is skipped with a message (the others still run). Without tmux the
@@ -34,6 +40,7 @@ for n in "$nvim_dir"/*/bin/nvim; do
 	fi
 done
 
+archive=${CONTEXT_LS_DIST_ARCHIVE:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/context-ls-nvim.XXXXXX")
 sock="context-ls-test-$$"
 cleanup() {
@@ -99,6 +106,57 @@ terminal_missing() {
 	esac
 }
 
+# The build step, once. lazy.nvim runs `sh editors/neovim/build.sh` in its
+# clone of the repository; here the plugin is copied to where that clone
+# would hold it.
+installed=""
+echo "== build step (build.sh)"
+if [ -z "$archive" ]; then
+	echo "skipped: CONTEXT_LS_DIST_ARCHIVE is not set (make test sets it after make dist)"
+elif [ ! -f "$archive" ]; then
+	echo "FAIL no release archive at $archive (run make dist)" >&2
+	status=1
+else
+	installed="$tmp/lazy/context-ls/editors/neovim"
+	mkdir -p "$installed"
+	(cd "$plugin" && tar --exclude=./server -cf - .) | (cd "$installed" && tar -xf -)
+	started=$(date +%s)
+	if CONTEXT_LS_ARCHIVE="$archive" sh "$installed/build.sh" && [ -x "$installed/server/bin/context-ls" ]; then
+		echo "ok   the release archive installed in $(($(date +%s) - started)) s"
+	else
+		echo "FAIL build.sh did not install the release archive" >&2
+		status=1
+	fi
+	# A tampered archive is refused and the installed server stays.
+	mkdir -p "$tmp/bad"
+	tar -xzf "$archive" -C "$tmp/bad"
+	printf 'x' >>"$tmp/bad/$(ls "$tmp/bad")/lib/$(ls "$tmp/bad"/*/lib | head -n 1)"
+	(cd "$tmp/bad" && tar -czf ../bad.tar.gz .)
+	before=$("$installed/server/bin/context-ls" version 2>&1 || true)
+	if CONTEXT_LS_ARCHIVE="$tmp/bad.tar.gz" sh "$installed/build.sh" >"$tmp/bad.out" 2>&1; then
+		echo "FAIL build.sh installed a tampered archive" >&2
+		status=1
+	elif ! grep -q 'do not match its SHA256SUMS' "$tmp/bad.out" || [ "$("$installed/server/bin/context-ls" version 2>&1)" != "$before" ]; then
+		echo "FAIL a tampered archive: not refused plainly, or the installed server changed:" >&2
+		cat "$tmp/bad.out" >&2
+		status=1
+	else
+		echo "ok   a tampered archive is refused, the installed server kept"
+	fi
+fi
+if command -v go >/dev/null 2>&1; then
+	if CONTEXT_LS_INSTALL_FROM=source CONTEXT_LS_SERVER_DIR="$tmp/from-source" sh "$plugin/build.sh" >"$tmp/source.out" 2>&1 &&
+		"$tmp/from-source/bin/context-ls" version >/dev/null; then
+		echo "ok   built from source: $("$tmp/from-source/bin/context-ls" version)"
+	else
+		echo "FAIL build.sh from source:" >&2
+		cat "$tmp/source.out" >&2
+		status=1
+	fi
+else
+	echo "skipped: building from source needs Go"
+fi
+
 n=0
 for nvim in "$@"; do
 	n=$((n + 1))
@@ -151,6 +209,20 @@ for nvim in "$@"; do
 	fi
 	if ! terminal_missing "$nvim" "missing$n"; then
 		verdict=FAILED
+	fi
+
+	echo "== $version: installed by the build step"
+	if [ -z "$installed" ]; then
+		echo "skipped: no release archive installed (see the build step above)"
+	else
+		fresh_env "install$n"
+		# No context-ls on PATH, no Go: Neovim and a system PATH only.
+		if ! PATH=/usr/bin:/bin CONTEXT_LS_PLUGIN="$installed" CONTEXT_LS_ROOT="$ws" CONTEXT_LS_OUT="$tmp/install$n.json" \
+			"$nvim" --headless -n -i NONE -u "$installed/tests/install.lua" 2>"$tmp/install.err"; then
+			echo "installed-plugin test failed; Neovim's stderr:" >&2
+			tail -n 40 "$tmp/install.err" >&2
+			verdict=FAILED
+		fi
 	fi
 
 	summary="$summary$version: $verdict

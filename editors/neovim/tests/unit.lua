@@ -648,6 +648,43 @@ test('health: index and embeddings lines', function()
   })
 end)
 
+test('health: runtime, model and index from doctor', function()
+  local health = require('context_ls.health')
+  local rep = {
+    checks = {
+      { name = 'binary', status = 'ok', summary = 'context-ls 0.1.0' },
+      { name = 'index', status = 'fail', summary = 'damaged: bad block', fix = 'context-ls index --verify rebuilds what is damaged' },
+      { name = 'runtime', status = 'ok', summary = 'ONNX Runtime 1.24.1 loaded from /x/lib/libonnxruntime.so.1 (beside the binary)' },
+      { name = 'model', status = 'warn', summary = 'model use-lite is not installed', fix = 'set modelPath' },
+      { name = 'editors', status = 'info', summary = 'context-ls is not on PATH' },
+    },
+  }
+  eq(health.doctor_report(rep), {
+    { 'ok', 'runtime: ONNX Runtime 1.24.1 loaded from /x/lib/libonnxruntime.so.1 (beside the binary)' },
+    { 'warn', 'model: model use-lite is not installed', 'set modelPath' },
+    { 'error', 'index: damaged: bad block', 'context-ls index --verify rebuilds what is damaged' },
+  })
+  eq(health.doctor_report({ checks = { { name = 'index', status = 'info', summary = 'not built yet', fix = vim.NIL } } }),
+    { { 'info', 'index: not built yet' } })
+end)
+
+test('the server the build step installed comes before PATH', function()
+  local cl = require('context_ls')
+  local saved = cl.PLUGIN_DIR
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. '/server/bin', 'p')
+  local exe = dir .. '/server/bin/context-ls'
+  vim.fn.writefile({ '#!/bin/sh', 'echo context-ls test' }, exe)
+  vim.fn.setfperm(exe, 'rwxr-xr-x')
+  cl.PLUGIN_DIR = dir
+  eq(cl.installed_server(), exe)
+  eq(cl.server_binary({ 'context-ls', 'serve' }), exe, 'the default name is the installed server')
+  eq(cl.server_binary({ '/nonexistent/context-ls', 'serve' }), nil, 'a cmd the user gave is not replaced')
+  vim.fn.delete(dir, 'rf')
+  eq(cl.installed_server(), nil)
+  cl.PLUGIN_DIR = saved
+end)
+
 test('pack preview state: drop, undrop, budget, request', function()
   local preview = require('context_ls.preview')
   local base = { textDocument = { uri = 'file:///ws/a.go' }, position = { line = 3, character = 0 }, format = 'markdown' }

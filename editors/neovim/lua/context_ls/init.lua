@@ -88,8 +88,30 @@ function M.ensure()
   return M.options
 end
 
+-- PLUGIN_DIR is the plugin's directory (editors/neovim of a checkout),
+-- where the build step (build.sh) puts the server, in server/.
+M.PLUGIN_DIR = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h:h')
+
+-- installed_server is the server the build step put beside the plugin, or
+-- nil when there is none.
+function M.installed_server()
+  local exe = M.PLUGIN_DIR .. '/server/bin/context-ls'
+  if vim.fn.executable(exe) == 1 then
+    return exe
+  end
+  return nil
+end
+
 -- server_binary resolves cmd[1] (~ expanded) to an executable path, or nil.
+-- The default name, context-ls, is the server the build step installed
+-- when there is one, else the one on PATH.
 function M.server_binary(cmd)
+  if cmd[1] == config.defaults().cmd[1] then
+    local installed = M.installed_server()
+    if installed then
+      return installed
+    end
+  end
   local exe = vim.fn.expand(cmd[1])
   if vim.fn.executable(exe) == 1 then
     local p = vim.fn.exepath(exe)
