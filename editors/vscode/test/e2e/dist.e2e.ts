@@ -59,7 +59,9 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
     // Only what a new user's session has: a home, a system PATH, a locale.
     const env: NodeJS.ProcessEnv = { HOME: home, PATH: bareSystemPath(), LANG: process.env.LANG ?? 'C.UTF-8' };
     const dir = codeServerDir();
+    const t0 = Date.now();
     CodeServer.installExtension(dir, path.resolve(VSIX), userData, extensions, env);
+    console.log(`      (installing the .vsix: ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     const installed = fs.readdirSync(extensions).filter((d) => d.startsWith('context-ls.context-ls-'));
     assert.strictEqual(installed.length, 1, `installed: ${JSON.stringify(fs.readdirSync(extensions))}`);
     carried = path.join(extensions, installed[0], 'server', 'bin', 'context-ls');
