@@ -52,6 +52,12 @@ func cliStdin(t *testing.T, stdin []byte, args ...string) (string, string, int) 
 	cmd := exec.Command(binPath, args...)
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
 	cmd.Stdin = bytes.NewReader(stdin)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd and returns its stdout, stderr and exit status.
+func runCmd(t *testing.T, cmd *exec.Cmd) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

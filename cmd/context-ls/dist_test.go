@@ -53,16 +53,7 @@ func TestReleaseArchive(t *testing.T) {
 		cmd := exec.Command(filepath.Join(root, "bin", "context-ls"), args...)
 		cmd.Dir = ws
 		cmd.Env = []string{"HOME=" + home}
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return out.String(), errb.String(), code
+		return runCmd(t, cmd)
 	}
 
 	_, hasModel := os.Stat(filepath.Join(root, "models", "use-lite", "model.onnx"))

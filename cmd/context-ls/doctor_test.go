@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -58,16 +57,7 @@ func (u *newUser) run(args ...string) (string, string, int) {
 	cmd := exec.Command(u.bin, args...)
 	cmd.Dir = u.ws
 	cmd.Env = []string{"HOME=" + u.home, "PATH=/usr/bin:/bin"}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		u.t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(u.t, cmd)
 }
 
 // normalise replaces what differs between machines and runs: the

@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Browser } from 'playwright-core';
-import { BASE_SETTINGS, CodeServer, codeServerDir, commandLinesOf, copyDir, groupMembers, launchBrowser, Workbench, writeUserSettings } from './harness';
+import { BASE_SETTINGS, CodeServer, codeServerDir, commandLinesOf, copyDir, launchBrowser, tearDown, Workbench, writeUserSettings } from './harness';
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIXTURE = path.join(EXT_ROOT, 'test', 'fixture', 'workspace');
@@ -84,15 +84,7 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
     if (wb !== undefined) {
       fs.writeFileSync(path.join(ARTIFACTS, 'status-log.json'), JSON.stringify(await wb.statusLog().catch(() => []), null, 1));
     }
-    await browser?.close();
-    if (server !== undefined) {
-      const pg = server.pgid;
-      await server.stop();
-      assert.deepStrictEqual(groupMembers(pg), [], 'processes left behind by code-server');
-    }
-    if (tmp !== '') {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    await tearDown(browser, server, tmp);
   });
 
   it('starts the server it carries and the status bar reaches ready', async function () {

@@ -177,6 +177,25 @@ export class CodeServer {
   }
 }
 
+/**
+ * Ends a run: closes the browser, stops code-server's whole process group
+ * (failing when a process is left behind) and removes the run's temporary
+ * directory ("" or undefined for what was never made).
+ */
+export async function tearDown(browser: Browser | undefined, server: CodeServer | undefined, tmp: string): Promise<void> {
+  await browser?.close();
+  if (server !== undefined) {
+    const pg = server.pgid;
+    await server.stop();
+    if (groupMembers(pg).length > 0) {
+      throw new Error(`processes left behind by code-server: ${groupMembers(pg).join(', ')}`);
+    }
+  }
+  if (tmp !== '') {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Pids of the live (not zombie) processes of a process group, from /proc. */
 export function groupMembers(pgid: number): number[] {
   const out: number[] = [];

@@ -24,8 +24,8 @@ import {
   codeServerDir,
   commandLinesOf,
   copyDir,
-  groupMembers,
   launchBrowser,
+  tearDown,
   Workbench,
   writeUserSettings,
 } from './harness';
@@ -162,15 +162,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
       // The extension host's and the extension's logs, for whoever reads the failure.
       fs.cpSync(path.join(userData, 'logs'), path.join(ARTIFACTS, 'logs'), { recursive: true });
     }
-    await browser?.close();
-    if (server !== undefined) {
-      const pg = server.pgid;
-      await server.stop();
-      assert.deepStrictEqual(groupMembers(pg), [], 'processes left behind by code-server');
-    }
-    if (tmp !== '') {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    await tearDown(browser, server, tmp);
   });
 
   it('starts `context-ls serve` and shows indexing, then the file count, in the status bar', async function () {
