@@ -89,8 +89,10 @@ func unavailableReason(spec vectors.ModelSpec, err error) string {
 		return "no ONNX Runtime library found"
 	case errors.Is(err, vectors.ErrRuntimeUnavailable):
 		return "the ONNX Runtime library did not load"
-	case errors.Is(err, vectors.ErrModelMissing):
+	case errors.Is(err, vectors.ErrModelMissing) && spec.Downloadable():
 		return fmt.Sprintf("model %s is not installed (context-ls model pull %s)", spec.Name, spec.Name)
+	case errors.Is(err, vectors.ErrModelMissing):
+		return fmt.Sprintf("model %s is not installed", spec.Name)
 	}
 	return err.Error()
 }

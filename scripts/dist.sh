@@ -12,6 +12,7 @@
 #       context-ls-PLATFORM/licenses/, THIRD-PARTY-NOTICES.md, README.txt, SHA256SUMS
 #   dist/context-ls-PLATFORM.vsix     the extension with that directory as server/
 #   dist/SHA256SUMS                   the checksums of the two
+# ($CONTEXT_LS_DIST_OUT names another directory than dist/.)
 #
 # Two runs from the same commit give byte-identical files: the binary is built
 # with -trimpath, -buildvcs=false (the version is passed in) and an empty
@@ -89,7 +90,7 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 
 NAME=context-ls-$PLATFORM
-OUT=$REPO/dist
+OUT=${CONTEXT_LS_DIST_OUT:-$REPO/dist}
 STAGE=$OUT/stage
 ROOT=$STAGE/$NAME
 SERVER=$REPO/editors/vscode/server

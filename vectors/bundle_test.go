@@ -102,6 +102,18 @@ func TestBundleDirResolvesSymlinks(t *testing.T) {
 	}
 }
 
+func TestDownloadable(t *testing.T) {
+	for _, m := range Models() {
+		want := m.Name != "use-lite"
+		if m.Downloadable() != want {
+			t.Errorf("%s: Downloadable() = %v, want %v", m.Name, !want, want)
+		}
+	}
+	if (ModelSpec{}).Downloadable() {
+		t.Error("a spec without files is downloadable")
+	}
+}
+
 func TestPresent(t *testing.T) {
 	spec, _ := Lookup("use-lite")
 	dir := t.TempDir()

@@ -241,6 +241,17 @@ func (s ModelSpec) Validate() error {
 	return nil
 }
 
+// Downloadable reports whether Pull can fetch every file of the model (all
+// have a URL); use-lite ships beside the binary instead.
+func (s ModelSpec) Downloadable() bool {
+	for _, f := range s.Files {
+		if f.URL == "" {
+			return false
+		}
+	}
+	return len(s.Files) > 0
+}
+
 func (s ModelSpec) file(name string) (ModelFile, bool) {
 	for _, f := range s.Files {
 		if f.Name == name {

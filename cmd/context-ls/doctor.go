@@ -278,10 +278,8 @@ func modelOrigin(cfg workspace.Config, dir string) string {
 }
 
 func modelFix(spec vectors.ModelSpec) string {
-	for _, f := range spec.Files {
-		if f.URL == "" {
-			return fmt.Sprintf("%s is not downloadable: use a release archive that carries it, or set modelPath to a directory holding its files", spec.Name)
-		}
+	if !spec.Downloadable() {
+		return fmt.Sprintf("%s is not downloadable: use a release archive that carries it, or set modelPath to a directory holding its files", spec.Name)
 	}
 	return "context-ls model pull " + spec.Name
 }

@@ -48,11 +48,7 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 				return err
 			}
 			installed := vectors.Present(m, d)
-			dl := len(m.Files) > 0
-			for _, f := range m.Files {
-				dl = dl && f.URL != ""
-			}
-			out = append(out, entry{m.Name, m.Dim, m.MaxSeq, string(m.Pooling), d, installed, dl, m.Description})
+			out = append(out, entry{m.Name, m.Dim, m.MaxSeq, string(m.Pooling), d, installed, m.Downloadable(), m.Description})
 		}
 		if env.jsonOut {
 			return env.printJSON(map[string]any{"models": out, "default": cfg.Model})

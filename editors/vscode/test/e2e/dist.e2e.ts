@@ -39,6 +39,7 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
   let browser: Browser | undefined;
   let wb: Workbench;
   let carried = '';
+  let carriesModel = false;
   let started = 0;
 
   before(async function () {
@@ -66,6 +67,7 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
     assert.strictEqual(installed.length, 1, `installed: ${JSON.stringify(fs.readdirSync(extensions))}`);
     carried = path.join(extensions, installed[0], 'server', 'bin', 'context-ls');
     assert.ok(fs.existsSync(carried), `the package carries no server at ${carried}`);
+    carriesModel = fs.existsSync(path.join(extensions, installed[0], 'server', 'models', 'use-lite', 'model.onnx'));
     writeUserSettings(userData, BASE_SETTINGS);
     started = Date.now();
     server = await CodeServer.start(dir, userData, extensions, path.join(ARTIFACTS, 'code-server.log'), env);
@@ -88,8 +90,11 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
   });
 
   it('starts the server it carries and the status bar reaches ready', async function () {
-    await wb.status().filter({ hasText: /\d+ files · embeddings ready/ }).waitFor({ timeout: 150_000 });
-    console.log(`      (from code-server start to "embeddings ready": ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    // Without a model in the package (built without ../shared) the
+    // embeddings are unavailable and said so; the index is ready all the same.
+    const want = carriesModel ? 'embeddings ready' : 'embeddings unavailable';
+    await wb.status().filter({ hasText: new RegExp(`\\d+ files · ${want}`) }).waitFor({ timeout: 150_000 });
+    console.log(`      (from code-server start to "${want}": ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     assert.deepStrictEqual(
       commandLinesOf(server!.pgid, carried).map((argv) => argv.slice(1)),
       [['serve']],
@@ -97,14 +102,15 @@ describe('the release extension installed alone (empty HOME, no context-ls or Go
     );
   });
 
-  it('Search Codebase answers with vector evidence', async function () {
+  it('Search Codebase answers, with vector evidence when the package carries a model', async function () {
     const t0 = Date.now();
     await wb.runCommand('Context: Search Codebase');
     await wb.quickInput().locator('input').fill('retry a failed upload with backoff');
     const first = wb.quickRows().first().filter({ hasText: 'retry_upload' });
     await first.waitFor();
     const evidence = ((await first.locator('.label-description').textContent()) ?? '').trim();
-    assert.match(evidence, /^retry\/backoff\.py:6 · (\w+ )*vector( \w+)*$/, `the first hit's place and evidence: ${evidence}`);
+    const shape = carriesModel ? /^retry\/backoff\.py:6 · (\w+ )*vector( \w+)*$/ : /^retry\/backoff\.py:6 · [\w ]+$/;
+    assert.match(evidence, shape, `the first hit's place and evidence: ${evidence}`);
     console.log(`      (search answered in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     await wb.page.keyboard.press('Escape');
   });
