@@ -50,7 +50,7 @@ test-editors:
 	CONTEXT_LS_NVIM_DIR=$(CACHE)/neovim CONTEXT_LS_DIST_ARCHIVE="$(firstword $(wildcard $(CURDIR)/dist/context-ls-*.tar.gz))" editors/neovim/tests/run.sh
 
 ## bench: every tracked figure, with its target (see README "Benchmarks").
-bench: deps build bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
+bench: deps build bench-index bench-search bench-localise bench-spans bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share
 
 bench-index:
 	$(GO) run ./bench index
@@ -68,6 +68,13 @@ MIRRORS ?= $(CONTEXT_EVAL_MIRRORS)
 bench-localise:
 	$(GO) run ./bench localise -mirrors "$(MIRRORS)"
 	$(GO) run ./bench localise -mirrors "$(MIRRORS)" -hybrid -every 5
+
+# Definitions and packs for change descriptions (../shared/eval/localisation-dev-spans.jsonl,
+# scored by its score_pack.py): function Acc@5/10 over the search hits, pack
+# coverage of the edited definitions at 2,000 and 4,000 tokens, markdown and
+# json, pack file recall, in-process pack latency. Trees as bench-localise.
+bench-spans:
+	$(GO) run ./bench spans -mirrors "$(MIRRORS)"
 
 # Context packs on the golden queries: expected file/definition, relevance
 # per token against a naive BM25 pack, latency.

@@ -121,6 +121,15 @@ type fileEv struct {
 	prior  float64
 	parts  map[string]float64 // evidence kind → its share of score
 	chunks map[string]float64 // chunk id → evidence for that chunk
+	named  []namedLine        // definitions the text names, by the line of their name
+}
+
+// namedLine is a definition the text names: the line of its name and how
+// sure the text is of it (the name's sureness × how well it fits ÷ how many
+// files define it).
+type namedLine struct {
+	line int
+	sure float64
 }
 
 // add credits the file with w of one kind of evidence.
@@ -136,7 +145,8 @@ type locator struct {
 	files     map[string]*fileEv
 	paths     []string // every indexed path, read when path evidence needs it
 	chunkPart float64
-	defined   []definedName // compound names of the text that are defined (addNames)
+	defined   []definedName  // compound names of the text that are defined (addNames)
+	qterms    map[string]int // the query's terms and how often it uses each (rankDefs)
 }
 
 // definedName is a compound name of the text and the files defining it.
@@ -160,7 +170,7 @@ func (l *locator) file(p string) *fileEv {
 // side by side; their evidence is then added up in a fixed order.
 func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req SearchRequest, k, capN int) ([]Hit, error) {
 	q := strings.TrimSpace(req.Query)
-	l := &locator{qc: qc, req: req, files: map[string]*fileEv{}, chunkPart: locChunkPart}
+	l := &locator{qc: qc, req: req, files: map[string]*fileEv{}, chunkPart: locChunkPart, qterms: termCounts(q)}
 	depth := max(10*k/mmrWindow, 100)
 	if len(req.Paths) > 0 {
 		depth *= 4 // the legs cannot filter by glob: read deeper
@@ -185,6 +195,7 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		}
 		legs = []textLeg{{"body", ev.Prose, locWeights.body}, {"title", ev.Title, locWeights.title}, {"code", ev.Code, locWeights.code}}
 		symText, vecText = ev.Title, ev.Prose
+		l.qterms = termCounts(ev.Prose + "\n" + ev.Code)
 	}
 	tq := func(text string, limit int) search.Query {
 		return search.Query{Text: text, Languages: req.Languages, Kinds: req.Kinds, Limit: limit}
@@ -688,6 +699,9 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			w := locWeights.name * n.Weight * d.quality * spec * f.prior
 			f.add("name", w)
 			f.chunks[d.chunk] += w
+			if !n.Type || len(defs) == 1 {
+				f.named = append(f.named, namedLine{d.line, n.Weight * d.quality * spec * f.prior})
+			}
 		}
 	}
 	return used, nil
@@ -845,6 +859,7 @@ func isCompound(name string) bool {
 // name's qualifiers fit it (1: all of them, or none given).
 type nameDef struct {
 	path, chunk string
+	line        int // 1-based line of the definition's name
 	quality     float64
 }
 
@@ -873,7 +888,7 @@ func (s *Snapshot) nameDefs(name string, langs []string, types bool) ([]nameDef,
 		if err != nil || len(langs) > 0 && !contains(langs, si.Language) || types && !isTypeKind(si.Kind) {
 			continue
 		}
-		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), quality: 1}
+		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), line: si.NameSpan.Start.Line + 1, quality: 1}
 		if qual == "" || qualifierMatches(qual, si) {
 			exact = append(exact, d)
 		} else {
@@ -1103,9 +1118,17 @@ func (l *locator) chunkAtLine(p string, line int) string {
 	return ""
 }
 
-// hits orders the files by score × path prior and returns up to k chunks,
-// each file's best capN in turn. A chunk's score is its file's, normalised to
-// the best file's, so scores never rise down the list.
+// termCounts returns the search terms of text with how often it uses each.
+func termCounts(text string) map[string]int {
+	m := map[string]int{}
+	search.Terms([]byte(text), func(t string, _, _ int) { m[t]++ })
+	return m
+}
+
+// hits orders the files by score × path prior and returns up to k hits:
+// the definitions of the best files, ranked by rankDefs (definitions.go),
+// at most capN of one file (capN ≤ 0: no bound). A hit's score is its
+// definition's, so scores never rise down the list.
 func (l *locator) hits(k, capN int) ([]Hit, error) {
 	var files []*fileEv
 	for _, f := range l.files {
@@ -1125,54 +1148,89 @@ func (l *locator) hits(k, capN int) ([]Hit, error) {
 		return out, nil
 	}
 	top := files[0].score
-	for _, f := range files {
+	// Read as many files as the first k definitions can come from: a file's
+	// definitions score at most its own normalised score.
+	n := 0
+	for n < len(files) {
+		if files[n].score/top < l.req.MinScore {
+			break
+		}
+		n++
+		if n >= len(files) || n >= k {
+			break
+		}
+		next := math.Pow(files[n].score/top, defFilePower)
+		defs, err := l.qc.rankDefs(files[:n], l.qterms)
+		if err != nil {
+			return nil, err
+		}
+		above := 0
+		for _, d := range defs {
+			if d.score >= next {
+				above++
+			}
+		}
+		if above >= k {
+			break
+		}
+	}
+	defs, err := l.qc.rankDefs(files[:n], l.qterms)
+	if err != nil {
+		return nil, err
+	}
+	perFile := map[*fileEv]int{}
+	for _, d := range defs {
 		if len(out) >= k {
 			break
 		}
-		score := f.score / top
-		if score < l.req.MinScore {
-			break
+		if d.score < l.req.MinScore || capN > 0 && perFile[d.file] >= capN {
+			continue
 		}
-		type cs struct {
-			id    string
-			score float64
+		meta, ok := l.qc.chunk(d.chunk)
+		if !ok || len(l.req.Kinds) > 0 && !contains(l.req.Kinds, meta.Kind) ||
+			len(l.req.Languages) > 0 && !contains(l.req.Languages, meta.Language) {
+			continue
 		}
-		var chunks []cs
-		for id, s := range f.chunks {
-			chunks = append(chunks, cs{id, s})
+		rec, err := l.qc.s.st.Chunk(meta.ID)
+		if err != nil {
+			return nil, err
 		}
-		sort.Slice(chunks, func(i, j int) bool {
-			if chunks[i].score != chunks[j].score {
-				return chunks[i].score > chunks[j].score
-			}
-			return chunks[i].id < chunks[j].id
-		})
-		if len(chunks) == 0 {
-			if rec, err := l.qc.s.st.File(f.path); err == nil && len(rec.Chunks) > 0 {
-				chunks = append(chunks, cs{rec.Chunks[0].String(), 0})
-			}
-		}
-		n := 0
-		for _, c := range chunks {
-			if len(out) >= k || capN > 0 && n >= capN {
-				break
-			}
-			meta, ok := l.qc.chunk(c.id)
-			if !ok || len(l.req.Kinds) > 0 && !contains(l.req.Kinds, meta.Kind) ||
-				len(l.req.Languages) > 0 && !contains(l.req.Languages, meta.Language) {
-				continue
-			}
-			rec, err := l.qc.s.st.Chunk(meta.ID)
-			if err != nil {
-				return nil, err
-			}
-			h := hitOf(rec, round3(score), f.sources(), l.qc.terms)
-			h.Evidence = f.parts
-			out = append(out, h)
-			n++
-		}
+		h := defHit(rec, d, round3(d.score), d.file.sources(), l.qc.terms)
+		h.Evidence = d.file.parts
+		out = append(out, h)
+		perFile[d.file]++
 	}
 	return out, nil
+}
+
+// defHit makes the search hit of a ranked definition: the lines of its
+// best chunk that the definition holds (all of a chunk of its own, its part
+// of a chunk shared with its neighbours, the chunk itself for lines outside
+// every definition), named after the definition.
+func defHit(c store.ChunkRecord, d rankedDef, score float64, sources []string, qterms map[string]bool) Hit {
+	u := d.defs.units[d.unit]
+	h := hitOf(c, score, sources, qterms)
+	if u.sym < 0 {
+		return h
+	}
+	h.Symbol, h.Kind = u.name, u.kind
+	h.DefStart, h.DefEnd = u.start, u.end
+	a, b := max(c.StartLine, u.start), min(c.EndLine, u.end)
+	if a == c.StartLine && b == c.EndLine || a > b {
+		return h
+	}
+	lines := strings.SplitAfter(c.Text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if b-c.StartLine >= len(lines) {
+		return h
+	}
+	h.StartLine, h.EndLine = a, b
+	h.Text = strings.TrimSuffix(strings.Join(lines[a-c.StartLine:b-c.StartLine+1], ""), "\n")
+	h.Tokens = 0
+	h.Summary = ""
+	return h
 }
 
 // sources names the kinds of evidence that found a file, strongest first.

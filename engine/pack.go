@@ -18,6 +18,8 @@ import (
 
 	"github.com/context-ls/context-ls/graph"
 	"github.com/context-ls/context-ls/packs"
+	"github.com/context-ls/context-ls/querytext"
+	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"
 )
@@ -68,31 +70,27 @@ type PackRequest struct {
 // score (see queryHits); the other sources by how directly they bear on the
 // selection.
 const (
-	packQueryHits      = 40  // search hits considered for a query
-	packPerFileCap     = 8   // of which at most this many from one file
-	packOutlines       = 1   // top files outlined
-	packOutlineEntries = 6   // definitions in an outline
-	outlineScore       = 0.6 // an outline's score relative to its file's best hit
-	queryRankDecay     = 10  // query hit score: score/top · e^(-rank/10)
-	packIdentifiers    = 40  // identifiers of a selection resolved to definitions
-	packDocHits        = 4   // documentation sections
-	packCoChanged      = 3   // co-changed files
-	packSimilar        = 4   // similar chunks (embeddings)
-	packGraphTargets   = 3   // selected definitions whose graph is followed
-	packGraphItems     = 6   // callers and callees per definition
-	packGraphTests     = 4   // tests per definition
-	packCoCommits      = 300 // history depth for co-change
-	scoreDefinition    = 0.75
-	scoreDefinitionLo  = 0.55 // a definition found by name only, elsewhere
-	scoreDoc           = 0.5
-	scoreCoChange      = 0.4
-	scoreSimilar       = 0.5
-	coChangeTimeout    = 2 * time.Second
-	rulesDir           = ".context-ls/rules"
+	packQueryHits     = 40  // search hits considered for a query
+	queryRankDecay    = 10  // query hit score: score/top · e^(-rank/10)
+	packIdentifiers   = 40  // identifiers of a selection resolved to definitions
+	packDocHits       = 4   // documentation sections
+	packCoChanged     = 3   // co-changed files
+	packSimilar       = 4   // similar chunks (embeddings)
+	packGraphTargets  = 3   // selected definitions whose graph is followed
+	packGraphItems    = 6   // callers and callees per definition
+	packGraphTests    = 4   // tests per definition
+	packCoCommits     = 300 // history depth for co-change
+	scoreDefinition   = 0.75
+	scoreDefinitionLo = 0.55 // a definition found by name only, elsewhere
+	scoreDoc          = 0.5
+	scoreCoChange     = 0.4
+	scoreSimilar      = 0.5
+	coChangeTimeout   = 2 * time.Second
+	rulesDir          = ".context-ls/rules"
 )
 
-// Pack gathers candidates from every source for the request — search hits
-// for the query (and an outline of the top file); for a selection, the
+// Pack gathers candidates from every source for the request — the
+// definitions search ranks for the query (queryHits); for a selection, the
 // definitions of the identifiers it uses, the callers, callees and tests of
 // the definitions it touches (graph), code similar to it (embeddings),
 // documentation sections mentioning its symbols and files changed with it
@@ -116,6 +114,9 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 	}
 	if preq.Format == "" {
 		preq.Format = cfg.Pack.Format
+	}
+	if q := strings.TrimSpace(req.Query); q != "" {
+		preq.LineWeight = lineWeight(q)
 	}
 	g := &gatherer{s: s, files: map[string][]string{}}
 	// The selection first: query hits that overlap it are left out too.
@@ -145,6 +146,26 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 	p.Excluded = excluded
 	p.LatencyMs = float64(time.Since(began).Microseconds()) / 1000
 	return p, nil
+}
+
+// lineWeight weighs a line of code by the words of the query it holds
+// (distinct search terms; for a text of several lines, those of its prose
+// and code, as the definitions are ranked).
+func lineWeight(q string) func(string) float64 {
+	text := q
+	if ev := querytext.Analyse(q); ev.Long {
+		text = ev.Prose + "\n" + ev.Code
+	}
+	terms := termCounts(text)
+	return func(line string) float64 {
+		seen := map[string]bool{}
+		search.Terms([]byte(line), func(t string, _, _ int) {
+			if terms[t] > 0 {
+				seen[t] = true
+			}
+		})
+		return float64(len(seen))
+	}
 }
 
 // RelatedResult is the context related to a selection, unbudgeted.
@@ -213,6 +234,15 @@ func callableKind(kind string) bool {
 	return false
 }
 
+// containerKind reports kinds of definition that hold methods.
+func containerKind(kind string) bool {
+	switch symbols.Kind(kind) {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait, symbols.KindEnum, symbols.KindModule:
+		return true
+	}
+	return false
+}
+
 // gatherer collects candidates for one pack.
 type gatherer struct {
 	s     *Snapshot
@@ -259,14 +289,16 @@ func (g *gatherer) exclude(spans []Selection) int {
 	return n
 }
 
-// queryHits adds the search hits for q, and an outline of the top file.
+// queryHits adds the search hits for q: the definitions search ranks,
+// each shown whole — a function all of it, the builder shortening it when
+// it is too long for its place, a class its own lines (its methods are hits
+// of their own) — and lines outside every definition as the hit has them.
 //
-// Fused search scores fall slowly with rank (reciprocal rank fusion), so
-// they overstate the relevance of the long tail, and a pack spends tokens:
-// a hit is scored score/top · e^(-rank/queryRankDecay), which keeps the
-// first hits near 1 and makes the 20th worth a tenth of the first.
+// A hit is scored score/top · e^(-rank/queryRankDecay): the first hits
+// near 1 and the 20th worth a tenth of the first, so the pack's budget is
+// spent down the ranking.
 func (g *gatherer) queryHits(ctx context.Context, q string) error {
-	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits, PerFileCap: packPerFileCap})
+	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packQueryHits})
 	if err != nil {
 		return err
 	}
@@ -274,107 +306,78 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 		return nil
 	}
 	top := res.Hits[0].Score
-	var files []string
-	byFile := map[string][]Hit{}
 	for i, h := range res.Hits {
 		score := 0.0
 		if top > 0 {
 			score = h.Score / top * math.Exp(-float64(i)/queryRankDecay)
 		}
-		g.add(packs.Candidate{
+		c := packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
 			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
 			Source: packs.SourceQuery, Reason: "query match",
-		})
-		if _, ok := byFile[h.Path]; !ok {
-			files = append(files, h.Path)
 		}
-		h.Score = score
-		byFile[h.Path] = append(byFile[h.Path], h)
-	}
-	terms := termSet(q)
-	for i, f := range files {
-		if i >= packOutlines {
-			break
+		if h.DefStart > 0 && (h.DefStart < h.StartLine || h.DefEnd > h.EndLine) {
+			switch {
+			case callableKind(h.Kind):
+				if text, a, b, err := g.text(h.Path, h.DefStart, h.DefEnd); err == nil && text != "" {
+					c.Text, c.StartLine, c.EndLine, c.Tokens = text, a, b, 0
+				}
+			case containerKind(h.Kind):
+				if text, ok := g.ownLines(h); ok {
+					c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = text, h.DefStart, h.DefEnd, 0, true
+				}
+			}
 		}
-		if err := g.outline(f, byFile[f], terms); err != nil {
-			return err
-		}
+		g.add(c)
 	}
 	return nil
 }
 
-// outline adds a query-focused outline of a top file: the doc comment's
-// first sentence and the signature of up to packOutlineEntries of its
-// exported definitions that share words with the query and are not inside
-// a hit already offered. It shows the file's relevant API at a glance —
-// often the definition a hit only calls.
-func (g *gatherer) outline(rel string, hits []Hit, qterms map[string]bool) error {
-	syms, err := g.s.DocumentSymbols(rel)
-	if errors.Is(err, ErrNotIndexed) {
-		return nil
-	}
+// ownLines returns the lines of the class or type of hit h (DefStart to
+// DefEnd) without those of the definitions inside it: each run of their
+// lines becomes one "… N lines elided" line.
+func (g *gatherer) ownLines(h Hit) (string, bool) {
+	syms, err := g.s.DocumentSymbols(h.Path)
 	if err != nil {
-		return err
+		return "", false
 	}
-	type entry struct {
-		si      SymbolInfo
-		overlap int
+	lines, err := g.lines(h.Path)
+	if err != nil || h.DefEnd > len(lines) {
+		return "", false
 	}
-	var entries []entry
+	inner := make([]bool, h.DefEnd-h.DefStart+1)
 	for _, si := range syms {
-		if !si.Exported || si.Signature == "" || si.Kind == "field" {
+		full := si.FullSpan()
+		a, b := full.Start.Line+1, spanEndLine(full)
+		if si.Kind == symbols.KindField || a <= h.DefStart || b > h.DefEnd {
 			continue
 		}
-		line := si.Span.Start.Line + 1
-		inHit := false
-		for _, h := range hits {
-			if h.StartLine <= line && line <= h.EndLine {
-				inHit = true
-				break
-			}
+		for n := a; n <= b; n++ {
+			inner[n-h.DefStart] = true
 		}
-		if inHit {
+	}
+	comment := packs.LineComment(h.Language)
+	var out strings.Builder
+	for i := 0; i < len(inner); {
+		if !inner[i] {
+			out.WriteString(lines[h.DefStart-1+i])
+			i++
 			continue
 		}
-		n := 0
-		for t := range termSet(si.Name + " " + FirstSentence(si.Doc)) {
-			if qterms[t] {
-				n++
-			}
+		j := i
+		for j < len(inner) && inner[j] {
+			j++
 		}
-		if n > 0 {
-			entries = append(entries, entry{si, n})
+		first := lines[h.DefStart-1+i]
+		lead := first[:len(first)-len(strings.TrimLeft(first, " \t"))]
+		marker := fmt.Sprintf("… %d lines elided\n", j-i)
+		if comment != "" {
+			marker = comment + " " + marker
 		}
+		out.WriteString(lead + marker)
+		i = j
 	}
-	if len(entries) == 0 {
-		return nil
-	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].overlap > entries[j].overlap })
-	if len(entries) > packOutlineEntries {
-		entries = entries[:packOutlineEntries]
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].si.Span.StartByte < entries[j].si.Span.StartByte })
-	comment := packs.LineComment(entries[0].si.Language)
-	var b strings.Builder
-	start, end := 0, 0
-	for i, e := range entries {
-		if doc := FirstSentence(e.si.Doc); doc != "" && comment != "" {
-			b.WriteString(comment + " " + doc + "\n")
-		}
-		b.WriteString(e.si.Signature + "\n")
-		a, z := e.si.Span.Start.Line+1, e.si.Span.End.Line+1
-		if i == 0 || a < start {
-			start = a
-		}
-		end = max(end, z)
-	}
-	g.add(packs.Candidate{
-		Path: rel, StartLine: start, EndLine: end, Kind: "outline", Language: entries[0].si.Language,
-		Text: b.String(), Score: hits[0].Score * outlineScore, Source: packs.SourceQuery,
-		Reason: "outline of a top file", Excerpt: true,
-	})
-	return nil
+	return out.String(), true
 }
 
 // FirstSentence returns the first sentence of a doc comment on one line

@@ -48,10 +48,14 @@ type Hit struct {
 	Sources   []string `json:"sources"`
 	// The fields below are for in-process consumers (packs, LSP, MCP); the
 	// CLI's JSON contract does not include them.
-	Text    string        `json:"-"`
-	Summary string        `json:"-"`
-	Chunk   store.ChunkID `json:"-"`
-	Tokens  int           `json:"-"`
+	Text    string `json:"-"`
+	Summary string `json:"-"`
+	// DefStart and DefEnd are the 1-based lines of the whole definition
+	// the hit shows part of or all of (its doc comment included); 0 for a
+	// hit outside every definition.
+	DefStart, DefEnd int           `json:"-"`
+	Chunk            store.ChunkID `json:"-"`
+	Tokens           int           `json:"-"`
 	// Evidence is how much each kind of evidence added to the file's
 	// score (before normalisation): why the file ranked where it did.
 	Evidence map[string]float64 `json:"-"`
@@ -589,9 +593,5 @@ func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 
 func (e *Engine) mmrLambda() float64 { return e.cfg.Search.MMRLambda }
 
-func (e *Engine) perFileCap() int {
-	if e.cfg.Search.PerFileCap > 0 {
-		return e.cfg.Search.PerFileCap
-	}
-	return 3
-}
+// perFileCap is the workspace's bound on hits per file; 0: none.
+func (e *Engine) perFileCap() int { return e.cfg.Search.PerFileCap }

@@ -16,26 +16,30 @@ import (
 // they follow from how packs are read rather than from a user's taste.
 const (
 	// maxItemShare is the largest part of the budget one agent item may
-	// take in full; longer items are shortened to it.
-	maxItemShare = 0.4
+	// take in full; longer items are shortened to it. The first agent item
+	// (the best) may take firstItemShare: the budget is spent down the
+	// ranking. A class shown without its methods (Candidate.Members) takes
+	// at most membersItemShare: its methods are items of their own. Set on
+	// the development change descriptions (go run ./bench spans): at 0.4
+	// for every item, the definition the change edits was shown in full
+	// less often at 2,000 tokens.
+	maxItemShare     = 0.5
+	firstItemShare   = 0.6
+	membersItemShare = 0.15
 	// minItemTokens keeps the per-item limit useful for tiny budgets.
 	minItemTokens = 120
-	// shortenedValue is the part of an item's value a copy shortened to fit
-	// the per-item limit keeps.
-	shortenedValue = 0.8
-	// summaryValue is the part of an item's value its summary — every body
-	// elided, signatures and doc comments kept — keeps.
-	summaryValue = 0.6
 	// summaryMinTokens: items smaller than this are not summarised.
 	summaryMinTokens = 100
 	// summaryMaxShare: a summary is only offered when it costs at most this
 	// share of the full item.
 	summaryMaxShare = 0.6
 	// sameFileSimilarity is the MMR similarity of two snippets of the same
-	// file, so a pack spreads over files before it piles up in one. It is
-	// kept low: the best file usually holds several of the parts a reader
-	// needs (measured with go run ./bench pack).
-	sameFileSimilarity = 0.25
+	// file, so a pack spreads over files before it piles up in one. With
+	// items that are whole definitions it is high: the files a change
+	// touches are among the best few (file recall of a 4,000-token pack
+	// 0.85 at 0.25, 0.93 at 0.8), and the best file's best definitions still
+	// come first.
+	sameFileSimilarity = 0.8
 	// valueFloor keeps a redundant item's value positive (a small share of
 	// its relevance) so leftover budget is still used.
 	valueFloor = 0.02
@@ -64,12 +68,12 @@ func BuildContext(ctx context.Context, req Request, cands []Candidate) (Pack, er
 	if err != nil {
 		return Pack{}, err
 	}
-	b := &builder{st: st, short: &shortener{ctx: ctx}}
+	b := &builder{st: st, short: &shortener{ctx: ctx, weight: req.LineWeight}}
 	defer b.short.close()
 	if err := b.prepare(cands); err != nil {
 		return Pack{}, err
 	}
-	b.overhead = CountTokens(renderWrap(st.format, true)) + CountTokens(renderWrap(st.format, false))
+	b.overhead = CountTokens(renderWrap(costFormat(st.format), true)) + CountTokens(renderWrap(costFormat(st.format), false))
 	b.remaining = st.budget - b.overhead
 	b.selectFixed(ModeAlways)
 	b.selectFixed(ModeManual)
@@ -96,11 +100,12 @@ type cand struct {
 	fitCost  int
 	fitDone  bool
 
-	// The summary: every function body elided (see summaryValue).
+	// The summary: every function body elided, taken when nothing else fits.
 	summary     string
 	summaryCost int
 	summaryDone bool
 
+	elided    bool // shown without its members (Candidate.Members)
 	selected  bool
 	useFit    bool // the selected text is the fitted copy
 	isSummary bool // the selected text is the summary
@@ -184,7 +189,7 @@ func (b *builder) prepare(in []Candidate) error {
 		c.Symbol = oneLine(c.Symbol)
 		c.Kind = oneLine(c.Kind)
 		c.Reason = oneLine(c.Reason)
-		b.cands = append(b.cands, &cand{Candidate: c, idx: i, modeRank: modeRank(c.IncludeMode)})
+		b.cands = append(b.cands, &cand{Candidate: c, idx: i, modeRank: modeRank(c.IncludeMode), elided: c.Members})
 	}
 	if binary > 0 {
 		b.notes = append(b.notes, fmt.Sprintf("skipped %d binary candidate(s)", binary))
@@ -291,10 +296,35 @@ func similarity(a, b *cand) float64 {
 	return s
 }
 
-// itemCost is the number of tokens c adds to the rendered pack with text.
-// One token is added for the rounding of the estimate at piece borders.
+// itemCost is the number of tokens c adds to the pack with text, as
+// costFormat renders it. One token is added for the rounding of the
+// estimate at piece borders.
 func (b *builder) itemCost(c *cand, text string) int {
-	return CountTokens(renderItem(b.st.format, b.toItem(c, text))) + 1
+	return CountTokens(renderItem(costFormat(b.st.format), b.toItem(c, text))) + 1
+}
+
+// costFormat is the rendering a format's budget counts: xml's own (its
+// tags are what a prompt holds, about 20 tokens an item more than
+// markdown's header and fence), markdown's for the others — plain is
+// markdown without fences, and json's items reach a model as their header
+// and text. So markdown, plain and json packs carry the same items for the
+// same budget; an xml pack of many small items holds a few less.
+func costFormat(format string) string {
+	if format == FormatXML {
+		return FormatXML
+	}
+	return FormatMarkdown
+}
+
+// tokensOf is what a pack of items in format costs against the budget: the
+// rendered text, except for json, whose items are taken apart by a program
+// and reach a model as their header and text — as markdown renders them —,
+// not with the JSON syntax and metadata around them.
+func tokensOf(format, text string, items []Item) int {
+	if format == FormatJSON {
+		return CountTokens(render(FormatMarkdown, items))
+	}
+	return CountTokens(text)
 }
 
 func (b *builder) toItem(c *cand, text string) Item {
@@ -326,11 +356,8 @@ func (b *builder) shortened(c *cand, limit int) (string, int, bool) {
 // covered reports whether a selected, unshortened item of the same file
 // already shows c's lines.
 func (b *builder) covered(c *cand) bool {
-	if c.Excerpt {
-		return false
-	}
 	for _, s := range b.selected {
-		if s.Path == c.Path && !s.useFit && !s.isSummary && !s.Excerpt && s.StartLine <= c.StartLine && c.EndLine <= s.EndLine {
+		if s.Path == c.Path && !s.useFit && !s.isSummary && !s.elided && s.StartLine <= c.StartLine && c.EndLine <= s.EndLine {
 			return true
 		}
 	}
@@ -340,10 +367,10 @@ func (b *builder) covered(c *cand) bool {
 // take selects c in the given form (whole, fitted or summary), first
 // releasing selected items of the same file whose lines c shows in full.
 func (b *builder) take(c *cand, fit, summary bool) {
-	if !fit && !summary && !c.Excerpt {
+	if !fit && !summary && !c.elided {
 		kept := b.selected[:0]
 		for _, s := range b.selected {
-			if s.Path == c.Path && !s.Excerpt && s.StartLine >= c.StartLine && s.EndLine <= c.EndLine {
+			if s.Path == c.Path && s.StartLine >= c.StartLine && s.EndLine <= c.EndLine {
 				s.selected, s.dup = false, true
 				b.remaining += s.cost()
 				if s.modeRank < c.modeRank {
@@ -408,11 +435,18 @@ func (b *builder) selectFixed(mode string) {
 	}
 }
 
-// selectAgents fills the rest of the budget with agent items. Items
-// scoring at least IncludeScore are taken first, in MMR order, while they
-// fit (shortened when that makes them fit). The others compete for the
-// remaining TopN places: greedily by MMR value per token, first within
-// each source's share of the budget, then without shares.
+// selectAgents fills the rest of the budget with agent items, best first:
+// at each step the candidate of highest maximal marginal relevance (its
+// score, less its similarity to what is already in) that can still be
+// taken. Items scoring at least IncludeScore come first, whatever TopN; the
+// others are taken while fewer than TopN agent items are in the pack, first
+// within each source's share of the budget, then without shares. An item is
+// taken whole when it is within its limit and fits what is left, else
+// shortened to that (focused on the lines that bear on the request when
+// LineWeight is set), else as its summary (bodies elided) when that fits:
+// the budget is spent down the ranking, so the best item keeps its lines
+// and the weaker ones give way. The first agent item may take
+// firstItemShare of the budget, the others maxItemShare.
 func (b *builder) selectAgents() {
 	var agents []*cand
 	for _, c := range b.cands {
@@ -423,47 +457,54 @@ func (b *builder) selectAgents() {
 	if len(agents) == 0 {
 		return
 	}
-	limit := int(math.Max(float64(minItemTokens), maxItemShare*float64(b.st.budget)))
-	count := 0 // agent items in the pack
-
-	// High scorers, best MMR value first.
-	for {
-		var best *cand
-		bestValue := 0.0
-		for _, c := range agents {
-			if c.selected || c.dup || c.missed || c.Score < b.st.includeScore {
+	share := func(s float64) int { return int(math.Max(float64(minItemTokens), s*float64(b.st.budget))) }
+	limit := func() int {
+		if b.agentCount() == 0 {
+			return share(firstItemShare)
+		}
+		return share(maxItemShare)
+	}
+	// pick takes the best candidate eligible for room(c) tokens, and
+	// reports whether one was taken.
+	pick := func(eligible func(c *cand) bool, room func(c *cand) int, fitRoom bool) (*cand, int, bool) {
+		for {
+			var best *cand
+			bestValue := 0.0
+			for _, c := range agents {
+				if c.selected || c.dup || c.missed || !eligible(c) {
+					continue
+				}
+				if v := b.mmr(c); best == nil || v > bestValue {
+					best, bestValue = c, v
+				}
+			}
+			if best == nil {
+				return nil, 0, false
+			}
+			if b.covered(best) {
+				best.dup = true
 				continue
 			}
-			if v := b.mmr(c); best == nil || v > bestValue {
-				best, bestValue = c, v
+			before := b.remaining
+			lim := limit()
+			if best.elided {
+				lim = min(lim, share(membersItemShare))
 			}
+			if b.takeBest(best, lim, room(best), fitRoom) {
+				best.value = bestValue
+				b.updateSimilarity(agents, best)
+				return best, before - b.remaining, true
+			}
+			best.missed = true
 		}
-		if best == nil {
+	}
+	all := func(*cand) int { return b.remaining }
+	for {
+		if _, _, ok := pick(func(c *cand) bool { return c.Score >= b.st.includeScore }, all, true); !ok {
 			break
 		}
-		if b.covered(best) {
-			best.dup = true
-			continue
-		}
-		short, _, ok := b.variant(best, limit, b.remaining)
-		if !ok {
-			// Too long for what is left even at the per-item limit:
-			// shorten it to what is left.
-			if text, cost, fits := b.shortened(best, b.remaining); fits {
-				best.fit, best.fitCost, best.fitDone = text, cost, true
-				short, ok = true, true
-			}
-		}
-		if !ok {
-			best.missed = true
-			continue
-		}
-		b.take(best, short, false)
-		count = b.agentCount()
-		b.updateSimilarity(agents, best)
 	}
-
-	// The rest, by value per token within the source shares, then freely.
+	// The rest, within the source shares, then freely.
 	present := map[string]bool{}
 	for _, c := range agents {
 		if !c.selected && !c.dup && !c.missed {
@@ -484,162 +525,52 @@ func (b *builder) selectAgents() {
 			}
 		}
 	}
-	// Multiple-choice knapsack, greedily: an item can be taken whole (or
-	// shortened to the per-item limit), or as its summary and upgraded to
-	// whole later; at each step the option adding most value per token wins.
-	for pass := 0; pass < 2; pass++ {
-		useQuota := pass == 0
-		roomFor := func(c *cand) int {
-			if useQuota {
-				return min(b.remaining, quota[c.Source])
-			}
-			return b.remaining
-		}
-		for {
-			// The best option without new summaries (none is made with an
-			// infinite bar) is a density the step's winner must reach: a
-			// summary that cannot is not made (see bestOption).
-			floor := -1.0
-			for _, c := range agents {
-				if !c.dup {
-					if opt, ok, _ := b.bestOption(c, limit, roomFor(c), count, math.Inf(1)); ok {
-						floor = max(floor, opt.density)
-					}
-				}
-			}
-			var best *cand
-			var bestOpt option
-			for _, c := range agents {
-				if c.dup {
-					continue
-				}
-				room := roomFor(c)
-				beat := floor // the density an option of c must pass to win this step
-				if best != nil {
-					beat = max(beat, bestOpt.density)
-				}
-				opt, ok, pruned := b.bestOption(c, limit, room, count, beat)
-				if !ok && !pruned {
-					if !c.selected && !useQuota && c.Score < b.st.includeScore && count < b.st.topN {
-						c.missed = true
-					}
-					continue
-				}
-				if ok && (best == nil || opt.density > bestOpt.density) {
-					best, bestOpt = c, opt
-				}
-			}
-			if best == nil {
-				break
-			}
-			before := b.remaining
-			if bestOpt.upgrade {
-				best.isSummary, best.useFit = false, bestOpt.short
-				b.remaining -= bestOpt.cost
-			} else {
-				if b.covered(best) {
-					best.dup = true
-					continue
-				}
-				best.value = b.mmr(best)
-				b.take(best, bestOpt.short, bestOpt.summary)
-				count = b.agentCount()
-				b.updateSimilarity(agents, best)
-			}
-			if useQuota {
-				quota[best.Source] -= before - b.remaining
-			}
-		}
-	}
-}
-
-// option is one way to spend tokens on a candidate in the competition.
-type option struct {
-	cost    int     // tokens added
-	density float64 // value added per token
-	short   bool    // the fitted copy, shortened to the per-item limit
-	summary bool    // the summary
-	upgrade bool    // a selected summary becomes the whole (or fitted) item
-}
-
-// bestOption returns the option for c that adds most value per token
-// within room: take it whole (or shortened to limit), take its summary,
-// or — when its summary is in the pack — upgrade it to whole. Making a
-// summary parses the code, so it is left for later (pruned) while even the
-// cheapest summary c could have would not pass beat, the density of the
-// best option of this step so far, nor c's other option: c cannot win this
-// step either way (on the stdlib dev queries 1 in 17 summaries made was
-// taken).
-func (b *builder) bestOption(c *cand, limit, room, count int, beat float64) (opt option, ok, pruned bool) {
-	if c.selected {
-		if !c.isSummary {
-			return option{}, false, false
-		}
-		short, cost, ok := b.variant(c, limit, room+c.summaryCost)
+	rest := func(c *cand) bool { return b.agentCount() < b.st.topN }
+	for {
+		c, spent, ok := pick(func(c *cand) bool { return rest(c) && quota[c.Source] > 0 },
+			func(c *cand) int { return min(b.remaining, quota[c.Source]) }, false)
 		if !ok {
-			return option{}, false, false
+			break
 		}
-		extra := cost - c.summaryCost
-		if extra <= 0 || extra > room {
-			return option{}, false, false
-		}
-		gain := 1 - summaryValue
-		if short {
-			gain = shortenedValue - summaryValue
-		}
-		if gain <= 0 {
-			return option{}, false, false
-		}
-		return option{cost: extra, density: gain * c.value / float64(extra), short: short, upgrade: true}, true, false
+		quota[c.Source] -= spent
 	}
-	if c.Score >= b.st.includeScore || count >= b.st.topN {
-		return option{}, false, false
+	// What the shares held back is not missed for good.
+	for _, c := range agents {
+		if !c.selected && c.missed && c.Score < b.st.includeScore {
+			c.missed = false
+		}
 	}
-	v := b.mmr(c)
-	var best option
-	found := false
-	if short, cost, ok := b.variant(c, limit, room); ok {
-		val := v
-		if short {
-			val *= shortenedValue
+	for {
+		if _, _, ok := pick(rest, all, true); !ok {
+			break
 		}
-		best, found = option{cost: cost, density: val / float64(cost), short: short}, true
 	}
-	if !c.summaryDone && c.fullCost >= summaryMinTokens {
-		bar := beat
-		if found {
-			bar = max(bar, best.density)
-		}
-		if bar >= 0 && v*summaryValue/float64(b.summaryFloor(c)) <= bar {
-			return best, found, true
-		}
+}
+
+// takeBest takes c in the best form that fits room: whole when within
+// limit, else shortened to limit — or to what is left, when fitRoom —, else
+// its summary. It reports whether c was taken. A share's leftover is not
+// worth an item cut down to it (fitRoom false): the item waits for the
+// pass without shares.
+func (b *builder) takeBest(c *cand, limit, room int, fitRoom bool) bool {
+	if c.fullCost <= limit && c.fullCost <= room {
+		b.take(c, false, false)
+		return true
+	}
+	target := limit
+	if fitRoom {
+		target = min(limit, room)
+	}
+	if text, cost, ok := b.shortened(c, target); ok && cost <= room && (cost >= minItemTokens || cost*2 >= c.fullCost) {
+		c.fit, c.fitCost = text, cost
+		b.take(c, true, false)
+		return true
 	}
 	if b.summarise(c) && c.summaryCost <= room {
-		d := v * summaryValue / float64(c.summaryCost)
-		if !found || d > best.density {
-			best, found = option{cost: c.summaryCost, density: d, summary: true}, true
-		}
+		b.take(c, false, true)
+		return true
 	}
-	return best, found, false
-}
-
-// summaryFloor is a lower bound of the cost of c's summary: the item's
-// header and the lines eliding bodies always keeps — up to the first line
-// with a "{" in a brace language (a body's lines start after its opening
-// brace: doc comment and signature stay), else the first line.
-func (b *builder) summaryFloor(c *cand) int {
-	kept, _, _ := strings.Cut(c.Text, "\n")
-	if _, brace := braceComment[c.Language]; brace {
-		if i := strings.IndexByte(c.Text, '{'); i >= 0 {
-			end := strings.IndexByte(c.Text[i:], '\n')
-			if end < 0 {
-				end = len(c.Text) - i
-			}
-			kept = c.Text[:i+end]
-		}
-	}
-	header := c.fullCost - CountTokens(c.Text)
-	return max(1, header-2+CountTokens(kept))
+	return false
 }
 
 // summarise makes c's summary once; it reports whether c has one worth
@@ -687,22 +618,6 @@ func (b *builder) agentCount() int {
 	return n
 }
 
-// variant picks the copy of c to offer: the full text when it is within
-// the per-item limit and fits room, else the shortened copy if that fits.
-func (b *builder) variant(c *cand, limit, room int) (short bool, cost int, ok bool) {
-	if c.fullCost <= limit && c.fullCost <= room {
-		return false, c.fullCost, true
-	}
-	if !c.fitDone {
-		c.fitDone = true
-		c.fit, c.fitCost, _ = b.shortened(c, limit)
-	}
-	if c.fit != "" && c.fitCost <= room {
-		return true, c.fitCost, true
-	}
-	return false, 0, false
-}
-
 // finish scrubs the selected items, orders them by file and line, renders
 // the pack and drops the least valuable items until the text fits (the
 // rendering is counted afresh, so costs estimated before scrubbing do not
@@ -731,10 +646,10 @@ func (b *builder) finish() (Pack, error) {
 		out := make([]Item, len(ordered))
 		for i, c := range ordered {
 			out[i] = b.toItem(c, c.text())
-			out[i].Shortened = c.useFit || c.isSummary
+			out[i].Shortened = c.useFit || c.isSummary || c.elided
 		}
 		text := render(b.st.format, out)
-		n := CountTokens(text)
+		n := tokensOf(b.st.format, text, out)
 		if n <= b.st.budget {
 			return Pack{Tokens: n, Budget: b.st.budget, Dropped: dropped, Items: out, Text: text, Notes: b.notes, Format: b.st.format}, nil
 		}

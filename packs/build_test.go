@@ -73,7 +73,7 @@ func TestGoldenPacks(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if n := CountTokens(p.Text); n != p.Tokens || n > sc.budget {
+				if n := tokensOf(format, p.Text, p.Items); n != p.Tokens || n > sc.budget {
 					t.Errorf("text has %d tokens, pack says %d, budget %d", n, p.Tokens, sc.budget)
 				}
 				for _, s := range secrets {
@@ -561,7 +561,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
 		}
-		if n := CountTokens(p.Text); n > req.Budget || n != p.Tokens {
+		if n := tokensOf(req.Format, p.Text, p.Items); n > req.Budget || n != p.Tokens {
 			t.Fatalf("round %d (%s, budget %d): text has %d tokens, pack says %d", i, req.Format, req.Budget, n, p.Tokens)
 		}
 		for _, it := range p.Items {
@@ -592,7 +592,7 @@ func FuzzBuild(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := CountTokens(p.Text); n > budget || n != p.Tokens {
+		if n := tokensOf(format, p.Text, p.Items); n > budget || n != p.Tokens {
 			t.Fatalf("%d tokens, budget %d, reported %d", n, budget, p.Tokens)
 		}
 		checkRoundTrip(t, format, p)

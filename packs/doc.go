@@ -11,17 +11,27 @@
 //   - exact duplicates (same content hash) and near duplicates (shingle or
 //     embedding similarity ≥ NearDuplicate) keep only their best copy;
 //   - always and manual items are taken first, in that order, while they fit;
-//   - agent items compete for the rest of the budget: the budget is split
-//     across sources by the task's priorities, items are picked greedily by
-//     value per token where value is their maximal-marginal-relevance score
-//     (so a second snippet from an already chosen file is worth less), and
-//     share a source leaves unused flows to the others;
-//   - items too long for their place are shortened structurally: signatures
-//     and doc comments stay, function bodies become one marked "…" line, and
-//     lines are never cut in half.
+//   - agent items are then taken best first — at each step the one of highest
+//     maximal-marginal-relevance score (a second item of a file already in
+//     is worth less) — whole when within their limit and what is left, else
+//     shortened to it, else as their summary: the first may take 0.6 of the
+//     budget, the others 0.5. Items scoring below IncludeScore compete
+//     within the task's source shares first (shares of sources without
+//     candidates flow to the others), then freely, while fewer than TopN
+//     are in;
+//   - items too long for their place are shortened structurally: with
+//     Request.LineWeight, function bodies none of whose lines bear on the
+//     request are elided and the lines that do are kept with their context
+//     and the signature (focusLines); without it, signatures and doc comments
+//     stay and bodies become one marked "…" line. Lines are never cut in
+//     half, and every run left out is one marked line saying how many.
 //
-// The rendered text (markdown, xml, json or plain) never exceeds the budget:
-// its token count, headers and fences included, is at most Request.Budget.
+// The rendered text (markdown, xml or plain) never exceeds the budget: its
+// token count, headers and fences included, is at most Request.Budget. A
+// json pack's items are what a markdown pack of the budget holds, and its
+// Tokens counts them so (costFormat, tokensOf): the JSON syntax around them
+// is for the program taking them apart. Markdown, plain and json packs hold
+// the same items; xml's tags cost more, so an xml pack may hold fewer.
 //
 // Token counts come from CountTokens, which is chunking.CountTokens: a
 // calibrated estimate of the MiniLM WordPiece tokenizer used by the

@@ -110,10 +110,10 @@ type Candidate struct {
 	Reason string
 	// IncludeMode is ModeAlways, ModeManual or ModeAgent ("" means agent).
 	IncludeMode string
-	// Excerpt marks text assembled from parts of the range — an outline of
-	// a file's signatures — rather than its verbatim lines: it neither
-	// covers nor is covered by other items of the file.
-	Excerpt bool
+	// Members marks a class or type shown without its methods (each run of
+	// their lines is one "… N lines elided" line): they are candidates of
+	// their own, and it covers none of them.
+	Members bool
 	// Embedding, when set on two candidates of the same dimension, replaces
 	// shingle similarity for near-duplicate removal and MMR with cosine
 	// similarity. It is the hook for embedding similarity.
@@ -146,6 +146,11 @@ type Request struct {
 	// ScrubPatterns are extra regular expressions (RE2 syntax) whose
 	// matches are redacted in addition to the built-in secret rules.
 	ScrubPatterns []string
+	// LineWeight, when set, says how much a line of code bears on the
+	// request (0: nothing; the engine counts the query's words in it).
+	// Shortening then keeps the lines that bear on it rather than the
+	// first ones.
+	LineWeight func(line string) float64 `json:"-"`
 }
 
 // Item is one snippet in a pack. Its JSON is the pack's public item shape.
@@ -173,7 +178,8 @@ type Item struct {
 
 // Pack is a built context pack.
 type Pack struct {
-	// Tokens is the token count of Text; never more than Budget.
+	// Tokens is the token count of Text (for json, of its items as markdown
+	// renders them: see tokensOf); never more than Budget.
 	Tokens int `json:"tokens"`
 	Budget int `json:"budget"`
 	// Dropped counts candidates left out because the budget ran out

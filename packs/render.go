@@ -16,7 +16,7 @@ import (
 //     item and its text in a fence tagged with the language (the fence is
 //     longer than any backtick run in the text);
 //   - xml: <project_context> holding one <snippet path lines label kind
-//     score mode reason> per item (label is the symbol, else the file's
+//     reason> per item (label is the symbol, else the file's
 //     base name), the text in CDATA;
 //   - json: an array of items (the Item JSON shape);
 //   - plain: a "==> path:lines · symbol (kind) · reason <==" line per item
@@ -80,10 +80,6 @@ func renderItem(format string, it Item) string {
 		b.WriteString(` label="` + xmlAttr(label(it)) + `"`)
 		if it.Kind != "" {
 			b.WriteString(` kind="` + xmlAttr(it.Kind) + `"`)
-		}
-		b.WriteString(` score="` + strconv.FormatFloat(it.Score, 'f', -1, 64) + `"`)
-		if it.IncludeMode != "" {
-			b.WriteString(` mode="` + xmlAttr(it.IncludeMode) + `"`)
 		}
 		if it.Reason != "" {
 			b.WriteString(` reason="` + xmlAttr(it.Reason) + `"`)

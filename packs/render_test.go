@@ -23,7 +23,7 @@ func TestRenderItem(t *testing.T) {
 		{"plain", FormatPlain, it, "==> a/b.go:3-5 · T.M (method) · caller of X <==\nx := `a`\n\n"},
 		{"xml escapes attributes and CDATA ends", FormatXML,
 			Item{Path: `q"<&>.go`, StartLine: 1, EndLine: 1, Reason: "a\tb", Score: 1, Text: "a]]>b\x01\n"},
-			"<snippet path=\"q&quot;&lt;&amp;&gt;.go\" lines=\"1\" label=\"q&quot;&lt;&amp;&gt;.go\" score=\"1\" reason=\"a&#9;b\"><![CDATA[\na]]]]><![CDATA[>b\uFFFD\n]]></snippet>\n"},
+			"<snippet path=\"q&quot;&lt;&amp;&gt;.go\" lines=\"1\" label=\"q&quot;&lt;&amp;&gt;.go\" reason=\"a&#9;b\"><![CDATA[\na]]]]><![CDATA[>b\uFFFD\n]]></snippet>\n"},
 		{"json", FormatJSON, it,
 			`{"path":"a/b.go","startLine":3,"endLine":5,"symbol":"T.M","kind":"method","includeMode":"agent","reason":"caller of X","score":0.5,"tokens":3,"text":"x := ` + "`a`" + `\n"},` + "\n"},
 	} {

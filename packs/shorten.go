@@ -50,6 +50,9 @@ func LineComment(lang string) string {
 type shortener struct {
 	ctx context.Context
 	p   *symbols.Parser
+	// weight says how much a line bears on the request (Request.LineWeight);
+	// nil: every line alike.
+	weight func(line string) float64
 }
 
 func (s *shortener) close() {
@@ -64,12 +67,25 @@ func (s *shortener) close() {
 // has no structure to use) trailing whole lines are cut and replaced by a
 // marked "…" line. A line is never cut in half, so a snippet whose first
 // line alone exceeds target cannot be shortened.
+//
+// With line weights, the lines that bear on the request are what is kept:
+// only the bodies of functions none of whose lines bear on it are elided,
+// then the remaining lines are chosen around the ones that do (focusLines).
 func (s *shortener) shorten(lang, text string, target int) (string, bool) {
 	if target <= 0 {
 		return "", false
 	}
 	if CountTokens(text) <= target {
 		return text, true
+	}
+	if s.weight != nil && s.bears(text) {
+		if out, ok := s.elideBodiesWhere(lang, text, target, s.idle); ok {
+			if CountTokens(out) <= target {
+				return out, true
+			}
+			text = out
+		}
+		return focusLines(lang, text, target, s.weight)
 	}
 	if out, ok := s.elideBodies(lang, text, target); ok {
 		if CountTokens(out) <= target {
@@ -78,6 +94,26 @@ func (s *shortener) shorten(lang, text string, target int) (string, bool) {
 		text = out
 	}
 	return truncateLines(lang, text, target)
+}
+
+// bears reports whether some line of text bears on the request.
+func (s *shortener) bears(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if s.weight(l) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// idle reports lines of which none bears on the request.
+func (s *shortener) idle(lines []string) bool {
+	for _, l := range lines {
+		if s.weight(l) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // region is a run of whole lines [first, last] (0-based) to replace by one
@@ -97,6 +133,12 @@ type region struct {
 // cleanly or nothing could be elided; the result always parses without
 // errors.
 func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
+	return s.elideBodiesWhere(lang, text, target, nil)
+}
+
+// elideBodiesWhere is elideBodies restricted to the bodies whose lines
+// elidable accepts (nil: every body).
+func (s *shortener) elideBodiesWhere(lang, text string, target int, elidable func(lines []string) bool) (string, bool) {
 	l := symbols.ByName(lang)
 	_, brace := braceComment[lang]
 	if !l.HasGrammar() || (!brace && lang != "python") || len(text) > maxStructuralBytes {
@@ -110,6 +152,15 @@ func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
 	var regions []region
 	collectBodies(root.node, lang, lines, &regions)
 	root.close()
+	if elidable != nil {
+		kept := regions[:0]
+		for _, r := range regions {
+			if elidable(lines[r.first : r.last+1]) {
+				kept = append(kept, r)
+			}
+		}
+		regions = kept
+	}
 	if len(regions) == 0 {
 		return "", false
 	}
@@ -381,4 +432,154 @@ func truncateLines(lang, text string, target int) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// focusContext is how many lines around a line that bears on the request
+// are kept with it, so it is read in its place.
+const focusContext = 2
+
+// focusLines keeps the lines of text that bear on the request (weight > 0)
+// with focusContext lines around each, the first lines (a definition's
+// signature) and the last, best first while they fit target, then the
+// lines after those already kept, in order, while they still fit; every run
+// of lines left out becomes one marked "… N lines elided" line. It reports
+// false when not even the first line fits.
+func focusLines(lang, text string, target int, weight func(string) float64) (string, bool) {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	n := len(lines)
+	if n == 0 {
+		return "", false
+	}
+	comment := LineComment(lang)
+	marker := func(lead string, k int) string {
+		m := fmt.Sprintf("… %d lines elided\n", k)
+		if comment != "" {
+			m = comment + " " + m
+		}
+		return lead + m
+	}
+	markerCost := CountTokens(marker("", 100))
+	// Each line's priority: its own weight, else the best weight within
+	// focusContext lines, a little less the farther it is.
+	own := make([]float64, n)
+	for i, l := range lines {
+		own[i] = weight(l)
+	}
+	prio := make([]float64, n)
+	for i := range lines {
+		for j := max(0, i-focusContext); j <= min(n-1, i+focusContext); j++ {
+			d := float64(abs(i - j))
+			prio[i] = max(prio[i], own[j]/(1+d))
+		}
+	}
+	head := min(n, 2)
+	cost := make([]int, n)
+	for i, l := range lines {
+		cost[i] = CountTokens(l)
+	}
+	kept := make([]bool, n)
+	used := 0
+	runs := 1 // elided runs: at first, all of the text
+	add := func(i int) bool {
+		left := i > 0 && !kept[i-1]
+		right := i < n-1 && !kept[i+1]
+		delta := 0
+		switch {
+		case left && right:
+			delta = 1 // splits its run in two
+		case !left && !right:
+			delta = -1 // was a run of its own
+		}
+		if used+cost[i]+(runs+delta)*markerCost > target {
+			return false
+		}
+		kept[i] = true
+		used += cost[i]
+		runs += delta
+		return true
+	}
+	for i := 0; i < head; i++ {
+		if !add(i) {
+			if i == 0 {
+				return "", false
+			}
+			break
+		}
+	}
+	if n > head && !kept[n-1] {
+		add(n - 1)
+	}
+	order := make([]int, 0, n)
+	for i := range lines {
+		if !kept[i] && prio[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return prio[order[a]] > prio[order[b]] })
+	for _, i := range order {
+		add(i)
+	}
+	// A short run left out costs about what its marker does: keep it.
+	for i := 0; i < n; {
+		if kept[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < n && !kept[j] {
+			j++
+		}
+		if j-i <= 2 {
+			for k := i; k < j; k++ {
+				add(k)
+			}
+		}
+		i = j
+	}
+	// Then read on after what is kept.
+	for i := 1; i < n; i++ {
+		if !kept[i] && kept[i-1] {
+			add(i)
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < n; {
+		if kept[i] {
+			b.WriteString(lines[i])
+			if !strings.HasSuffix(lines[i], "\n") {
+				b.WriteByte('\n')
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < n && !kept[j] {
+			j++
+		}
+		lead := ""
+		for k := i; k < j; k++ {
+			if strings.TrimSpace(lines[k]) != "" {
+				lead = leadingSpace(lines[k])
+				break
+			}
+		}
+		b.WriteString(marker(lead, j-i))
+		i = j
+	}
+	out := b.String()
+	if CountTokens(out) > target {
+		// Per-line counts round below the whole: cut from the end.
+		return truncateLines(lang, out, target)
+	}
+	return out, true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -13,8 +13,9 @@ import (
 
 // Pack builds a token-budgeted context pack for a query and/or a
 // selection. The text is what to paste, in the requested format (the
-// budget counts that rendering); with format json the items also carry
-// their text, for clients that take the pack apart.
+// budget counts that rendering; for json, the items as markdown renders
+// them, so json carries what markdown does); with format json the items
+// also carry their text, for clients that take the pack apart.
 func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error) {
 	if err := check(&req); err != nil {
 		return nil, err

@@ -199,7 +199,7 @@ func (s *Service) relatedDefinitions(ctx context.Context, snap *engine.Snapshot,
 	if doc := engine.FirstSentence(si.Doc); doc != "" {
 		q += " " + doc
 	}
-	res, err := snap.Search(ctx, engine.SearchRequest{Query: q, K: 2*relatedCount + 2, PerFileCap: 2})
+	res, err := snap.Search(ctx, engine.SearchRequest{Query: q, K: 4 * relatedCount})
 	if err != nil {
 		if errors.Is(err, engine.ErrEmptyQuery) {
 			return []Hit{}, nil
@@ -208,13 +208,15 @@ func (s *Service) relatedDefinitions(ctx context.Context, snap *engine.Snapshot,
 	}
 	first, last := si.Span.Start.Line+1, si.Span.End.Line+1
 	var keep []engine.Hit
+	perFile := map[string]int{}
 	for _, h := range res.Hits {
 		if h.Path == si.Path && h.StartLine <= last && first <= h.EndLine {
 			continue // the definition itself
 		}
-		if h.Kind == chunking.KindFileHeader {
-			continue // a package clause and imports: not a definition
+		if h.Kind == chunking.KindFileHeader || perFile[h.Path] == 2 {
+			continue // a package clause and imports: not a definition; two of a file are enough
 		}
+		perFile[h.Path]++
 		keep = append(keep, h)
 		if len(keep) == relatedCount {
 			break

@@ -163,7 +163,7 @@ type PackItem struct {
 type PackResult struct {
 	Text      string     `json:"text,omitempty" desc:"the rendered pack, what to paste into a prompt, secrets redacted (with format json, a JSON array of the items with their text)"`
 	Format    string     `json:"format" desc:"markdown, xml, json or plain"`
-	Tokens    int        `json:"tokens" desc:"tokens of the pack in its format (never more than budget)"`
+	Tokens    int        `json:"tokens" desc:"tokens of the pack in its format — for json, of its items' headers and texts as markdown shows them (never more than budget)"`
 	Budget    int        `json:"budget" desc:"the budget it was built for"`
 	Dropped   int        `json:"dropped" desc:"relevant candidates left out because the budget ran out"`
 	Excluded  int        `json:"excluded,omitempty" desc:"candidates left out because the request excluded them"`

@@ -70,7 +70,9 @@ type Config struct {
 
 // SearchConfig is the [search] table.
 type SearchConfig struct {
-	// PerFileCap is the most hits one file may contribute to a result list.
+	// PerFileCap is the most hits one file may contribute to a result list;
+	// 0 (the default) sets no bound: hits are definitions, ranked so that a
+	// strong file gives more of its own before a weaker one gives its first.
 	PerFileCap int
 	// MMRLambda trades relevance (1) against diversity (0) when search
 	// results are reordered by maximal marginal relevance.
@@ -114,7 +116,7 @@ func DefaultConfig() Config {
 		Model:        "use-lite",
 		BudgetTokens: 4000,
 		LogLevel:     "info",
-		Search:       SearchConfig{PerFileCap: 3, MMRLambda: 0.7},
+		Search:       SearchConfig{PerFileCap: 0, MMRLambda: 0.7},
 		Pack: PackConfig{
 			Format:       "markdown",
 			IncludeScore: 0.7,
@@ -400,8 +402,8 @@ func applySetting(cfg *Config, key string, v any, line int) []Diagnostic {
 		cfg.LogLevel = s
 	case "search.perFileCap":
 		n, ok := parseInt(v)
-		if !ok || n < 1 || n > 1000 {
-			return bad("must be an integer between 1 and 1000")
+		if !ok || n < 0 || n > 1000 {
+			return bad("must be an integer between 0 (no bound) and 1000")
 		}
 		cfg.Search.PerFileCap = int(n)
 	case "pack.format":
