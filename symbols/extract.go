@@ -171,6 +171,9 @@ type extractor struct {
 	access map[uint32][]accessMark
 	// marks holds names a language hook flagged (exported by a list).
 	marks map[string]bool
+	// lines holds the start offset of every line (lineStart), built on
+	// first use.
+	lines []int
 }
 
 // mark flags a name for the finish hook.
