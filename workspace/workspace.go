@@ -46,8 +46,11 @@
 //  7. Files larger than Config.MaxFileSize (default 1 MiB) are skipped.
 //  8. The first 8 KiB of the file are read: binary content (see IsBinary)
 //     is skipped, and so is a .js/.mjs/.cjs/.css file whose average line
-//     length exceeds 300 bytes (minified) unless a user-rule negation named
-//     it explicitly. Size and binary checks cannot be overridden.
+//     length over its first or its last 8 KiB exceeds 300 bytes (minified;
+//     a bundle often starts with a licence header and a readable prelude)
+//     unless a user-rule negation named it explicitly. Size and binary
+//     checks cannot be overridden. An editor buffer is judged by the same
+//     rules (JudgeContent).
 //
 // Ignore files use full gitignore syntax: blank lines and "#" comments,
 // "\#" and "\!" escapes, unescaped trailing spaces trimmed, "!" negation, a
@@ -72,6 +75,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -158,6 +162,9 @@ type Decision struct {
 	// Ancestor is set when Rel is excluded because this ancestor directory
 	// is: Rule and Source are then the ancestor's.
 	Ancestor string
+	// named is set when a user rule's negation names Rel itself, which
+	// overrides the minified check (JudgeContent).
+	named bool
 }
 
 // Workspace is one workspace root with its rules. It is safe for
@@ -550,7 +557,7 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 	if v.excluded {
 		return exclude(v.rule, v.source)
 	}
-	d.Rule, d.Source = v.rule, v.source
+	d.Rule, d.Source, d.named = v.rule, v.source, v.explicit
 	if link {
 		switch {
 		case target != "" && !linkInside:
@@ -583,21 +590,43 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		d.Included = true
 		return d, fi, false
 	}
-	n, err := readHead(e.abs, head[:min(int64(len(head)), info.Size())])
+	buf, tail := head, head[:0]
+	if len(head) > headSize {
+		buf, tail = head[:headSize], head[headSize:]
+	}
+	n, err := readHead(e.abs, buf[:min(int64(len(buf)), info.Size())])
 	if err != nil {
 		return exclude(err.Error(), SourceUnreadable)
 	}
-	if bin, why := classifyHead(head[:n]); bin {
-		return exclude(why, SourceBinary)
-	}
-	fi.Shebang = shebangLine(head[:n])
-	if !v.explicit {
-		if why, ok := minified(e.name, head[:n]); ok {
-			return exclude(why, SourceMinified)
+	if minifiable(e.name) && !v.explicit {
+		m, err := readTail(e.abs, info.Size(), int64(n), tail)
+		if err != nil {
+			return exclude(err.Error(), SourceUnreadable)
 		}
+		tail = tail[:m]
+	} else {
+		tail = tail[:0]
 	}
+	if rule, source := contentRules(e.name, buf[:n], tail, v.explicit); source != "" {
+		return exclude(rule, source)
+	}
+	fi.Shebang = shebangLine(buf[:n])
 	d.Included = true
 	return d, fi, false
+}
+
+// JudgeContent applies the content rules Walk applies to a file on disk
+// (binary content; minified code, unless a user rule names the file) to
+// content, an editor buffer of d.Rel, where d is Explain's decision on
+// the path: the same text is excluded on disk and in a buffer. It returns
+// the exclusion's rule and source, or "" and "".
+func JudgeContent(d Decision, content []byte) (rule, source string) {
+	head, tail := content, content[len(content):]
+	if len(content) > headSize {
+		head = content[:headSize]
+		tail = content[max(headSize, len(content)-headSize):]
+	}
+	return contentRules(path.Base(d.Rel), head, tail, d.named)
 }
 
 // fsSiblings answers siblings from the file system.
@@ -737,7 +766,7 @@ func (w *Workspace) decide(rel string) Decision {
 			if !last {
 				return Decision{Rel: rel, Source: SourceNotFound, Rule: entryRel + " is not a directory"}
 			}
-			head = make([]byte, headSize)
+			head = newContentBuf()
 		}
 		e := entry{dirRel: dirRel, name: name, abs: abs, mode: fi.Mode().Type(), info: func() (fs.FileInfo, error) { return fi, nil }}
 		d, _, isDir := w.judge(r, e, fsSiblings(dirAbs), head)
