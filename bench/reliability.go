@@ -28,7 +28,8 @@ func benchReliability(args []string) error {
 	fl := newFlags("reliability")
 	files := fl.Int("files", 1500, "Go files in the generated workspaces")
 	kills := fl.Int("kills", 20, "kill -9 runs")
-	only := fl.String("only", "", "run one part: disk, large, corrupt, kill or secrets")
+	only := fl.String("only", "", "run one part: disk, large, shapes, corrupt, kill or secrets")
+	binPath := fl.String("bin", binary(), "the context-ls binary to measure (another build, for a reference run)")
 	fl.Parse(args)
 	run := func(part string) bool { return *only == "" || *only == part }
 	work, err := os.MkdirTemp("", "context-ls-reliability")
@@ -36,7 +37,7 @@ func benchReliability(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	b := reliability.Bin{Path: binary()}
+	b := reliability.Bin{Path: *binPath}
 	if _, err := os.Stat(b.Path); err != nil {
 		return fmt.Errorf("%s: %w (run make build first)", b.Path, err)
 	}
@@ -62,6 +63,11 @@ func benchReliability(args []string) error {
 	}
 	if run("large") {
 		if err := benchLargeFiles(b, work, check, fail); err != nil {
+			return err
+		}
+	}
+	if run("shapes") {
+		if err := benchShapes(b, filepath.Join(work, "shapes"), check, fail); err != nil {
 			return err
 		}
 	}
@@ -143,6 +149,68 @@ func benchLargeFiles(b reliability.Bin, work string, check checkFunc, fail failF
 			continue
 		}
 		check(fmt.Sprintf("SIGTERM %s into it: exit after", delay), ms(latency), "ms", 10000, true)
+	}
+	return nil
+}
+
+// benchShapes indexes every shaped file of internal/reliability at 1 MiB
+// (the bundle also at the issue's 190 KB), interrupts each with SIGTERM at
+// three points, and opens 1 MiB of "(" and of NUL bytes as unsaved buffers
+// in a language server. The issue's two cases must index within 2 s and
+// 300 MiB; every shape within 30 s and 1.5 GiB (the dense 15 MiB Go
+// file's memory limit); every SIGTERM must end the run within 1 s.
+func benchShapes(b reliability.Bin, work string, check checkFunc, fail failFunc) error {
+	fmt.Println("\n== shaped files (issue 29: long lines, runs of one token, deep nesting)")
+	const mib = 1 << 20
+	type run struct {
+		shape  reliability.Shape
+		size   int
+		strict bool // the issue's cases: 2 s, 300 MiB
+	}
+	runs := []run{{reliability.ShapeNamed("bundle after a readable prelude, as TypeScript"), 190_000, true}}
+	for _, s := range reliability.Shapes {
+		runs = append(runs, run{s, mib, s.Name == "( only, Go"})
+	}
+	for _, r := range runs {
+		res, err := reliability.IndexShape(b, work, r.shape, r.size)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("%s, %d KiB", r.shape.Name, r.size>>10)
+		maxTime, maxRSS := 30*time.Second, int64(1536)<<20
+		if r.strict {
+			maxTime, maxRSS = 2*time.Second, 300<<20
+		}
+		check(name+": s", res.Index.Elapsed.Seconds(), "s", maxTime.Seconds(), true)
+		info(name+": CPU", res.Index.CPU.Seconds(), "s")
+		check(name+": peak RSS", float64(res.Index.MaxRSS>>20), "MiB", float64(maxRSS>>20), true)
+		info(name+": symbols", float64(res.Stats.Symbols), "")
+		info(name+": chunks", float64(res.Stats.Chunks), "")
+		fail(res.Problems(maxTime, maxRSS))
+	}
+	for _, s := range reliability.Shapes {
+		for _, delay := range []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, 1500 * time.Millisecond} {
+			res, latency, err := reliability.InterruptShape(b, work, s, mib, delay)
+			if err != nil {
+				return err
+			}
+			name := fmt.Sprintf("SIGTERM %s into %s", delay, s.Name)
+			if res.Code == 0 {
+				info(name+": finished first", ms(res.Elapsed), "ms")
+				continue
+			}
+			check(name+": exit after", ms(latency), "ms", 1000, true)
+		}
+	}
+	for _, name := range []string{"( only, Go", "NUL bytes, Go"} {
+		r := b.ServeBuffer(work, reliability.ShapeNamed(name), mib)
+		if r.Err != nil || !r.Found || r.Code != 0 {
+			fail([]string{fmt.Sprintf("serve with an unsaved 1 MiB buffer of %s: %v (search found Ordinary: %v, exit %d)", name, r.Err, r.Found, r.Code)})
+			continue
+		}
+		check("serve, 1 MiB buffer of "+name+": pack", ms(r.Pack), "ms", 2000, true)
+		check("serve, 1 MiB buffer of "+name+": search", ms(r.Search), "ms", 1000, true)
+		check("serve, 1 MiB buffer of "+name+": shutdown", ms(r.Shutdown), "ms", 1000, true)
 	}
 	return nil
 }
