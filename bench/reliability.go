@@ -250,8 +250,10 @@ func benchSecrets(check checkFunc) error {
 	fmt.Println("\n== secrets")
 	secrets := secrettest.Secrets()
 	leaks := 0
-	for _, content := range secrettest.Files() {
-		leaks += len(secrettest.Leaks(packs.Scrub(content), secrets))
+	for _, files := range []map[string]string{secrettest.Files(), secrettest.Buffers()} {
+		for _, content := range files {
+			leaks += len(secrettest.Leaks(packs.Scrub(content), secrets))
+		}
 	}
 	info("planted secrets (kinds)", float64(len(secrettest.Kinds(secrets))), "")
 	check("planted secrets leaking through Scrub", float64(leaks), "", 0, true)
