@@ -243,6 +243,18 @@ func benchCorruption(b reliability.Bin, work string, files int, check checkFunc,
 	check("damage detected (a query or index --verify) or erased", float64(detected+erased)/n, "share", 1, false)
 	check("answers equal to a clean index after rebuild", float64(same)/n, "share", 1, false)
 	fail(c.Problems)
+
+	fmt.Println("\n== unopenable index (MANIFEST, tables, CURRENT damaged; marked by a read)")
+	cases, problems, err := reliability.Unopenable(b, filepath.Join(work, "unopenable"), files)
+	if err != nil {
+		return err
+	}
+	for _, uc := range cases {
+		info(uc.Name+": search, ms", ms(uc.Search.Elapsed), "ms")
+		info(uc.Name+": verify exit status", float64(uc.Verify.Code), "")
+	}
+	check("unopenable indexes: problems (a failure, a wrong answer, a silent verify)", float64(len(problems)), "", 0, true)
+	fail(problems)
 	return nil
 }
 
