@@ -28,7 +28,7 @@ func benchReliability(args []string) error {
 	fl := newFlags("reliability")
 	files := fl.Int("files", 1500, "Go files in the generated workspaces")
 	kills := fl.Int("kills", 20, "kill -9 runs")
-	only := fl.String("only", "", "run one part: disk, large, shapes, corrupt, kill or secrets")
+	only := fl.String("only", "", "run one part: disk, large, shapes, small, corrupt, kill or secrets")
 	binPath := fl.String("bin", binary(), "the context-ls binary to measure (another build, for a reference run)")
 	fl.Parse(args)
 	run := func(part string) bool { return *only == "" || *only == part }
@@ -70,6 +70,17 @@ func benchReliability(args []string) error {
 		if err := benchShapes(b, filepath.Join(work, "shapes"), check, fail); err != nil {
 			return err
 		}
+	}
+	if run("small") {
+		fmt.Println("\n== small cases: 20,000 ignore patterns, 10,000 directories deep, a newline in a path")
+		r, err := reliability.Small(b, filepath.Join(work, "small"), 10000, 2*time.Second)
+		if err != nil {
+			return err
+		}
+		check("files (27 files, 20,000 patterns, 10,000 deep)", ms(r.Files.Elapsed), "ms", 2000, true)
+		check("index", ms(r.Index.Elapsed), "ms", 2000, true)
+		check("index again, nothing changed", ms(r.Again.Elapsed), "ms", 2000, true)
+		fail(r.Problems)
 	}
 	if run("corrupt") {
 		if err := benchCorruption(b, work, *files, check, fail); err != nil {

@@ -145,7 +145,11 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 		subDir, sub, err := readDir(e.abs)
 		if err != nil {
 			if w.onSkip != nil {
-				n.items = append(n.items, walkItem{skip: skip{dec.Rel, SourceUnreadable + ": " + err.Error()}})
+				reason := SourceUnreadable + ": " + err.Error()
+				if rule, ok := pathTooLong(e.abs, err); ok {
+					reason = SourcePathTooLong + ": " + rule
+				}
+				n.items = append(n.items, walkItem{skip: skip{dec.Rel, reason}})
 			}
 			continue
 		}

@@ -80,6 +80,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -121,7 +122,18 @@ const (
 	SourceUnreadable    = "unreadable"
 	SourceInvalidName   = "invalid name"
 	SourceUnwanted      = "not wanted" // WalkKnown's caller indexes no file of this name
+	SourcePathTooLong   = "path too long"
 )
+
+// pathTooLong returns the Decision rule for a path the operating system
+// refuses as too long (ENAMETOOLONG: deeper than PATH_MAX), and whether err
+// says so.
+func pathTooLong(abs string, err error) (string, bool) {
+	if !errors.Is(err, syscall.ENAMETOOLONG) {
+		return "", false
+	}
+	return fmt.Sprintf("%d bytes from the file system's root: longer than the system allows (PATH_MAX)", len(abs)), true
+}
 
 // FileInfo describes one file Walk visits.
 type FileInfo struct {
@@ -595,6 +607,9 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		buf, tail = head[:headSize], head[headSize:]
 	}
 	n, err := readHead(e.abs, buf[:min(int64(len(buf)), info.Size())])
+	if rule, ok := pathTooLong(e.abs, err); ok {
+		return exclude(rule, SourcePathTooLong)
+	}
 	if err != nil {
 		return exclude(err.Error(), SourceUnreadable)
 	}
@@ -667,7 +682,7 @@ func (w *Workspace) report(skips []skip) {
 // reported lists the exclusion sources Walk passes to OnSkip.
 var reported = map[string]bool{
 	SourceSymlinkEscape: true, SourceSymlink: true, SourceBrokenLink: true,
-	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true,
+	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true, SourcePathTooLong: true,
 }
 
 // compareEntries orders directory entries so that a depth-first walk emits
@@ -758,6 +773,9 @@ func (w *Workspace) decide(rel string) Decision {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 				return w.decideMissing(r, rel, segs, i, dirAbs)
+			}
+			if rule, ok := pathTooLong(abs, err); ok {
+				return finish(Decision{Rel: entryRel, Rule: rule, Source: SourcePathTooLong}, rel, last)
 			}
 			return finish(Decision{Rel: entryRel, Rule: err.Error(), Source: SourceUnreadable}, rel, last)
 		}

@@ -182,3 +182,16 @@ func TestUnopenableIndexIsRebuilt(t *testing.T) {
 	}
 	report(t, problems)
 }
+
+// TestSmallCases: issue 29's item 8 — a 20,000-pattern .gitignore with a
+// chain of directories deeper than PATH_MAX made every scan of 27 files
+// take seconds and skipped the deep file without a word; a TARGET whose
+// path holds a newline exited 2. (The long suite: 10,000 levels.)
+func TestSmallCases(t *testing.T) {
+	r, err := Small(bin, t.TempDir(), 2500, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("files %s, index %s, again %s", r.Files.Elapsed.Round(time.Millisecond), r.Index.Elapsed.Round(time.Millisecond), r.Again.Elapsed.Round(time.Millisecond))
+	report(t, r.Problems)
+}
