@@ -28,7 +28,7 @@ func benchReliability(args []string) error {
 	fl := newFlags("reliability")
 	files := fl.Int("files", 1500, "Go files in the generated workspaces")
 	kills := fl.Int("kills", 20, "kill -9 runs")
-	only := fl.String("only", "", "run one part: disk, large, shapes, small, corrupt, kill or secrets")
+	only := fl.String("only", "", "run one part: disk, large, shapes, small, live, corrupt, kill or secrets")
 	binPath := fl.String("bin", binary(), "the context-ls binary to measure (another build, for a reference run)")
 	fl.Parse(args)
 	run := func(part string) bool { return *only == "" || *only == part }
@@ -81,6 +81,33 @@ func benchReliability(args []string) error {
 		check("index", ms(r.Index.Elapsed), "ms", 2000, true)
 		check("index again, nothing changed", ms(r.Again.Elapsed), "ms", 2000, true)
 		fail(r.Problems)
+	}
+	if run("live") {
+		fmt.Println("\n== the live index after events (issue 29, item 5)")
+		for _, clientWatches := range []bool{true, false} {
+			const trials = 8
+			missed, err := b.EditsDuringScan(filepath.Join(work, "live"), 8000, trials, clientWatches)
+			if err != nil {
+				return err
+			}
+			check(fmt.Sprintf("edits saved during the first scan, never seen (client watches: %v)", clientWatches), float64(len(missed)), "of 8", 0, true)
+			fail(missed)
+		}
+		stale, err := b.RemovedAfterSave(filepath.Join(work, "live"), 20)
+		if err != nil {
+			return err
+		}
+		check("saved definitions removed on disk, still found", float64(len(stale)), "of 20", 0, true)
+		fail(stale)
+		took, err := b.EditWhileDiskFull(filepath.Join(work, "live"))
+		switch {
+		case errors.Is(err, reliability.ErrNoTmpfs):
+			fmt.Printf("full-disk case skipped: %v (run as root)\n", err)
+		case err != nil:
+			fail([]string{err.Error()})
+		default:
+			check("a change made on a full disk, indexed after space is freed", ms(took), "ms", 15000, true)
+		}
 	}
 	if run("corrupt") {
 		if err := benchCorruption(b, work, *files, check, fail); err != nil {

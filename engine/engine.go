@@ -60,6 +60,8 @@ type Engine struct {
 
 	// writeMu serialises index writers (bulk indexing batches, overlay updates).
 	writeMu sync.Mutex
+	// refreshMu makes refreshes from disk one at a time (Refresh).
+	refreshMu sync.Mutex
 	// nameTab: the distinct definition names workspace symbol queries
 	// score (names.go); writes add to it under writeMu.
 	nameTab nameTable

@@ -72,8 +72,12 @@ type serve struct {
 }
 
 // startServe starts context-ls serve and initializes it with the
-// workspace folder ix.Root and its index under ix.DB.
-func (b Bin) startServe(ix Index) (*serve, error) {
+// workspace folder ix.Root and its index under ix.DB. The client does not
+// watch files: the server watches them itself.
+func (b Bin) startServe(ix Index) (*serve, error) { return b.startServeWith(ix, map[string]any{}) }
+
+// startServeWith is startServe with the client's capabilities.
+func (b Bin) startServeWith(ix Index, capabilities map[string]any) (*serve, error) {
 	s := &serve{}
 	cmd := exec.Command(b.Path, "serve")
 	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
@@ -86,7 +90,7 @@ func (b Bin) startServe(ix Index) (*serve, error) {
 	s.ctx, s.cancel = context.WithTimeout(context.Background(), runTimeout)
 	uri := workspace.PathToURI(ix.Root)
 	init := map[string]any{
-		"processId": os.Getpid(), "rootUri": uri, "capabilities": map[string]any{},
+		"processId": os.Getpid(), "rootUri": uri, "capabilities": capabilities,
 		"workspaceFolders":      []map[string]any{{"uri": uri, "name": "repo"}},
 		"initializationOptions": map[string]any{"dbPath": ix.DB},
 	}

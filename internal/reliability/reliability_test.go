@@ -195,3 +195,32 @@ func TestSmallCases(t *testing.T) {
 	t.Logf("files %s, index %s, again %s", r.Files.Elapsed.Round(time.Millisecond), r.Index.Elapsed.Round(time.Millisecond), r.Again.Elapsed.Round(time.Millisecond))
 	report(t, r.Problems)
 }
+
+// TestLiveIndexAfterEvents: issue 29's item 5 — edits saved while the
+// language server's first scan runs are seen once it ends (a), a
+// definition saved then removed on disk by another writer leaves the
+// index (b), and a file changed while the disk was below the reserve is
+// indexed once space is freed, without a restart (c, needs root). The
+// long suite runs more trials.
+func TestLiveIndexAfterEvents(t *testing.T) {
+	for _, clientWatches := range []bool{true, false} {
+		missed, err := bin.EditsDuringScan(t.TempDir(), 3000, 2, clientWatches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		report(t, missed)
+	}
+	stale, err := bin.RemovedAfterSave(t.TempDir(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report(t, stale)
+	took, err := bin.EditWhileDiskFull(t.TempDir())
+	if errors.Is(err, ErrNoTmpfs) {
+		t.Skipf("the full-disk case skipped: %v (run as root to mount a small tmpfs)", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a change made while the disk was full indexed %s after space was freed", took.Round(time.Millisecond))
+}
