@@ -3,12 +3,12 @@ package chunking
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -284,15 +284,7 @@ func midLine(src []byte, off int) bool {
 // covered by its own bytes. Windows over its whole lines repeated the line
 // once per gap: 41 KB of bundle made 12,600 chunks holding 7.5 MB.
 func TestSharedLinesAreNotRepeated(t *testing.T) {
-	var b strings.Builder
-	for i := 0; i < 50; i++ {
-		fmt.Fprintf(&b, "// line %d of a header\nfunction h%d(a) { return a + %d; }\n", i, i, i)
-	}
-	for i := 1; i < 600; i++ {
-		fmt.Fprintf(&b, "function zz%d(a,b){return a*%d+b.x%d||zz%d(b,a)};var q%d=\"%020x\";", i, i, i, i-1, i, i)
-	}
-	b.WriteString("\nfunction last(){return 1}\n")
-	src := []byte(b.String())
+	src := []byte(testutil.Bundle(50, 41_000))
 	p := symbols.NewParser()
 	defer p.Close()
 	f, ok := parseFile(t, p, "s.js", src)

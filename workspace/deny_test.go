@@ -3,7 +3,6 @@ package workspace
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -169,15 +168,7 @@ func TestMinified(t *testing.T) {
 // minified by Walk, files --why and the buffer check alike; a user rule
 // naming it includes it.
 func TestMinifiedBundleAfterAPrelude(t *testing.T) {
-	var b strings.Builder
-	for i := 0; i < 200; i++ {
-		fmt.Fprintf(&b, "// line %d of a normal looking header comment\nfunction h%d(a) { return a + %d; }\n", i, i, i)
-	}
-	for i := 1; i < 2000; i++ {
-		fmt.Fprintf(&b, "function zz%d(a,b){return a*%d+b.x%d||zz%d(b,a)};var q%d=\"%020x\";", i, i, i, i-1, i, i)
-	}
-	b.WriteString("\nfunction zzSneakyLast(){return 1}\n")
-	bundle := b.String()
+	bundle := testutil.Bundle(200, 190_000)
 	files := map[string]string{"s.js": bundle, "keep/s.js": bundle, "ok.js": bundle[:20000], ".contextignore": "!keep/s.js\n"}
 	root := testutil.WriteTree(t, files)
 	w, err := Open(root, Config{})

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // Shape is a source file laid out to make indexing cost more than its
@@ -19,22 +21,10 @@ type Shape struct {
 	Gen func(size int) string
 }
 
-// Bundle is issue 29's first reproduction: 400 short lines (a licence
-// header and a readable prelude, as real bundles have), then one line of
-// minified functions, then a short last function. 2,000 functions make
-// the 190 KB file of the issue.
-func Bundle(size int) string {
-	var b strings.Builder
-	for i := 0; i < 200; i++ {
-		fmt.Fprintf(&b, "// line %d of a normal looking header comment\nfunction h%d(a) { return a + %d; }\n", i, i, i)
-	}
-	b.WriteString("function zz0(a,b){return a}")
-	for i := 1; b.Len() < size-40; i++ {
-		fmt.Fprintf(&b, "function zz%d(a,b){return a*%d+b.x%d||zz%d(b,a)};var q%d=\"%020x\";", i, i, i, i-1, i, i)
-	}
-	b.WriteString("\nfunction zzSneakyLast(){return 1}\n")
-	return b.String()
-}
+// Bundle is issue 29's first reproduction (testutil.Bundle): 400 short
+// lines, then one line of minified functions; 190,000 bytes make the
+// issue's file.
+func Bundle(size int) string { return testutil.Bundle(200, size) }
 
 // repeatTo repeats unit to about size bytes between head and tail.
 func repeatTo(head, unit, tail string, size int) string {
