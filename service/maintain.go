@@ -289,8 +289,10 @@ type maintainer struct {
 	// the refresh, so another scan follows (unchanged files cost a stat).
 	again bool
 	// backoff is the wait before the next scan after scans that met a
-	// full disk.
-	backoff time.Duration
+	// full disk; retrying is set while changed files wait for room (both
+	// are said once, when the disk first refuses them).
+	backoff  time.Duration
+	retrying bool
 }
 
 // retryDelay is how long the maintainer waits before it applies again
@@ -353,6 +355,10 @@ func (s *Service) scan(ctx context.Context, why string, progress func(Progress))
 			"unchanged", res.Unchanged, "deleted", res.Deleted, "failed", res.Failed, "took", res.Duration.Round(time.Millisecond))
 	case ctx.Err() != nil:
 		s.maint.setState("cancelled")
+	case backoff > retryDelay:
+		// The disk is still full: said when it first was.
+		s.maint.setState("failed: " + OneLine(err))
+		s.log.Debug("indexing failed again", "run", why, "error", err)
 	default:
 		s.maint.setState("failed: " + OneLine(err))
 		s.log.Error("indexing failed", "run", why, "error", err)
@@ -461,11 +467,20 @@ func (m *maintainer) refreshLoop(ctx context.Context, configChanged func()) {
 			m.mu.Lock()
 			m.again = m.again || m.state == "running"
 			m.mu.Unlock()
-			if _, err := m.s.refreshFiles(ctx, files); err != nil && ctx.Err() == nil {
+			_, err := m.s.refreshFiles(ctx, files)
+			m.mu.Lock()
+			retrying := m.retrying
+			m.retrying = errors.Is(err, engine.ErrDiskFull)
+			m.mu.Unlock()
+			switch {
+			case err == nil || ctx.Err() != nil:
+			case retrying && errors.Is(err, engine.ErrDiskFull):
+				m.s.log.Debug("refreshing changed files, again", "error", err)
+			default:
 				m.s.log.Warn("refreshing changed files", "error", err)
-				if errors.Is(err, engine.ErrDiskFull) {
-					m.retry(files)
-				}
+			}
+			if errors.Is(err, engine.ErrDiskFull) && ctx.Err() == nil {
+				m.retry(files)
 			}
 		}
 		if rescan {
