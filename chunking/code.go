@@ -452,14 +452,34 @@ func closingOnly(b []byte) bool {
 	return true
 }
 
-// gap covers code outside any definition with line windows.
+// gap covers code outside any definition with line windows. Code that
+// shares long lines with definitions (between the functions of a minified
+// bundle's one line) is covered by its own bytes, cut like a long line:
+// windows of its whole lines would repeat the line once per gap, quadratic
+// in the line's length. There, separators and closing brackets alone get
+// no chunk: the definitions' chunks cover their lines.
 func (c *coder) gap(s, e int) []Chunk {
 	s, e, ok := c.trim(s, e)
 	if !ok {
 		return nil
 	}
-	return c.windows(KindText, c.lineOf(s), c.lineOf(e-1)+1)
+	a, b := c.lineOf(s), c.lineOf(e-1)
+	if s-c.lineStart(a)+c.lineEnd(b)-e <= c.maxOverhang() {
+		return c.windows(KindText, a, b+1)
+	}
+	if closingOnly(c.src[s:e]) {
+		return nil
+	}
+	label := fmt.Sprintf("line %d", a+1)
+	if b > a {
+		label = fmt.Sprintf("lines %d-%d", a+1, b+1)
+	}
+	return c.parts(KindText, label, "", c.pack(s, e, c.textCuts(s, e), packing{}))
 }
+
+// maxOverhang is how many bytes of its lines outside a gap a window may
+// repeat: about one chunk of dense code.
+func (c *coder) maxOverhang() int { return c.opts.MaxTokens * 4 }
 
 // commentTail returns where the run of comments that ends [s, e) begins:
 // the end of the last other child of body in the range, or s. Without a tree
@@ -651,9 +671,11 @@ func (c *coder) packUnit(u unit) []piece {
 }
 
 // structure proposes cut points inside [s, e) on statement boundaries only.
+// Cuts are line starts: a range inside one line has none, and its nodes
+// (a minified function's statements) are not visited.
 func (c *coder) structure(s, e int) []int {
 	ts, te, ok := c.trim(s, e)
-	if !ok || c.root == nil {
+	if !ok || c.root == nil || c.lineOf(ts) == c.lineOf(te-1) {
 		return nil
 	}
 	return c.nodeCuts(c.root.NamedDescendantForPointRange(c.point(ts), c.point(te)), s, e)

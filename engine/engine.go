@@ -60,6 +60,8 @@ type Engine struct {
 
 	// writeMu serialises index writers (bulk indexing batches, overlay updates).
 	writeMu sync.Mutex
+	// refreshMu makes refreshes from disk one at a time (Refresh).
+	refreshMu sync.Mutex
 	// nameTab: the distinct definition names workspace symbol queries
 	// score (names.go); writes add to it under writeMu.
 	nameTab nameTable
@@ -80,6 +82,11 @@ type Engine struct {
 	gen    atomic.Uint64
 
 	stats statsState
+	// damaged is why the index was found damaged when this engine opened it
+	// and started over (empty when it was not); rebuilding is set until an
+	// index run has completed since (Verify reports the damage meanwhile).
+	damaged    string
+	rebuilding atomic.Bool
 	// storageNoted is set while writes fail for lack of space (or a
 	// failed store) and the condition has been reported (health.go).
 	storageNoted atomic.Bool
@@ -175,6 +182,8 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	e.stats.init()
 	if db.DamagedReason != "" {
 		e.stats.note("index was damaged (%s): rebuilt", logcap.String(db.DamagedReason))
+		e.damaged = db.DamagedReason
+		e.rebuilding.Store(true)
 	}
 	e.tw = e.newTextWriter()
 	if err := e.syncText(ctx, rebuilt || db.Rebuilt); err != nil {
@@ -196,6 +205,12 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	e.startEmbeddings(ctx)
 	return e, nil
 }
+
+// Damaged returns why the index was found damaged when this engine
+// opened it (a read had met corrupt data, Verify had found damage, or
+// Pebble could not open its files) and started it over, or "": the first
+// index run rebuilds it.
+func (e *Engine) Damaged() string { return e.damaged }
 
 // dropStaleOverlays reconciles with disk every file whose indexed content
 // came from an editor buffer. Buffers belong to the process that had them:

@@ -443,6 +443,52 @@ func TestDefinitionUsesImportsAndTypes(t *testing.T) {
 	}
 }
 
+// TestDefinitionAtItsOwnName: the identifier of a definition's own name
+// is that definition, not another of the same name in the file (issue 29:
+// hover on IntSlice.Sort showed the package function Sort and its
+// callers; (*Writer).Size showed Reader.Size; (*Error).Error showed type
+// Error), in the indexed version and in an editor buffer's alike.
+func TestDefinitionAtItsOwnName(t *testing.T) {
+	src := "package p\n\n// Sort sorts data.\nfunc Sort(data []int) {}\n\n// IntSlice is a sortable slice.\ntype IntSlice []int\n\n" +
+		"// Sort sorts x.\nfunc (x IntSlice) Sort() { Sort(x) }\n\ntype Reader struct{}\n\nfunc (r *Reader) Size() int { return 0 }\n\n" +
+		"type Writer struct{}\n\nfunc (w *Writer) Size() int { return 1 }\n\ntype Error struct{}\n\nfunc (e *Error) Error() string { return \"\" }\n"
+	root := testutil.WriteTree(t, map[string]string{"go.mod": "module example.com/p\n", "p.go": src})
+	e := openTest(t, root, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	buffer := "package p\n\n// A buffer's first line.\n" + strings.TrimPrefix(src, "package p\n")
+	for _, content := range []string{src, buffer} {
+		if content == buffer {
+			if err := e.UpdateOverlay(ctx, "p.go", []byte(buffer)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := e.Snapshot()
+		for _, c := range []struct{ at, want string }{
+			{"Sort(data", "Sort"},
+			{"Sort() {", "IntSlice.Sort"},
+			{"Size() int { return 0", "Reader.Size"},
+			{"Size() int { return 1", "Writer.Size"},
+			{"Error() string", "Error.Error"},
+			{"Error struct", "Error"},
+		} {
+			off := strings.Index(content, c.at) + 1
+			defs, err := s.Definition(ctx, "p.go", []byte(content), off)
+			if err != nil || len(defs) == 0 || defs[0].Qualified() != c.want {
+				var got []string
+				for _, d := range defs {
+					got = append(got, d.Qualified())
+				}
+				t.Errorf("definition at %q (buffer %v): %v %v, want %s first", c.at, content == buffer, got, err, c.want)
+			}
+		}
+		s.Release()
+	}
+}
+
 func TestFiltersApplyToEveryLeg(t *testing.T) {
 	root := testutil.WriteTree(t, testutil.Fixture)
 	e := openTest(t, root, t.TempDir())

@@ -337,6 +337,7 @@ func (e *Engine) Index(ctx context.Context, progress func(Progress)) (IndexResul
 		res.Duration = time.Since(start)
 	}
 	e.stats.recordIndex(res)
+	e.rebuilding.Store(false)
 	return res, nil
 }
 

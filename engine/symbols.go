@@ -336,17 +336,26 @@ func IdentifierAt(content []byte, off int) (ident, qualifier string, start int) 
 }
 
 // Definition resolves the identifier at byte offset off of rel (whose
-// current content is content) to its definitions, best first. A call site
-// the graph recorded in this very version of the file is resolved with its
-// imports and receiver types; otherwise by name: the same file, then the
-// package named by the qualifier or the file's own package, then the
-// workspace.
+// current content is content) to its definitions, best first. In the
+// indexed version of the file, a definition's own name is that definition,
+// and a call site the graph recorded is resolved with its imports and
+// receiver types; otherwise by name: the same file, then the package
+// named by the qualifier or the file's own package, then the workspace.
 func (s *Snapshot) Definition(ctx context.Context, rel string, content []byte, off int) ([]SymbolInfo, error) {
-	ident, qual, _ := IdentifierAt(content, off)
+	ident, qual, start := IdentifierAt(content, off)
 	if ident == "" {
 		return nil, nil
 	}
 	if rec, err := s.st.File(rel); err == nil && rec.Hash == store.ContentHash(content) {
+		syms, err := s.st.Symbols(rel)
+		if err != nil {
+			return nil, err
+		}
+		for _, sym := range syms {
+			if sym.NameSpan.StartByte == start && sym.Name == ident {
+				return []SymbolInfo{{Path: rel, Language: rec.Language, Symbol: sym}}, nil
+			}
+		}
 		line := bytes.Count(content[:off], []byte{'\n'})
 		col := off - (bytes.LastIndexByte(content[:off], '\n') + 1)
 		defs, found, err := s.ResolveCall(ctx, rel, line, col)

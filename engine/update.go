@@ -127,10 +127,19 @@ func (e *Engine) ClearOverlay(ctx context.Context, rel string) error {
 // own batch as it is parsed, and the text index is brought up to date once,
 // at the end (in batches of at most textBatchDocs documents). Queries keep
 // answering from their snapshots meanwhile.
+//
+// Refreshes run one at a time, each reading and writing its files before
+// the next reads them: of two refreshes of a file (a save's reconcile and
+// the watcher's report of another writer's change a moment later), the
+// one that read the file last writes last. (Against an index run, which
+// refreshes do not wait for, the service's maintainer scans again after
+// a run that changes were reported during.)
 func (e *Engine) Refresh(ctx context.Context, rels []string) error {
 	if err := e.beginWrite(ctx); err != nil {
 		return err
 	}
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
 	var todo []string
 	for _, rel := range rels {
 		if !e.hasOverlay(rel) {

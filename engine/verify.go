@@ -45,7 +45,9 @@ func (r VerifyReport) Problem() string {
 // checksum, one document per stored chunk, its watermark at the store's
 // sequence). What is damaged is marked to be rebuilt when the index is
 // next opened (Open then starts it empty; an Index run re-indexes); until
-// then the engine answers from what it has.
+// then the engine answers from what it has. Damage found when this engine
+// opened the index (Damaged), which no index run has rebuilt yet, is
+// reported too.
 func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
 	var r VerifyReport
 	if err := e.flushText(); err != nil {
@@ -54,6 +56,12 @@ func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
 	var err error
 	if r.Store, err = e.db.Verify(ctx); err != nil {
 		return r, err
+	}
+	if e.rebuilding.Load() && !r.Store.Damaged {
+		// Damage found before this check, when the index was opened: it
+		// started over, and no index run has rebuilt it yet.
+		r.Store.Damaged = true
+		r.Store.Problems = append([]string{e.damaged}, r.Store.Problems...)
 	}
 	problems, err := e.text.Verify()
 	if err != nil {

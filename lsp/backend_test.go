@@ -289,12 +289,39 @@ func TestBackendBuffers(t *testing.T) {
 	if res := s.search("Square", 3); len(res.Hits) == 0 {
 		t.Error("search broken after bad buffers")
 	}
+	// A buffer is judged by the rules its file would be once saved: a
+	// readable prelude that becomes a bundle (one long last line) is
+	// minified in the buffer as on disk (it was indexed live, issue 29).
+	var prelude strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&prelude, "// line %d of a licence header\nfunction preludeFn%d(a) { return a + %d; }\n", i, i, i)
+	}
+	writeFile(t, h.root, "web/app.js", prelude.String())
+	must(t, s.command("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"web/app.js"}}, nil))
+	poll(t, "the prelude indexed", func() (bool, string) {
+		syms := s.workspaceSymbols("preludeFn7")
+		return len(syms) > 0, symbolNames(syms)
+	})
+	s.didOpen("web/app.js", "javascript")
+	s.insert("web/app.js", strings.Repeat("function bundledFn(a,b){return a*b+bundledFn(b,a)};", 400)+"\n")
+	if syms := s.workspaceSymbols("bundledFn"); len(syms) > 0 {
+		t.Errorf("a minified buffer was indexed: %s", symbolNames(syms))
+	}
+	s.save("web/app.js")
+	poll(t, "the saved bundle left the index", func() (bool, string) {
+		syms := s.workspaceSymbols("preludeFn7")
+		return len(syms) == 0, symbolNames(syms)
+	})
+	if syms := s.workspaceSymbols("bundledFn"); len(syms) > 0 {
+		t.Errorf("the saved bundle was indexed: %s", symbolNames(syms))
+	}
+
 	// Editing a file of a language the engine does not index is fine.
 	writeFile(t, h.root, "notes.txt", "plain notes\n")
 	s.didOpen("notes.txt", "plaintext")
 	s.insert("notes.txt", "more notes\n")
 	s.didClose("notes.txt")
-	if st := h.status(); len(st.Documents) != 3 {
+	if st := h.status(); len(st.Documents) != 4 {
 		t.Errorf("documents %+v", st.Documents)
 	}
 }

@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"encoding/base64"
 	"fmt"
 	"regexp"
 	"sort"
@@ -26,6 +27,9 @@ const Redacted = "[REDACTED]"
 // A Scrubber is immutable and safe for concurrent use.
 type Scrubber struct {
 	rules []rule
+	// The needles of the rules, case-folded and exact (rule.ids index
+	// them): one pass over a text finds the lines each rule runs on.
+	fold, exact *needleSet
 }
 
 // rule is one detector. A rule with needles runs only where one of them
@@ -36,6 +40,7 @@ type rule struct {
 	needles []string
 	fold    bool
 	perLine bool
+	ids     []int32 // the needles' ids in the Scrubber's needleSet
 	re      *regexp.Regexp
 	// group is the submatch whose span is redacted (0: the whole match).
 	group int
@@ -48,13 +53,36 @@ type rule struct {
 	find func(s string) [][2]int
 }
 
-// builtin returns the built-in rules, compiled once. Rules are never
-// modified after compilation, so Scrubbers share them.
-var builtin = sync.OnceValue(builtinRules)
+// builtin returns the Scrubber of the built-in rules, compiled once. Rules
+// are never modified afterwards, so Scrubbers share them.
+var builtin = sync.OnceValue(func() *Scrubber { return indexed(builtinRules()) })
+
+// indexed returns a Scrubber of rules, their needles numbered.
+func indexed(rules []rule) *Scrubber {
+	var fold, exact []string
+	ids := [2]map[string]int32{{}, {}}
+	for i := range rules {
+		r := &rules[i]
+		set, list := 0, &exact
+		if r.fold {
+			set, list = 1, &fold
+		}
+		for _, n := range r.needles {
+			id, ok := ids[set][n]
+			if !ok {
+				id = int32(len(*list))
+				ids[set][n] = id
+				*list = append(*list, n)
+			}
+			r.ids = append(r.ids, id)
+		}
+	}
+	return &Scrubber{rules: rules, fold: newNeedleSet(fold), exact: newNeedleSet(exact)}
+}
 
 // Scrub redacts secrets from text with the built-in rules.
 func Scrub(text string) string {
-	return (&Scrubber{rules: builtin()}).Scrub(text)
+	return builtin().Scrub(text)
 }
 
 // NewScrubber returns a Scrubber with the built-in rules plus extra
@@ -63,7 +91,7 @@ func Scrub(text string) string {
 // are ignored. An invalid pattern is an error naming it.
 func NewScrubber(extra []string) (*Scrubber, error) {
 	base := builtin()
-	rules := append(make([]rule, 0, len(base)+len(extra)), base...)
+	rules := append(make([]rule, 0, len(base.rules)+len(extra)), base.rules...)
 	for i, p := range extra {
 		re, err := regexp.Compile(p)
 		if err != nil {
@@ -75,7 +103,7 @@ func NewScrubber(extra []string) (*Scrubber, error) {
 		}
 		rules = append(rules, rule{name: fmt.Sprintf("extra-%d", i+1), re: re, group: g})
 	}
-	return &Scrubber{rules: rules}, nil
+	return &Scrubber{rules: rules, fold: base.fold, exact: base.exact}, nil
 }
 
 // Scrub returns text with every secret replaced by Redacted.
@@ -108,28 +136,23 @@ func (s *Scrubber) Find(text string) [][2]int {
 	if text == "" {
 		return nil
 	}
-	var lower string // ASCII-lowered text, built on first need
-	// Rules sharing a needle list share its lines.
-	type linesKey struct {
-		first *string
-		n     int
-		fold  bool
-	}
-	cache := map[linesKey][][2]int{}
+	// The lines holding each needle, case-folded (ASCII only, so byte
+	// offsets stay valid) and exact.
+	found := [2][][]int{s.exact.lines(text), s.fold.lines(asciiLower(text))}
 	var spans [][2]int
 	for i := range s.rules {
 		r := &s.rules[i]
-		hay := text
-		if r.fold {
-			if lower == "" {
-				lower = asciiLower(text)
+		var starts []int
+		if len(r.ids) > 0 {
+			set := found[0]
+			if r.fold {
+				set = found[1]
 			}
-			hay = lower
-		}
-		if !r.perLine {
-			if len(r.needles) > 0 && !containsAny(hay, r.needles) {
+			if starts = linesOf(set, r.ids); len(starts) == 0 {
 				continue
 			}
+		}
+		if !r.perLine {
 			if r.find != nil {
 				spans = append(spans, r.find(text)...)
 			} else {
@@ -137,62 +160,47 @@ func (s *Scrubber) Find(text string) [][2]int {
 			}
 			continue
 		}
-		if len(r.needles) == 0 {
-			continue
-		}
-		key := linesKey{&r.needles[0], len(r.needles), r.fold}
-		lines, ok := cache[key]
-		if !ok {
-			lines = linesWith(hay, r.needles)
-			cache[key] = lines
-		}
-		for _, ln := range lines {
-			line := text[ln[0]:ln[1]]
+		for _, ls := range starts {
+			le := strings.IndexByte(text[ls:], '\n')
+			if le < 0 {
+				le = len(text)
+			} else {
+				le += ls
+			}
+			line := text[ls:le]
 			if r.find == nil {
-				spans = r.apply(line, ln[0], spans)
+				spans = r.apply(line, ls, spans)
 				continue
 			}
 			for _, sp := range r.find(line) {
-				spans = append(spans, [2]int{ln[0] + sp[0], ln[0] + sp[1]})
+				spans = append(spans, [2]int{ls + sp[0], ls + sp[1]})
 			}
 		}
 	}
 	return mergeSpans(spans)
 }
 
-// linesWith returns the byte ranges (without the newline) of the lines of
-// s that contain one of the needles, in order, each once.
-func linesWith(s string, needles []string) [][2]int {
-	var lines [][2]int
-	for _, n := range needles {
-		for from := 0; from < len(s); {
-			i := strings.Index(s[from:], n)
-			if i < 0 {
-				break
-			}
-			i += from
-			start := strings.LastIndexByte(s[:i], '\n') + 1
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				end = len(s)
-			} else {
-				end += i
-			}
-			lines = append(lines, [2]int{start, end})
-			from = end + 1
+// linesOf returns the line starts holding one of the needles ids, given
+// each needle's (ascending) line starts: ascending, each once.
+func linesOf(found [][]int, ids []int32) []int {
+	if len(ids) == 1 {
+		return found[ids[0]]
+	}
+	var out []int
+	for _, id := range ids {
+		out = append(out, found[id]...)
+	}
+	if len(out) < 2 {
+		return out
+	}
+	sort.Ints(out)
+	uniq := out[:1]
+	for _, ls := range out[1:] {
+		if ls != uniq[len(uniq)-1] {
+			uniq = append(uniq, ls)
 		}
 	}
-	if len(needles) > 1 {
-		sort.Slice(lines, func(i, j int) bool { return lines[i][0] < lines[j][0] })
-		out := lines[:0]
-		for _, l := range lines {
-			if len(out) == 0 || out[len(out)-1][0] != l[0] {
-				out = append(out, l)
-			}
-		}
-		lines = out
-	}
-	return lines
+	return uniq
 }
 
 // apply runs the rule's regexp over s (found at offset base of the text)
@@ -249,15 +257,6 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-func containsAny(s string, needles []string) bool {
-	for _, n := range needles {
-		if strings.Contains(s, n) {
-			return true
-		}
-	}
-	return false
-}
-
 // tokenRules are secrets recognisable by their own shape.
 var tokenRules = []struct {
 	name    string
@@ -284,13 +283,20 @@ var tokenRules = []struct {
 	{"digitalocean-token", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, `\bdo[opr]_v1_[a-f0-9]{64}\b`},
 	{"twilio-key", []string{"SK"}, `\bSK[0-9a-f]{32}\b`},
 	{"age-secret-key", []string{"AGE-SECRET-KEY-"}, `\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b`},
+	{"telegram-bot-token", []string{":AA"}, `\b[0-9]{8,10}:AA[0-9A-Za-z_\-]{33}\b`},
+	{"mailgun-key", []string{"key-"}, `\bkey-[0-9a-f]{32}\b`},
 }
 
 // Needles for the assignment rules, lower case.
 var keyNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"}
 
 func builtinRules() []rule {
+	gitleaks, err := gitleaksRules()
+	if err != nil {
+		panic(err) // embedded data: TestGitleaksRules compiles it
+	}
 	rules := []rule{{name: "private-key", needles: []string{"-----begin", "-----end"}, fold: true, find: findPrivateKeys}}
+	rules = append(rules, gitleaks...)
 	for _, t := range tokenRules {
 		rules = append(rules, rule{name: t.name, needles: t.needles, perLine: true, re: regexp.MustCompile(t.re)})
 	}
@@ -302,10 +308,25 @@ func builtinRules() []rule {
 			group: 1, valid: func(s string, m []int) bool { return secretLooking(s[m[2]:m[3]], 20) },
 		},
 		rule{
-			// Credentials in URLs: scheme://user:password@host.
+			// Credentials in URLs: scheme://user:password@host, also
+			// without a user (redis://:password@host).
 			name: "url-credentials", needles: []string{"://"}, perLine: true,
-			re:    regexp.MustCompile("\\b[A-Za-z][A-Za-z0-9+.\\-]{1,30}://[^\\s:/?#@\"'`<>]+:([^\\s/?@\"'`<>]+)@"),
+			re:    regexp.MustCompile("\\b[A-Za-z][A-Za-z0-9+.\\-]{1,30}://[^\\s:/?#@\"'`<>]*:([^\\s/?@\"'`<>]+)@"),
 			group: 1, valid: func(s string, m []int) bool { return !isPlaceholder(s[m[2]:m[3]]) },
+		},
+		rule{
+			// A user and password in base64: "Authorization: Basic
+			// dXNlcjpwYXNz", a Docker registry's "auth": "dXNlcjpwYXNz".
+			name: "basic-credentials", needles: []string{"basic", "auth"}, fold: true, perLine: true,
+			re:    regexp.MustCompile(`(?i)(?:\bbasic\s+|\bauth["']?\s*[:=]\s*["']?)([A-Za-z0-9+/]{8,}={0,2})`),
+			group: 1, valid: func(s string, m []int) bool { return base64Credentials(s[m[2]:m[3]]) },
+		},
+		rule{
+			// An AWS secret access key assigned or passed whatever its
+			// name (key := "…"): 40 characters of base64 in quotes.
+			name: "aws-secret-quoted", needles: []string{"\"", "'", "`"}, perLine: true,
+			re:    regexp.MustCompile("[\"'`]([A-Za-z0-9/+]{40})[\"'`]"),
+			group: 1, valid: func(s string, m []int) bool { v := s[m[2]:m[3]]; return awsSecretShaped(v) && !wordy(v) },
 		},
 		rule{
 			// Connection strings: "Server=x;User Id=y;Password=z;". The
@@ -480,6 +501,45 @@ func (c charClasses) count() int {
 func awsSecretShaped(v string) bool {
 	c := classesOf(v, "")
 	return c.lower && c.upper && c.digit && !isHex(v)
+}
+
+// base64Credentials reports whether v is base64 of "user:password": a
+// user name and a password of printable ASCII.
+func base64Credentials(v string) bool {
+	raw, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "=")); err != nil {
+			return false
+		}
+	}
+	user, pass, ok := strings.Cut(string(raw), ":")
+	if !ok || user == "" || len(pass) < 3 {
+		return false
+	}
+	for _, c := range raw {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// wordy reports whether most of v is lower-case runs of three letters or
+// more, as in an identifier made of words (AbstractSingletonProxy…), not
+// in generated base64 (8 in 100,000 random 40-character strings).
+func wordy(v string) bool {
+	inWords, run := 0, 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && 'a' <= v[i] && v[i] <= 'z' {
+			run++
+			continue
+		}
+		if run >= 3 {
+			inWords += run
+		}
+		run = 0
+	}
+	return inWords*10 >= len(v)*6
 }
 
 // connectionPair accepts a "password=value" match that is part of a

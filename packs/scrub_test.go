@@ -105,7 +105,7 @@ func TestScrubPlantedSecrets(t *testing.T) {
 	total := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, n := (&Scrubber{rules: builtin()}).ScrubCount(c.text)
+			out, n := builtin().ScrubCount(c.text)
 			if n == 0 {
 				t.Fatalf("nothing redacted in:\n%s", c.text)
 			}
@@ -177,6 +177,12 @@ func TestScrubKeepsOrdinaryCode(t *testing.T) {
 		`mysql -p$MYSQL_PWD app_db`,
 		`git log --format=%H -1 # secret 0123456789abcdef0123456789abcdef01234567`,
 		`PASSWORD=$(cat /run/secrets/db) ./server`,
+		`// "Basic realm" is the challenge; basic authentication follows.`,
+		`auth: "Zm9vYmFyYmF6cXV4"`, // base64, but not a user and a password
+		`conn := "redis://localhost:6379/0"`,
+		`ws := "ws://:8080/socket"`,
+		`hash := "9c1b2e4f6a8d0c2e4f6a8b0d1c3e5f7a9c1b2e4f"`, // 40 hex: a SHA-1
+		`name := "AbstractSingletonProxyFactoryBeanImpl123"`, // 40 characters, words
 	} {
 		if got := Scrub(text); got != text {
 			t.Errorf("Scrub changed ordinary code:\n in: %s\nout: %s", text, got)
@@ -277,7 +283,7 @@ func TestScrubStdlibCorpus(t *testing.T) {
 
 // builtinFind is Find with the built-in rules.
 func builtinFind(text string) [][2]int {
-	return (&Scrubber{rules: builtin()}).Find(text)
+	return builtin().Find(text)
 }
 
 // sampleFiles returns every k-th source file under root so that about n
@@ -344,7 +350,7 @@ func FuzzScrub(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out, n := (&Scrubber{rules: builtin()}).ScrubCount(s)
+		out, n := builtin().ScrubCount(s)
 		if n == 0 && out != s {
 			t.Fatalf("changed text without redacting")
 		}
@@ -352,4 +358,40 @@ func FuzzScrub(f *testing.F) {
 			t.Fatalf("redacted %d but no marker in %q", n, out)
 		}
 	})
+}
+
+// TestGitleaksRules: gitleaks's rule set compiles, every rule the scrubber
+// leaves out exists, and its rules find what the scrubber's own do not.
+func TestGitleaksRules(t *testing.T) {
+	rules, err := gitleaksRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) < 200 {
+		t.Errorf("%d gitleaks rules compiled, want 200 or more", len(rules))
+	}
+	names := map[string]bool{}
+	for _, r := range rules {
+		names[strings.TrimPrefix(r.name, "gitleaks:")] = true
+	}
+	for id := range gitleaksSkipped {
+		if names[id] {
+			t.Errorf("skipped rule %s is in the set", id)
+		}
+	}
+	var ownRules []rule
+	for _, r := range builtinRules() {
+		if !strings.HasPrefix(r.name, "gitleaks:") {
+			ownRules = append(ownRules, r)
+		}
+	}
+	own := indexed(ownRules)
+	for _, c := range loadPlanted(t) {
+		if !strings.HasPrefix(c.name, "gitleaks-") {
+			continue
+		}
+		if got := own.Scrub(c.text); got != c.text {
+			t.Errorf("%s: the scrubber's own rules find it already: %s", c.name, got)
+		}
+	}
 }

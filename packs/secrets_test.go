@@ -6,14 +6,17 @@ import (
 	"github.com/context-ls/context-ls/internal/secrettest"
 )
 
-// TestScrubPlantedWorkspace scrubs every file of the planted-secret
-// workspace (secrettest) whole: no fragment of any secret may survive.
+// TestScrubPlantedWorkspace scrubs every file and buffer of the
+// planted-secret workspace (secrettest) whole: no fragment of any secret
+// may survive.
 func TestScrubPlantedWorkspace(t *testing.T) {
 	secrets := secrettest.Secrets()
-	for rel, content := range secrettest.Files() {
-		out := Scrub(content)
-		for _, l := range secrettest.Leaks(out, secrets) {
-			t.Errorf("%s: %s in:\n%s", rel, l, out)
+	for _, files := range []map[string]string{secrettest.Files(), secrettest.Buffers()} {
+		for rel, content := range files {
+			out := Scrub(content)
+			for _, l := range secrettest.Leaks(out, secrets) {
+				t.Errorf("%s: %s in:\n%s", rel, l, out)
+			}
 		}
 	}
 }

@@ -284,7 +284,21 @@ type maintainer struct {
 	pending map[string]bool
 	wake    chan struct{}
 	state   string // "", running, done, cancelled, failed: …
+	// again is set when changed files were refreshed while a scan ran: the
+	// scan may have read a file before the change and written it after
+	// the refresh, so another scan follows (unchanged files cost a stat).
+	again bool
+	// backoff is the wait before the next scan after scans that met a
+	// full disk; retrying is set while changed files wait for room (both
+	// are said once, when the disk first refuses them).
+	backoff  time.Duration
+	retrying bool
 }
+
+// retryDelay is how long the maintainer waits before it applies again
+// changes the disk had no room for (the store refuses writes below its
+// reserve): once space is freed, they are indexed without a restart.
+const retryDelay = 5 * time.Second
 
 func (m *maintainer) init(s *Service) {
 	m.s = s
@@ -306,7 +320,8 @@ func (m *maintainer) setState(st string) {
 	m.mu.Unlock()
 }
 
-// scan runs one full incremental scan and records its state.
+// scan runs one full incremental scan and records its state. Changes
+// refreshed while it ran make another scan follow it (maintainer.again).
 func (s *Service) scan(ctx context.Context, why string, progress func(Progress)) (engine.IndexResult, error) {
 	s.maint.setState("running")
 	res, err := s.e.Index(ctx, func(p engine.Progress) {
@@ -314,6 +329,25 @@ func (s *Service) scan(ctx context.Context, why string, progress func(Progress))
 			progress(indexProgress("Indexing", p))
 		}
 	})
+	m := &s.maint
+	m.mu.Lock()
+	again := m.again
+	m.again = false
+	if errors.Is(err, engine.ErrDiskFull) {
+		// Tried again later, less often while the disk stays full (each
+		// try walks the tree before a write is refused).
+		m.backoff = min(max(2*m.backoff, retryDelay), time.Minute)
+	} else {
+		m.backoff = 0
+	}
+	backoff := m.backoff
+	m.mu.Unlock()
+	switch {
+	case again:
+		m.later(true, 0)
+	case backoff > 0:
+		m.later(true, backoff)
+	}
 	switch {
 	case err == nil:
 		s.maint.setState("done")
@@ -321,6 +355,10 @@ func (s *Service) scan(ctx context.Context, why string, progress func(Progress))
 			"unchanged", res.Unchanged, "deleted", res.Deleted, "failed", res.Failed, "took", res.Duration.Round(time.Millisecond))
 	case ctx.Err() != nil:
 		s.maint.setState("cancelled")
+	case backoff > retryDelay:
+		// The disk is still full: said when it first was.
+		s.maint.setState("failed: " + OneLine(err))
+		s.log.Debug("indexing failed again", "run", why, "error", err)
 	default:
 		s.maint.setState("failed: " + OneLine(err))
 		s.log.Error("indexing failed", "run", why, "error", err)
@@ -363,7 +401,10 @@ func (s *Service) Watch(ctx context.Context) {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	err := s.e.Workspace().Watch(ctx, 0, s.Changed)
+	// Once every directory is watched, a scan catches what changed while
+	// the watches were being set (the first scan runs meanwhile).
+	ready := func() { s.Changed([]string{workspace.AllChanged}) }
+	err := s.e.Workspace().WatchReady(ctx, 0, ready, s.Changed)
 	if err != nil && ctx.Err() == nil {
 		s.log.Warn("not watching the workspace for changes (refresh still works)", "error", err)
 	}
@@ -423,8 +464,23 @@ func (m *maintainer) refreshLoop(ctx context.Context, configChanged func()) {
 			}
 		}
 		if len(files) > 0 {
-			if _, err := m.s.refreshFiles(ctx, files); err != nil && ctx.Err() == nil {
+			m.mu.Lock()
+			m.again = m.again || m.state == "running"
+			m.mu.Unlock()
+			_, err := m.s.refreshFiles(ctx, files)
+			m.mu.Lock()
+			retrying := m.retrying
+			m.retrying = errors.Is(err, engine.ErrDiskFull)
+			m.mu.Unlock()
+			switch {
+			case err == nil || ctx.Err() != nil:
+			case retrying && errors.Is(err, engine.ErrDiskFull):
+				m.s.log.Debug("refreshing changed files, again", "error", err)
+			default:
 				m.s.log.Warn("refreshing changed files", "error", err)
+			}
+			if errors.Is(err, engine.ErrDiskFull) && ctx.Err() == nil {
+				m.retry(files)
 			}
 		}
 		if rescan {
@@ -434,6 +490,33 @@ func (m *maintainer) refreshLoop(ctx context.Context, configChanged func()) {
 			}
 		}
 	}
+}
+
+// retry queues files again, to be applied after retryDelay.
+func (m *maintainer) retry(files []string) {
+	m.mu.Lock()
+	for _, f := range files {
+		m.pending[f] = true
+	}
+	m.mu.Unlock()
+	m.later(false, retryDelay)
+}
+
+// later wakes the refresh loop after delay (for queued files) and, with
+// rescan set, asks for a scan then too.
+func (m *maintainer) later(rescan bool, delay time.Duration) {
+	time.AfterFunc(delay, func() {
+		if rescan {
+			select {
+			case m.rescanCh <- struct{}{}:
+			default:
+			}
+		}
+		select {
+		case m.wake <- struct{}{}:
+		default:
+		}
+	})
 }
 
 // refreshFiles reconciles changed files, leaving whole-workspace scans to

@@ -98,8 +98,8 @@ func parseNumber(field, whole, n string) (int, error) {
 
 // targetPattern matches PATH:LINE or PATH:LINE:COL; the path is the
 // shortest prefix that leaves one or two numbers ("a:12:3.go:5" is line 5
-// of the file a:12:3.go).
-var targetPattern = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
+// of the file a:12:3.go), whatever bytes it holds (a newline too).
+var targetPattern = regexp.MustCompile(`^(?s:(.+?)):([0-9]+)(?::([0-9]+))?$`)
 
 // ParseTarget reads a target written as text, as the CLI takes it:
 // PATH:LINE[:COL] (1-based line, 1-based character column), a path (it

@@ -205,6 +205,8 @@ func TestParseTarget(t *testing.T) {
 		{"a:12:3.go:5", Target{File: "a:12:3.go", Line: 5}, ""},
 		{`C:\src\a.go:5:2`, Target{File: `C:\src\a.go`, Line: 5, Column: 2}, ""},
 		{"billing/invoice.go", Target{File: "billing/invoice.go"}, ""},
+		{"names/new\nline.go:4", Target{File: "names/new\nline.go", Line: 4}, ""}, // issue 29
+		{"names/new\nline.go:4:2", Target{File: "names/new\nline.go", Line: 4, Column: 2}, ""},
 		{"billing/invoice.go:0", Target{}, "lines start at 1"},
 		{"billing/invoice.go:99999999999999999999", Target{}, "larger than any file's line count"},
 	} {

@@ -356,7 +356,7 @@ type StorageState struct {
 
 // FilesRequest asks what is indexed, or why a path is or is not.
 type FilesRequest struct {
-	Why string `json:"why,omitempty" check:"maxLen=4096" desc:"explain the decision for this path instead of listing"`
+	Why string `json:"why,omitempty" check:"maxLen=65536" desc:"explain the decision for this path instead of listing"`
 }
 
 // FileEntry is one indexable file.

@@ -243,6 +243,18 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	d, err := db.openPebble(fs, opts)
 	if err != nil {
+		if unopenable(err) && !opts.ReadOnly && db.onDisk && db.DamagedReason == "" {
+			// A malformed MANIFEST, a table cut short or gone: nothing can
+			// be read, so it starts over (clearDamaged) instead of failing
+			// every command until the directory is deleted by hand.
+			if merr := db.MarkDamaged(oneLine(err)); merr != nil {
+				return nil, merr
+			}
+			return Open(dir, opts)
+		}
+		if unopenable(err) {
+			err = fmt.Errorf("%w: %w", ErrDamaged, err)
+		}
 		return nil, err
 	}
 	db.db = d
@@ -423,6 +435,26 @@ func (db *DB) listener() *pebble.EventListener {
 // isLockErr reports whether Open failed because another process (or this
 // one) holds the directory lock: fcntl answers EAGAIN or EACCES, and pebble
 // refuses a second lock from the same process with its own message.
+// unopenable reports an error of pebble.Open that says its files are
+// damaged: corruption (a malformed MANIFEST, a checksum), a table the
+// MANIFEST lists that is missing or not of the size it recorded, or a
+// MANIFEST that CURRENT names and that is not there. Pebble v1.1.5
+// reports all but the first as plain errors, recognised by their text
+// (TestOpenRebuildsUnopenableStore holds them to it).
+func unopenable(err error) bool {
+	if pebble.IsCorruptionError(err) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "object size mismatch") || strings.Contains(msg, "unknown to the objstorage provider") ||
+		strings.Contains(msg, "could not open manifest file") && errors.Is(err, os.ErrNotExist)
+}
+
+// oneLine flattens an error for the damaged marker, which holds one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
 func isLockErr(err error) bool {
 	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) ||
 		strings.Contains(err.Error(), "lock held by current process")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/vfs"
@@ -103,7 +104,9 @@ func clearDamaged(fs vfs.FS, dir string) (*pebble.Lock, string, error) {
 		lock.Close()
 		return nil, "", fmt.Errorf("clear damaged index %s: %w", dir, err)
 	}
-	return lock, string(bytes.TrimSpace(reason)), nil
+	// A read's reason starts with ErrDamaged's text: the reason is what
+	// was found.
+	return lock, strings.TrimPrefix(string(bytes.TrimSpace(reason)), ErrDamaged.Error()+": "), nil
 }
 
 // VerifyReport says what Verify read and what it found wrong.

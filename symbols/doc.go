@@ -2,7 +2,10 @@ package symbols
 
 import (
 	"bytes"
+	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -44,10 +47,34 @@ func (x *extractor) docFor(d *def) (string, Span) {
 	return s, sp
 }
 
-// lineStart returns the offset of the first byte of the line holding off.
+// lineStart returns the offset of the first byte of the line holding off,
+// from a line index built on first use: the definitions of a minified file
+// share one long line, and searching back through it for each of them was
+// quadratic in its length.
 func (x *extractor) lineStart(off int) int {
-	i := bytes.LastIndexByte(x.src[:off], '\n')
-	return i + 1
+	if x.lines == nil {
+		x.lines = append(x.lines, 0)
+		for i, c := range x.src {
+			if c == '\n' {
+				x.lines = append(x.lines, i+1)
+			}
+		}
+	}
+	return x.lines[sort.SearchInts(x.lines, off+1)-1]
+}
+
+// codeBefore reports whether anything but white space precedes off on its
+// line, looking back only as far as the nearest such character.
+func (x *extractor) codeBefore(off int) bool {
+	ls := x.lineStart(off)
+	for off > ls {
+		r, n := utf8.DecodeLastRune(x.src[ls:off])
+		if !unicode.IsSpace(r) {
+			return true
+		}
+		off -= n
+	}
+	return false
 }
 
 // docAbove collects the doc comment directly above span.
@@ -56,10 +83,10 @@ func (x *extractor) docAbove(span Span, r *docRules) (string, Span) {
 		return "", Span{}
 	}
 	start := span.StartByte
-	ls := x.lineStart(start)
-	if len(bytes.TrimSpace(x.src[ls:start])) != 0 {
+	if x.codeBefore(start) {
 		return "", Span{} // code before the definition on its line
 	}
+	ls := x.lineStart(start)
 	type piece struct {
 		start, end int // byte range of the comment text on its line
 		row        int
@@ -91,7 +118,7 @@ func (x *extractor) docAbove(span Span, r *docRules) (string, Span) {
 				break
 			}
 			bs := int(n.StartByte())
-			if bs < 0 || bs > end || len(bytes.TrimSpace(x.src[x.lineStart(bs):bs])) != 0 {
+			if bs < 0 || bs > end || x.codeBefore(bs) {
 				break // a trailing comment after code, not a doc
 			}
 			body := x.src[bs:end]

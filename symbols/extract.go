@@ -171,6 +171,9 @@ type extractor struct {
 	access map[uint32][]accessMark
 	// marks holds names a language hook flagged (exported by a list).
 	marks map[string]bool
+	// lines holds the start offset of every line (lineStart), built on
+	// first use.
+	lines []int
 }
 
 // mark flags a name for the finish hook.
@@ -671,6 +674,9 @@ func collapseSpace(b []byte) string {
 }
 
 // truncate cuts s to at most max bytes on a rune boundary, marking the cut.
+// A word the cut would split (up to maxCutWord bytes of it) is left out
+// whole: the first half of a token is no longer recognisable as a secret
+// (a signature cut inside "shpat_…" leaked 23 of its characters).
 func truncate(s string, max int) string {
 	if len(s) <= max {
 		return s
@@ -680,8 +686,18 @@ func truncate(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
+	if i := strings.LastIndexAny(s[:cut], wordEnds); i >= 0 && cut-i <= maxCutWord && !strings.ContainsRune(wordEnds, rune(s[cut])) {
+		cut = i + 1
+	}
 	return strings.TrimRight(s[:cut], " ") + ellipsis
 }
+
+// wordEnds are the bytes truncate may cut after; maxCutWord is the longest
+// word it drops rather than cut.
+const (
+	wordEnds   = " \t\n\"'`,;()[]{}<>="
+	maxCutWord = 128
+)
 
 // cleanText replaces invalid UTF-8 so symbols are always valid strings.
 func cleanText(s string) string {

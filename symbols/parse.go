@@ -20,6 +20,10 @@ var (
 	// ErrTimeout is returned when tree-sitter gives up after the parser's
 	// timeout, which bounds pathological inputs.
 	ErrTimeout = errors.New("symbols: parse timed out")
+	// ErrIrregular is returned for a syntax tree whose shape would make
+	// querying it superlinear (checkShape): long runs of unnamed tokens,
+	// such as a file of "(" or "," only.
+	ErrIrregular = errors.New("symbols: syntax tree too irregular to query")
 )
 
 const (
@@ -318,11 +322,18 @@ func (p *Parser) extracted(ctx context.Context, lang *Language, src []byte, tree
 // ends just as its parse finishes, which makes the next parse fail at once.
 // A fast failure with a live context is therefore retried on a fresh parser.
 func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte, old *sitter.Tree) (*sitter.Tree, error) {
+	if err := checkNesting(lang, src); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		p.p.SetLanguage(lang.ts)
 		began := time.Now()
 		tree, err := p.parseOnce(ctx, lang, src, old)
 		if err == nil && tree != nil {
+			if err := checkShape(lang, tree, len(src)); err != nil {
+				tree.Close()
+				return nil, err
+			}
 			return tree, nil
 		}
 		p.renew()

@@ -140,7 +140,8 @@ func TestSyntaxErrorsKeepSymbols(t *testing.T) {
 	}
 }
 
-// TestDeepNestingAllLanguages feeds every grammar deeply nested brackets.
+// TestDeepNestingAllLanguages feeds every grammar deeply nested brackets:
+// each parses them or refuses them as too irregular to query.
 func TestDeepNestingAllLanguages(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
@@ -151,7 +152,7 @@ func TestDeepNestingAllLanguages(t *testing.T) {
 			continue
 		}
 		f, err := p.Parse(context.Background(), l, []byte(nest))
-		if err != nil && !errors.Is(err, ErrTimeout) {
+		if err != nil && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrIrregular) {
 			t.Fatalf("%s: %v", l.Name, err)
 		}
 		if f != nil {

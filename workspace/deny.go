@@ -183,8 +183,13 @@ func shebangLine(head []byte) string {
 	return string(head[:min(len(head), 256)])
 }
 
-// headSize is how much of a file the content checks read.
+// headSize is how much of a file the content checks read from its start
+// (and, for the minified check, from its end).
 const headSize = 8 << 10
+
+// newContentBuf returns the buffer judge reads a file's first and last
+// bytes into.
+func newContentBuf() []byte { return make([]byte, 2*headSize) }
 
 // IsBinary reports whether the first bytes of a file (up to 8 KiB) look like
 // binary data rather than UTF-8 text: a NUL byte, more than 30% control or
@@ -252,25 +257,76 @@ var asciiControl = func() (t [utf8.RuneSelf]uint8) {
 // minifiedExts are the extensions the average-line-length heuristic applies to.
 var minifiedExts = map[string]bool{".js": true, ".mjs": true, ".cjs": true, ".css": true}
 
+// minifiable reports whether the minified check applies to a file name.
+func minifiable(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	return i >= 0 && minifiedExts[strings.ToLower(name[i:])]
+}
+
 // minifiedLineLength is the average line length, in bytes, above which a
 // JavaScript or CSS file is taken to be minified or bundled.
 const minifiedLineLength = 300
 
-// minified reports whether head (the first 8 KiB of a .js/.css file) looks
-// minified: its average line length exceeds minifiedLineLength. Heads under
-// 1 KiB are never minified: they cost nothing to index.
-func minified(name string, head []byte) (string, bool) {
-	i := strings.LastIndexByte(name, '.')
-	if i < 0 || !minifiedExts[strings.ToLower(name[i:])] || len(head) < 1024 {
+// minified reports whether a .js/.css file looks minified from its first
+// and last bytes (head and tail, up to 8 KiB each; tail is empty when the
+// file is no longer than head): the average line length of either exceeds
+// minifiedLineLength. Both ends are read because a bundle often starts
+// with a licence header and a readable prelude before its minified body.
+// Parts under 1 KiB are never minified: they cost nothing to index.
+func minified(name string, head, tail []byte) (string, bool) {
+	if !minifiable(name) {
 		return "", false
 	}
-	lines := bytes.Count(head, []byte{'\n'})
-	if head[len(head)-1] != '\n' {
-		lines++
+	for _, part := range []struct {
+		what  string
+		bytes []byte
+	}{{"first", head}, {"last", tail}} {
+		b := part.bytes
+		if len(b) < 1024 {
+			continue
+		}
+		lines := bytes.Count(b, []byte{'\n'})
+		if b[len(b)-1] != '\n' {
+			lines++
+		}
+		if avg := len(b) / lines; avg > minifiedLineLength {
+			return fmt.Sprintf("average line length of the %s %d bytes %d > %d", part.what, len(b), avg, minifiedLineLength), true
+		}
 	}
-	avg := len(head) / lines
-	if avg <= minifiedLineLength {
-		return "", false
+	return "", false
+}
+
+// readTail reads the last len(buf) bytes of abs, or fewer after skip bytes
+// (the head already read), into buf.
+func readTail(abs string, size, skip int64, buf []byte) (int, error) {
+	n := min(int64(len(buf)), size-skip)
+	if n <= 0 {
+		return 0, nil
 	}
-	return fmt.Sprintf("average line length %d bytes > %d", avg, minifiedLineLength), true
+	f, err := os.Open(abs)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	got, err := f.ReadAt(buf[:n], size-n)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return got, err
+}
+
+// contentRules applies the content checks to a file's first and last
+// bytes: binary content (never overridden), then minified code unless
+// explicit (a user rule named the file). It returns the exclusion's
+// rule and source, or "" and "".
+func contentRules(name string, head, tail []byte, explicit bool) (rule, source string) {
+	if bin, why := classifyHead(head); bin {
+		return why, SourceBinary
+	}
+	if !explicit {
+		if why, ok := minified(name, head, tail); ok {
+			return why, SourceMinified
+		}
+	}
+	return "", ""
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // setSiblings answers siblings from a fixed set of names.
@@ -138,21 +141,54 @@ func TestMinified(t *testing.T) {
 	long := bytes.Repeat([]byte("var a=1;"), 500)                       // 4000 bytes, one line
 	normal := bytes.Repeat([]byte("  const x = compute(a, b);\n"), 200) // 27-byte lines
 	tests := []struct {
-		name string
-		head []byte
-		want bool
+		name       string
+		head, tail []byte
+		want       bool
 	}{
-		{"bundle.js", long, true},
-		{"bundle.mjs", long, true},
-		{"style.css", long, true},
-		{"app.js", normal, false},
-		{"small.js", long[:900], false}, // under 1 KiB: never minified
-		{"data.json", long, false},      // not a .js/.css file
-		{"main.go", long, false},
+		{"bundle.js", long, nil, true},
+		{"bundle.mjs", long, nil, true},
+		{"style.css", long, nil, true},
+		{"app.js", normal, nil, false},
+		{"app.js", normal, normal, false},
+		{"bundle.js", normal, long, true},       // a readable prelude, then the bundle
+		{"small.js", long[:900], nil, false},    // under 1 KiB: never minified
+		{"small.js", normal, long[:900], false}, // a long last line under 1 KiB
+		{"data.json", long, nil, false},         // not a .js/.css file
+		{"main.go", long, long, false},
 	}
 	for _, tt := range tests {
-		if _, got := minified(tt.name, tt.head); got != tt.want {
-			t.Errorf("minified(%s) = %v, want %v", tt.name, got, tt.want)
+		if _, got := minified(tt.name, tt.head, tt.tail); got != tt.want {
+			t.Errorf("minified(%s, %d+%d bytes) = %v, want %v", tt.name, len(tt.head), len(tt.tail), got, tt.want)
+		}
+	}
+}
+
+// TestMinifiedBundleAfterAPrelude: a bundle whose first 8 KiB are a
+// licence header and short lines (issue 29's reproduction) is excluded as
+// minified by Walk, files --why and the buffer check alike; a user rule
+// naming it includes it.
+func TestMinifiedBundleAfterAPrelude(t *testing.T) {
+	bundle := testutil.Bundle(200, 190_000)
+	files := map[string]string{"s.js": bundle, "keep/s.js": bundle, "ok.js": bundle[:20000], ".contextignore": "!keep/s.js\n"}
+	root := testutil.WriteTree(t, files)
+	w, err := Open(root, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := w.Walk(context.Background(), func(fi FileInfo) error { got = append(got, fi.Rel); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := ".contextignore keep/s.js ok.js"; strings.Join(got, " ") != want {
+		t.Errorf("walk = %v, want %s", got, want)
+	}
+	for rel, source := range map[string]string{"s.js": SourceMinified, "keep/s.js": "", "ok.js": ""} {
+		d := w.Explain(rel)
+		if d.Included != (source == "") || (source != "" && d.Source != source) {
+			t.Errorf("Explain(%s) = %+v, want source %q", rel, d, source)
+		}
+		if _, s := JudgeContent(d, []byte(files[rel])); s != source {
+			t.Errorf("JudgeContent(%s) = %q, want %q", rel, s, source)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -362,6 +363,82 @@ type patternList struct {
 	// slash, prepended to every path before matching.
 	outer    string
 	patterns []pattern
+	// index narrows a long list to the patterns that can match a path
+	// (nil for a short list: each pattern is tried).
+	index *patternIndex
+}
+
+// patternIndex files a list's patterns by what a path must hold for them
+// to match: an unanchored literal pattern by the base name it is, an
+// unanchored "*suffix" by the extension the suffix ends in, an anchored
+// pattern by one of its literal segments (the longest), which must be one
+// of the path's segments. The other patterns are tried on every path. A
+// .gitignore of 20,000 patterns under a directory 1,000 deep took 34 s
+// to walk trying each pattern on each path.
+type patternIndex struct {
+	byBase, byExt, bySegment map[string][]int32
+	rest                     []int32
+}
+
+// indexFrom is the list length from which a list is indexed.
+const indexFrom = 64
+
+func (l *patternList) buildIndex() {
+	if len(l.patterns) < indexFrom {
+		return
+	}
+	x := &patternIndex{byBase: map[string][]int32{}, byExt: map[string][]int32{}, bySegment: map[string][]int32{}}
+	for i := range l.patterns {
+		p, id := &l.patterns[i], int32(i)
+		if !p.anchored {
+			switch g := p.segs[0]; {
+			case g.kind == segLiteral:
+				x.byBase[g.lit] = append(x.byBase[g.lit], id)
+			case g.kind == segSuffix && strings.Contains(g.lit, "."):
+				ext := g.lit[strings.LastIndexByte(g.lit, '.')+1:]
+				x.byExt[ext] = append(x.byExt[ext], id)
+			default:
+				x.rest = append(x.rest, id)
+			}
+			continue
+		}
+		key := ""
+		for _, g := range p.segs {
+			if g.kind == segLiteral && len(g.lit) > len(key) {
+				key = g.lit
+			}
+		}
+		if key == "" {
+			x.rest = append(x.rest, id)
+		} else {
+			x.bySegment[key] = append(x.bySegment[key], id)
+		}
+	}
+	l.index = x
+}
+
+// candidates returns the indexes of the patterns that may match path,
+// last first.
+func (x *patternIndex) candidates(path string) []int32 {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	out := append([]int32(nil), x.rest...)
+	out = append(out, x.byBase[base]...)
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		out = append(out, x.byExt[base[i+1:]]...)
+	}
+	for rest := path; rest != ""; {
+		seg := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			seg, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		out = append(out, x.bySegment[seg]...)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	slices.Reverse(out)
+	return out
 }
 
 // parsePatternList compiles the content of an ignore file.
@@ -380,6 +457,7 @@ func parsePatternList(data []byte, source, base, outer string) *patternList {
 			l.patterns = append(l.patterns, p)
 		}
 	}
+	l.buildIndex()
 	return l
 }
 
@@ -391,6 +469,7 @@ func newConfigList(patterns []string) *patternList {
 			l.patterns = append(l.patterns, p)
 		}
 	}
+	l.buildIndex()
 	return l
 }
 
@@ -406,6 +485,14 @@ func (l *patternList) match(rel string, isDir bool) *pattern {
 			return nil
 		}
 		sub = rel[len(l.base)+1:]
+	}
+	if l.index != nil {
+		for _, i := range l.index.candidates(sub) {
+			if l.patterns[i].matches(sub, isDir) {
+				return &l.patterns[i]
+			}
+		}
+		return nil
 	}
 	for i := len(l.patterns) - 1; i >= 0; i-- {
 		if l.patterns[i].matches(sub, isDir) {

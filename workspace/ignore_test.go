@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -189,4 +191,49 @@ func FuzzPattern(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPatternIndexMatchesLinearScan: a long list (indexed) answers every
+// path as trying each of its patterns from the last does, on random lists
+// of the gitcompat patterns and random paths of its names.
+func TestPatternIndexMatchesLinearScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 29))
+	for round := 0; round < 50; round++ {
+		var b strings.Builder
+		for range indexFrom + rng.IntN(200) {
+			p := compatPatterns[rng.IntN(len(compatPatterns))]
+			if rng.IntN(3) == 0 {
+				p = strings.ReplaceAll(p, "a", "a"+strconv.Itoa(rng.IntN(5)))
+			}
+			b.WriteString(p + "\n")
+		}
+		for _, base := range []string{"", "sub"} {
+			l := parsePatternList([]byte(b.String()), ".gitignore", base, "")
+			if l.index == nil {
+				t.Fatalf("a list of %d patterns is not indexed", len(l.patterns))
+			}
+			for range 300 {
+				var segs []string
+				if base != "" {
+					segs = append(segs, base)
+				}
+				for range 1 + rng.IntN(5) {
+					n := compatNames[rng.IntN(len(compatNames))]
+					if rng.IntN(3) == 0 {
+						n = strings.ReplaceAll(n, "a", "a"+strconv.Itoa(rng.IntN(5)))
+					}
+					segs = append(segs, n)
+				}
+				rel, isDir := strings.Join(segs, "/"), rng.IntN(2) == 0
+				got := l.match(rel, isDir)
+				idx := l.index
+				l.index = nil
+				want := l.match(rel, isDir)
+				l.index = idx
+				if got != want {
+					t.Fatalf("round %d: %q (dir %v): indexed %v, linear %v\nrules:\n%s", round, rel, isDir, got, want, b.String())
+				}
+			}
+		}
+	}
 }

@@ -72,7 +72,7 @@ func (w *Workspace) WalkKnown(ctx context.Context, known Known, fn func(FileInfo
 	root := &walkNode{}
 	r, skips := w.rootRules(listing(entries))
 	wk.addSkips(root, skips)
-	wk.dir(root, r, "", d, entries, make([]byte, headSize))
+	wk.dir(root, r, "", d, entries, newContentBuf())
 	wk.wg.Wait()
 	if wk.err != nil {
 		return wk.err
@@ -145,7 +145,11 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 		subDir, sub, err := readDir(e.abs)
 		if err != nil {
 			if w.onSkip != nil {
-				n.items = append(n.items, walkItem{skip: skip{dec.Rel, SourceUnreadable + ": " + err.Error()}})
+				reason := SourceUnreadable + ": " + err.Error()
+				if rule, ok := pathTooLong(e.abs, err); ok {
+					reason = SourcePathTooLong + ": " + rule
+				}
+				n.items = append(n.items, walkItem{skip: skip{dec.Rel, reason}})
 			}
 			continue
 		}
@@ -158,7 +162,7 @@ func (wk *walker) dir(n *walkNode, r rules, dirRel string, d *os.File, entries [
 			wk.wg.Add(1)
 			go func(rel string) {
 				defer func() { <-wk.slots; wk.wg.Done() }()
-				wk.dir(child, subRules, rel, subDir, sub, make([]byte, headSize))
+				wk.dir(child, subRules, rel, subDir, sub, newContentBuf())
 			}(dec.Rel)
 		default:
 			wk.dir(child, subRules, dec.Rel, subDir, sub, head)

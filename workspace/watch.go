@@ -63,6 +63,14 @@ func AffectsRules(rel string) bool {
 // Watch returns nil when ctx is done, and an error if the root cannot be
 // watched or is removed (after a final batch holding AllChanged).
 func (w *Workspace) Watch(ctx context.Context, debounce time.Duration, fn func(changed []string)) error {
+	return w.WatchReady(ctx, debounce, nil, fn)
+}
+
+// WatchReady is Watch that calls ready (when not nil) once every
+// directory is watched: a change made before its directory was watched
+// is reported by no event, so a caller that scanned meanwhile scans again
+// then.
+func (w *Workspace) WatchReady(ctx context.Context, debounce time.Duration, ready func(), fn func(changed []string)) error {
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}
@@ -76,6 +84,9 @@ func (w *Workspace) Watch(ctx context.Context, debounce time.Duration, fn func(c
 		return fmt.Errorf("watch %s: %w", w.root, err)
 	}
 	ws.watchRoot(ctx)
+	if ready != nil {
+		ready()
+	}
 
 	var timer <-chan time.Time
 	quiet := time.NewTimer(time.Hour)

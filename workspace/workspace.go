@@ -46,8 +46,11 @@
 //  7. Files larger than Config.MaxFileSize (default 1 MiB) are skipped.
 //  8. The first 8 KiB of the file are read: binary content (see IsBinary)
 //     is skipped, and so is a .js/.mjs/.cjs/.css file whose average line
-//     length exceeds 300 bytes (minified) unless a user-rule negation named
-//     it explicitly. Size and binary checks cannot be overridden.
+//     length over its first or its last 8 KiB exceeds 300 bytes (minified;
+//     a bundle often starts with a licence header and a readable prelude)
+//     unless a user-rule negation named it explicitly. Size and binary
+//     checks cannot be overridden. An editor buffer is judged by the same
+//     rules (JudgeContent).
 //
 // Ignore files use full gitignore syntax: blank lines and "#" comments,
 // "\#" and "\!" escapes, unescaped trailing spaces trimmed, "!" negation, a
@@ -72,10 +75,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -117,7 +122,18 @@ const (
 	SourceUnreadable    = "unreadable"
 	SourceInvalidName   = "invalid name"
 	SourceUnwanted      = "not wanted" // WalkKnown's caller indexes no file of this name
+	SourcePathTooLong   = "path too long"
 )
+
+// pathTooLong returns the Decision rule for a path the operating system
+// refuses as too long (ENAMETOOLONG: deeper than PATH_MAX), and whether err
+// says so.
+func pathTooLong(abs string, err error) (string, bool) {
+	if !errors.Is(err, syscall.ENAMETOOLONG) {
+		return "", false
+	}
+	return fmt.Sprintf("%d bytes from the file system's root: longer than the system allows (PATH_MAX)", len(abs)), true
+}
 
 // FileInfo describes one file Walk visits.
 type FileInfo struct {
@@ -158,6 +174,9 @@ type Decision struct {
 	// Ancestor is set when Rel is excluded because this ancestor directory
 	// is: Rule and Source are then the ancestor's.
 	Ancestor string
+	// named is set when a user rule's negation names Rel itself, which
+	// overrides the minified check (JudgeContent).
+	named bool
 }
 
 // Workspace is one workspace root with its rules. It is safe for
@@ -550,7 +569,7 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 	if v.excluded {
 		return exclude(v.rule, v.source)
 	}
-	d.Rule, d.Source = v.rule, v.source
+	d.Rule, d.Source, d.named = v.rule, v.source, v.explicit
 	if link {
 		switch {
 		case target != "" && !linkInside:
@@ -583,21 +602,46 @@ func (w *Workspace) judge(r rules, e entry, sib siblings, head []byte) (d Decisi
 		d.Included = true
 		return d, fi, false
 	}
-	n, err := readHead(e.abs, head[:min(int64(len(head)), info.Size())])
+	buf, tail := head, head[:0]
+	if len(head) > headSize {
+		buf, tail = head[:headSize], head[headSize:]
+	}
+	n, err := readHead(e.abs, buf[:min(int64(len(buf)), info.Size())])
+	if rule, ok := pathTooLong(e.abs, err); ok {
+		return exclude(rule, SourcePathTooLong)
+	}
 	if err != nil {
 		return exclude(err.Error(), SourceUnreadable)
 	}
-	if bin, why := classifyHead(head[:n]); bin {
-		return exclude(why, SourceBinary)
-	}
-	fi.Shebang = shebangLine(head[:n])
-	if !v.explicit {
-		if why, ok := minified(e.name, head[:n]); ok {
-			return exclude(why, SourceMinified)
+	if minifiable(e.name) && !v.explicit {
+		m, err := readTail(e.abs, info.Size(), int64(n), tail)
+		if err != nil {
+			return exclude(err.Error(), SourceUnreadable)
 		}
+		tail = tail[:m]
+	} else {
+		tail = tail[:0]
 	}
+	if rule, source := contentRules(e.name, buf[:n], tail, v.explicit); source != "" {
+		return exclude(rule, source)
+	}
+	fi.Shebang = shebangLine(buf[:n])
 	d.Included = true
 	return d, fi, false
+}
+
+// JudgeContent applies the content rules Walk applies to a file on disk
+// (binary content; minified code, unless a user rule names the file) to
+// content, an editor buffer of d.Rel, where d is Explain's decision on
+// the path: the same text is excluded on disk and in a buffer. It returns
+// the exclusion's rule and source, or "" and "".
+func JudgeContent(d Decision, content []byte) (rule, source string) {
+	head, tail := content, content[len(content):]
+	if len(content) > headSize {
+		head = content[:headSize]
+		tail = content[max(headSize, len(content)-headSize):]
+	}
+	return contentRules(path.Base(d.Rel), head, tail, d.named)
 }
 
 // fsSiblings answers siblings from the file system.
@@ -638,7 +682,7 @@ func (w *Workspace) report(skips []skip) {
 // reported lists the exclusion sources Walk passes to OnSkip.
 var reported = map[string]bool{
 	SourceSymlinkEscape: true, SourceSymlink: true, SourceBrokenLink: true,
-	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true,
+	SourceSpecial: true, SourceUnreadable: true, SourceInvalidName: true, SourcePathTooLong: true,
 }
 
 // compareEntries orders directory entries so that a depth-first walk emits
@@ -730,6 +774,9 @@ func (w *Workspace) decide(rel string) Decision {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 				return w.decideMissing(r, rel, segs, i, dirAbs)
 			}
+			if rule, ok := pathTooLong(abs, err); ok {
+				return finish(Decision{Rel: entryRel, Rule: rule, Source: SourcePathTooLong}, rel, last)
+			}
 			return finish(Decision{Rel: entryRel, Rule: err.Error(), Source: SourceUnreadable}, rel, last)
 		}
 		var head []byte
@@ -737,7 +784,7 @@ func (w *Workspace) decide(rel string) Decision {
 			if !last {
 				return Decision{Rel: rel, Source: SourceNotFound, Rule: entryRel + " is not a directory"}
 			}
-			head = make([]byte, headSize)
+			head = newContentBuf()
 		}
 		e := entry{dirRel: dirRel, name: name, abs: abs, mode: fi.Mode().Type(), info: func() (fs.FileInfo, error) { return fi, nil }}
 		d, _, isDir := w.judge(r, e, fsSiblings(dirAbs), head)

@@ -32,6 +32,10 @@ type cliEnv struct {
 	root, db         string
 	model, modelPath string
 	jsonOut          bool
+	// quietRebuild is set when the command says itself that the index is
+	// being rebuilt (index --verify, a query that met damage): opening a
+	// damaged index then prints nothing.
+	quietRebuild bool
 }
 
 // flags returns a FlagSet with the common flags (--root, --db, the model
@@ -163,6 +167,9 @@ func (ix *index) open(ctx context.Context) error {
 		return err
 	}
 	ix.eng, ix.svc = e, svc
+	if reason := e.Damaged(); reason != "" && !ix.env.quietRebuild {
+		fmt.Fprintf(ix.env.stderr, "context-ls %s: index damaged (%s); rebuilding it\n", ix.env.cmd.name, service.OneLine(errors.New(reason)))
+	}
 	return nil
 }
 
@@ -255,6 +262,7 @@ func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, em
 	if errors.Is(err, engine.ErrDamaged) {
 		// Reopening starts the damaged part empty; indexing rebuilds it.
 		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
+		env.quietRebuild = true
 		ix.close()
 		if ix, err = env.openIndex(ctx); err != nil {
 			return err

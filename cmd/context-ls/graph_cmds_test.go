@@ -106,3 +106,14 @@ func TestGraphCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetPathWithANewline: a TARGET whose path holds a newline is
+// PATH:LINE like any other (issue 29: it exited 2, "line: required").
+func TestTargetPathWithANewline(t *testing.T) {
+	root, db := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"names/new\nline.go": "package names\n\nfunc A() {}\n\nfunc B() { A() }\n"})
+	out, errOut, code := cli(t, "callers", "--json", "names/new\nline.go:3", "--root", root, "--db", db)
+	if code != 0 || !strings.Contains(out, `"symbol": "B"`) {
+		t.Fatalf("callers of a target in a file named with a newline: exit %d, %s %s", code, out, errOut)
+	}
+}

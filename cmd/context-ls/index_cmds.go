@@ -30,6 +30,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err := noArgs(rest); err != nil {
 		return err
 	}
+	env.quietRebuild = *verify // the check's one line says so
 	ix, err := env.openIndex(ctx)
 	if err != nil {
 		return err

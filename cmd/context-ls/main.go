@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/context-ls/context-ls/service"
 )
@@ -54,7 +55,29 @@ type exitStatus int
 
 func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
+// stopGrace is how long a command has to stop by itself after SIGTERM or
+// an interrupt before the process ends anyway: a file's store batch or a
+// syntax tree being built is C code no context reaches. Ending there is
+// safe: every write is atomic, and the index resumes from wherever the
+// process stopped (what a kill -9 leaves is tested to answer like an
+// uninterrupted index).
+const stopGrace = 500 * time.Millisecond
+
+// exitAfterSignal ends the process stopGrace after the first SIGTERM or
+// interrupt (which also cancel the command's context, run).
+func exitAfterSignal(stderr io.Writer) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		time.Sleep(stopGrace)
+		fmt.Fprintf(stderr, "context-ls: interrupted; not stopped after %s, exiting\n", stopGrace)
+		os.Exit(exitError)
+	}()
+}
+
 func main() {
+	exitAfterSignal(os.Stderr)
 	// CONTEXT_LS_CPUPROFILE=FILE writes a CPU profile of the command (for
 	// `go tool pprof`; the benchmarks use it to find where time goes).
 	if p := os.Getenv("CONTEXT_LS_CPUPROFILE"); p != "" {

@@ -16,16 +16,17 @@ import (
 // in a workspace and asks every front end everything that returns code,
 // signatures or doc text: the CLI as a user types it, the MCP server over
 // stdio and the language server (hover and document symbols on every
-// definition, workspace symbols, and its commands). No output may hold a
-// fragment of any secret.
+// definition, workspace symbols, and its commands), also about unsaved
+// buffers holding secrets of their own (secrettest.Buffers). No output
+// may hold a fragment of any secret.
 func TestNoPlantedSecretLeaks(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
 	secrets, err := secrettest.Plant(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kinds := secrettest.Kinds(secrets); len(kinds) < 15 {
-		t.Fatalf("only %d kinds of secret planted, want 15 or more", len(kinds))
+	if kinds := secrettest.Kinds(secrets); len(kinds) < 40 {
+		t.Fatalf("only %d kinds of secret planted, want 40 or more", len(kinds))
 	}
 	if _, errOut, code := cli(t, "index", "--root", root, "--db", db); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
@@ -98,9 +99,17 @@ func TestNoPlantedSecretLeaks(t *testing.T) {
 		t.Errorf("mcp answered %d of %d calls", answered, len(calls))
 	}
 
-	// The language server.
+	// The language server, with the unsaved buffers open.
 	ls := startLSP(t, root, db, len(secrettest.Files()))
 	files := secrettest.Paths()
+	for rel, text := range secrettest.Buffers() {
+		if err := ls.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": workspace.PathToURI(filepath.Join(root, filepath.FromSlash(rel))), "languageId": "", "version": 1, "text": text,
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, rel)
+	}
 	sort.Strings(files)
 	for _, rel := range files {
 		uri := workspace.PathToURI(filepath.Join(root, filepath.FromSlash(rel)))

@@ -49,7 +49,8 @@ type Result struct {
 	Stdout, Stderr string
 	Code           int // exit status; -1 when killed by a signal
 	Elapsed        time.Duration
-	MaxRSS         int64 // peak resident memory, bytes
+	CPU            time.Duration // user and system time
+	MaxRSS         int64         // peak resident memory, bytes
 }
 
 // OneLine reports whether stderr holds exactly one non-empty line.
@@ -123,6 +124,7 @@ func (p *Proc) Wait() Result {
 	default:
 		r.Code, r.Stderr = -1, r.Stderr+err.Error()
 	}
+	r.CPU = p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
 	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.MaxRSS = ru.Maxrss * 1024
 	}

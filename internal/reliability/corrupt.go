@@ -128,3 +128,121 @@ func Corruption(b Bin, work string, files int, fractions []float64, perKind int)
 	}
 	return r, nil
 }
+
+// UnopenableCase is one way of damaging an index so that its store
+// cannot be opened, or is marked damaged by a read before the next check.
+type UnopenableCase struct {
+	Name   string
+	Damage func(indexDir string) error
+	Search Result // a search on the damaged index
+	Verify Result // index --verify on another copy of the damaged index
+	Again  Result // index --verify once more
+	Same   error  // answers afterwards against a clean index
+}
+
+// Unopenable runs the unopenable-index scenario (issue 29, item 7): a
+// MANIFEST overwritten or cut short, a table cut to half or deleted,
+// CURRENT naming a missing MANIFEST, and a store a read marked damaged.
+// On each, a search must answer (saying the index is rebuilt when it
+// is), index --verify must say it found damage and rebuilt (exit status
+// 1) when something was lost, a second verify must find the index
+// intact, and the index must answer like a clean one.
+func Unopenable(b Bin, work string, files int) ([]UnopenableCase, []string, error) {
+	root := filepath.Join(work, "unopenable-repo")
+	if err := WriteFiles(root, Repo(files)); err != nil {
+		return nil, nil, err
+	}
+	clean := Index{root, filepath.Join(work, "unopenable-clean")}
+	if res := b.Run(clean.Args("index")...); res.Code != 0 {
+		return nil, nil, fmt.Errorf("clean index: %s", res)
+	}
+	glob := func(dir, pattern string) (string, error) {
+		m, err := filepath.Glob(filepath.Join(dir, "pebble", pattern))
+		if err != nil || len(m) == 0 {
+			return "", fmt.Errorf("no %s in %s: %v", pattern, dir, err)
+		}
+		return m[0], nil
+	}
+	half := func(pattern string) func(string) error {
+		return func(dir string) error {
+			p, err := glob(dir, pattern)
+			if err != nil {
+				return err
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			return os.Truncate(p, st.Size()/2)
+		}
+	}
+	cases := []UnopenableCase{
+		{Name: "MANIFEST overwritten at its start", Damage: func(dir string) error {
+			p, err := glob(dir, "MANIFEST-*")
+			if err != nil {
+				return err
+			}
+			return Corrupt(p, 0, 200)
+		}},
+		{Name: "MANIFEST cut to half", Damage: half("MANIFEST-*")},
+		{Name: "a table cut to half", Damage: half("*.sst")},
+		{Name: "a table deleted", Damage: func(dir string) error {
+			p, err := glob(dir, "*.sst")
+			if err != nil {
+				return err
+			}
+			return os.Remove(p)
+		}},
+		{Name: "CURRENT naming a missing MANIFEST", Damage: func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "pebble", "CURRENT"), []byte("MANIFEST-999999\n"), 0o644)
+		}},
+		{Name: "marked damaged by a read", Damage: func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "pebble", "DAMAGED"), []byte("index damaged: pebble: checksum mismatch\n"), 0o644)
+		}},
+	}
+	var problems []string
+	for i := range cases {
+		c := &cases[i]
+		damaged := func(name string) (Index, error) {
+			ix := Index{root, filepath.Join(work, name)}
+			os.RemoveAll(ix.DB)
+			if err := CopyDir(clean.DB, ix.DB); err != nil {
+				return ix, err
+			}
+			dir, err := ix.Dir()
+			if err != nil {
+				return ix, err
+			}
+			return ix, c.Damage(dir)
+		}
+		ix, err := damaged("unopenable-search")
+		if err != nil {
+			return nil, nil, err
+		}
+		c.Search = b.Run(ix.Args("search", "--json", RepoQueries[0])...)
+		want := b.Run(clean.Args("search", "--json", RepoQueries[0])...)
+		if c.Search.Code != 0 || c.Search.Stdout != want.Stdout {
+			problems = append(problems, fmt.Sprintf("%s: search: %s", c.Name, c.Search))
+		}
+		if ix, err = damaged("unopenable-verify"); err != nil {
+			return nil, nil, err
+		}
+		c.Verify = b.Run(ix.Args("index", "--verify")...)
+		c.Again = b.Run(ix.Args("index", "--verify")...)
+		c.Same = b.SameAnswers(clean, ix, RepoQueries)
+		switch {
+		case c.Verify.Code == 1 && strings.Contains(c.Verify.Stdout, "index damaged"):
+		case c.Verify.Code == 0 && strings.Contains(c.Verify.Stdout, "index ok") && c.Same == nil:
+			// Pebble opened it as it was and nothing was lost.
+		default:
+			problems = append(problems, fmt.Sprintf("%s: verify: %s", c.Name, c.Verify))
+		}
+		if c.Again.Code != 0 || !strings.Contains(c.Again.Stdout, "index ok") {
+			problems = append(problems, fmt.Sprintf("%s: second verify: %s", c.Name, c.Again))
+		}
+		if c.Same != nil {
+			problems = append(problems, fmt.Sprintf("%s: after the rebuild: %v", c.Name, c.Same))
+		}
+	}
+	return cases, problems, nil
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,48 +63,155 @@ type ServeReport struct {
 	Err          error // the session could not run
 }
 
+// serve is a language-server process on one workspace folder.
+type serve struct {
+	c      *lsptest.Client
+	stderr bytes.Buffer
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// startServe starts context-ls serve and initializes it with the
+// workspace folder ix.Root and its index under ix.DB. The client does not
+// watch files: the server watches them itself.
+func (b Bin) startServe(ix Index) (*serve, error) { return b.startServeWith(ix, map[string]any{}) }
+
+// startServeWith is startServe with the client's capabilities.
+func (b Bin) startServeWith(ix Index, capabilities map[string]any) (*serve, error) {
+	s := &serve{}
+	cmd := exec.Command(b.Path, "serve")
+	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
+	cmd.Stderr = &s.stderr
+	c, err := lsptest.Start(cmd)
+	if err != nil {
+		return nil, err
+	}
+	s.c = c
+	s.ctx, s.cancel = context.WithTimeout(context.Background(), runTimeout)
+	uri := workspace.PathToURI(ix.Root)
+	init := map[string]any{
+		"processId": os.Getpid(), "rootUri": uri, "capabilities": capabilities,
+		"workspaceFolders":      []map[string]any{{"uri": uri, "name": "repo"}},
+		"initializationOptions": map[string]any{"dbPath": ix.DB},
+	}
+	if err := c.Call(s.ctx, "initialize", init, nil); err != nil {
+		s.stop()
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	c.Notify("initialized", map[string]any{})
+	return s, nil
+}
+
+// command runs a workspace/executeCommand and returns its latency.
+func (s *serve) command(name string, args, result any) (time.Duration, error) {
+	start := time.Now()
+	err := s.c.Call(s.ctx, "workspace/executeCommand", map[string]any{"command": name, "arguments": []any{args}}, result)
+	return time.Since(start), err
+}
+
+// shutdown sends shutdown and exit and returns the shutdown's latency.
+func (s *serve) shutdown() (time.Duration, error) {
+	start := time.Now()
+	err := s.c.Call(s.ctx, "shutdown", nil, nil)
+	took := time.Since(start)
+	s.c.Notify("exit", nil)
+	return took, err
+}
+
+// stop ends the process (closing its input) and waits for it.
+func (s *serve) stop() (int, error) {
+	s.c.Close()
+	code, err := s.c.Wait()
+	s.cancel()
+	return code, err
+}
+
 // ServeSession runs context-ls serve with the workspace folder ix.Root and
 // its index under ix.DB, lets it work for settle, then shuts it down.
 func (b Bin) ServeSession(ix Index, settle time.Duration) ServeReport {
 	var r ServeReport
-	cmd := exec.Command(b.Path, "serve")
-	cmd.Env = append(os.Environ(), "CONTEXT_LS_EMBEDDINGS=off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	c, err := lsptest.Start(cmd)
+	s, err := b.startServe(ix)
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
-	uri := workspace.PathToURI(ix.Root)
-	init := map[string]any{
-		"processId": os.Getpid(), "rootUri": uri, "capabilities": map[string]any{},
-		"workspaceFolders":      []map[string]any{{"uri": uri, "name": "repo"}},
-		"initializationOptions": map[string]any{"dbPath": ix.DB},
+	time.Sleep(settle)
+	if _, err := s.shutdown(); err != nil {
+		r.Err = fmt.Errorf("shutdown: %w", err)
 	}
-	if err := c.Call(ctx, "initialize", init, nil); err != nil {
-		r.Err = fmt.Errorf("initialize: %w", err)
-	} else {
-		c.Notify("initialized", map[string]any{})
-		time.Sleep(settle)
-		if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
-			r.Err = fmt.Errorf("shutdown: %w", err)
-		}
-		c.Notify("exit", nil)
-	}
-	code, err := c.Wait()
+	code, err := s.stop()
 	if err != nil && r.Err == nil {
 		r.Err = err
 	}
-	r.Code, r.Stderr = code, stderr.String()
-	for _, m := range c.Messages() {
+	r.Code, r.Stderr = code, s.stderr.String()
+	for _, m := range s.c.Messages() {
 		if m.Method == "window/showMessage" {
 			var p struct{ Message string }
 			json.Unmarshal(m.Params, &p)
 			r.ShowMessages = append(r.ShowMessages, p.Message)
 		}
+	}
+	return r
+}
+
+// BufferReport is what a language server did with a shaped, unsaved
+// buffer open: the latencies of a context pack, a search and shutdown.
+type BufferReport struct {
+	Pack, Search, Shutdown time.Duration
+	Found                  bool // the search found the ordinary function
+	Code                   int  // exit status
+	Stderr                 string
+	Err                    error
+}
+
+// ServeBuffer runs serve on a workspace holding an ordinary file, waits
+// until its index answers, opens shape's file at size bytes as an unsaved
+// buffer (not on disk), then asks for a context pack and a search and
+// shuts down, timing each (issue 29: with 1 MiB of "(" the pack timed
+// out at 30 s, every later search took 2 s and shutdown got no answer).
+func (b Bin) ServeBuffer(work string, shape Shape, size int) BufferReport {
+	var r BufferReport
+	ix := Index{filepath.Join(work, "buffer-repo"), filepath.Join(work, "buffer-db")}
+	if r.Err = WriteFiles(ix.Root, map[string]string{"small/small.go": ordinary}); r.Err != nil {
+		return r
+	}
+	s, err := b.startServe(ix)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	defer func() {
+		r.Code, _ = s.stop()
+		r.Stderr = s.stderr.String()
+	}()
+	var res struct{ Hits []struct{ Symbol string } }
+	found := func() bool {
+		res.Hits = nil
+		_, err := s.command("contextLs.search", map[string]any{"query": "Ordinary"}, &res)
+		return err == nil && len(res.Hits) > 0 && res.Hits[0].Symbol == "Ordinary"
+	}
+	for deadline := time.Now().Add(time.Minute); !found(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			r.Err = fmt.Errorf("the index never answered: %s", s.stderr.String())
+			return r
+		}
+	}
+	uri := workspace.PathToURI(filepath.Join(ix.Root, shape.File))
+	s.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "", "version": 1, "text": shape.Gen(size),
+	}})
+	if r.Pack, err = s.command("contextLs.contextPack", map[string]any{"query": "an ordinary function", "budgetTokens": 2000}, nil); err != nil {
+		r.Err = fmt.Errorf("contextPack: %w", err)
+		return r
+	}
+	r.Search, err = s.command("contextLs.search", map[string]any{"query": "Ordinary"}, &res)
+	if err != nil {
+		r.Err = fmt.Errorf("search: %w", err)
+		return r
+	}
+	r.Found = len(res.Hits) > 0 && res.Hits[0].Symbol == "Ordinary"
+	if r.Shutdown, err = s.shutdown(); err != nil {
+		r.Err = fmt.Errorf("shutdown: %w", err)
 	}
 	return r
 }

@@ -74,9 +74,15 @@ func Interrupt(b Bin, work string, size int64, delay time.Duration) (Result, tim
 	if err := WriteDenseGo(filepath.Join(root, "big.go"), size); err != nil {
 		return Result{}, 0, err
 	}
-	db := filepath.Join(work, "interrupt-db")
-	os.RemoveAll(db)
-	p, err := b.Start(Index{root, db}.Args("index")...)
+	return interruptIndex(b, Index{root, filepath.Join(work, "interrupt-db")}, delay)
+}
+
+// interruptIndex starts index on ix (its DB removed first), sends SIGTERM
+// after delay and returns the run and the time from the signal to the
+// exit.
+func interruptIndex(b Bin, ix Index, delay time.Duration) (Result, time.Duration, error) {
+	os.RemoveAll(ix.DB)
+	p, err := b.Start(ix.Args("index")...)
 	if err != nil {
 		return Result{}, 0, err
 	}

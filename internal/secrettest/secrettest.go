@@ -5,9 +5,11 @@
 // returns code, signatures or doc text — CLI, language server, MCP — plant
 // the workspace, run their queries and assert that Leaks finds nothing.
 //
-// The workspace is testdata/workspace; the secrets it holds are listed in
-// testdata/secrets.tsv (kind, length of the public prefix, value), and a
-// test checks that each one occurs in the workspace.
+// The workspace is testdata/workspace; testdata/buffers holds files an
+// editor has open with text not saved (Buffers: the language server's
+// unsaved buffers are a channel of their own). The secrets they hold are
+// listed in testdata/secrets.tsv (kind, length of the public prefix,
+// value), and a test checks that each one occurs in one of them.
 package secrettest
 
 import (
@@ -22,10 +24,13 @@ import (
 	"strings"
 )
 
-//go:embed all:testdata/workspace testdata/secrets.tsv
+//go:embed all:testdata/workspace all:testdata/buffers testdata/secrets.tsv
 var fixture embed.FS
 
-const workspaceDir = "testdata/workspace"
+const (
+	workspaceDir = "testdata/workspace"
+	buffersDir   = "testdata/buffers"
+)
 
 // Secret is one planted secret.
 type Secret struct {
@@ -64,9 +69,16 @@ func Secrets() []Secret {
 }
 
 // Files returns the workspace: slash-separated relative path → content.
-func Files() map[string]string {
+func Files() map[string]string { return tree(workspaceDir) }
+
+// Buffers returns the unsaved editor buffers to open in the planted
+// workspace: slash-separated relative path (not planted on disk) → text.
+func Buffers() map[string]string { return tree(buffersDir) }
+
+// tree reads the embedded files below dir.
+func tree(dir string) map[string]string {
 	files := map[string]string{}
-	err := fs.WalkDir(fixture, workspaceDir, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fixture, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -74,7 +86,7 @@ func Files() map[string]string {
 		if err != nil {
 			return err
 		}
-		files[strings.TrimPrefix(p, workspaceDir+"/")] = string(data)
+		files[strings.TrimPrefix(p, dir+"/")] = string(data)
 		return nil
 	})
 	if err != nil {

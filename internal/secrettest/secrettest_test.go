@@ -9,16 +9,21 @@ import (
 
 func TestFixtureHoldsEverySecret(t *testing.T) {
 	secrets := Secrets()
-	if kinds := Kinds(secrets); len(kinds) < 15 {
-		t.Fatalf("%d kinds of secret planted, want at least 15: %v", len(kinds), kinds)
+	if kinds := Kinds(secrets); len(kinds) < 40 {
+		t.Fatalf("%d kinds of secret planted, want at least 40: %v", len(kinds), kinds)
 	}
-	all := strings.Join(func() []string {
-		var v []string
-		for _, c := range Files() {
-			v = append(v, c)
+	var texts []string
+	files := Files()
+	for _, c := range files {
+		texts = append(texts, c)
+	}
+	for rel, c := range Buffers() {
+		texts = append(texts, c)
+		if _, ok := files[rel]; ok {
+			t.Errorf("buffer %s is also a planted file: it must be unsaved text only", rel)
 		}
-		return v
-	}(), "\n")
+	}
+	all := strings.Join(texts, "\n")
 	for _, s := range secrets {
 		if !strings.Contains(all, s.Value) {
 			t.Errorf("%s %q is not in the workspace", s.Kind, s.Value)

@@ -458,7 +458,9 @@ func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
 
 // bufferExcluded says why a buffer must not be indexed, or "". The
 // workspace rules decide by path (a file not yet on disk is judged by its
-// name); size and content are judged on the buffer.
+// name); size and content are judged on the buffer, by the rules a file
+// on disk is judged by (workspace.JudgeContent): a buffer is indexed
+// exactly when it would be once saved.
 func (fe *folderEngine) bufferExcluded(rel string, text []byte) string {
 	d := fe.eng.Workspace().Explain(rel)
 	if !d.Included {
@@ -472,12 +474,8 @@ func (fe *folderEngine) bufferExcluded(rel string, text []byte) string {
 	if limit > 0 && int64(len(text)) > limit {
 		return "larger than maxFileSize"
 	}
-	head := text
-	if len(head) > 8<<10 {
-		head = head[:8<<10]
-	}
-	if workspace.IsBinary(head) {
-		return "binary content"
+	if rule, source := workspace.JudgeContent(d, text); source != "" {
+		return source + ": " + rule
 	}
 	return ""
 }
