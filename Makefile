@@ -153,8 +153,8 @@ lint:
 ## demo: build, index this repository, search it and build a small context pack.
 demo: build
 	$(BIN) index --root .
-	@echo; echo '$$ context-ls search --lang go "where is a file written to the index in one batch"'
-	@$(BIN) search --root . --lang go --k 5 "where is a file written to the index in one batch"
+	@echo; echo '$$ context-ls search --languages go "where is a file written to the index in one batch"'
+	@$(BIN) search --root . --languages go --k 5 "where is a file written to the index in one batch"
 	@echo; echo '$$ context-ls callers Snapshot.Search'
 	@$(BIN) callers --root . Snapshot.Search
 	@echo; echo '$$ context-ls pack --budget 1200 "how are search results fused and ranked"'

@@ -265,12 +265,8 @@ func (b *fakeBackend) SyncAll(ctx context.Context, need session.Need) error { re
 // errNoIndex is the fake's answer to queries.
 var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)
 
-func (b *fakeBackend) Service(root string) (*service.Service, func(), error) {
+func (b *fakeBackend) Backend(root string) (service.Backend, func(), error) {
 	return nil, nil, errNoIndex
 }
 
 func (b *fakeBackend) OnStorage(fn func(root, state, message string)) {}
-
-func (b *fakeBackend) PlanPaths(paths []string) ([]session.FolderPaths, error) {
-	return nil, errNoIndex
-}

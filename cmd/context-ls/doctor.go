@@ -63,7 +63,7 @@ type doctorReport struct {
 
 func runDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(true)
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -38,7 +39,10 @@ type cliEnv struct {
 // flags, and --json when withJSON) bound to env.
 func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(env.cmd.name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	// A mistake is reported in one line by runCommand; -h prints the
+	// usage (parse).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
 	fs.StringVar(&env.db, "db", "", "keep indexes under `DIR`, one per workspace (default: the user cache dir)")
 	fs.StringVar(&env.model, "model", "", "embedding model `NAME` (overrides the config; see: context-ls model list)")
@@ -46,20 +50,18 @@ func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	if withJSON {
 		fs.BoolVar(&env.jsonOut, "json", false, "print JSON")
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: context-ls %s %s\n\n%s\n\nflags:\n", env.cmd.name, env.cmd.usage, env.cmd.summary)
-		fs.PrintDefaults()
-	}
 	return fs
 }
 
 // parse parses flags that may appear before, between or after positional
-// arguments ("search QUERY --k 5" and "search --k 5 QUERY" are the same).
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// arguments ("search QUERY --k 5" and "search --k 5 QUERY" are the same);
+// -h prints the command's usage.
+func (env *cliEnv) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				usageText(env, fs)
 				return nil, err
 			}
 			return nil, usageError{err.Error()}
@@ -238,44 +240,50 @@ func (ix *index) ensureIndexed(ctx context.Context, embeddings bool, query func(
 	return ix.svc.IndexBeside(ctx, service.IndexRequest{}, query)
 }
 
-// runOp opens the index, brings it up to date and runs one operation,
-// printing its result with text (or as JSON with --json).
-func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, embeddings bool, text func(*Res) error) error {
+// runOp opens the index, brings it up to date when the operation reads
+// its content, and runs the operation with a JSON request; it returns the
+// result (of the operation's result type) and the process that answered
+// when another owns the index.
+func runOp(ctx context.Context, env *cliEnv, o *service.Op, req json.RawMessage) (any, *share.OwnerInfo, error) {
 	ix, err := env.openIndex(ctx)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer func() { ix.close() }()
-	var res *Res
+	var out json.RawMessage
 	query := func() (err error) {
-		res, err = service.Do[Res](ctx, ix, o, req)
+		out, err = ix.Call(ctx, o.Name, req)
 		return err
 	}
-	current, err := ix.ensureIndexed(ctx, embeddings, query)
-	if errors.Is(err, engine.ErrDamaged) {
-		// Reopening starts the damaged part empty; indexing rebuilds it.
-		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
-		ix.close()
-		if ix, err = env.openIndex(ctx); err != nil {
-			return err
+	current := false
+	if o.ReadsIndex() {
+		current, err = ix.ensureIndexed(ctx, o.Embeddings, query)
+		if errors.Is(err, engine.ErrDamaged) {
+			// Reopening starts the damaged part empty; indexing rebuilds it.
+			fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
+			ix.close()
+			if ix, err = env.openIndex(ctx); err != nil {
+				return nil, nil, err
+			}
+			current, err = ix.ensureIndexed(ctx, o.Embeddings, query)
 		}
-		current, err = ix.ensureIndexed(ctx, embeddings, query)
-	}
-	switch {
-	case errors.Is(err, engine.ErrDiskFull):
-		fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
-	case err != nil:
-		return err
+		switch {
+		case errors.Is(err, engine.ErrDiskFull):
+			fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
+		case err != nil:
+			return nil, nil, err
+		}
 	}
 	if !current {
 		if err := query(); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	if env.jsonOut {
-		return env.printJSON(res)
+	res := reflect.New(o.Result).Interface()
+	if err := json.Unmarshal(out, res); err != nil {
+		return nil, nil, fmt.Errorf("%s: malformed result: %w", o.Name, err)
 	}
-	return text(res)
+	return res, ix.owner, nil
 }
 
 // noArgs refuses positional arguments.

@@ -96,7 +96,7 @@ var parityQueries = []struct {
 	{"pack", []string{"pack", "--format", "json", "--budget", "3000", "charge the customer with the payment token"},
 		"context_pack", `{"query":"charge the customer with the payment token","format":"json","budget":3000}`,
 		"contextLs.contextPack", func(string) map[string]any {
-			return map[string]any{"query": "charge the customer with the payment token", "format": "json", "budgetTokens": 3000}
+			return map[string]any{"query": "charge the customer with the payment token", "format": "json", "budget": 3000}
 		}},
 }
 

@@ -94,7 +94,7 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 		t.Fatalf("a failing command through the server: exit %d, stderr %q", code, errOut)
 	}
 	// Usage errors are found before the index is needed.
-	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "missing QUERY") {
+	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "QUERY: required") {
 		t.Fatalf("usage error: exit %d, stderr %q", code, errOut)
 	}
 	// Flags that configure an engine cannot reach the owner's: said so.

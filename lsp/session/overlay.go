@@ -162,6 +162,19 @@ func (q *overlayQueue) Text(rel string) ([]byte, bool) {
 	return nil, false
 }
 
+// Open counts the open buffers (service.Buffers).
+func (q *overlayQueue) Open() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := 0
+	for _, st := range q.docs {
+		if st.open {
+			n++
+		}
+	}
+	return n
+}
+
 // sync makes rel's pending buffer events due at once and waits until the
 // engine holds its current text (or ctx ends): a request about an open
 // document answers from the version the editor shows, never an older

@@ -265,9 +265,10 @@ func Within(path, root string) bool {
 	return strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// Service returns the service of the open folder root, to be used until
-// release is called (a reopen waits for it).
-func (b *Session) Service(root string) (svc *service.Service, release func(), err error) {
+// Backend returns what answers the operations of the open folder root —
+// its service —, to be used until release is called (a reopen waits for
+// it).
+func (b *Session) Backend(root string) (svc service.Backend, release func(), err error) {
 	f := b.folderByRoot(root)
 	if f == nil || f.closed.Load() {
 		return nil, nil, fmt.Errorf("%s: %w", root, ErrFolderUnavailable)
