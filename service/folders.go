@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/context-ls/context-ls/workspace"
@@ -381,81 +380,4 @@ func withField(raw json.RawMessage, name, value string) (json.RawMessage, error)
 	}
 	obj[name], _ = json.Marshal(value)
 	return json.Marshal(obj)
-}
-
-// ---------------------------------------------------------------------------
-// Merges of several folders' answers.
-
-// mergeHits merges search hits by score (a stable sort keeps folder order
-// among equals) and keeps the best k.
-func mergeHits[Req interface{ SearchRequest | SimilarRequest }](req any, results []any) any {
-	k := reflect.ValueOf(req).FieldByName("K").Interface().(int)
-	out := &SearchResult{Hits: []Hit{}}
-	for _, r := range results {
-		sr := r.(*SearchResult)
-		if out.Query == "" {
-			out.Query = sr.Query
-		}
-		out.Hits = append(out.Hits, sr.Hits...)
-		out.Notes = append(out.Notes, sr.Notes...)
-	}
-	sort.SliceStable(out.Hits, func(i, j int) bool { return out.Hits[i].Score > out.Hits[j].Score })
-	if k > 0 && len(out.Hits) > k {
-		out.Hits = out.Hits[:k]
-	}
-	return out
-}
-
-// mergeGraph lists every folder's definitions of the target.
-func mergeGraph(_ any, results []any) any {
-	out := &GraphResult{Results: []GraphTarget{}}
-	for _, r := range results {
-		out.Results = append(out.Results, r.(*GraphResult).Results...)
-	}
-	return out
-}
-
-// mergeReferences lists every folder's definitions of the target.
-func mergeReferences(_ any, results []any) any {
-	out := &ReferencesResult{Results: []ReferenceTarget{}}
-	for _, r := range results {
-		out.Results = append(out.Results, r.(*ReferencesResult).Results...)
-	}
-	return out
-}
-
-// mergeSymbols merges definitions by score (fuzzy matches; exact ones keep
-// folder order).
-func mergeSymbols(req any, results []any) any {
-	out := &SymbolsResult{Symbols: []Symbol{}}
-	for _, r := range results {
-		sr := r.(*SymbolsResult)
-		out.Symbols = append(out.Symbols, sr.Symbols...)
-		out.Fuzzy = out.Fuzzy || sr.Fuzzy
-	}
-	sort.SliceStable(out.Symbols, func(i, j int) bool { return out.Symbols[i].Score > out.Symbols[j].Score })
-	if limit := req.(SymbolsRequest).Limit; limit > 0 && len(out.Symbols) > limit {
-		out.Symbols = out.Symbols[:limit]
-	}
-	return out
-}
-
-// definitionsElsewhere looks an identifier up by name in the other
-// folders when its own folder defines it nowhere.
-func definitionsElsewhere(ctx context.Context, res any, others []Folder) any {
-	d := res.(*DefinitionResult)
-	if len(d.Definitions) > 0 || d.Identifier == "" {
-		return d
-	}
-	for _, f := range others {
-		if ctx.Err() != nil {
-			break
-		}
-		syms, err := Do[SymbolsResult](ctx, f.Backend, OpSymbols, SymbolsRequest{Name: d.Identifier, Limit: maxDefinitions})
-		if err != nil || syms.Fuzzy {
-			continue
-		}
-		d.Definitions = append(d.Definitions, syms.Symbols...)
-	}
-	return d
 }

@@ -177,3 +177,21 @@ func nameSpan(si engine.SymbolInfo) (sp symbols.Span) {
 	sp.End, sp.EndByte = sp.Start, sp.StartByte
 	return sp
 }
+
+// mergeGraph lists every folder's definitions of the target.
+func mergeGraph(_ any, results []any) any {
+	out := &GraphResult{Results: []GraphTarget{}}
+	for _, r := range results {
+		out.Results = append(out.Results, r.(*GraphResult).Results...)
+	}
+	return out
+}
+
+// mergeReferences lists every folder's definitions of the target.
+func mergeReferences(_ any, results []any) any {
+	out := &ReferencesResult{Results: []ReferenceTarget{}}
+	for _, r := range results {
+		out.Results = append(out.Results, r.(*ReferencesResult).Results...)
+	}
+	return out
+}
