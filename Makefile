@@ -93,8 +93,8 @@ bench-graph:
 # Index sharing: a service call made by the owner vs one forwarded over its
 # socket (what an MCP server or a CLI command pays), and a handover.
 bench-share:
-	$(GO) test ./engine -run '^$$' -bench 'ShareCall' -benchtime 2000x
-	$(GO) test ./engine -run '^$$' -bench 'Handover' -benchtime 5x
+	$(GO) test ./share -run '^$$' -bench 'ShareCall' -benchtime 2000x
+	$(GO) test ./share -run '^$$' -bench 'Handover' -benchtime 5x
 
 # The long reliability suite (not in bench or test: ~10 min): full disk on
 # a tmpfs (needs root; skipped otherwise), a 200 MiB file, 200 random bytes

@@ -15,8 +15,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
 )

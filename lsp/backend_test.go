@@ -20,6 +20,7 @@ import (
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/vectors"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -203,7 +204,7 @@ func TestBackendReindex(t *testing.T) {
 	// engine's scan lock so the first stays waiting.
 	backend, release, err := b.Backend(h.root)
 	must(t, err)
-	unlock, err := backend.(*service.Service).Engine().LockScan(testCtx(t))
+	unlock, err := backend.(*share.Index).Local().Engine().LockScan(testCtx(t))
 	must(t, err)
 	var first ReindexResult
 	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"docs"}}, "tok-1", &first))

@@ -14,9 +14,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 )
 

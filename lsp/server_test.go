@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )

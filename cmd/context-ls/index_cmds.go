@@ -105,7 +105,7 @@ func verifyIndex(ctx context.Context, env *cliEnv, ix **index) error {
 	switch {
 	case !rep.Damaged:
 		out.Message = fmt.Sprintf("index ok: %d files, %d chunks, %d keys and %d text documents checked", rep.Files, rep.Chunks, rep.Keys, rep.TextDocs)
-	case (*ix).svc == nil:
+	case (*ix).x.Local() == nil:
 		out.Message = fmt.Sprintf("index damaged (%s): the %s is rebuilt when the server that owns it next opens it; restart the server", problem, rep.Rebuild)
 	default:
 		(*ix).close()

@@ -396,7 +396,13 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	if fe == nil {
 		return false, nil
 	}
-	eng, rel := fe.eng, w.st.rel
+	eng, _ := fe.local()
+	if eng == nil {
+		// Another editor keeps the index: the buffer is applied when this
+		// process takes it over (own reapplies every open buffer).
+		return false, nil
+	}
+	rel := w.st.rel
 	if !w.open {
 		eng.ForgetParse(rel)
 		if w.overlaid {
@@ -457,7 +463,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 
 // sameAsDisk reports whether text is the content of rel on disk.
 func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
-	abs, err := fe.eng.Workspace().Abs(rel)
+	abs, err := fe.ws.Abs(rel)
 	if err != nil {
 		return false
 	}
@@ -473,7 +479,7 @@ func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
 // workspace rules decide by path (a file not yet on disk is judged by its
 // name); size and content are judged on the buffer.
 func (fe *folderEngine) bufferExcluded(rel string, text []byte) string {
-	d := fe.eng.Workspace().Explain(rel)
+	d := fe.ws.Explain(rel)
 	if !d.Included {
 		switch d.Source {
 		case workspace.SourceNotFound, workspace.SourceMaxSize, workspace.SourceBinary, workspace.SourceMinified:

@@ -98,8 +98,10 @@ func (c *changeBatch) flush() {
 		return
 	}
 	defer release()
-	c.f.b.log.Debug("files changed on disk", "root", c.f.root, "paths", len(list))
-	fe.svc.Changed(list)
+	if _, svc := fe.local(); svc != nil {
+		c.f.b.log.Debug("files changed on disk", "root", c.f.root, "paths", len(list))
+		svc.Changed(list)
+	}
 }
 
 // stop drops what is queued; later reports are ignored.
@@ -145,9 +147,12 @@ func (f *folder) runWatchLocked() {
 	if fe == nil {
 		return
 	}
+	_, svc := fe.local()
+	if svc == nil {
+		return // the process that owns the index watches it
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.watchStop = cancel
-	svc := fe.svc
 	go func() {
 		defer f.b.recoverPanic("watching " + f.root)
 		svc.Watch(ctx)
