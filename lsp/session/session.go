@@ -48,10 +48,11 @@ type Options struct {
 }
 
 // Session holds the language server's workspace: one index per workspace
-// folder (its engine and service, opened with share.OpenEditor so that an
-// agent's MCP server on the same workspace shares it), indexed in the
-// background, kept fresh from the editor's buffers (overlays, debounced)
-// and from file-change events, and queried through the folder's service.
+// folder (opened with share.Open as an editor, so that an agent's MCP
+// server, a CLI command or another editor on the same workspace shares
+// it), indexed in the background while this process owns it, kept fresh
+// from the editor's buffers (overlays, debounced) and from file-change
+// events, and queried through the folder's index.
 // The protocol edge (package lsp) calls its methods; everything is in
 // absolute file paths. A Session serves one client session.
 type Session struct {
