@@ -37,6 +37,14 @@ type Language struct {
 	// spec holds the extraction query and hooks; nil for text languages.
 	spec *langSpec
 
+	// header, when set, tells whether a top-level node belongs to the
+	// file's header, for a language whose imports are not told by their
+	// node types (Lua's are calls).
+	header func(n *sitter.Node, src []byte) bool
+	// refine, when set, may name another language for a file of this one
+	// by its first bytes (a C header written in C++).
+	refine func(p string, head []byte) *Language
+
 	// parseMu, when set, serialises parses of this language across every
 	// Parser: for grammars whose external scanner keeps state in C
 	// globals instead of its per-parser payload.
@@ -47,6 +55,16 @@ type Language struct {
 	query    *sitter.Query
 	captures []capture // indexed by query capture id
 	qerr     error
+}
+
+// HeaderNode reports whether a top-level node of a file belongs to its
+// header (shebang, imports) by the language's own rule; ok is false when
+// the language has none (its imports are told by their node types).
+func (l *Language) HeaderNode(n *sitter.Node, src []byte) (header, ok bool) {
+	if l == nil || l.header == nil {
+		return false, false
+	}
+	return l.header(n, src), true
 }
 
 // HasGrammar reports whether the language is parsed with tree-sitter. Text
@@ -204,8 +222,10 @@ func ForPath(p string) *Language {
 func ForContent(p string, head []byte) *Language {
 	l := ForPath(p)
 	if l != nil {
-		if l.Name == "c" && strings.EqualFold(path.Ext(p), ".h") && looksLikeCpp(head) {
-			return byName["cpp"]
+		if l.refine != nil {
+			if r := l.refine(p, head); r != nil {
+				return r
+			}
 		}
 		return l
 	}
@@ -247,30 +267,4 @@ func shebangInterpreter(head []byte) string {
 		return "node"
 	}
 	return name
-}
-
-// cppMarkers are byte strings that, at the start of a line of a ".h" file,
-// show it is C++ rather than C.
-var cppMarkers = [][]byte{
-	[]byte("class "), []byte("namespace "), []byte("template<"), []byte("template <"),
-	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("using namespace"),
-	[]byte("#include <iostream>"), []byte("#include <string>"), []byte("#include <vector>"), []byte("#include <memory>"),
-}
-
-func looksLikeCpp(head []byte) bool {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		line = bytes.TrimLeft(line, " \t")
-		for _, m := range cppMarkers {
-			if bytes.HasPrefix(line, m) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -36,7 +36,7 @@ func codeLanguages() []*Language {
 			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
 			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
 		},
-		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec, refine: cppHeader},
 		{
 			Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
 			grammar: cpp.GetLanguage, spec: cppSpec,
@@ -58,7 +58,7 @@ func codeLanguages() []*Language {
 		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
 		{
 			Name: "lua", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
-			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec,
+			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec, header: luaHeader,
 			// The Lua grammar's external scanner keeps its long-bracket
 			// state in C globals: two parses at once corrupt each other.
 			parseMu: new(sync.Mutex),
