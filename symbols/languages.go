@@ -31,6 +31,12 @@ type Language struct {
 	// Interpreters lists the interpreter names recognised on a "#!" line
 	// ("python", "bash"), without version suffixes.
 	Interpreters []string
+	// LineComment is the line comment marker ("//", "#", "--"; "" for
+	// none).
+	LineComment string
+	// Bodies says how function bodies are delimited, for tools that elide
+	// them (context packs).
+	Bodies Bodies
 
 	// grammar returns the tree-sitter language; nil for text languages.
 	grammar func() *sitter.Language
@@ -56,6 +62,20 @@ type Language struct {
 	captures []capture // indexed by query capture id
 	qerr     error
 }
+
+// Bodies says how a language delimits function bodies.
+type Bodies int
+
+const (
+	// OtherBodies: neither braces nor indentation (end keywords, or no
+	// functions).
+	OtherBodies Bodies = iota
+	// BraceBodies: a body is a { … } block.
+	BraceBodies
+	// IndentedBodies: a body is the lines indented under its header
+	// (Python).
+	IndentedBodies
+)
 
 // HeaderNode reports whether a top-level node of a file belongs to its
 // header (shebang, imports) by the language's own rule; ok is false when
@@ -165,9 +185,9 @@ func init() {
 func textLanguages() []*Language {
 	return []*Language{
 		{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}},
-		{Name: "yaml", Extensions: []string{".yml", ".yaml"}},
-		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}},
-		{Name: "sql", Extensions: []string{".sql"}},
+		{Name: "yaml", Extensions: []string{".yml", ".yaml"}, LineComment: "#"},
+		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}, LineComment: "#"},
+		{Name: "sql", Extensions: []string{".sql"}, LineComment: "--"},
 		{Name: "json", Extensions: []string{".json", ".jsonc", ".json5", ".jsonl", ".ndjson"}, Filenames: []string{".babelrc", ".eslintrc"}},
 		{
 			Name:       "text",
