@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,21 +124,12 @@ func writeArguments(b *strings.Builder, o *service.Op) {
 func commandFields(o *service.Op) []service.Field {
 	var out []service.Field
 	for _, f := range service.Fields(o.Request) {
-		if takesPlace(o) && contains(placeFields, f.Name) {
+		if takesPlace(o) && slices.Contains(placeFields, f.Name) {
 			continue
 		}
 		out = append(out, f)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // argType names an argument's JSON type.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -260,19 +261,10 @@ func (n argNames) error(err error) error {
 	switch {
 	case name == n.op.Args.Field || name == "target":
 		spelled = n.op.Args.Name
-	case n.target && contains(targetFields, name):
+	case n.target && slices.Contains(targetFields, name):
 		spelled = "TARGET"
 	}
 	return &service.Error{Code: se.Code, Message: spelled + suffix + ": " + se.Message}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // usageText is a command's -h: its usage, what it does and its flags.
