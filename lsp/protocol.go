@@ -58,7 +58,7 @@ func CommandsMarkdown(cmds []Command) string {
 	b.WriteString("\n\n## Place arguments\n\n")
 	writeFields(&b, reflect.TypeFor[placeArgs](), false)
 	b.WriteString("\n## Location\n\nThe LSP form of a location, added as `location` to every location of a result.\n\n")
-	writeFields(&b, reflect.TypeFor[protocol.Location](), false)
+	writeFields(&b, reflect.TypeFor[locationArg](), false)
 	b.WriteString("\n## Commands\n")
 	for _, c := range sortedCommands(cmds) {
 		fmt.Fprintf(&b, "\n### `%s`\n\n%s\n\n", c.Name, c.Title)

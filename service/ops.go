@@ -170,10 +170,9 @@ var (
 		ReadOnly: true, Idempotent: true, Args: targetArg, merge: mergeGraph}, (*Service).Tests)
 	OpReferences = op(Op{Name: "references", Command: "contextLs.references", Tool: "find_references", CLI: true,
 		Title: "Find references",
-		Doc: "Every place that refers to a definition — calls and other uses the code graph resolves to it (a " +
-			"function passed as a value, a type named) — one location per site, grouped by the definition that holds " +
-			"it, best first. Name the definition by symbol or by file and line (and column) of its name or of a " +
-			"reference to it.",
+		Doc: "Every place that refers to a definition — the calls and other uses the code graph resolves to it (a " +
+			"function passed as a value) — one location per site, grouped by the definition that holds it, best " +
+			"first. Name the definition by symbol or by file and line (and column) of its name or of a reference to it.",
 		ReadOnly: true, Idempotent: true, Args: targetArg, merge: mergeReferences}, (*Service).References)
 	OpDefinition = op(Op{Name: "definition", Title: "Go to definition",
 		Doc:      "The definitions of the identifier at a position, best first.",
