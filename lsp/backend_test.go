@@ -836,3 +836,34 @@ func TestBackendPacks(t *testing.T) {
 		t.Errorf("average pack tokens %+v", st.Folders[0].Packs)
 	}
 }
+
+// TestSymlinkedFolder: a folder the client opens through a symbolic link
+// is answered under the link — definitions, search hits, references —,
+// as the client names its files, though the index holds the real paths.
+func TestSymlinkedFolder(t *testing.T) {
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2})
+	h := startServer(t, Options{Backend: b})
+	real := filepath.Join(h.root, "real")
+	copyFixture(t, real)
+	link := filepath.Join(h.root, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	s := newSession(t, h.c, link)
+	s.initialize(map[string]any{"embeddings": false})
+	s.awaitIndexed()
+	mainText := s.fileText("cmd/app/main.go")
+	defs := s.definition("cmd/app/main.go", position(t, mainText, "NewCircle", 0, 3))
+	if len(defs) != 1 || string(defs[0].URI) != s.uri("geo/shapes.go") {
+		t.Errorf("definition through the link: %+v, want %s", defs, s.uri("geo/shapes.go"))
+	}
+	res := s.search("area of a circle", 3)
+	for _, h := range res.Hits {
+		if !strings.HasPrefix(h.URI, workspace.PathToURI(link)+"/") || string(h.Location.URI) != h.URI {
+			t.Errorf("hit %s (%s) is not under the link %s", h.URI, h.Location.URI, link)
+		}
+	}
+	if len(res.Hits) == 0 {
+		t.Error("no hits through the link")
+	}
+}

@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -70,7 +72,56 @@ func (s *server) callFolders(ctx context.Context, op string, req json.RawMessage
 	for _, err := range errs {
 		s.log.Warn(op+": a folder failed", "error", err)
 	}
-	return service.CallFolders(ctx, folders, op, req, func(err error) { s.log.Warn(op+": a folder failed", "error", err) })
+	res, err := service.CallFolders(ctx, folders, op, req, func(err error) { s.log.Warn(op+": a folder failed", "error", err) })
+	if err != nil {
+		return nil, err
+	}
+	return clientURIs(res, open)
+}
+
+// clientURIs rewrites the file URIs of a result under a folder the client
+// named through a symbolic link: the service names files under the real
+// root, the client under the root it opened.
+func clientURIs(raw json.RawMessage, folders []*folder) (json.RawMessage, error) {
+	type prefix struct{ real, client string }
+	var rewrite []prefix
+	for _, f := range folders {
+		if real, err := filepath.EvalSymlinks(f.root); err == nil && real != f.root {
+			rewrite = append(rewrite, prefix{workspace.PathToURI(real) + "/", workspace.PathToURI(f.root) + "/"})
+		}
+	}
+	if len(rewrite) == 0 {
+		return raw, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("reading a result: %w", err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, it := range x {
+				walk(it)
+			}
+		case map[string]any:
+			for k, it := range x {
+				if s, ok := it.(string); ok && (k == "uri" || k == "folder") {
+					for _, p := range rewrite {
+						if rest, ok := strings.CutPrefix(s, p.real); ok {
+							x[k] = p.client + rest
+						}
+					}
+					continue
+				}
+				walk(it)
+			}
+		}
+	}
+	walk(v)
+	return json.Marshal(v)
 }
 
 // call runs an operation across the folders with a typed request and
