@@ -100,8 +100,8 @@ bench-graph:
 # Index sharing: a service call made by the owner vs one forwarded over its
 # socket (what an MCP server or a CLI command pays), and a handover.
 bench-share:
-	$(GO) test ./engine -run '^$$' -bench 'ShareCall' -benchtime 2000x
-	$(GO) test ./engine -run '^$$' -bench 'Handover' -benchtime 5x
+	$(GO) test ./share -run '^$$' -bench 'ShareCall' -benchtime 2000x
+	$(GO) test ./share -run '^$$' -bench 'Handover' -benchtime 5x
 
 # The long reliability suite (not in bench or test: ~10 min): full disk on
 # a tmpfs (needs root; skipped otherwise), a 200 MiB file, 200 random bytes
@@ -160,8 +160,8 @@ lint:
 ## demo: build, index this repository, search it and build a small context pack.
 demo: build
 	$(BIN) index --root .
-	@echo; echo '$$ context-ls search --lang go "where is a file written to the index in one batch"'
-	@$(BIN) search --root . --lang go --k 5 "where is a file written to the index in one batch"
+	@echo; echo '$$ context-ls search --languages go "where is a file written to the index in one batch"'
+	@$(BIN) search --root . --languages go --k 5 "where is a file written to the index in one batch"
 	@echo; echo '$$ context-ls callers Snapshot.Search'
 	@$(BIN) callers --root . Snapshot.Search
 	@echo; echo '$$ context-ls pack --budget 1200 "how are search results fused and ranked"'

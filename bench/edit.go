@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/internal/lsptest"
 )
 
 func init() {

@@ -2,7 +2,6 @@ package chunking
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -67,7 +66,7 @@ func newCoder(path string, f *symbols.File, opts Options) *coder {
 	if f.Lang != nil {
 		lang = f.Lang.Name
 	}
-	c := &coder{doc: newDoc(path, lang, f.Source, opts), syms: f.Symbols}
+	c := &coder{doc: newDoc(path, lang, f.Source, opts), syms: f.Symbols, language: f.Lang}
 	if f.Tree != nil {
 		c.root = f.Tree.RootNode()
 		c.cursor = sitter.NewTreeCursor(c.root)
@@ -93,6 +92,7 @@ func (c *coder) top(us []unit, lo, hi int) []Chunk {
 // coder chunks one parsed file.
 type coder struct {
 	*doc
+	language *symbols.Language
 	syms     []symbols.Symbol
 	valid    []bool  // the symbol's spans lie inside the source
 	children [][]int // direct children of every symbol
@@ -518,9 +518,6 @@ func (c *coder) headerEnd(body *sitter.Node, lo, first int) int {
 	return end
 }
 
-// luaRequire matches a Lua statement that imports a module.
-var luaRequire = regexp.MustCompile(`^\s*(local\s+[\w\s,]+=\s*)?(require|pcall\(\s*require\s*,)\s*[("'\[]`)
-
 // headerNode reports node types that belong to a file header.
 func (c *coder) headerNode(n *sitter.Node) bool {
 	t := n.Type()
@@ -529,10 +526,8 @@ func (c *coder) headerNode(n *sitter.Node) bool {
 			return true
 		}
 	}
-	if c.lang == "lua" {
-		// Lua imports are calls: local x = require("a.b"), require "a.b".
-		return t == "shebang" || (t == "variable_declaration" || t == "function_call") &&
-			luaRequire.Match(c.src[n.StartByte():n.EndByte()])
+	if header, ok := c.language.HeaderNode(n, c.src); ok {
+		return header // a language whose imports are not told by their node types
 	}
 	if t == "expression_statement" && n.NamedChildCount() == 1 {
 		// A module docstring.

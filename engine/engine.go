@@ -263,6 +263,9 @@ var (
 	// ErrDamaged: a read met corrupt index data. The index is marked and
 	// rebuilt when it is next opened (see Verify).
 	ErrDamaged = store.ErrDamaged
+	// ErrLocked: another process holds the index open (package share
+	// reaches it through that process).
+	ErrLocked = store.ErrLocked
 )
 
 // Root returns the canonical workspace root.

@@ -32,7 +32,13 @@
 // embedded fields and base types, interface satisfaction (method names and,
 // for Go, signatures), aliases and same-package visibility.
 //
-// Go calls are resolved the way the compiler finds methods (gotypes.go):
+// Where languages differ — which import names which file, where bare
+// names are visible, how a result type is written, where tests live, what
+// a module-qualified call may reach — each language's file (lang_*.go)
+// sets its rules (rules.go) beside its extraction spec; the resolver holds
+// no case on a language's name.
+//
+// Go calls are resolved the way the compiler finds methods (lang_go_types.go):
 // the receiver's static type (through aliases, fields of anonymous
 // structs, results of fields of function type and of local closures,
 // variadic and ranged elements) gives one method object — the type's own

@@ -542,7 +542,7 @@ func embedEntries(g *FileGraph) []Reverse {
 			if b.Name == "error" && b.Module == "" {
 				key = ".error"
 			}
-			if st, ok := stdTypes[key]; !ok || st.concrete || family(g.Lang) != "go" {
+			if st, ok := stdTypes[key]; !ok || st.concrete || !rulesOf(g.Lang).stdTypes {
 				continue
 			}
 			e := &encoder{buf: make([]byte, 0, 16)}

@@ -77,6 +77,8 @@ type langSpec struct {
 	// the splice only (ExtractSpliced): the declarations its symbols
 	// language lets be spliced must depend on nothing else.
 	prelude map[string]bool
+	// rules are the language's rules of resolution (rules.go).
+	rules langRules
 
 	once    sync.Once
 	q       *sitter.Query
@@ -774,20 +776,6 @@ func namedChildren(n *sitter.Node) []*sitter.Node {
 	return out
 }
 
-// childrenByField returns n's named children with the given field name.
-func childrenByField(n *sitter.Node, field string) []*sitter.Node {
-	var out []*sitter.Node
-	count := int(n.ChildCount())
-	for i := 0; i < count; i++ {
-		if n.FieldNameForChild(i) == field {
-			if c := n.Child(i); c.IsNamed() {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // bind records a local binding of name visible from at within [scopeStart,
 // scopeEnd).
 func (x *extractor) bind(name string, at, scopeStart, scopeEnd uint32, typ rawType) {
@@ -989,20 +977,8 @@ func (x *extractor) buildAliases() {
 
 // defaultBinding is the name an import without alias binds.
 func defaultBinding(lang, p string) string {
-	switch lang {
-	case "go":
-		return goPackageName(p)
-	case "python":
-		if i := strings.IndexByte(p, '.'); i >= 0 {
-			return p[:i] // import a.b binds a
-		}
-		return p
-	case "rust":
-		return lastComponent(strings.ReplaceAll(p, "::", ":"))
-	case "java", "kotlin", "csharp":
-		return lastComponent(p)
-	case "php":
-		return lastComponent(p)
+	if b := rulesOf(lang).defaultBinding; b != nil {
+		return b(p)
 	}
 	return ""
 }
@@ -1031,7 +1007,7 @@ func (x *extractor) resolveType(rt rawType) TypeExpr {
 		if !b.def {
 			te.Name = b.name
 		}
-	} else if ok && x.spec.family == "js" {
+	} else if ok && x.spec.rules.moduleValues {
 		te.Module = b.module // const Foo = require("./foo"): the module's export
 	}
 	return te
@@ -1130,7 +1106,7 @@ func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int)
 			default:
 				// Calling a module itself (Python import of a callable
 				// module is rare; JS const x = require(..); x()).
-				c.DefaultImport = x.spec.family == "js"
+				c.DefaultImport = x.spec.rules.moduleValues
 			}
 		}
 		c.Recv.Kind = RecvNone

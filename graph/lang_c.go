@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/context-ls/context-ls/symbols"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -72,6 +73,16 @@ var cHandlers = map[string]func(*extractor, *sitter.Node, []capNode){
 }
 
 func init() {
+	// One global namespace; an include names a header by path, or by its
+	// stem (a.h declares what a.c defines).
+	rules := langRules{namespace: nsGlobal, globalFunctions: true, matchModule: func(_ *Resolver, ref, p, _, _ string) bool {
+		ref = strings.TrimPrefix(ref, "./")
+		if strings.HasSuffix(p, "/"+ref) || p == ref {
+			return true
+		}
+		return stem(p) == stem(ref) && stem(ref) != ""
+	}}
+	cSpec.rules, cppSpec.rules = rules, rules
 	registerSpec(cSpec, "c")
 	registerSpec(cppSpec, "cpp")
 }
@@ -122,7 +133,7 @@ func cLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		encl := x.enclosing(int(n.StartByte()), true)
 		inFunc := encl >= 0 && isFunctionKind(x.syms[encl].Kind)
 		scope := n.Parent()
-		for _, d := range childrenByField(n, "declarator") {
+		for _, d := range symbols.FieldChildren(n, "declarator") {
 			name, isFn := cDeclName(d)
 			if name == nil || isFn {
 				continue
@@ -186,7 +197,7 @@ func cField(x *extractor, n *sitter.Node, _ []capNode) {
 	if owner == "" || !rt.known() {
 		return
 	}
-	for _, d := range childrenByField(n, "declarator") {
+	for _, d := range symbols.FieldChildren(n, "declarator") {
 		if name, isFn := cDeclName(d); name != nil && !isFn {
 			x.fields = append(x.fields, pendingField{owner: owner, name: x.text(name), typ: rt})
 		}

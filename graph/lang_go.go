@@ -84,7 +84,144 @@ var goSpec = &langSpec{
 	prelude: map[string]bool{"package_clause": true, "import_declaration": true},
 }
 
-func init() { registerSpec(goSpec, "go") }
+func init() {
+	goSpec.rules = langRules{
+		namespace:      nsDirPackage,
+		matchModule:    goMatchModule,
+		private:        func(name string) bool { return !goExported(name) },
+		matchTyped:     (*Resolver).goMatchTyped,
+		embedding:      true,
+		unqualified:    goDotImport,
+		outsideMethods: true,
+		sameSignature:  goSameSignature,
+		anonStructs:    true,
+		builtinTypes:   true,
+		stdTypes:       true,
+		methodResult:   (*Resolver).goMethodResult,
+		resultType:     goResultType,
+		defaultBinding: goPackageName,
+		testFiles: func(dir, name, ext string) []string {
+			if ext != ".go" || strings.HasSuffix(name, "_test") {
+				return nil
+			}
+			return []string{joinPath(dir, name+"_test.go")}
+		},
+	}
+	registerSpec(goSpec, "go")
+}
+
+// goMatchModule: an import path names the package directory, under its
+// go.mod's module path.
+func goMatchModule(r *Resolver, ref, p, _, _ string) bool {
+	dir := path.Dir(p)
+	if ref == dir {
+		return true
+	}
+	if dir != "." && path.Base(ref) != path.Base(dir) {
+		return false // an import path ends with the package directory
+	}
+	if mp := r.goModulePath(dir); mp != "" {
+		root := r.goModuleRoot(dir, mp)
+		rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
+		if root == "." {
+			rel = dir
+		}
+		if rel == "." || rel == "" {
+			return ref == mp
+		}
+		return ref == mp+"/"+rel
+	}
+	return strings.HasSuffix(ref, "/"+dir)
+}
+
+// goModuleRoot finds the workspace directory of the go.mod whose module
+// path is mp, walking up from dir while the parent has the same module.
+func (r *Resolver) goModuleRoot(dir, mp string) string {
+	cur := dir
+	for cur != "." && cur != "/" && cur != "" {
+		parent := path.Dir(cur)
+		if r.goModulePath(parent) != mp {
+			return cur
+		}
+		cur = parent
+	}
+	return "."
+}
+
+func (r *Resolver) goModulePath(dir string) string {
+	r.mu.Lock()
+	m, ok := r.modPath[dir]
+	r.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = r.ix.GoModulePath(dir)
+	r.mu.Lock()
+	r.modPath[dir] = m
+	r.mu.Unlock()
+	return m
+}
+
+// goDotImport: import . "pkg" uses the package's exported names
+// unqualified.
+func goDotImport(r *Resolver, s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	cg, err := r.graph(s.Path)
+	if err != nil || cg == nil {
+		return 0, "", false, err
+	}
+	for _, im := range cg.Imports {
+		if im.Alias == "." && r.moduleMatch(im.Module, d, dg) {
+			return Exact, "dot import of " + im.Module, true, nil
+		}
+	}
+	return 0, "", false, nil
+}
+
+// goSameSignature compares parameter and result types with package
+// qualifiers and names removed; signatures that do not parse compare
+// equal.
+func goSameSignature(a, b, name string) bool {
+	pa, ra, ok1 := goSigTypes(a, name)
+	pb, rb, ok2 := goSigTypes(b, name)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return pa == pb && ra == rb
+}
+
+// goResultType reads the k-th result of a Go function's signature
+// (named results, a function type's result).
+func goResultType(sig, name string, k int) (string, bool) {
+	i := strings.Index(sig, name)
+	if i < 0 {
+		return "", false
+	}
+	rest := sig[i+len(name):]
+	if strings.HasPrefix(rest, "[") {
+		rest = skipBalanced(rest, '[', ']')
+	}
+	if f, ok := strings.CutPrefix(strings.TrimSpace(rest), "func"); ok {
+		rest = f // type F func(…) R: a call of an F gives an R
+	}
+	if !strings.HasPrefix(rest, "(") {
+		return "", false
+	}
+	res := strings.TrimSpace(skipBalanced(rest, '(', ')'))
+	if strings.HasPrefix(res, "(") {
+		inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+		list := splitAll(inner)
+		if k >= len(list) {
+			return "", false
+		}
+		res = strings.TrimSpace(list[k])
+		if f := strings.Fields(res); len(f) == 2 {
+			res = f[1] // named result
+		}
+	} else if k > 0 {
+		return "", false
+	}
+	return res, true
+}
 
 // goModule is the package directory.
 func goModule(p string) string { return path.Dir(p) }
@@ -133,7 +270,7 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 		right := namedChildren(n.ChildByFieldName("right"))
 		x.goBindList(n, left, right, nil)
 	case "var_spec":
-		names := childrenByField(n, "name")
+		names := symbols.FieldChildren(n, "name")
 		var typ *sitter.Node
 		if t := n.ChildByFieldName("type"); t != nil {
 			typ = t
@@ -236,7 +373,7 @@ func (x *extractor) goConstraint(fn *sitter.Node, rt rawType) rawType {
 		if d.Type() != "type_parameter_declaration" {
 			continue
 		}
-		for _, nm := range childrenByField(d, "name") {
+		for _, nm := range symbols.FieldChildren(d, "name") {
 			if x.text(nm) != rt.name {
 				continue
 			}
@@ -388,7 +525,7 @@ func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
 	case "type_spec":
 		return x.text(parent.ChildByFieldName("name"))
 	case "field_declaration":
-		names := childrenByField(parent, "name")
+		names := symbols.FieldChildren(parent, "name")
 		list := parent.Parent()
 		if len(names) == 0 || list == nil || list.Parent() == nil || list.Parent().Type() != "struct_type" {
 			return ""
@@ -397,7 +534,7 @@ func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
 			return AnonStructName(outer, x.text(names[0]))
 		}
 	case "var_spec":
-		names := childrenByField(parent, "name")
+		names := symbols.FieldChildren(parent, "name")
 		if len(names) == 1 {
 			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
 				return AnonStructName("var", x.text(names[0]))
@@ -431,7 +568,7 @@ func goField(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	rt := x.rawTypeOf(t)
-	names := childrenByField(n, "name")
+	names := symbols.FieldChildren(n, "name")
 	if t.Type() == "struct_type" && len(names) > 0 {
 		rt = rawType{name: AnonStructName(owner, x.text(names[0]))}
 	}

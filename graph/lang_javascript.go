@@ -94,8 +94,49 @@ var tsSpec = &langSpec{
 }
 
 func init() {
+	rules := langRules{
+		// "./a" reaches a/index; "@/a" is a path alias of the source root.
+		matchModule: func(_ *Resolver, ref, _, module, _ string) bool {
+			return ref == module+"/index" || strings.HasSuffix(module, "/"+strings.TrimPrefix(ref, "@/"))
+		},
+		unqualified: starImports,
+		moduleFiles: func(mod string) []string {
+			var out []string
+			for _, ext := range jsExtensions {
+				out = append(out, mod+ext)
+			}
+			for _, ext := range jsExtensions {
+				out = append(out, mod+"/index"+ext)
+			}
+			return out
+		},
+		resultType:   colonResult,
+		moduleValues: true,
+		testFiles:    jsTestFiles,
+	}
+	jsSpec.rules, tsSpec.rules = rules, rules
 	registerSpec(jsSpec, "javascript")
 	registerSpec(tsSpec, "typescript", "tsx")
+}
+
+// jsTestFiles: x.test.ts, x.spec.js … beside it or in __tests__.
+func jsTestFiles(dir, name, ext string) []string {
+	switch ext {
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
+	default:
+		return nil
+	}
+	if strings.Contains(name, ".test") || strings.Contains(name, ".spec") {
+		return nil
+	}
+	var out []string
+	for _, e := range []string{ext, ".ts", ".js", ".tsx", ".jsx"} {
+		for _, kind := range []string{".test", ".spec"} {
+			out = append(out, joinPath(dir, name+kind+e), joinPath(dir, "__tests__", name+kind+e))
+		}
+		out = append(out, joinPath(dir, "__tests__", name+e))
+	}
+	return dedupe(out)
 }
 
 // jsModule is a file's path without extension, and a directory for index

@@ -154,9 +154,33 @@ var csharpSpec = &langSpec{
 }
 
 func init() {
+	for _, s := range []*langSpec{javaSpec, kotlinSpec, csharpSpec} {
+		s.rules = langRules{namespace: nsPackage, matchModule: matchPackage, defaultBinding: lastComponent, testFiles: jvmTestFiles}
+	}
+	kotlinSpec.rules.resultType = colonResult
 	registerSpec(javaSpec, "java")
 	registerSpec(kotlinSpec, "kotlin")
 	registerSpec(csharpSpec, "csharp")
+}
+
+// matchPackage: an import names the declared package (Java, Kotlin, C#,
+// PHP).
+func matchPackage(_ *Resolver, ref, _, _, pkg string) bool { return ref == pkg }
+
+// jvmTestFiles: FooTest or FooTests beside it, or under src/test/ for a
+// file under src/main/.
+func jvmTestFiles(dir, name, ext string) []string {
+	switch ext {
+	case ".java", ".kt", ".cs":
+	default:
+		return nil
+	}
+	out := []string{joinPath(dir, name+"Test"+ext), joinPath(dir, name+"Tests"+ext)}
+	if i := strings.Index(dir, "src/main/"); i >= 0 {
+		td := dir[:i] + "src/test/" + dir[i+len("src/main/"):]
+		out = append(out, joinPath(td, name+"Test"+ext), joinPath(td, name+"Tests"+ext))
+	}
+	return dedupe(out)
 }
 
 // invocationHook analyses call nodes that carry object and name fields
@@ -232,7 +256,7 @@ func javaLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if scope == nil {
 			return
 		}
-		for _, d := range childrenByField(n, "declarator") {
+		for _, d := range symbols.FieldChildren(n, "declarator") {
 			name := d.ChildByFieldName("name")
 			if name == nil {
 				continue
@@ -288,7 +312,7 @@ func javaField(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	rt := x.rawTypeOf(n.ChildByFieldName("type"))
-	for _, d := range childrenByField(n, "declarator") {
+	for _, d := range symbols.FieldChildren(n, "declarator") {
 		name := d.ChildByFieldName("name")
 		if name == nil {
 			continue

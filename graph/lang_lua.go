@@ -49,7 +49,41 @@ var luaSpec = &langSpec{
 	finish: luaFinish,
 }
 
-func init() { registerSpec(luaSpec, "lua") }
+func init() {
+	luaSpec.rules = langRules{
+		match: (*Resolver).matchLua,
+		// require("a.b") finds a/b.lua or a/b/init.lua on the package
+		// path, which may start anywhere (lua/ on Neovim's runtime path).
+		matchModule: func(_ *Resolver, ref, _, module, _ string) bool { return strings.HasSuffix(module, "/"+ref) },
+		testFiles:   luaTestFiles,
+	}
+	registerSpec(luaSpec, "lua")
+}
+
+// luaTestFiles: x_spec.lua or x_test.lua beside it, or under spec/,
+// test/ or tests/ at the root or beside lua/, mirroring the module path
+// (lua/a/b.lua ↔ spec/a/b_spec.lua); a/b/init.lua is module a/b.
+func luaTestFiles(dir, name, ext string) []string {
+	if ext != ".lua" || strings.HasSuffix(name, "_spec") || strings.HasSuffix(name, "_test") {
+		return nil
+	}
+	if name == "init" {
+		dir, name = path.Dir(dir), path.Base(dir)
+	}
+	out := []string{joinPath(dir, name+"_spec.lua"), joinPath(dir, name+"_test.lua")}
+	base, mod := "", dir
+	segs := strings.Split(dir, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if segs[i] == "lua" {
+			base, mod = strings.Join(segs[:i], "/"), strings.Join(segs[i+1:], "/")
+			break
+		}
+	}
+	for _, td := range []string{"spec", "test", "tests"} {
+		out = append(out, joinPath(base, td, mod, name+"_spec.lua"), joinPath(base, td, name+"_spec.lua"))
+	}
+	return dedupe(out)
+}
 
 // luaStdlib lists the standard library tables: calls on them (string.format,
 // table.insert) never reach a workspace definition and are not recorded.
@@ -365,7 +399,7 @@ func (x *extractor) luaScope(n *sitter.Node) (uint32, uint32) {
 func luaDecl(x *extractor, n *sitter.Node, _ []capNode) {
 	isLocal := hasChild(n, "local")
 	var names []string
-	for _, d := range childrenByField(n, "name") {
+	for _, d := range symbols.FieldChildren(n, "name") {
 		if ids := namedChildren(d); len(ids) == 1 && ids[0].Type() == "identifier" {
 			names = append(names, x.luaText(ids[0]))
 		} else {
@@ -481,7 +515,7 @@ func luaLoop(x *extractor, n *sitter.Node, _ []capNode) {
 	if loop == nil {
 		return
 	}
-	vars := childrenByField(n, "var")
+	vars := symbols.FieldChildren(n, "var")
 	if l := n.ChildByFieldName("identifier_list"); l != nil {
 		vars = namedChildren(l)
 	}

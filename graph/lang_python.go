@@ -56,7 +56,48 @@ var pythonSpec = &langSpec{
 	finish: pyFinish,
 }
 
-func init() { registerSpec(pythonSpec, "python") }
+func init() {
+	pythonSpec.rules = langRules{
+		// import a.b reaches module x.a.b of a package, and a re-export.
+		matchModule: func(_ *Resolver, ref, _, module, _ string) bool {
+			return strings.HasSuffix(module, "."+ref) || strings.HasSuffix(ref, "."+module)
+		},
+		unqualified: starImports,
+		moduleFiles: func(mod string) []string {
+			p := strings.ReplaceAll(mod, ".", "/")
+			return []string{p + "/__init__.py", p + ".py", "src/" + p + "/__init__.py", "src/" + p + ".py"}
+		},
+		resultType: arrowResult,
+		defaultBinding: func(p string) string {
+			if i := strings.IndexByte(p, '.'); i >= 0 {
+				return p[:i] // import a.b binds a
+			}
+			return p
+		},
+		testFiles: pyTestFiles,
+	}
+	registerSpec(pythonSpec, "python")
+}
+
+// pyTestFiles: test_x.py or x_test.py beside it, or under tests/ or test/
+// at the root or beside the package, mirroring the tree.
+func pyTestFiles(dir, name, ext string) []string {
+	if ext != ".py" || strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test") {
+		return nil
+	}
+	out := []string{joinPath(dir, "test_"+name+".py"), joinPath(dir, name+"_test.py"), joinPath(dir, "tests", "test_"+name+".py")}
+	parts := strings.Split(dir, "/")
+	for i := 0; i <= len(parts); i++ {
+		head := strings.Join(parts[:i], "/")
+		for _, td := range []string{"tests", "test"} {
+			out = append(out, joinPath(head, td, "test_"+name+".py"))
+			if i < len(parts) {
+				out = append(out, joinPath(head, td, strings.Join(parts[i:], "/"), "test_"+name+".py"))
+			}
+		}
+	}
+	return dedupe(out)
+}
 
 // pythonModule is the dotted module of a file: a/b/c.py → a.b.c,
 // a/b/__init__.py → a.b.
@@ -106,7 +147,7 @@ func pyResolve(filePath string, level int, mod string) string {
 func pyImport(x *extractor, n *sitter.Node, _ []capNode) {
 	line := int(n.StartPoint().Row)
 	if n.Type() == "import_statement" {
-		for _, c := range childrenByField(n, "name") {
+		for _, c := range symbols.FieldChildren(n, "name") {
 			im := Import{Line: line}
 			switch c.Type() {
 			case "dotted_name":
@@ -140,7 +181,7 @@ func pyImport(x *extractor, n *sitter.Node, _ []capNode) {
 			im.Names = append(im.Names, ImportName{Name: "*"})
 		}
 	}
-	for _, c := range childrenByField(n, "name") {
+	for _, c := range symbols.FieldChildren(n, "name") {
 		switch c.Type() {
 		case "dotted_name":
 			im.Names = append(im.Names, ImportName{Name: x.text(c)})

@@ -60,7 +60,24 @@ var rustSpec = &langSpec{
 	finish: rustTests,
 }
 
-func init() { registerSpec(rustSpec, "rust") }
+func init() {
+	rustSpec.rules = langRules{
+		// use crate::a::b, self::b, a::b.
+		matchModule: func(_ *Resolver, ref, _, module, _ string) bool {
+			ref = strings.TrimPrefix(strings.TrimPrefix(ref, "crate::"), "self::")
+			return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
+		},
+		resultType:     arrowResult,
+		defaultBinding: func(p string) string { return lastComponent(strings.ReplaceAll(p, "::", ":")) },
+		testFiles: func(dir, name, ext string) []string {
+			if ext != ".rs" {
+				return nil
+			}
+			return []string{joinPath(dir, "tests", name+".rs"), joinPath(dir, "..", "tests", name+".rs"), joinPath(dir, name+"_test.rs")}
+		},
+	}
+	registerSpec(rustSpec, "rust")
+}
 
 // rustModule is the module path of a file: src/net/tcp.rs → net::tcp,
 // src/net/mod.rs → net, src/lib.rs → "" (the crate root).

@@ -122,6 +122,22 @@ var bashSpec = &langSpec{
 }
 
 func init() {
+	// One global namespace; requires and sources name paths.
+	rubySpec.rules = langRules{namespace: nsGlobal, globalFunctions: true, testFiles: func(dir, name, ext string) []string {
+		if ext != ".rb" {
+			return nil
+		}
+		return []string{joinPath(dir, name+"_test.rb"), joinPath(dir, name+"_spec.rb"), joinPath("test", name+"_test.rb"), joinPath("spec", name+"_spec.rb")}
+	}}
+	bashSpec.rules = langRules{namespace: nsGlobal, globalFunctions: true}
+	// Namespaced classes, global functions.
+	phpSpec.rules = langRules{namespace: nsPackage, globalFunctions: true, matchModule: matchPackage, defaultBinding: lastComponent,
+		testFiles: func(dir, name, ext string) []string {
+			if ext != ".php" {
+				return nil
+			}
+			return []string{joinPath(dir, name+"Test.php"), joinPath("tests", name+"Test.php")}
+		}}
 	registerSpec(rubySpec, "ruby")
 	registerSpec(phpSpec, "php")
 	registerSpec(bashSpec, "bash")

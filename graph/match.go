@@ -41,11 +41,12 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if err != nil || dg == nil {
 		return 0, "", false, err
 	}
-	if family(d.Lang) == "lua" {
-		return r.matchLua(s, d, dg)
+	rules := rulesOf(d.Lang)
+	if rules.match != nil {
+		return rules.match(r, s, d, dg)
 	}
-	if family(d.Lang) == "go" && !goExported(d.Name) && !sameModule(s, d, dg) {
-		return 0, "", false, nil // unexported: visible in its package only
+	if rules.private != nil && rules.private(d.Name) && !sameModule(s, d, dg) {
+		return 0, "", false, nil // visible in its package only
 	}
 	switch c.Recv.Kind {
 	case RecvLocal:
@@ -139,8 +140,8 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 
 // matchTyped decides a call on a receiver of known type t to member d.
 func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Confidence) (Confidence, string, bool, error) {
-	if family(d.Lang) == "go" {
-		return r.goMatchTyped(s, d, dg, t, conf)
+	if mt := rulesOf(d.Lang).matchTyped; mt != nil {
+		return mt(r, s, d, dg, t, conf)
 	}
 	c := &s.Call
 	what := "receiver type " + t.name
@@ -163,7 +164,7 @@ func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Con
 		}
 	}
 	if ok, err := r.inherits(t, d, dg, 0); err != nil || ok {
-		if family(d.Lang) == "go" {
+		if rulesOf(d.Lang).embedding {
 			return conf, what + " embeds " + typeName(d), ok, err
 		}
 		return Likely, what + " inherits from " + typeName(d), ok, err
@@ -250,39 +251,17 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 	if own, err := r.definesTopLevel(s.Path, c.Name); err != nil || own {
 		return 0, "", false, err
 	}
-	fam := family(d.Lang)
+	rules := rulesOf(d.Lang)
 	if sameModule(s, d, dg) {
-		switch fam {
-		case "c", "ruby", "bash", "php":
+		if rules.globalFunctions {
 			return r.matchGlobal(s, d, dg)
 		}
 		return Exact, "same package", true, nil
 	}
-	switch fam {
-	case "go":
-		// import . "pkg": its exported names are used unqualified.
-		cg, err := r.graph(s.Path)
-		if err != nil || cg == nil {
-			return 0, "", false, err
-		}
-		for _, im := range cg.Imports {
-			if im.Alias == "." && r.moduleMatch(im.Module, d, dg) {
-				return Exact, "dot import of " + im.Module, true, nil
-			}
-		}
-	case "python", "js":
-		cg, err := r.graph(s.Path)
-		if err != nil || cg == nil {
-			return 0, "", false, err
-		}
-		for _, im := range cg.Imports {
-			for _, n := range im.Names {
-				if n.Name == "*" && r.moduleMatch(im.Module, d, dg) {
-					return Likely, "star import of " + im.Module, true, nil
-				}
-			}
-		}
-	case "php":
+	if rules.unqualified != nil {
+		return rules.unqualified(r, s, d, dg)
+	}
+	if rules.globalFunctions {
 		return r.matchGlobal(s, d, dg)
 	}
 	return 0, "", false, nil
@@ -350,7 +329,7 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 	if err != nil {
 		return 0, "", false, err
 	}
-	if n == 1 && family(d.Lang) != "go" {
+	if n == 1 && !rulesOf(d.Lang).outsideMethods {
 		// Go code calls methods of standard library and dependency types
 		// that share workspace method names (a Duration's Truncate): the
 		// only workspace method of a name justifies nothing there.
@@ -389,11 +368,11 @@ func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
 // reexports reports whether module mod (a Python package or JS index)
 // imports name from d's module, so importing it from mod reaches d.
 func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, lang string) (bool, error) {
-	fam := family(lang)
-	if fam != "python" && fam != "js" {
+	files := rulesOf(lang).moduleFiles
+	if files == nil {
 		return false, nil
 	}
-	for _, p := range moduleFiles(fam, mod) {
+	for _, p := range files(mod) {
 		g, err := r.graph(p)
 		if err != nil {
 			return false, err
@@ -410,25 +389,6 @@ func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, lang string
 		}
 	}
 	return false, nil
-}
-
-// moduleFiles lists the files that may hold module mod.
-func moduleFiles(fam, mod string) []string {
-	switch fam {
-	case "python":
-		p := strings.ReplaceAll(mod, ".", "/")
-		return []string{p + "/__init__.py", p + ".py", "src/" + p + "/__init__.py", "src/" + p + ".py"}
-	case "js":
-		var out []string
-		for _, ext := range jsExtensions {
-			out = append(out, mod+ext)
-		}
-		for _, ext := range jsExtensions {
-			out = append(out, mod+"/index"+ext)
-		}
-		return out
-	}
-	return nil
 }
 
 // inherits reports whether type t embeds or derives from the type that
@@ -586,101 +546,11 @@ func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, 
 }
 
 // sameSignature compares an interface method's signature with a
-// method's, for Go: parameter and result types with package qualifiers
-// and names removed. Other languages, and signatures that do not parse,
-// compare equal.
+// method's by the language's rule (Go: parameter and result types with
+// package qualifiers and names removed); equal for languages without one.
 func sameSignature(lang, a, b, name string) bool {
-	if family(lang) != "go" {
-		return true
-	}
-	pa, ra, ok1 := goSigTypes(a, name)
-	pb, rb, ok2 := goSigTypes(b, name)
-	if !ok1 || !ok2 {
-		return true
-	}
-	return pa == pb && ra == rb
-}
-
-// goSigTypes reduces "func (r *T) Name(a, b int, c pkg.X) (T, error)" to
-// its parameter types "int,int,X" and result types "T,error".
-func goSigTypes(sig, name string) (params, results string, ok bool) {
-	p, r, ok := goSigParts(sig, name)
-	if !ok {
-		return "", "", false
-	}
-	for i := range p {
-		p[i] = unqualify(p[i])
-	}
-	for i := range r {
-		r[i] = unqualify(r[i])
-	}
-	return strings.Join(p, ","), strings.Join(r, ","), true
-}
-
-// goSigParts splits a Go signature into its parameter and result types as
-// written (package qualifiers kept, names dropped, any as interface{}).
-func goSigParts(sig, name string) (params, results []string, ok bool) {
-	i := strings.Index(sig, name+"(")
-	if i < 0 {
-		return nil, nil, false
-	}
-	rest := sig[i+len(name):]
-	after := skipBalanced(rest, '(', ')')
-	if after == "" && !strings.HasSuffix(rest, ")") {
-		return nil, nil, false
-	}
-	inner := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
-	res := strings.TrimSpace(after)
-	if strings.HasPrefix(res, "(") {
-		res = strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
-	}
-	return goTypeList(inner), goTypeList(res), true
-}
-
-// goTypeList splits a Go parameter list into its types, one per
-// parameter, without names.
-func goTypeList(s string) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				parts = append(parts, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if t := strings.TrimSpace(s[start:]); t != "" {
-		parts = append(parts, t)
-	}
-	named := false
-	for _, p := range parts {
-		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
-			named = true
-		}
-	}
-	out := make([]string, len(parts))
-	next := ""
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := parts[i]
-		if named {
-			if f := strings.Fields(p); len(f) >= 2 {
-				next = strings.TrimSpace(p[len(f[0]):])
-			}
-			p = next
-		}
-		p = strings.ReplaceAll(p, " ", "")
-		if p == "any" {
-			p = "interface{}"
-		}
-		out[i] = p
-	}
-	return out
+	same := rulesOf(lang).sameSignature
+	return same == nil || same(a, b, name)
 }
 
 // unqualify drops package qualifiers from a type: "*pkg.T" → "*T",

@@ -232,12 +232,10 @@ func (r *Resolver) fillEdges(res *Result) error {
 func siteFilter(d Def) func(v []byte, defaultKey bool) bool {
 	fam := family(d.Lang)
 	bareCannot := isMember(d)
-	if s := specs[d.Lang]; s != nil && s.implicitThis {
+	if s := specs[d.Lang]; s != nil && (s.implicitThis || s.rules.namespace == nsPackage || s.rules.namespace == nsGlobal) {
+		// Static imports, using aliases, Type::method: a member of a
+		// package's or the global namespace may be called bare.
 		bareCannot = false
-	}
-	switch fam {
-	case "java", "kotlin", "csharp", "php", "c":
-		bareCannot = false // static imports, using aliases, Type::method
 	}
 	return func(v []byte, defaultKey bool) bool {
 		name, kind, lang, err := PeekSite(v)
@@ -365,8 +363,8 @@ type Match struct {
 func (r *Resolver) resolveSite(s *Site) ([]Match, error) {
 	c := &s.Call
 	var cands []Def
-	if c.DefaultImport {
-		for _, p := range moduleFiles(family(s.Lang), c.Recv.Module) {
+	if files := rulesOf(s.Lang).moduleFiles; c.DefaultImport && files != nil {
+		for _, p := range files(c.Recv.Module) {
 			g, err := r.graph(p)
 			if err != nil {
 				return nil, err
@@ -684,83 +682,21 @@ func (r *Resolver) namingTests(d Def, add func(TestHit)) error {
 // each language's naming convention (foo_test.go, test_foo.py,
 // foo.test.ts, FooTest.java …). The files need not exist.
 func ConventionalTestFiles(p string) []string {
-	dir, base := path.Dir(p), path.Base(p)
-	ext := path.Ext(base)
-	name := strings.TrimSuffix(base, ext)
-	join := func(parts ...string) string { return path.Clean(path.Join(parts...)) }
-	switch ext {
-	case ".go":
-		if strings.HasSuffix(name, "_test") {
-			return nil
-		}
-		return []string{join(dir, name+"_test.go")}
-	case ".py":
-		if strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test") {
-			return nil
-		}
-		out := []string{join(dir, "test_"+name+".py"), join(dir, name+"_test.py"), join(dir, "tests", "test_"+name+".py")}
-		// tests/ at the root or beside the package, mirroring the tree.
-		parts := strings.Split(dir, "/")
-		for i := 0; i <= len(parts); i++ {
-			head := strings.Join(parts[:i], "/")
-			for _, td := range []string{"tests", "test"} {
-				out = append(out, join(head, td, "test_"+name+".py"))
-				if i < len(parts) {
-					out = append(out, join(head, td, strings.Join(parts[i:], "/"), "test_"+name+".py"))
-				}
-			}
-		}
-		return dedupe(out)
-	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
-		if strings.Contains(name, ".test") || strings.Contains(name, ".spec") {
-			return nil
-		}
-		var out []string
-		for _, e := range []string{ext, ".ts", ".js", ".tsx", ".jsx"} {
-			for _, kind := range []string{".test", ".spec"} {
-				out = append(out, join(dir, name+kind+e), join(dir, "__tests__", name+kind+e))
-			}
-			out = append(out, join(dir, "__tests__", name+e))
-		}
-		return dedupe(out)
-	case ".java", ".kt", ".cs":
-		out := []string{join(dir, name+"Test"+ext), join(dir, name+"Tests"+ext)}
-		if i := strings.Index(dir, "src/main/"); i >= 0 {
-			td := dir[:i] + "src/test/" + dir[i+len("src/main/"):]
-			out = append(out, join(td, name+"Test"+ext), join(td, name+"Tests"+ext))
-		}
-		return dedupe(out)
-	case ".rs":
-		return []string{join(dir, "tests", name+".rs"), join(dir, "..", "tests", name+".rs"), join(dir, name+"_test.rs")}
-	case ".rb":
-		return []string{join(dir, name+"_test.rb"), join(dir, name+"_spec.rb"), join("test", name+"_test.rb"), join("spec", name+"_spec.rb")}
-	case ".php":
-		return []string{join(dir, name+"Test.php"), join("tests", name+"Test.php")}
-	case ".lua":
-		if strings.HasSuffix(name, "_spec") || strings.HasSuffix(name, "_test") {
-			return nil
-		}
-		if name == "init" {
-			dir, name = path.Dir(dir), path.Base(dir) // a/b/init.lua is module a/b
-		}
-		out := []string{join(dir, name+"_spec.lua"), join(dir, name+"_test.lua")}
-		// spec/, test/ and tests/ at the root or beside lua/, mirroring
-		// the module path (lua/a/b.lua ↔ spec/a/b_spec.lua).
-		base, mod := "", dir
-		segs := strings.Split(dir, "/")
-		for i := len(segs) - 1; i >= 0; i-- {
-			if segs[i] == "lua" {
-				base, mod = strings.Join(segs[:i], "/"), strings.Join(segs[i+1:], "/")
-				break
-			}
-		}
-		for _, td := range []string{"spec", "test", "tests"} {
-			out = append(out, join(base, td, mod, name+"_spec.lua"), join(base, td, name+"_spec.lua"))
-		}
-		return dedupe(out)
+	lang := symbols.ForPath(p)
+	if lang == nil {
+		return nil
 	}
-	return nil
+	files := rulesOf(lang.Name).testFiles
+	if files == nil {
+		return nil
+	}
+	base := path.Base(p)
+	ext := path.Ext(base)
+	return files(path.Dir(p), strings.TrimSuffix(base, ext), ext)
 }
+
+// joinPath joins path elements into a clean slash-separated path.
+func joinPath(parts ...string) string { return path.Clean(path.Join(parts...)) }
 
 func dedupe(in []string) []string {
 	seen := map[string]bool{}

@@ -278,20 +278,6 @@ func (r *Resolver) inModule(mod, fam string) func(DefRef) bool {
 	}
 }
 
-func (r *Resolver) goModulePath(dir string) string {
-	r.mu.Lock()
-	m, ok := r.modPath[dir]
-	r.mu.Unlock()
-	if ok {
-		return m
-	}
-	m = r.ix.GoModulePath(dir)
-	r.mu.Lock()
-	r.modPath[dir] = m
-	r.mu.Unlock()
-	return m
-}
-
 // family returns the language family used to decide which definitions a
 // call can reach.
 func family(lang string) string {
@@ -357,65 +343,10 @@ func (r *Resolver) moduleMatchPath(ref, lang, p, module, pkg string) bool {
 	if ref == module {
 		return true
 	}
-	switch family(lang) {
-	case "go":
-		dir := path.Dir(p)
-		if ref == dir {
-			return true
-		}
-		if dir != "." && path.Base(ref) != path.Base(dir) {
-			return false // an import path ends with the package directory
-		}
-		if mp := r.goModulePath(dir); mp != "" {
-			root := r.goModuleRoot(dir, mp)
-			rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
-			if root == "." {
-				rel = dir
-			}
-			if rel == "." || rel == "" {
-				return ref == mp
-			}
-			return ref == mp+"/"+rel
-		}
-		return strings.HasSuffix(ref, "/"+dir)
-	case "python":
-		return strings.HasSuffix(module, "."+ref) || strings.HasSuffix(ref, "."+module)
-	case "js":
-		return ref == module+"/index" || strings.HasSuffix(module, "/"+strings.TrimPrefix(ref, "@/"))
-	case "rust":
-		ref = strings.TrimPrefix(strings.TrimPrefix(ref, "crate::"), "self::")
-		return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
-	case "java", "kotlin", "csharp", "php":
-		return ref == pkg
-	case "lua":
-		// require("a.b") finds a/b.lua or a/b/init.lua on the package
-		// path, which may start anywhere (lua/ on Neovim's runtime path).
-		return strings.HasSuffix(module, "/"+ref)
-	case "c":
-		ref = strings.TrimPrefix(ref, "./")
-		if strings.HasSuffix(p, "/"+ref) || p == ref {
-			return true
-		}
-		return stem(p) == stem(ref) && stem(ref) != ""
-	default: // ruby, bash: require/source paths
-		ref = strings.TrimPrefix(ref, "./")
-		return strings.TrimSuffix(p, path.Ext(p)) == strings.TrimSuffix(ref, path.Ext(ref)) ||
-			strings.HasSuffix(strings.TrimSuffix(p, path.Ext(p)), "/"+strings.TrimSuffix(ref, path.Ext(ref)))
+	if m := rulesOf(lang).matchModule; m != nil {
+		return m(r, ref, p, module, pkg)
 	}
-}
-
-// goModuleRoot finds the workspace directory of the go.mod whose module
-// path is mp, walking up from dir while the parent has the same module.
-func (r *Resolver) goModuleRoot(dir, mp string) string {
-	cur := dir
-	for cur != "." && cur != "/" && cur != "" {
-		parent := path.Dir(cur)
-		if r.goModulePath(parent) != mp {
-			return cur
-		}
-		cur = parent
-	}
-	return "."
+	return matchPathModule(ref, p)
 }
 
 func stem(p string) string {
@@ -426,26 +357,20 @@ func stem(p string) string {
 // sameModule reports whether a call site and definition d share a package
 // or module, so bare names are visible without imports.
 func sameModule(s *Site, d Def, dg *FileGraph) bool {
-	switch family(d.Lang) {
-	case "go":
+	switch rulesOf(d.Lang).namespace {
+	case nsDirPackage:
 		return path.Dir(s.Path) == path.Dir(d.Path) && s.Package == dg.Package
-	case "java", "kotlin", "csharp", "php":
+	case nsPackage:
 		return s.Package == dg.Package
-	case "c", "ruby", "bash":
-		return true // one global namespace
+	case nsGlobal:
+		return true
 	}
 	return s.Path == d.Path || (s.Module != "" && s.Module == dg.Module)
 }
 
 // globalNamespace reports languages whose type and function names are
 // global (not scoped by file or package).
-func globalNamespace(lang string) bool {
-	switch family(lang) {
-	case "c", "ruby", "bash":
-		return true
-	}
-	return false
-}
+func globalNamespace(lang string) bool { return rulesOf(lang).namespace == nsGlobal }
 
 // ownModule is the module identity a site's unqualified type names live
 // in ("" where names are global).
@@ -484,7 +409,7 @@ func (r *Resolver) findTypes(t typeRef) ([]typeDecl, error) {
 }
 
 func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
-	if t.elem || isBuiltinType(t) || (family(t.lang) == "go" && isAnonStruct(t.name)) {
+	if t.elem || isBuiltinType(t) || (rulesOf(t.lang).anonStructs && isAnonStruct(t.name)) {
 		return nil, nil
 	}
 	decls, err := r.findDecls(t)
@@ -511,7 +436,7 @@ func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
 // string, int …), which no workspace file declares.
 func isBuiltinType(t typeRef) bool {
 	spec := specs[t.lang]
-	return spec != nil && spec.builtins[t.name] && family(t.lang) == "go"
+	return spec != nil && spec.rules.builtinTypes && spec.builtins[t.name]
 }
 
 // aliasOf returns the type an alias declaration stands for.
@@ -591,7 +516,7 @@ func (r *Resolver) fieldTypeUncached(t typeRef, field string, depth int) (typeRe
 	if depth > 3 || t.elem {
 		return typeRef{}, 0, false, nil
 	}
-	if family(t.lang) == "go" && isAnonStruct(t.name) {
+	if rulesOf(t.lang).anonStructs && isAnonStruct(t.name) {
 		// A field of an anonymous struct, recorded where it is declared,
 		// or promoted from one of its embedded fields.
 		fields, g, err := r.anonFields(t)
@@ -729,7 +654,7 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 func (r *Resolver) freeRoot(s *Site) (typeRef, Confidence, bool, error) {
 	c := &s.Call
 	key := memoKey("free", s.Lang, s.Module, s.Package, path.Dir(s.Path), c.Recv.Root, c.Recv.Module, c.Self)
-	if family(s.Lang) != "go" {
+	if rulesOf(s.Lang).namespace != nsDirPackage {
 		key += "\x00" + s.Path // wildcard imports are per file
 	}
 	return memoizedType(r, key, func() (typeRef, Confidence, bool, error) {
@@ -747,9 +672,9 @@ func (r *Resolver) freeRootUncached(s *Site) (typeRef, Confidence, bool, error) 
 		}
 	}
 	keep := r.inModule(c.Recv.Module, family(s.Lang))
-	if c.Recv.Module == "" && family(s.Lang) == "go" {
-		dir := path.Dir(s.Path)
-		keep = func(ref DefRef) bool { return family(ref.Lang) == "go" && path.Dir(ref.Path) == dir }
+	if c.Recv.Module == "" && rulesOf(s.Lang).namespace == nsDirPackage {
+		dir, fam := path.Dir(s.Path), family(s.Lang)
+		keep = func(ref DefRef) bool { return family(ref.Lang) == fam && path.Dir(ref.Path) == dir }
 	}
 	defs, err := r.definitionsWhere(root, keep)
 	if err != nil {
@@ -911,8 +836,8 @@ func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence
 }
 
 func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
-	if family(t.lang) == "go" {
-		return r.goMethodResult(t, m, k)
+	if mr := rulesOf(t.lang).methodResult; mr != nil {
+		return mr(r, t, m, k)
 	}
 	d, ok, err := r.findMethod(t, m, 0)
 	if err != nil || !ok {
@@ -970,69 +895,13 @@ func (r *Resolver) inDecls(decls []typeDecl) func(DefRef) bool {
 // resultType reads the k-th declared result type of a function from its
 // signature.
 func resultType(lang, sig, name string, k int) (rawType, bool) {
-	var res string
-	switch family(lang) {
-	case "go":
-		i := strings.Index(sig, name)
-		if i < 0 {
-			return rawType{}, false
-		}
-		rest := sig[i+len(name):]
-		if strings.HasPrefix(rest, "[") {
-			rest = skipBalanced(rest, '[', ']')
-		}
-		if f, ok := strings.CutPrefix(strings.TrimSpace(rest), "func"); ok {
-			rest = f // type F func(…) R: a call of an F gives an R
-		}
-		if !strings.HasPrefix(rest, "(") {
-			return rawType{}, false
-		}
-		res = strings.TrimSpace(skipBalanced(rest, '(', ')'))
-		if strings.HasPrefix(res, "(") {
-			inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
-			list := splitAll(inner)
-			if k >= len(list) {
-				return rawType{}, false
-			}
-			res = strings.TrimSpace(list[k])
-			if f := strings.Fields(res); len(f) == 2 {
-				res = f[1] // named result
-			}
-		} else if k > 0 {
-			return rawType{}, false
-		}
-	case "python", "rust":
-		if k > 0 {
-			return rawType{}, false
-		}
-		i := strings.LastIndex(sig, "->")
-		if i < 0 {
-			return rawType{}, false
-		}
-		res = strings.TrimSpace(sig[i+2:])
-		res = strings.Trim(res, `"' :`)
-	case "js", "kotlin":
-		if k > 0 {
-			return rawType{}, false
-		}
-		i := strings.LastIndex(sig, "):")
-		if i < 0 {
-			return rawType{}, false
-		}
-		res = strings.TrimSpace(sig[i+2:])
-	default: // Java, C#, C, C++: the return type precedes the name
-		if k > 0 {
-			return rawType{}, false
-		}
-		i := strings.Index(sig, name+"(")
-		if i <= 0 {
-			return rawType{}, false
-		}
-		f := strings.Fields(sig[:i])
-		if len(f) == 0 {
-			return rawType{}, false
-		}
-		res = f[len(f)-1]
+	read := rulesOf(lang).resultType
+	if read == nil {
+		read = leadingResult
+	}
+	res, ok := read(sig, name, k)
+	if !ok {
+		return rawType{}, false
 	}
 	return parseTypeText(res)
 }

@@ -47,16 +47,14 @@ type Backend interface {
 	// sent before them.
 	SyncAll(ctx context.Context, need session.Need) error
 
-	// Service returns the service of the open folder root; release ends
-	// its use.
-	Service(root string) (svc *service.Service, release func(), err error)
+	// Backend returns what answers the operations of the open folder root
+	// (its service, or the process owning its index); release ends its
+	// use.
+	Backend(root string) (b service.Backend, release func(), err error)
 	// OnStorage sets fn to hear when a folder's index stops accepting
 	// writes (state diskFull or failed, message one line) and when it
 	// accepts them again (state ok), once per episode; fn must not block.
 	OnStorage(fn func(root, state, message string))
-	// PlanPaths maps paths (URIs, absolute, or relative to a folder) to
-	// the folders and folder-relative paths they name.
-	PlanPaths(paths []string) ([]session.FolderPaths, error)
 }
 
 var _ Backend = (*session.Session)(nil)

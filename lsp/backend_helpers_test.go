@@ -15,8 +15,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -203,6 +204,87 @@ func (s *editor) commandWithToken(name string, args any, token string, out any) 
 		"command": name, "arguments": []any{args}, "workDoneToken": token,
 	}, out)
 }
+
+// The language server's answers as the tests read them: the service's
+// results, every location with the LSP location the server adds.
+type (
+	SearchHit struct {
+		service.Hit
+		Location protocol.Location `json:"location"`
+	}
+	SearchResult struct {
+		Query string      `json:"query"`
+		Hits  []SearchHit `json:"hits"`
+		Notes []string    `json:"notes"`
+	}
+	located struct {
+		service.Location
+		LSP protocol.Location `json:"location"`
+	}
+	lspSymbol struct {
+		service.Symbol
+		Location protocol.Location `json:"location"`
+	}
+	GraphEntry struct {
+		service.GraphItem
+		Location protocol.Location `json:"location"`
+		Sites    []located         `json:"sites"`
+	}
+	GraphTarget struct {
+		Definition lspSymbol    `json:"definition"`
+		Items      []GraphEntry `json:"items"`
+		Guesses    []GraphEntry `json:"guesses"`
+		Omitted    int          `json:"omitted"`
+		Truncated  int          `json:"truncated"`
+		Unresolved []string     `json:"unresolved"`
+	}
+	GraphAnswer struct {
+		Results []GraphTarget `json:"results"`
+		Folder  string        `json:"folder"`
+	}
+	PackItem struct {
+		service.PackItem
+		Location protocol.Location `json:"location"`
+	}
+	ContextPackResult struct {
+		service.PackResult
+		Items  []PackItem `json:"items"`
+		Folder string     `json:"folder"`
+	}
+	RelatedItem struct {
+		service.RelatedItem
+		Location protocol.Location `json:"location"`
+	}
+	RelatedResult struct {
+		service.RelatedResult
+		Selection located       `json:"selection"`
+		Items     []RelatedItem `json:"items"`
+		Folder    string        `json:"folder"`
+	}
+	PinEntry struct {
+		service.Pin
+		Location protocol.Location `json:"location"`
+	}
+	PinsResult struct {
+		Pins   []PinEntry `json:"pins"`
+		Tokens int        `json:"tokens"`
+		Folder string     `json:"folder"`
+	}
+	FolderStats struct {
+		service.StatsResult
+		Folder string `json:"folder"`
+	}
+	StatsResult struct {
+		Folders []FolderStats `json:"folders"`
+	}
+	ReindexFolder struct {
+		service.ReindexResult
+		Folder string `json:"folder"`
+	}
+	ReindexResult struct {
+		Folders []ReindexFolder `json:"folders"`
+	}
+)
 
 // search runs contextLs.search.
 func (s *editor) search(query string, k int) SearchResult {

@@ -20,6 +20,7 @@ import (
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/vectors"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -123,13 +124,17 @@ func TestBackendMultiRoot(t *testing.T) {
 	if len(syms) > 0 && string(syms[0].Location.URI) != workspace.PathToURI(filepath.Join(two, "lib/area.py")) {
 		t.Errorf("total_area at %s", syms[0].Location.URI)
 	}
-	// search spans both folders and says which holds each hit.
+	// search spans both folders, each hit located in its own.
 	res := s.search("total area", 10)
 	folders := map[string]bool{}
 	for _, hit := range res.Hits {
-		folders[hit.Folder] = true
-		if !strings.HasPrefix(hit.Location.URI, hit.Folder+"/") {
-			t.Errorf("hit %s outside its folder %s", hit.Location.URI, hit.Folder)
+		for _, root := range []string{one, two} {
+			if strings.HasPrefix(hit.URI, workspace.PathToURI(root)+"/") {
+				folders[workspace.PathToURI(root)] = true
+			}
+		}
+		if string(hit.Location.URI) != hit.URI {
+			t.Errorf("hit %s located at %s", hit.URI, hit.Location.URI)
 		}
 	}
 	if !folders[workspace.PathToURI(one)] || !folders[workspace.PathToURI(two)] {
@@ -137,7 +142,7 @@ func TestBackendMultiRoot(t *testing.T) {
 	}
 	var st StatsResult
 	must(t, s.command("contextLs.stats", nil, &st))
-	if len(st.Folders) != 2 || st.Folders[0].URI != workspace.PathToURI(one) || st.Folders[1].Files != 1 {
+	if len(st.Folders) != 2 || st.Folders[0].Folder != workspace.PathToURI(one) || st.Folders[1].Files != 1 {
 		t.Errorf("stats %+v", st.Folders)
 	}
 	// Each folder has its own index directory.
@@ -170,7 +175,7 @@ func TestBackendRefusesPathsOutside(t *testing.T) {
 		})
 	}
 	err := s.command("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{outside}}, nil)
-	if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(rpcMessage(err), "outside every workspace folder") {
+	if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(rpcMessage(err), "paths[0]: "+outside+" is in no open workspace folder") {
 		t.Errorf("reindex outside: %v", err)
 	}
 	// The symlinked file was never indexed.
@@ -188,7 +193,7 @@ func TestBackendReindex(t *testing.T) {
 	var plan ReindexResult
 	must(t, s.command("contextLs.reindex", map[string]any{"dryRun": true, "paths": []string{"geo", "docs/guide.md"}}, &plan))
 	reindex, remove := plan.Folders[0].Reindex, plan.Folders[0].Remove
-	if !plan.DryRun || plan.JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
+	if len(plan.Folders) != 1 || plan.Folders[0].Status != "planned" || plan.Folders[0].JobID != "" || !reflect.DeepEqual(reindex, []string{"geo/rect.go", "geo/shapes.go", "geo/shapes_test.go"}) || !reflect.DeepEqual(remove, []string{"docs/guide.md"}) {
 		t.Errorf("dry run %+v: reindex %v remove %v", plan, reindex, remove)
 	}
 	if res := s.search("Fixture guide", 5); len(res.Hits) == 0 || res.Hits[0].Path != "docs/guide.md" {
@@ -197,16 +202,16 @@ func TestBackendReindex(t *testing.T) {
 
 	// A second reindex of a folder is refused while one runs: hold the
 	// engine's scan lock so the first stays waiting.
-	svc, release, err := b.Service(h.root)
+	backend, release, err := b.Backend(h.root)
 	must(t, err)
-	unlock, err := svc.Engine().LockScan(testCtx(t))
+	unlock, err := backend.(*share.Index).Local().Engine().LockScan(testCtx(t))
 	must(t, err)
 	var first ReindexResult
 	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"docs"}}, "tok-1", &first))
 	err = s.command("contextLs.reindex", map[string]any{"confirm": true}, nil)
 	unlock()
 	release()
-	if !strings.Contains(rpcMessage(err), first.JobID) || !strings.Contains(rpcMessage(err), "is still") {
+	if !strings.Contains(rpcMessage(err), first.Folders[0].JobID) || !strings.Contains(rpcMessage(err), "is still") {
 		t.Errorf("second reindex: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -226,7 +231,7 @@ func TestBackendReindex(t *testing.T) {
 	// Once finished, a new reindex is accepted.
 	var again ReindexResult
 	must(t, s.command("contextLs.reindex", map[string]any{"confirm": true, "paths": []string{s.uri("geo/rect.go")}}, &again))
-	if again.JobID == first.JobID || again.JobID == "" {
+	if again.Folders[0].JobID == first.Folders[0].JobID || again.Folders[0].JobID == "" {
 		t.Errorf("second job %+v", again)
 	}
 }
@@ -390,7 +395,7 @@ func TestWorkspaceQueriesReadTheirWrites(t *testing.T) {
 	}
 	s.insert("geo/rect.go", "\n// Parallelogram makes a parallelogram.\nfunc Parallelogram(b, h float64) float64 { return b * h }\n")
 	var pack ContextPackResult
-	must(t, s.command("contextLs.contextPack", map[string]any{"query": "Parallelogram", "budgetTokens": 2000}, &pack))
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "Parallelogram", "budget": 2000}, &pack))
 	if !strings.Contains(pack.Text, "func Parallelogram") {
 		t.Fatalf("context pack right after didChange misses the new function:\n%s", pack.Text)
 	}
@@ -474,7 +479,7 @@ func TestBackendQueriesDuringBootstrap(t *testing.T) {
 func TestBackendArgumentErrors(t *testing.T) {
 	_, s, _ := startBackend(t, nil)
 	// similar needs embeddings, and says why there are none.
-	err := s.command("contextLs.similar", map[string]any{"text": "sum areas"}, nil)
+	err := s.command("contextLs.similar", map[string]any{"snippet": "sum areas"}, nil)
 	if rpcCode(err) != int64(jsonrpc.CodeRequestFailed) || !strings.Contains(rpcMessage(err), "embeddings are not available (off") {
 		t.Errorf("similar without embeddings: %v", err)
 	}
@@ -484,16 +489,19 @@ func TestBackendArgumentErrors(t *testing.T) {
 		args    map[string]any
 		want    string
 	}{
-		{"contextLs.callers", map[string]any{}, "textDocument: required (with position), or symbol"},
+		{"contextLs.callers", map[string]any{}, "arguments[0].symbol: required: name the definition by symbol, or by file and line"},
+		{"contextLs.callers", map[string]any{"uri": s.uri("geo/rect.go")}, "arguments[0].position: required with file"},
 		{"contextLs.tests", map[string]any{"symbol": "Area", "limit": 5000}, "limit: must be between 1 and 1000"},
-		{"contextLs.contextPack", map[string]any{}, "query: required without a place"},
+		{"contextLs.contextPack", map[string]any{}, "arguments[0].query: required without a selection"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "task": "golf"}, "task: \"golf\" is not one of"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "format": "yaml"}, "format: \"yaml\" is not"},
 		{"contextLs.contextPack", map[string]any{"query": "x", "folder": "file:///not/open"}, "folder: file:///not/open is not an open workspace folder"},
 		{"contextLs.relatedContext", map[string]any{"symbol": "Area", "k": 500}, "k: must be between 1 and 100"},
-		// Errors name the command's arguments, not the service's fields.
-		{"contextLs.contextPack", map[string]any{"query": "x", "budgetTokens": 5}, "arguments[0].budgetTokens: must be between 100"},
-		{"contextLs.pin", map[string]any{"uri": s.uri("no/such.go"), "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}}, "arguments[0].textDocument: \"no/such.go\" does not exist"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "budget": 5}, "arguments[0].budget: must be between 100"},
+		{"contextLs.contextPack", map[string]any{"query": "x", "budgetTokens": 500}, "arguments[0].budgetTokens: unknown argument; the arguments are: query, symbol, file"},
+		{"contextLs.search", map[string]any{"query": "x", "k": "ten"}, "arguments[0].k: must be an integer, got a string"},
+		// Errors name the place the client sent, not the service's fields.
+		{"contextLs.pin", map[string]any{"uri": s.uri("no/such.go"), "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}}, "arguments[0].textDocument: \"" + s.path("no/such.go") + "\" does not exist"},
 		{"contextLs.unpin", map[string]any{"symbol": "TotalArea"}, "not pinned"},
 		{"contextLs.pin", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
 		{"contextLs.search", map[string]any{"query": " "}, "query: must not be empty"},
@@ -501,10 +509,10 @@ func TestBackendArgumentErrors(t *testing.T) {
 		{"contextLs.search", map[string]any{"query": "x", "paths": []string{"[bad"}}, "paths"},
 		{"contextLs.definition", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "location.uri: required"},
 		{"contextLs.definition", map[string]any{"location": map[string]any{"uri": s.uri("geo/rect.go"), "range": map[string]any{"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 3, "character": 0}}}, "position": map[string]any{"line": 2, "character": 0}}, "position.line: 2 is past the snippet's last line 1"},
-		{"contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"no/such/file.go"}}, "not found in any"},
+		{"contextLs.reindex", map[string]any{"confirm": true, "paths": []string{"no/such/file.go"}}, `arguments[0].paths[0]: "no/such/file.go" is neither a file of the workspace nor indexed`},
 		{"contextLs.similar", map[string]any{"uri": s.uri("geo/rect.go"), "position": map[string]any{"line": 1, "character": 0}}, "no definition at geo/rect.go:2"},
 		{"contextLs.similar", map[string]any{"symbol": "NoSuchThing"}, "no definition named"},
-		{"contextLs.similar", map[string]any{"text": "x", "k": -1}, "k: must be between"},
+		{"contextLs.similar", map[string]any{"snippet": "x", "k": -1}, "k: must be between"},
 	}
 	for _, tc := range bad {
 		err := s.command(tc.command, tc.args, nil)
@@ -523,6 +531,13 @@ func TestBackendHoverAndDefinitionEdges(t *testing.T) {
 	}
 	if defs := s.definition("geo/rect.go", position(t, rect, "\n\n", 0, 1)); len(defs) != 0 {
 		t.Errorf("definition on an empty line: %+v", defs)
+	}
+	var refs []protocol.Location
+	must(t, s.c.Call(testCtx(t), "textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri("geo/rect.go")}, "position": position(t, rect, "\n\n", 0, 1), "context": map[string]any{},
+	}, &refs))
+	if refs == nil || len(refs) != 0 {
+		t.Errorf("references on an empty line: %+v, want an empty list", refs)
 	}
 	// s.Area() inside TotalArea: s ranges over shapes ...Shape, so the
 	// call resolves to the interface method Shape.Area, as gopls answers
@@ -614,7 +629,7 @@ func TestBackendSimilar(t *testing.T) {
 	}
 
 	var res SearchResult
-	must(t, s.command("contextLs.similar", map[string]any{"text": "try the upload again after it fails, waiting longer each time", "k": 3}, &res))
+	must(t, s.command("contextLs.similar", map[string]any{"snippet": "try the upload again after it fails, waiting longer each time", "k": 3}, &res))
 	if len(res.Hits) == 0 || res.Hits[0].Path != "util/retry.py" || res.Hits[0].Sources[0] != "vector" {
 		t.Errorf("similar to a retry text: %s", hitSymbols(res))
 	}
@@ -686,7 +701,7 @@ func TestBackendGraph(t *testing.T) {
 	names := func(g GraphTarget) []string {
 		var out []string
 		for _, it := range g.Items {
-			out = append(out, it.Name)
+			out = append(out, it.Symbol)
 		}
 		return out
 	}
@@ -706,14 +721,14 @@ func TestBackendGraph(t *testing.T) {
 				}
 				// Call sites of callees lie in the target's file.
 				for _, it := range g.Items {
-					if len(it.CallSites) != 1 || it.CallSites[0].URI != s.uri("cmd/app/main.go") {
-						t.Errorf("call sites of %s: %+v", it.Name, it.CallSites)
+					if len(it.Sites) != 1 || string(it.Sites[0].LSP.URI) != s.uri("cmd/app/main.go") || it.Sites[0].Path != "cmd/app/main.go" {
+						t.Errorf("call sites of %s: %+v", it.Symbol, it.Sites)
 					}
 				}
 			}},
 		{"tests of a symbol", "contextLs.tests", map[string]any{"symbol": "geo.NewCircle"},
 			"NewCircle", []string{"TestCircleArea"}, func(t *testing.T, g GraphTarget) {
-				if it := g.Items[0]; it.Reason != "direct" || it.Kind != "test" || it.Location.URI != s.uri("geo/shapes_test.go") {
+				if it := g.Items[0]; it.Reason != "direct" || it.Kind != "test" || string(it.Location.URI) != s.uri("geo/shapes_test.go") {
 					t.Errorf("test %+v", it)
 				}
 			}},
@@ -730,11 +745,11 @@ func TestBackendGraph(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var res GraphAnswer
 			must(t, s.command(tc.command, tc.args, &res))
-			if len(res.Targets) != 1 || res.Targets[0].Symbol != tc.target || !reflect.DeepEqual(names(res.Targets[0]), tc.items) {
+			if len(res.Results) != 1 || res.Results[0].Definition.Symbol.Symbol != tc.target || !reflect.DeepEqual(names(res.Results[0]), tc.items) {
 				t.Fatalf("got %+v, want %s with %v", res, tc.target, tc.items)
 			}
 			if tc.check != nil {
-				tc.check(t, res.Targets[0])
+				tc.check(t, res.Results[0])
 			}
 		})
 	}
@@ -771,12 +786,12 @@ func TestBackendPacks(t *testing.T) {
 
 	// A query pack stays within its budget; every item is located.
 	var pack ContextPackResult
-	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 400}, &pack))
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budget": 400}, &pack))
 	if pack.Tokens > 400 || pack.Budget != 400 || len(pack.Items) == 0 || !strings.Contains(pack.Text, "func (c Circle) Area() float64") {
 		t.Fatalf("pack %+v", pack)
 	}
 	for _, it := range pack.Items {
-		if it.Location.URI != s.uri(it.Path) || it.Location.Range.End.Line < it.Location.Range.Start.Line {
+		if string(it.Location.URI) != s.uri(it.Path) || it.Location.Range.End.Line < it.Location.Range.Start.Line {
 			t.Errorf("item %+v", it)
 		}
 	}
@@ -785,7 +800,7 @@ func TestBackendPacks(t *testing.T) {
 	// test, with reasons and text.
 	var rel RelatedResult
 	must(t, s.command("contextLs.relatedContext", map[string]any{"uri": s.uri("geo/shapes.go"), "position": position(t, shapes, "NewCircle", 1, 0)}, &rel))
-	if rel.Symbol != "NewCircle" || rel.Selection.URI != s.uri("geo/shapes.go") || rel.Selection.Range.Start.Line != 11 {
+	if rel.Symbol != "NewCircle" || string(rel.Selection.LSP.URI) != s.uri("geo/shapes.go") || rel.Selection.LSP.Range.Start.Line != 11 {
 		t.Errorf("related selection %+v %q", rel.Selection, rel.Symbol)
 	}
 	kinds := map[string]RelatedItem{}
@@ -812,7 +827,7 @@ func TestBackendPacks(t *testing.T) {
 	if len(pins.Pins) != 2 || pins.Pins[0].Path != "util/retry.py" || pins.Pins[0].Lines != "6-14" || pins.Pins[1].Lines != "" || pins.Pins[1].Tokens == 0 {
 		t.Fatalf("pins %+v", pins)
 	}
-	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budgetTokens": 2000}, &pack))
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "area of a circle", "budget": 2000}, &pack))
 	pinned := 0
 	for _, it := range pack.Items {
 		if it.IncludeMode == "manual" {
@@ -846,5 +861,36 @@ func TestBackendPacks(t *testing.T) {
 	must(t, s.command("contextLs.stats", nil, &st))
 	if v := st.Folders[0].Packs.AvgTokens; v == nil || *v <= 0 || *v > 2000 {
 		t.Errorf("average pack tokens %+v", st.Folders[0].Packs)
+	}
+}
+
+// TestSymlinkedFolder: a folder the client opens through a symbolic link
+// is answered under the link — definitions, search hits, references —,
+// as the client names its files, though the index holds the real paths.
+func TestSymlinkedFolder(t *testing.T) {
+	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 2})
+	h := startServer(t, Options{Backend: b})
+	real := filepath.Join(h.root, "real")
+	copyFixture(t, real)
+	link := filepath.Join(h.root, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	s := newSession(t, h.c, link)
+	s.initialize(map[string]any{"embeddings": false})
+	s.awaitIndexed()
+	mainText := s.fileText("cmd/app/main.go")
+	defs := s.definition("cmd/app/main.go", position(t, mainText, "NewCircle", 0, 3))
+	if len(defs) != 1 || string(defs[0].URI) != s.uri("geo/shapes.go") {
+		t.Errorf("definition through the link: %+v, want %s", defs, s.uri("geo/shapes.go"))
+	}
+	res := s.search("area of a circle", 3)
+	for _, h := range res.Hits {
+		if !strings.HasPrefix(h.URI, workspace.PathToURI(link)+"/") || string(h.Location.URI) != h.URI {
+			t.Errorf("hit %s (%s) is not under the link %s", h.URI, h.Location.URI, link)
+		}
+	}
+	if len(res.Hits) == 0 {
+		t.Error("no hits through the link")
 	}
 }

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,138 +8,126 @@ import (
 	"io/fs"
 	"os"
 	"reflect"
-	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/context-ls/context-ls/internal/logcap"
-
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
 	"go.lsp.dev/protocol"
 )
 
-// Command is one custom command of workspace/executeCommand. The table of
-// commands drives dispatch, the advertised command list and
-// docs/commands.md.
+// The custom commands of workspace/executeCommand: one per operation of
+// the service's table that has a command name (service.Op.Command), plus
+// two about the language server itself (contextLs.status, and
+// contextLs.definition inside a snippet). A command takes one argument
+// object: the operation's arguments under their one name, except that a
+// place in a document is given the LSP way (placeArgs) and converted
+// here; the service checks the arguments, applies the defaults and runs
+// the operation across the workspace folders (service.CallFolders). The
+// answer is the operation's result with an LSP location added to every
+// location in it (locate).
+
+// Command is one custom command.
 type Command struct {
 	// Name is the command identifier ("contextLs.status").
 	Name string
 	// Title is the one-line description shown in the docs.
 	Title string
-	// Args is the zero value of the argument struct; the command's single
-	// argument object is decoded into a fresh value of its type, unknown
-	// fields rejected.
-	Args any
-	// Result is the zero value of the result type (for the docs).
-	Result any
+	// Op is the service operation the command runs (nil for the server's
+	// own commands).
+	Op *service.Op
+	// Args and Result are the zero values of a server command's argument
+	// and result types (for decoding and the docs).
+	Args, Result any
 	// Timeout overrides the request deadline for this command.
 	Timeout time.Duration
-	// Run executes the command; args has Args's type.
-	Run func(ctx context.Context, env *CommandEnv, args any) (any, error)
+	// run executes a server command; args has Args's type.
+	run func(ctx context.Context, env *CommandEnv, args any) (any, error)
 }
 
-// NewCommand builds a typed Command. A must be a struct type.
+// NewCommand builds a command of the server itself. A must be a struct
+// type.
 func NewCommand[A, R any](name, title string, run func(ctx context.Context, env *CommandEnv, args A) (R, error)) Command {
 	var a A
 	var r R
 	return Command{
 		Name: name, Title: title, Args: a, Result: r,
-		Run: func(ctx context.Context, env *CommandEnv, args any) (any, error) {
-			typed, ok := args.(A)
-			if !ok {
-				return nil, fmt.Errorf("%s: arguments of type %T, want %T", name, args, a)
-			}
-			return run(ctx, env, typed)
-		},
+		run: func(ctx context.Context, env *CommandEnv, args any) (any, error) { return run(ctx, env, args.(A)) },
 	}
 }
 
-// commandTable is the server's command table. Engine-backed commands
-// need folders opened by a [Backend]; with another backend they answer
-// an error saying so.
+// commandTable is the server's command table: the service's operations
+// that have a command name, then the server's own.
 func commandTable() []Command {
-	return []Command{
+	var out []Command
+	for _, o := range service.Ops {
+		if o.Command != "" {
+			out = append(out, Command{Name: o.Command, Title: o.Doc, Op: o})
+		}
+	}
+	return append(out,
 		NewCommand("contextLs.status",
 			"Report the server's state: workspace folders, open documents, settings in effect and who watches files.",
 			runStatus),
-		NewCommand("contextLs.search",
-			"Ranked, located search over every workspace folder (BM25, symbol names and file evidence fused); each hit carries its snippet and exact location.",
-			runSearch),
 		NewCommand("contextLs.definition",
 			"Definitions of the identifier at a position inside a snippet returned by another command, answered like textDocument/definition.",
 			runSnippetDefinition),
-		NewCommand("contextLs.stats",
-			"Per folder: index size and completeness, languages, embeddings state, search latency, cache hit rate, pack size and recent activity; plus recent reindex jobs.",
-			runStats),
-		NewCommand("contextLs.reindex",
-			"Parse and write again every selected file (all folders by default) in a background job reported with $/progress; refuses without confirm: true; dryRun lists the files instead.",
-			runReindex),
-		NewCommand("contextLs.callers",
-			"Definitions that call the definition at a place (or a call site's callee, or every definition of a symbol name), best first, with the call sites and how each call was resolved.",
-			runCallers),
-		NewCommand("contextLs.callees",
-			"Definitions the definition at a place (or named by symbol) calls, best first, with the call sites and the calls that match nothing in the workspace.",
-			runCallees),
-		NewCommand("contextLs.tests",
-			"Tests that exercise the definition at a place or named by symbol: calling it directly, within two hops, or by naming convention.",
-			runTests),
-		NewCommand("contextLs.contextPack",
-			"A token-budgeted context pack for a query and/or a place (selection, definition at a position, symbol, or a whole document): the most relevant snippets from search, definitions, the code graph, similar code, docs, co-changes and pins, rendered, each with its location.",
-			runContextPack),
-		NewCommand("contextLs.relatedContext",
-			"What bears on a place, best first, without a budget: the definitions it uses, its callers, callees and tests, similar code, docs and co-changed files, with locations, reasons and text.",
-			runRelated),
-		NewCommand("contextLs.pin",
-			"Pin a selection's lines, a definition or a whole document so that every context pack of its folder includes it; answers the folder's pins.",
-			runPin),
-		NewCommand("contextLs.unpin",
-			"Remove a pin (named as contextLs.pin names it), or every pin of a folder with all; answers the folder's pins.",
-			runUnpin),
-		NewCommand("contextLs.pins",
-			"List a folder's pins: what every context pack includes, with the tokens each adds.",
-			runPins),
-		NewCommand("contextLs.similar",
-			"Snippets whose embeddings are nearest to a text, a selection, the definition at a position or a symbol's definition; fails saying why when embeddings are off or unavailable.",
-			runSimilar),
-	}
+	)
 }
 
-// Argument shapes shared by commands. They serialise exactly like the LSP
-// types of the same names.
+// placeArgs are the arguments naming a place the LSP way, which an
+// operation's request names by file, line, column and lines: the document
+// as textDocument (or a bare uri) with a position, a selection adding a
+// range. symbol, the other way to name a definition, is the operation's
+// own argument.
+type placeArgs struct {
+	TextDocument *textDocumentArg `json:"textDocument,omitempty" desc:"the document (TextDocumentPositionParams shape)"`
+	URI          string           `json:"uri,omitempty" desc:"the document URI; shorthand for textDocument.uri"`
+	Position     *positionArg     `json:"position,omitempty" desc:"a place in the document (0-based line, UTF-16 character): the definition there, a call there, or its line"`
+	Range        *rangeArg        `json:"range,omitempty" desc:"a selection in the document: its lines (an operation about one definition takes the one at its start)"`
+}
+
 type (
-	// TextDocumentArg names a document.
-	TextDocumentArg struct {
+	// textDocumentArg names a document.
+	textDocumentArg struct {
 		URI string `json:"uri" desc:"file URI of the document"`
 	}
-	// PositionArg is an LSP position.
-	PositionArg struct {
+	// positionArg is an LSP position.
+	positionArg struct {
 		Line      uint32 `json:"line" desc:"0-based line"`
 		Character uint32 `json:"character" desc:"0-based offset in the line, in UTF-16 code units"`
 	}
-	// RangeArg is an LSP range.
-	RangeArg struct {
-		Start PositionArg `json:"start" desc:"first position"`
-		End   PositionArg `json:"end" desc:"position just after the range"`
+	// rangeArg is an LSP range.
+	rangeArg struct {
+		Start positionArg `json:"start" desc:"first position"`
+		End   positionArg `json:"end" desc:"position just after the range"`
 	}
-	// LocationResult is an LSP Location: every result item of a
-	// place-based command carries one.
-	LocationResult struct {
+	// locationArg is an LSP Location.
+	locationArg struct {
 		URI   string   `json:"uri" desc:"file URI"`
-		Range RangeArg `json:"range" desc:"the span in the file"`
+		Range rangeArg `json:"range" desc:"the span in the file"`
 	}
 )
 
-// PlaceArgs is the argument convention of every place-based command:
-// textDocument (or a bare uri) with a position, or a symbol; a selection
-// adds range. Embed it in a command's argument struct.
-type PlaceArgs struct {
-	TextDocument *TextDocumentArg `json:"textDocument,omitempty" desc:"the document (TextDocumentPositionParams shape)"`
-	URI          string           `json:"uri,omitempty" desc:"the document URI; shorthand for textDocument.uri"`
-	Position     *PositionArg     `json:"position,omitempty" desc:"the place in the document; required with a document unless range is given"`
-	Range        *RangeArg        `json:"range,omitempty" desc:"a selection in the document"`
-	Symbol       string           `json:"symbol,omitempty" desc:"a symbol name (Name or Container.Name) instead of a document place"`
+// placeFields are the request arguments a place fills.
+var placeFields = []string{"file", "line", "column", "lines"}
+
+// takesPlace reports whether an operation's request has the arguments a
+// place fills (file and line).
+func takesPlace(o *service.Op) bool {
+	return hasField(o, "file") && hasField(o, "line")
+}
+
+func hasField(o *service.Op, name string) bool {
+	for _, f := range service.Fields(o.Request) {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // CommandEnv gives a running command what it needs from the session.
@@ -148,99 +135,149 @@ type CommandEnv struct {
 	s        *server
 	token    json.RawMessage
 	progress *progress
-	loc      *locator
+	// jobs report progress past the command (a reindex job per folder).
+	jobsMu sync.Mutex
+	jobs   map[string]*progress
 }
 
-// place is a command's place in service terms: the document's folder and
-// service (nil for a symbol alone: every folder is asked) and the
-// selection.
-type place struct {
-	doc *doc
-	sel service.Selection
-	// start is the position of a selection's start (graph commands take
-	// the definition or call there).
-	start service.Target
-}
-
-// release ends the use of the place's service.
-func (p place) release() {
-	if p.doc != nil {
-		p.doc.release()
+// runOperation runs a service operation with the command's argument
+// object: the place converted, the operation run across the folders, its
+// locations given LSP ranges.
+func (e *CommandEnv) runOperation(ctx context.Context, o *service.Op, raw json.RawMessage) (json.RawMessage, error) {
+	args := map[string]json.RawMessage{}
+	if len(raw) > 0 && !session.IsNull(raw) {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, jsonrpc.InvalidParams("arguments[0]: must be an object")
+		}
 	}
+	doc, err := e.place(o, args)
+	if err != nil {
+		return nil, err
+	}
+	if doc != "" {
+		if err := e.s.backend.Sync(ctx, doc, session.NeedText); err != nil {
+			return nil, err
+		}
+	} else if err := e.s.syncAll(ctx, session.NeedText); err != nil {
+		return nil, err
+	}
+	req, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	ctx = service.WithProgress(ctx, e.jobProgress)
+	res, err := e.s.callFolders(ctx, o.Name, req)
+	if err != nil {
+		return nil, e.argError(err, doc != "")
+	}
+	return e.s.newLocator().locate(res)
 }
 
-// resolvePlace checks place arguments and converts them to a selection
-// of the service: a symbol; a document with a non-empty range (its lines)
-// or a position (the definition there, or its line); a document alone (the
-// whole file). Errors are InvalidParams naming the field.
-func (e *CommandEnv) resolvePlace(ctx context.Context, a PlaceArgs) (place, error) {
+// place converts the place arguments of args, in place, to the request's
+// file (absolute), line, column and lines; it returns the document's path
+// ("" when none is given).
+func (e *CommandEnv) place(o *service.Op, args map[string]json.RawMessage) (string, error) {
+	var a placeArgs
+	given := false
+	for _, k := range []string{"textDocument", "uri", "position", "range"} {
+		if v, ok := args[k]; ok {
+			given = true
+			delete(args, k)
+			if err := json.Unmarshal(v, fieldOf(&a, k)); err != nil {
+				return "", argTypeError("arguments[0]."+k, err)
+			}
+		}
+	}
+	if !given {
+		return "", nil
+	}
+	if !takesPlace(o) {
+		return "", jsonrpc.InvalidParams("arguments[0]: %s takes no place in a document", o.Command)
+	}
+	for _, k := range placeFields {
+		if _, ok := args[k]; ok {
+			return "", jsonrpc.InvalidParams("arguments[0].%s: give a place as textDocument, position and range", k)
+		}
+	}
 	uri := a.URI
 	if a.TextDocument != nil {
 		if a.TextDocument.URI == "" {
-			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required")
+			return "", jsonrpc.InvalidParams("arguments[0].textDocument.uri: required")
 		}
 		if uri != "" && uri != a.TextDocument.URI {
-			return place{}, jsonrpc.InvalidParams("arguments[0].uri: disagrees with textDocument.uri")
+			return "", jsonrpc.InvalidParams("arguments[0].uri: disagrees with textDocument.uri")
 		}
 		uri = a.TextDocument.URI
 	}
 	if uri == "" {
-		switch {
-		case a.Symbol != "" && (a.Position != nil || a.Range != nil):
-			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required with position or range")
-		case a.Symbol != "":
-			return place{sel: service.Selection{Target: service.Target{Symbol: a.Symbol}}}, nil
-		case a.Position != nil || a.Range != nil:
-			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument.uri: required with position or range")
-		default:
-			return place{}, jsonrpc.InvalidParams("arguments[0].textDocument: required (with position), or symbol")
-		}
+		return "", jsonrpc.InvalidParams("arguments[0].textDocument.uri: required with position or range")
 	}
-	if a.Symbol != "" {
-		return place{}, jsonrpc.InvalidParams("arguments[0].symbol: give a symbol or a document, not both")
+	if _, ok := args["symbol"]; ok {
+		return "", jsonrpc.InvalidParams("arguments[0].symbol: give a symbol or a document, not both")
 	}
-	d, err := e.s.document("arguments[0].textDocument.uri", uri)
+	path, err := docPath("arguments[0].textDocument.uri", uri)
 	if err != nil {
-		return place{}, err
+		return "", err
 	}
-	if err := e.s.backend.Sync(ctx, d.path, session.NeedText); err != nil {
-		d.release()
-		return place{}, err
-	}
-	p := place{doc: d, sel: service.Selection{Target: service.Target{File: d.rel}}}
+	set := func(k string, v any) { args[k], _ = json.Marshal(v) }
+	set("file", path)
 	switch {
-	case a.Range != nil && (a.Range.Start != a.Range.End):
-		start, startCol, err := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.Start))
-		end, endCol, err2 := e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(a.Range.End))
-		if err = errors.Join(err, err2); err != nil && !fileGone(d.path) {
-			d.release()
-			return place{}, err
+	case a.Range != nil && a.Range.Start != a.Range.End && hasField(o, "lines"):
+		start, _, err := e.s.charPosition("arguments[0].textDocument.uri", path, protocol.Position(a.Range.Start))
+		end, endCol, err2 := e.s.charPosition("arguments[0].textDocument.uri", path, protocol.Position(a.Range.End))
+		if err = errors.Join(err, err2); err != nil && !fileGone(path) {
+			return "", err
 		} else if err != nil {
 			// The file is gone: its lines are still a selection (to unpin a
 			// pin of them, say); the service says what else cannot be done.
-			start, startCol = int(a.Range.Start.Line)+1, 0
-			end, endCol = int(a.Range.End.Line)+1, int(a.Range.End.Character)+1
+			start, end, endCol = int(a.Range.Start.Line)+1, int(a.Range.End.Line)+1, int(a.Range.End.Character)+1
 		}
 		if end < start {
-			d.release()
-			return place{}, jsonrpc.InvalidParams("arguments[0].range: end before start")
+			return "", jsonrpc.InvalidParams("arguments[0].range: end before start")
 		}
 		if endCol == 1 && end > start {
 			end-- // a selection ending at the start of a line leaves that line out
 		}
-		p.sel.Lines = fmt.Sprintf("%d-%d", start, end)
-		p.start = service.Target{File: d.rel, Line: start, Column: startCol}
+		set("lines", fmt.Sprintf("%d-%d", start, end))
 	case a.Position != nil || a.Range != nil:
 		at := a.Position
 		if at == nil {
-			at = &a.Range.Start
+			at = &a.Range.Start // a selection stands for the definition (or call) at its start
 		}
-		if p.sel.Line, p.sel.Column, err = e.s.charPosition("arguments[0].textDocument.uri", d.path, protocol.Position(*at)); err != nil {
-			d.release()
-			return place{}, err
+		line, col, err := e.s.charPosition("arguments[0].textDocument.uri", path, protocol.Position(*at))
+		if err != nil {
+			return "", err
 		}
+		set("line", line)
+		set("column", col)
 	}
-	return p, nil
+	return path, nil
+}
+
+// fieldOf returns the field of a that the argument k decodes into.
+func fieldOf(a *placeArgs, k string) any {
+	switch k {
+	case "textDocument":
+		return &a.TextDocument
+	case "uri":
+		return &a.URI
+	case "position":
+		return &a.Position
+	}
+	return &a.Range
+}
+
+// argTypeError is the InvalidParams error of an argument (path) that does
+// not decode: what was expected where.
+func argTypeError(path string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			path += "." + te.Field
+		}
+		return jsonrpc.InvalidParams("%s: expected %s", path, jsonrpc.JSONTypeName(te.Type))
+	}
+	return jsonrpc.InvalidParams("%s: %v", path, err)
 }
 
 // fileGone reports whether path does not exist (and is not open).
@@ -249,67 +286,54 @@ func fileGone(path string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// services runs fn on the service a place names: its document's folder,
-// or, for a symbol alone, each open folder in turn until one knows the
-// symbol (all: every folder; fn's errors of "not found" move on).
-func (e *CommandEnv) services(ctx context.Context, p place, all bool, fn func(f *folder, svc *service.Service) error) error {
-	if p.doc != nil {
-		return fn(p.doc.f, p.doc.svc)
-	}
-	found := false
-	var missing error
-	err := e.s.eachFolder(ctx, "command", session.NeedText, func(f *folder, svc *service.Service) error {
-		if found && !all {
-			return nil
-		}
-		err := fn(f, svc)
-		if errors.Is(err, service.ErrNotFound) {
-			missing = err
-			return nil
-		}
-		found = found || err == nil
-		return err
-	})
-	if err == nil && !found && missing != nil {
-		return missing
-	}
-	return err
-}
-
-// location converts a service location of a folder for a result.
-func (e *CommandEnv) location(f *folder, l service.Location) LocationResult {
-	if e.loc == nil {
-		e.loc = e.s.newLocator()
-	}
-	r := e.loc.serviceRange(f.abs(l.Path), l.Range)
-	return LocationResult{URI: string(f.fileURI(l.Path)), Range: RangeArg{
-		Start: PositionArg{Line: r.Start.Line, Character: r.Start.Character},
-		End:   PositionArg{Line: r.End.Line, Character: r.End.Character},
-	}}
-}
-
 // argError converts a service error for a command: an argument error
-// names the command's argument.
-func argError(err error) error {
+// names the command's argument (the place's, when the service's was filled
+// from it).
+func (e *CommandEnv) argError(err error, placed bool) error {
 	var se *service.Error
-	if errors.As(err, &se) && (se.Code == service.CodeInvalid || se.Code == service.CodeNotFound) {
-		if se.Field == "" {
-			return jsonrpc.InvalidParams("arguments[0]: %s", se.Message)
-		}
-		field := se.Field
-		if name, ok := commandArgument[field]; ok {
+	if !errors.As(err, &se) || (se.Code != service.CodeInvalid && se.Code != service.CodeNotFound) {
+		return rpcError(err)
+	}
+	if se.Field == "" {
+		return jsonrpc.InvalidParams("arguments[0]: %s", se.Message)
+	}
+	field := se.Field
+	if placed {
+		if name, ok := placeArgument[field]; ok {
 			field = name
 		}
-		return jsonrpc.InvalidParams("arguments[0].%s: %s", field, se.Message)
 	}
-	return rpcError(err)
+	return jsonrpc.InvalidParams("arguments[0].%s: %s", field, se.Message)
 }
 
-// commandArgument names the command argument that fills a service
-// request field of another name: errors speak of what the client sent.
-var commandArgument = map[string]string{
-	"file": "textDocument", "lines": "range", "line": "position", "column": "position",
-	"budget": "budgetTokens", "snippet": "text",
+// placeArgument names the place argument that filled a request argument:
+// errors speak of what the client sent.
+var placeArgument = map[string]string{"file": "textDocument", "lines": "range", "line": "position", "column": "position"}
+
+// jobProgress reports a long operation's progress — a reindex job, past
+// the command — on the client's workDoneToken when it sent one (the first
+// job's), else on a server-created token, else nowhere; each job (each
+// title) has its own.
+func (e *CommandEnv) jobProgress(p service.Progress) {
+	e.jobsMu.Lock()
+	pr, ok := e.jobs[p.Title]
+	if !ok {
+		if e.jobs == nil {
+			e.jobs = map[string]*progress{}
+		}
+		if len(e.token) > 0 && !session.IsNull(e.token) && len(e.jobs) == 0 {
+			pr = startProgress(e.s.ctx(), e.s.rpc, e.token, false, p.Title, "files", e.s.opts.ClientRequestTimeout)
+		} else {
+			pr = e.s.newServerProgress(p.Title, "files")
+		}
+		e.jobs[p.Title] = pr
+	}
+	e.jobsMu.Unlock()
+	if p.End {
+		pr.end(p.Message)
+		return
+	}
+	pr.reportMessage(p.Done, p.Total, p.Message)
 }
 
 // Progress starts progress reporting for the command: on the client's
@@ -365,9 +389,12 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		return nil, jsonrpc.InvalidParams("command: unknown command %q (known: %s)", logcap.Clip(p.Command, 100), strings.Join(names, ", "))
 	}
 	cmd := s.commands[i]
-	args, err := decodeCommandArgs(cmd, p.Arguments)
-	if err != nil {
-		return nil, err
+	if len(p.Arguments) > 1 {
+		return nil, jsonrpc.InvalidParams("arguments: %s takes one argument object, got %d arguments", cmd.Name, len(p.Arguments))
+	}
+	var arg json.RawMessage
+	if len(p.Arguments) == 1 {
+		arg = p.Arguments[0]
 	}
 	env := &CommandEnv{s: s, token: p.WorkDoneToken}
 	defer func() {
@@ -380,36 +407,29 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 			cancel()
 		}
 	}()
-	return cmd.Run(ctx, env, args)
+	if cmd.Op != nil {
+		return env.runOperation(ctx, cmd.Op, arg)
+	}
+	args, err := decodeCommandArgs(cmd, arg)
+	if err != nil {
+		return nil, err
+	}
+	return cmd.run(ctx, env, args)
 }
 
-// decodeCommandArgs decodes the single argument object into a fresh value
-// of the command's Args type.
-func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
+// decodeCommandArgs decodes a server command's argument object into a
+// fresh value of its Args type, unknown fields rejected.
+func decodeCommandArgs(cmd Command, raw json.RawMessage) (any, error) {
 	t := reflect.TypeOf(cmd.Args)
-	if t == nil {
-		return nil, fmt.Errorf("command %s has no argument type", cmd.Name)
-	}
 	v := reflect.New(t)
-	switch {
-	case len(raw) > 1:
-		return nil, jsonrpc.InvalidParams("arguments: %s takes one argument object, got %d arguments", cmd.Name, len(raw))
-	case len(raw) == 1 && !session.IsNull(raw[0]):
-		dec := json.NewDecoder(bytes.NewReader(raw[0]))
+	if len(raw) > 0 && !session.IsNull(raw) {
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(v.Interface()); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				field := "arguments[0]"
-				if te.Field != "" {
-					field += "." + jsonPath(t, te.Field)
-				}
-				return nil, jsonrpc.InvalidParams("%s: expected %s", field, jsonrpc.JSONTypeName(te.Type))
-			}
 			if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 				return nil, jsonrpc.InvalidParams("arguments[0]: unknown field %s", msg)
 			}
-			return nil, jsonrpc.InvalidParams("arguments[0]: %v", err)
+			return nil, argTypeError("arguments[0]", err)
 		}
 	}
 	if val, ok := v.Interface().(jsonrpc.Validator); ok {
@@ -420,42 +440,8 @@ func decodeCommandArgs(cmd Command, raw []json.RawMessage) (any, error) {
 	return v.Elem().Interface(), nil
 }
 
-// jsonPath rewrites a field path of encoding/json, which names embedded
-// structs by their Go name ("PlaceArgs.textDocument.uri"), in the client's
-// terms: the JSON names only ("textDocument.uri").
-func jsonPath(t reflect.Type, path string) string {
-	var out []string
-	for _, part := range strings.Split(path, ".") {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			out = append(out, part)
-			continue
-		}
-		if f, ok := t.FieldByName(part); ok && f.Anonymous {
-			t = f.Type
-			continue
-		}
-		out = append(out, part)
-		if f, ok := jsonField(t, part); ok {
-			t = f.Type
-		}
-	}
-	return strings.Join(out, ".")
-}
-
-// jsonField finds the field of struct t whose JSON name is name, looking
-// into embedded structs.
-func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
-	for _, f := range reflect.VisibleFields(t) {
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
+// ---------------------------------------------------------------------------
+// The server's own commands.
 
 // StatusArgs are the (empty) arguments of contextLs.status.
 type StatusArgs struct{}
@@ -521,158 +507,38 @@ func runStatus(_ context.Context, env *CommandEnv, _ StatusArgs) (StatusResult, 
 	return res, nil
 }
 
-// placeConvention is the prose of docs/commands.md about arguments.
-const placeConvention = `Commands run through ` + "`workspace/executeCommand`" + ` with at most one argument: a
-JSON object decoded into the command's argument type. Unknown fields, wrong types and
-unknown commands are answered with InvalidParams (-32602) naming the field or command.
-
-Place-based commands share one argument shape: the document as ` + "`textDocument: {uri}`" + `
-(a bare ` + "`uri`" + ` beside ` + "`position`" + ` is accepted too) with a ` + "`position`" + `
-(the TextDocumentPositionParams shape), or a ` + "`symbol`" + ` name instead of a place; a
-selection adds ` + "`range`" + `. Positions are LSP positions: 0-based lines and UTF-16
-character offsets. Every result item of a place-based command carries an LSP ` + "`Location`" + `
-(` + "`uri`" + ` and ` + "`range`" + `).
-
-A client may send a ` + "`workDoneToken`" + ` with the request; long commands report progress on it.`
-
-// CommandsMarkdown renders the command reference (docs/commands.md).
-func CommandsMarkdown(cmds []Command) string {
-	var b strings.Builder
-	b.WriteString("# context-ls commands\n\n")
-	b.WriteString("<!-- Generated from lsp/commands.go by `go test ./lsp -run TestCommandsDoc -update`; do not edit. -->\n\n")
-	b.WriteString(placeConvention)
-	b.WriteString("\n\n## Place arguments\n\n")
-	writeFields(&b, reflect.TypeOf(PlaceArgs{}))
-	b.WriteString("\n## Location\n\n")
-	writeFields(&b, reflect.TypeOf(LocationResult{}))
-	sorted := append([]Command(nil), cmds...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
-	b.WriteString("\n## Commands\n")
-	if len(sorted) == 0 {
-		b.WriteString("\nNo commands yet.\n")
-	}
-	for _, c := range sorted {
-		fmt.Fprintf(&b, "\n### `%s`\n\n%s\n\n", c.Name, c.Title)
-		b.WriteString("**Arguments**")
-		if t := reflect.TypeOf(c.Args); t == nil || countFields(t) == 0 {
-			b.WriteString(": none.\n\n")
-		} else {
-			b.WriteString("\n\n")
-			writeFields(&b, t)
-			b.WriteString("\n")
-		}
-		b.WriteString("**Result**")
-		if t := reflect.TypeOf(c.Result); t == nil || deref(t).Kind() != reflect.Struct {
-			fmt.Fprintf(&b, ": %s.\n", describeType(t))
-		} else {
-			b.WriteString("\n\n")
-			writeFields(&b, t)
-		}
-	}
-	return b.String()
+// SnippetDefinitionArgs are the arguments of contextLs.definition.
+type SnippetDefinitionArgs struct {
+	Location *locationArg `json:"location" desc:"the snippet's location, as a command returned it"`
+	Position *positionArg `json:"position" desc:"a position inside the snippet text: line counted from the snippet's first line (0), character in UTF-16 units from the start of that line of the snippet"`
 }
 
-// docField is one row of a field table.
-type docField struct {
-	path, typ, doc string
+func (a *SnippetDefinitionArgs) Validate() error {
+	switch {
+	case a.Location == nil || a.Location.URI == "":
+		return errors.New("location.uri: required")
+	case a.Position == nil:
+		return errors.New("position: required")
+	case a.Location.Range.End.Line < a.Location.Range.Start.Line:
+		return errors.New("location.range: end before start")
+	case a.Position.Line > a.Location.Range.End.Line-a.Location.Range.Start.Line:
+		return fmt.Errorf("position.line: %d is past the snippet's last line %d", a.Position.Line, a.Location.Range.End.Line-a.Location.Range.Start.Line)
+	}
+	return nil
 }
 
-func writeFields(b *strings.Builder, t reflect.Type) {
-	var rows []docField
-	collectFields(&rows, deref(t), "", map[reflect.Type]bool{})
-	b.WriteString("| field | type | description |\n|---|---|---|\n")
-	for _, r := range rows {
-		fmt.Fprintf(b, "| `%s` | %s | %s |\n", r.path, r.typ, strings.ReplaceAll(r.doc, "|", "\\|"))
+func runSnippetDefinition(ctx context.Context, env *CommandEnv, a SnippetDefinitionArgs) ([]protocol.Location, error) {
+	pos := protocol.Position{Line: a.Location.Range.Start.Line + a.Position.Line, Character: a.Position.Character}
+	if a.Position.Line == 0 {
+		pos.Character += a.Location.Range.Start.Character
 	}
-}
-
-func deref(t reflect.Type) reflect.Type {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
-}
-
-func countFields(t reflect.Type) int {
-	var rows []docField
-	collectFields(&rows, deref(t), "", map[reflect.Type]bool{})
-	return len(rows)
-}
-
-// collectFields lists the JSON fields of struct t, nested structs and
-// arrays of structs included, with dotted paths ("folders[].uri").
-func collectFields(rows *[]docField, t reflect.Type, prefix string, visiting map[reflect.Type]bool) {
-	if t == nil || t.Kind() != reflect.Struct || visiting[t] {
-		return
-	}
-	visiting[t] = true
-	defer delete(visiting, t)
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
+	locs, err := env.s.definition(ctx, positionParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(a.Location.URI)}, Position: pos})
+	if err != nil {
+		var re *jsonrpc.ResponseError
+		if errors.As(err, &re) {
+			return nil, jsonrpc.InvalidParams("arguments[0].location: %s", re.Message)
 		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" && opts == "" {
-			continue
-		}
-		if f.Anonymous && name == "" && deref(f.Type).Kind() == reflect.Struct {
-			collectFields(rows, deref(f.Type), prefix, visiting)
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		typ := describeType(f.Type)
-		if strings.Contains(","+opts+",", ",omitempty,") || f.Type.Kind() == reflect.Pointer {
-			typ += ", optional"
-		}
-		path := prefix + name
-		*rows = append(*rows, docField{path: path, typ: typ, doc: f.Tag.Get("desc")})
-		inner := deref(f.Type)
-		switch {
-		case inner.Kind() == reflect.Struct && !isOpaqueJSON(inner):
-			collectFields(rows, inner, path+".", visiting)
-		case inner.Kind() == reflect.Slice || inner.Kind() == reflect.Array:
-			if el := deref(inner.Elem()); el.Kind() == reflect.Struct && !isOpaqueJSON(el) {
-				collectFields(rows, el, path+"[].", visiting)
-			}
-		}
+		return nil, err
 	}
-}
-
-// isOpaqueJSON reports types that marshal themselves.
-func isOpaqueJSON(t reflect.Type) bool {
-	m := reflect.TypeOf((*json.Marshaler)(nil)).Elem()
-	return t.Implements(m) || reflect.PointerTo(t).Implements(m)
-}
-
-// describeType names the JSON shape of a Go type.
-func describeType(t reflect.Type) string {
-	if t == nil {
-		return "null"
-	}
-	t = deref(t)
-	if t == reflect.TypeOf(json.RawMessage(nil)) {
-		return "any JSON"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Slice, reflect.Array:
-		return "array of " + describeType(t.Elem())
-	case reflect.Map:
-		return "object of " + describeType(t.Elem())
-	case reflect.Struct:
-		return "object"
-	default:
-		return "any JSON"
-	}
+	return locs, nil
 }

@@ -3,8 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -13,56 +13,73 @@ import (
 	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
+	"go.lsp.dev/protocol"
 )
 
-// TestCommandsDoc regenerates docs/commands.md from the command table and
-// fails when the committed file differs; -update rewrites it.
-func TestCommandsDoc(t *testing.T) {
-	path := filepath.Join("..", "docs", "commands.md")
-	testutil.Golden(t, path, []byte(CommandsMarkdown(commandTable())))
+// TestGenerated regenerates docs/commands.md and the editors' protocol
+// types from the command table and fails when a committed file differs;
+// -update rewrites them.
+func TestGenerated(t *testing.T) {
+	cmds := commandTable()
+	testutil.Golden(t, filepath.Join("..", "docs", "commands.md"), []byte(CommandsMarkdown(cmds)))
+	testutil.Golden(t, filepath.Join("..", "editors", "vscode", "src", "protocol.ts"), []byte(TypeScript(cmds)))
+	testutil.Golden(t, filepath.Join("..", "editors", "neovim", "lua", "context_ls", "protocol.lua"), []byte(Lua(cmds)))
 }
 
-func TestCommandsMarkdownReflection(t *testing.T) {
-	type inner struct {
-		Deep string `json:"deep" desc:"a nested field"`
+// TestGeneratedContract: the generated files say what the table says —
+// every operation with a command, its arguments under their one name with
+// their rules, the place arguments for those about a place, locations in
+// results, one-folder and per-folder answers.
+func TestGeneratedContract(t *testing.T) {
+	cmds := commandTable()
+	md, ts, lua := CommandsMarkdown(cmds), TypeScript(cmds), Lua(cmds)
+	for _, o := range service.Ops {
+		if o.Command == "" {
+			continue
+		}
+		if !strings.Contains(md, "### `"+o.Command+"`\n\n"+o.Doc) {
+			t.Errorf("docs lack %s with its doc", o.Command)
+		}
+		if !strings.Contains(ts, "  "+o.Name+": '"+o.Command+"',") || !strings.Contains(lua, "  "+o.Name+" = '"+o.Command+"',") {
+			t.Errorf("the editors' tables lack %s", o.Command)
+		}
 	}
-	type args struct {
-		PlaceArgs
-		Limit  int      `json:"limit,omitempty" desc:"at most this many"`
-		Inner  inner    `json:"inner" desc:"an object"`
-		Items  []inner  `json:"items" desc:"objects"`
-		Tags   []string `json:"tags" desc:"labels | with a pipe"`
-		hidden int
-		Skip   string `json:"-"`
-	}
-	type result struct {
-		Hits []struct {
-			Location LocationResult `json:"location" desc:"where"`
-		} `json:"hits" desc:"the hits"`
-	}
-	cmd := NewCommand("test.doc", "Test the generator.", func(context.Context, *CommandEnv, args) (result, error) {
-		return result{}, nil
-	})
-	md := CommandsMarkdown([]Command{cmd})
 	for _, want := range []string{
-		"### `test.doc`\n\nTest the generator.",
+		"| `budget` | integer | most tokens the pack may have",
+		"(100 to 1000000)",
+		"| `k` | integer | number of hits (1 to 100; default 10) |",
+		"| `query` | string, required |",
+		"| `hits[].location` | Location | the same span as an LSP location (added by the language server) |",
 		"| `textDocument.uri` | string | file URI of the document |",
-		"| `position` | object, optional |",
-		"| `position.character` | integer | 0-based offset in the line, in UTF-16 code units |",
-		"| `limit` | integer, optional | at most this many |",
-		"| `inner.deep` | string | a nested field |",
-		"| `items[].deep` | string | a nested field |",
-		"| `tags` | array of string | labels \\| with a pipe |",
-		"| `hits[].location.range.start.line` | integer | 0-based line |",
+		"One answer per folder: `{folders: [...]}`",
 	} {
 		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
+			t.Errorf("docs lack %q", want)
 		}
 	}
-	for _, bad := range []string{"hidden", "Skip"} {
-		if strings.Contains(md, bad) {
-			t.Errorf("markdown documents %s", bad)
+	for _, want := range []string{
+		"export interface PackArgs extends PlaceArgs {",
+		"  budget?: number;",
+		"export interface SearchArgs {\n",
+		"  query: string;",
+		"export interface Located extends LineRange {",
+		"  location: Location;",
+		"export type PackAnswer = PackResult & InFolder;",
+		"export type StatsAnswer = PerFolder<StatsResult>;",
+		"  pack: { budget: { min: 100, max: 1000000 } },",
+	} {
+		if !strings.Contains(ts, want) {
+			t.Errorf("protocol.ts lacks %q", want)
 		}
+	}
+	for _, want := range []string{"  pack = { budget = { min = 100, max = 1000000 } },", "  similar = { 'snippet', 'symbol', 'k', 'paths', 'languages' },"} {
+		if !strings.Contains(lua, want) {
+			t.Errorf("protocol.lua lacks %q", want)
+		}
+	}
+	// A place's arguments replace the request's file, line, column and lines.
+	if strings.Contains(md[strings.Index(md, "### `contextLs.callers`"):], "| `line` |") {
+		t.Error("contextLs.callers documents line, which a place fills")
 	}
 }
 
@@ -129,51 +146,61 @@ func TestStatusCommand(t *testing.T) {
 	}
 }
 
-func TestResolvePlace(t *testing.T) {
-	// Resolve through a command so the session state is the real one.
+// TestPlace: the LSP place arguments become the request's file, line,
+// column and lines — a range is lines for an operation about a selection,
+// its start for one about a definition —, and a bad place is an error
+// naming what the client sent.
+func TestPlace(t *testing.T) {
 	type args struct {
-		PlaceArgs
+		Op   string          `json:"op"`
+		Args json.RawMessage `json:"args"`
 	}
-	cmd := NewCommand("test.place", "test: resolve a place", func(ctx context.Context, env *CommandEnv, a args) (service.Selection, error) {
-		p, err := env.resolvePlace(ctx, a.PlaceArgs)
-		if err != nil {
-			return service.Selection{}, err
+	cmd := NewCommand("test.place", "test: convert a place", func(ctx context.Context, env *CommandEnv, a args) (map[string]json.RawMessage, error) {
+		o, _ := service.Lookup(a.Op)
+		out := map[string]json.RawMessage{}
+		if err := json.Unmarshal(a.Args, &out); err != nil {
+			return nil, err
 		}
-		p.release()
-		return p.sel, nil
+		_, err := env.place(o, out)
+		return out, err
 	})
 	b := session.New(session.Options{DBPath: t.TempDir(), Workers: 1})
 	h := startServer(t, Options{Backend: b, commands: []Command{cmd}})
 	path := writeFile(t, h.root, "p.go", "a😀b\nline2\n")
 	uri := workspace.PathToURI(path)
+	file, _ := json.Marshal(path)
 	h.initialize(clientCaps{}, map[string]any{"embeddings": false})
 	tests := []struct {
 		name    string
+		op      string
 		args    map[string]any
-		want    string // JSON of the selection, or an error substring when wantErr
+		want    string // JSON of the request, or an error substring when wantErr
 		wantErr bool
 	}{
-		{"textDocument and position", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 3}},
-			`{"file":"p.go","line":1,"column":3}`, false},
-		{"bare uri", map[string]any{"uri": uri, "position": map[string]any{"line": 1, "character": 2}},
-			`{"file":"p.go","line":2,"column":3}`, false},
-		{"range", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 1}, "end": map[string]any{"line": 1, "character": 3}}},
-			`{"file":"p.go","lines":"1-2"}`, false},
-		{"range ending at a line start", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}},
-			`{"file":"p.go","lines":"1-1"}`, false},
-		{"document alone: the whole file", map[string]any{"uri": uri}, `{"file":"p.go"}`, false},
-		{"symbol", map[string]any{"symbol": "Server.Handle"}, `{"symbol":"Server.Handle"}`, false},
-		{"nothing", map[string]any{}, "textDocument: required (with position), or symbol", true},
-		{"position without uri", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri: required", true},
-		{"disagreeing uris", map[string]any{"uri": uri, "textDocument": map[string]any{"uri": uri + "x"}, "position": map[string]any{"line": 0, "character": 0}}, "uri: disagrees", true},
-		{"range end before start", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 1, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}}, "range: end before start", true},
-		{"non-file uri", map[string]any{"uri": "untitled:1", "position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri:", true},
-		{"symbol and document", map[string]any{"uri": uri, "symbol": "X"}, "give a symbol or a document", true},
+		{"textDocument and position", "related", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 3}},
+			`{"column":3,"file":` + string(file) + `,"line":1}`, false},
+		{"bare uri", "related", map[string]any{"uri": uri, "position": map[string]any{"line": 1, "character": 2}, "k": 3},
+			`{"column":3,"file":` + string(file) + `,"k":3,"line":2}`, false},
+		{"range", "related", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 1}, "end": map[string]any{"line": 1, "character": 3}}},
+			`{"file":` + string(file) + `,"lines":"1-2"}`, false},
+		{"range ending at a line start", "pin", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}}},
+			`{"file":` + string(file) + `,"lines":"1-1"}`, false},
+		{"range of a definition: its start", "callers", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 3}, "end": map[string]any{"line": 1, "character": 0}}},
+			`{"column":3,"file":` + string(file) + `,"line":1}`, false},
+		{"document alone: the whole file", "pin", map[string]any{"uri": uri}, `{"file":` + string(file) + `}`, false},
+		{"symbol: the operation's own", "callers", map[string]any{"symbol": "Server.Handle"}, `{"symbol":"Server.Handle"}`, false},
+		{"position without uri", "related", map[string]any{"position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri: required", true},
+		{"disagreeing uris", "related", map[string]any{"uri": uri, "textDocument": map[string]any{"uri": uri + "x"}, "position": map[string]any{"line": 0, "character": 0}}, "uri: disagrees", true},
+		{"range end before start", "related", map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 1, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}}, "range: end before start", true},
+		{"non-file uri", "related", map[string]any{"uri": "untitled:1", "position": map[string]any{"line": 0, "character": 0}}, "textDocument.uri:", true},
+		{"symbol and document", "related", map[string]any{"uri": uri, "symbol": "X"}, "give a symbol or a document", true},
+		{"a place and the service's file", "related", map[string]any{"uri": uri, "file": "p.go"}, "arguments[0].file: give a place as textDocument", true},
+		{"a place where none is taken", "search", map[string]any{"uri": uri, "query": "x"}, "contextLs.search takes no place", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got json.RawMessage
-			err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.place", "arguments": []any{tc.args}}, &got)
+			err := h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.place", "arguments": []any{map[string]any{"op": tc.op, "args": tc.args}}}, &got)
 			if tc.wantErr {
 				if rpcCode(err) != int64(jsonrpc.CodeInvalidParams) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("got %v, want InvalidParams containing %q", err, tc.want)
@@ -190,21 +217,24 @@ func TestResolvePlace(t *testing.T) {
 	}
 }
 
-// TestCommandEnvLocation: service locations (characters) become LSP
-// locations (UTF-16) against the file's text.
-func TestCommandEnvLocation(t *testing.T) {
-	type args struct{}
-	cmd := NewCommand("test.locate", "test: convert a location", func(_ context.Context, env *CommandEnv, _ args) (LocationResult, error) {
-		f := env.s.openFolders()[0]
-		return env.location(f, service.Location{Path: "l.go", Range: service.Range{StartLine: 1, StartColumn: 2, EndLine: 2, EndColumn: 3}}), nil
-	})
-	h := startServer(t, Options{Backend: &fakeBackend{}, commands: []Command{cmd}})
-	path := writeFile(t, h.root, "l.go", "😀x\nab\n")
-	h.initialize(clientCaps{}, nil)
-	var got LocationResult
-	must(t, h.c.Call(testCtx(t), "workspace/executeCommand", map[string]any{"command": "test.locate"}, &got))
-	want := LocationResult{URI: workspace.PathToURI(path), Range: RangeArg{Start: PositionArg{Line: 0, Character: 2}, End: PositionArg{Line: 1, Character: 2}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, want %+v", got, want)
+// TestLocate: every service location (characters) in a result gains its
+// LSP location (UTF-16) against the file's text.
+func TestLocate(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "l.go", "😀x\nab\n")
+	s := &server{docs: newDocumentStore(), log: newLogger(nil, io.Discard)}
+	res := `{"hits":[{"path":"l.go","uri":"` + workspace.PathToURI(path) + `","startLine":1,"startColumn":2,"endLine":2,"endColumn":3}],"n":1}`
+	out, err := s.newLocator().locate(json.RawMessage(res))
+	must(t, err)
+	var got struct {
+		Hits []struct {
+			Path     string            `json:"path"`
+			Location protocol.Location `json:"location"`
+		} `json:"hits"`
+		N int `json:"n"`
+	}
+	must(t, json.Unmarshal(out, &got))
+	want := protocol.Location{URI: protocol.DocumentURI(workspace.PathToURI(path)), Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 2}, End: protocol.Position{Line: 1, Character: 2}}}
+	if len(got.Hits) != 1 || got.Hits[0].Path != "l.go" || got.Hits[0].Location != want || got.N != 1 {
+		t.Errorf("got %s, want the hit located at %+v", out, want)
 	}
 }

@@ -1,11 +1,15 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
 	"github.com/context-ls/context-ls/service"
+	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
 
@@ -36,6 +40,13 @@ func (l *locator) mapper(path string) *Mapper {
 	return m
 }
 
+// location converts a service range of the file uri to a protocol
+// location.
+func (l *locator) location(uri string, r service.Range) protocol.Location {
+	path, _ := workspace.URIToPath(uri)
+	return protocol.Location{URI: protocol.DocumentURI(uri), Range: l.serviceRange(path, r)}
+}
+
 // serviceRange converts a service range of path (1-based lines,
 // character columns, 0 for whole lines) to a protocol range. When the
 // file cannot be read the columns are sent as they are (exact for ASCII
@@ -53,6 +64,52 @@ func (l *locator) serviceRange(path string, r service.Range) protocol.Range {
 		Start: protocol.Position{Line: clamp(r.StartLine - 1), Character: clamp(r.StartColumn - 1)},
 		End:   protocol.Position{Line: clamp(r.EndLine - 1), Character: end},
 	}
+}
+
+// locate adds to every location of a service result (an object with a
+// file uri and a startLine) its LSP form: "location": {uri, range}, the
+// range in 0-based lines and UTF-16 units of the file's current text; and
+// to a definition's nameRange its own, "nameLocation".
+func (l *locator) locate(raw json.RawMessage) (json.RawMessage, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("reading a result: %w", err)
+	}
+	l.walk(v)
+	return json.Marshal(v)
+}
+
+func (l *locator) walk(v any) {
+	switch x := v.(type) {
+	case []any:
+		for _, it := range x {
+			l.walk(it)
+		}
+	case map[string]any:
+		for _, it := range x {
+			l.walk(it)
+		}
+		uri, _ := x["uri"].(string)
+		if _, ok := x["startLine"]; !ok || uri == "" {
+			return
+		}
+		x["location"] = l.location(uri, rangeOf(x))
+		if name, ok := x["nameRange"].(map[string]any); ok {
+			x["nameLocation"] = l.location(uri, rangeOf(name))
+		}
+	}
+}
+
+// rangeOf reads a service range from a decoded JSON object.
+func rangeOf(x map[string]any) service.Range {
+	num := func(k string) int {
+		v, _ := x[k].(json.Number)
+		n, _ := v.Int64()
+		return int(n)
+	}
+	return service.Range{StartLine: num("startLine"), StartColumn: num("startColumn"), EndLine: num("endLine"), EndColumn: num("endColumn")}
 }
 
 // rpcError maps a service error to the error the client sees: a bad or

@@ -1,13 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -47,41 +47,99 @@ func docPath(field, uri string) (string, error) {
 	return path, nil
 }
 
-// doc is a request's document: its folder and that folder's service, to
-// be released when done.
-type doc struct {
-	path    string
-	f       *folder
-	svc     *service.Service
-	release func()
-	rel     string
+// callFolders runs an operation across the open folders
+// (service.CallFolders); a folder that fails while others answer is
+// logged.
+func (s *server) callFolders(ctx context.Context, op string, req json.RawMessage) (json.RawMessage, error) {
+	open := s.openFolders()
+	if len(open) == 0 {
+		return nil, fmt.Errorf("no workspace folder is open: %w", session.ErrFolderUnavailable)
+	}
+	folders := make([]service.Folder, 0, len(open))
+	var errs []error
+	for _, f := range open {
+		b, release, err := s.backend.Backend(f.root)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.root, err))
+			continue
+		}
+		defer release()
+		folders = append(folders, service.Folder{URI: f.uri, Root: f.root, Backend: b})
+	}
+	if len(folders) == 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, err := range errs {
+		s.log.Warn(op+": a folder failed", "error", err)
+	}
+	res, err := service.CallFolders(ctx, folders, op, req, func(err error) { s.log.Warn(op+": a folder failed", "error", err) })
+	if err != nil {
+		return nil, err
+	}
+	return clientURIs(res, open)
 }
 
-// document resolves a request's document.
-func (s *server) document(field, uri string) (*doc, error) {
-	path, err := docPath(field, uri)
-	if err != nil {
-		return nil, err
+// clientURIs rewrites the file URIs of a result under a folder the client
+// named through a symbolic link: the service names files under the real
+// root, the client under the root it opened.
+func clientURIs(raw json.RawMessage, folders []*folder) (json.RawMessage, error) {
+	type prefix struct{ real, client string }
+	var rewrite []prefix
+	for _, f := range folders {
+		if real, err := filepath.EvalSymlinks(f.root); err == nil && real != f.root {
+			rewrite = append(rewrite, prefix{workspace.PathToURI(real) + "/", workspace.PathToURI(f.root) + "/"})
+		}
 	}
-	return s.documentAt(path)
+	if len(rewrite) == 0 {
+		return raw, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("reading a result: %w", err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, it := range x {
+				walk(it)
+			}
+		case map[string]any:
+			for k, it := range x {
+				if s, ok := it.(string); ok && (k == "uri" || k == "folder") {
+					for _, p := range rewrite {
+						if rest, ok := strings.CutPrefix(s, p.real); ok {
+							x[k] = p.client + rest
+						}
+					}
+					continue
+				}
+				walk(it)
+			}
+		}
+	}
+	walk(v)
+	return json.Marshal(v)
 }
 
-// documentAt resolves an absolute path to its folder's service.
-func (s *server) documentAt(path string) (*doc, error) {
-	f, err := s.folderFor(path)
+// call runs an operation across the folders with a typed request and
+// result; errors are the service's.
+func call[Res any](ctx context.Context, s *server, o *service.Op, req any) (*Res, error) {
+	raw, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	svc, release, err := s.backend.Service(f.root)
+	out, err := s.callFolders(ctx, o.Name, raw)
 	if err != nil {
 		return nil, err
 	}
-	rel, err := svc.Rel(path)
-	if err != nil {
-		release()
-		return nil, rpcError(err)
+	res := new(Res)
+	if err := json.Unmarshal(out, res); err != nil {
+		return nil, fmt.Errorf("%s: malformed result: %w", o.Name, err)
 	}
-	return &doc{path: path, f: f, svc: svc, release: release, rel: rel}, nil
+	return res, nil
 }
 
 // charPosition converts an LSP position in path to the service's 1-based
@@ -102,114 +160,126 @@ func (s *server) charPosition(field, path string, p protocol.Position) (line, co
 	return pt.Line + 1, utf8.RuneCount(m.Text()[start:off]) + 1, nil
 }
 
-// positionRequest converts a position request for the service, after the
-// document's open buffer has reached the index (as far as need says).
-func (s *server) positionRequest(ctx context.Context, d *doc, p protocol.Position, need session.Need) (service.PositionRequest, error) {
-	if err := s.backend.Sync(ctx, d.path, need); err != nil {
-		return service.PositionRequest{}, err
+// indexedDocument is the path of a request's document, which an open folder
+// with an index must hold.
+func (s *server) indexedDocument(field, uri string) (string, error) {
+	path, err := docPath(field, uri)
+	if err != nil {
+		return "", err
 	}
-	line, col, err := s.charPosition("textDocument.uri", d.path, p)
+	f, err := s.folderFor(path)
+	if err != nil {
+		return "", err
+	}
+	_, release, err := s.backend.Backend(f.root)
+	if err != nil {
+		return "", err
+	}
+	release()
+	return path, nil
+}
+
+// positionRequest converts a request's document position for the
+// service, after the document's open buffer has reached the index (as far
+// as need says).
+func (s *server) positionRequest(ctx context.Context, field string, p positionParams, need session.Need) (service.PositionRequest, error) {
+	path, err := s.indexedDocument(field, string(p.TextDocument.URI))
 	if err != nil {
 		return service.PositionRequest{}, err
 	}
-	return service.PositionRequest{File: d.rel, Line: line, Column: col}, nil
-}
-
-// abs is the absolute path of a folder-relative path, in the client's
-// terms (the folder's root as the client named it).
-func (f *folder) abs(rel string) string { return filepath.Join(f.root, filepath.FromSlash(rel)) }
-
-// fileURI is the file URI of a folder-relative path.
-func (f *folder) fileURI(rel string) protocol.DocumentURI {
-	return protocol.DocumentURI(workspace.PathToURI(f.abs(rel)))
-}
-
-// definitionAt answers the service's definition of the identifier at a
-// document position; release ends the use of the document.
-func (s *server) definitionAt(ctx context.Context, p positionParams) (d *doc, res *service.DefinitionResult, err error) {
-	d, err = s.document("textDocument.uri", string(p.TextDocument.URI))
+	if err := s.backend.Sync(ctx, path, need); err != nil {
+		return service.PositionRequest{}, err
+	}
+	line, col, err := s.charPosition(field, path, p.Position)
 	if err != nil {
-		return nil, nil, err
+		return service.PositionRequest{}, err
 	}
-	req, err := s.positionRequest(ctx, d, p.Position, session.NeedStore)
-	if err == nil {
-		if res, err = d.svc.Definition(ctx, req); err != nil {
-			err = rpcError(err)
-		}
-	}
-	if err != nil {
-		d.release()
-		return nil, nil, err
-	}
-	return d, res, nil
+	return service.PositionRequest{File: path, Line: line, Column: col}, nil
 }
 
-func (s *server) definition(ctx context.Context, p positionParams) ([]protocol.Location, error) {
-	d, res, err := s.definitionAt(ctx, p)
+// definitionAt answers the service's definitions of the identifier at a
+// document position (found in other folders when its own defines it
+// nowhere).
+func (s *server) definitionAt(ctx context.Context, p positionParams) (*service.DefinitionResult, error) {
+	req, err := s.positionRequest(ctx, "textDocument.uri", p, session.NeedStore)
 	if err != nil {
 		return nil, err
 	}
-	defer d.release()
+	res, err := call[service.DefinitionResult](ctx, s, service.OpDefinition, req)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	return res, nil
+}
+
+func (s *server) definition(ctx context.Context, p positionParams) ([]protocol.Location, error) {
+	res, err := s.definitionAt(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	l := s.newLocator()
 	out := []protocol.Location{}
 	for _, def := range res.Definitions {
-		out = append(out, protocol.Location{URI: d.f.fileURI(def.Path), Range: l.serviceRange(d.f.abs(def.Path), def.NameRange)})
-	}
-	if len(out) == 0 && res.Identifier != "" {
-		out = s.definitionsElsewhere(ctx, d.f, res.Identifier, l)
+		out = append(out, l.location(def.URI, def.NameRange))
 	}
 	return out, nil
 }
 
-// definitionsElsewhere looks a name up in the other open folders, when
-// the document's own folder has no definition of it.
-func (s *server) definitionsElsewhere(ctx context.Context, skip *folder, name string, l *locator) []protocol.Location {
+// referenceParams is ReferenceParams.
+type referenceParams struct {
+	positionParams
+	Context struct {
+		IncludeDeclaration bool `json:"includeDeclaration"`
+	} `json:"context"`
+}
+
+// references answers textDocument/references: the places the code graph
+// resolves to the definition at the position (or the definition a call
+// there resolves to), every definition of it when several.
+func (s *server) references(ctx context.Context, p referenceParams) ([]protocol.Location, error) {
+	pos, err := s.positionRequest(ctx, "textDocument.uri", p.positionParams, session.NeedStore)
+	if err != nil {
+		return nil, err
+	}
+	req := service.ReferencesRequest{Target: service.Target{File: pos.File, Line: pos.Line, Column: pos.Column},
+		Declaration: p.Context.IncludeDeclaration}
+	res, err := call[service.ReferencesResult](ctx, s, service.OpReferences, req)
+	if errors.Is(err, service.ErrNotFound) {
+		return []protocol.Location{}, nil // nothing to refer to at the position
+	}
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	l := s.newLocator()
 	out := []protocol.Location{}
-	for _, f := range s.openFolders() {
-		if f == skip || ctx.Err() != nil {
-			continue
-		}
-		svc, release, err := s.backend.Service(f.root)
-		if err != nil {
-			continue
-		}
-		res, err := svc.Symbols(ctx, service.SymbolsRequest{Name: name, Limit: 10})
-		release()
-		if err != nil || res.Fuzzy {
-			continue
-		}
-		for _, sym := range res.Symbols {
-			out = append(out, protocol.Location{URI: f.fileURI(sym.Path), Range: l.serviceRange(f.abs(sym.Path), sym.NameRange)})
+	for _, r := range res.Results {
+		for _, ref := range r.References {
+			out = append(out, l.location(ref.URI, ref.Range))
 		}
 	}
-	return out
+	return out, nil
 }
 
 func (s *server) hover(ctx context.Context, p positionParams) (*protocol.Hover, error) {
-	d, err := s.document("textDocument.uri", string(p.TextDocument.URI))
-	if err != nil {
-		return nil, err
-	}
-	defer d.release()
 	// Hover lists related definitions found by a text search.
-	req, err := s.positionRequest(ctx, d, p.Position, session.NeedText)
+	req, err := s.positionRequest(ctx, "textDocument.uri", p, session.NeedText)
 	if err != nil {
 		return nil, err
 	}
-	res, err := d.svc.Hover(ctx, req)
+	res, err := call[service.HoverResult](ctx, s, service.OpHover, req)
 	if err != nil {
 		return nil, rpcError(err)
 	}
 	if res.Definition == nil {
 		return nil, nil
 	}
-	r := s.newLocator().serviceRange(d.path, res.Range)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverMarkdown(d.f, res)}, Range: &r}, nil
+	r := s.newLocator().serviceRange(req.File, res.Range)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverMarkdown(res)}, Range: &r}, nil
 }
 
 // hoverMarkdown renders a hover: the signature in a fence, the doc
 // comment, where it is defined, then the Related section.
-func hoverMarkdown(f *folder, h *service.HoverResult) string {
+func hoverMarkdown(h *service.HoverResult) string {
 	def := h.Definition
 	var md strings.Builder
 	sig := def.Signature
@@ -221,19 +291,19 @@ func hoverMarkdown(f *folder, h *service.HoverResult) string {
 		md.WriteString("\n" + doc + "\n")
 	}
 	line := def.NameRange.StartLine
-	fmt.Fprintf(&md, "\nDefined in [%s:%d](%s#L%d)", def.Path, line, f.fileURI(def.Path), line)
+	fmt.Fprintf(&md, "\nDefined in [%s:%d](%s#L%d)", def.Path, line, def.URI, line)
 	if h.More > 0 {
 		fmt.Fprintf(&md, " (%d more definitions of %s)", h.More, def.Name)
 	}
 	md.WriteString("\n\n**Related**\n\n")
-	writeCount(&md, f, "callers", h.Callers, false)
+	writeCount(&md, "callers", h.Callers, false)
 	if h.Tests != nil {
-		writeCount(&md, f, "tests", h.Tests, true)
+		writeCount(&md, "tests", h.Tests, true)
 	} else {
 		md.WriteString("- tests: unknown (the code graph has no answer here)\n")
 	}
 	for _, r := range h.Related {
-		fmt.Fprintf(&md, "- `%s` (%s) [%s:%d](%s#L%d)\n", r.Symbol, r.Kind, r.Path, r.StartLine, f.fileURI(r.Path), r.StartLine)
+		fmt.Fprintf(&md, "- `%s` (%s) [%s:%d](%s#L%d)\n", r.Symbol, r.Kind, r.Path, r.StartLine, r.URI, r.StartLine)
 	}
 	if len(h.Related) == 0 {
 		md.WriteString("- no related definitions found\n")
@@ -243,7 +313,7 @@ func hoverMarkdown(f *folder, h *service.HoverResult) string {
 
 // writeCount is a hover's line about callers or tests: how many the graph
 // can justify and the first few with their locations.
-func writeCount(md *strings.Builder, f *folder, what string, c *service.Count, reasons bool) {
+func writeCount(md *strings.Builder, what string, c *service.Count, reasons bool) {
 	if c == nil {
 		return
 	}
@@ -257,7 +327,7 @@ func writeCount(md *strings.Builder, f *folder, what string, c *service.Count, r
 		if i == 0 {
 			sep = " — "
 		}
-		fmt.Fprintf(md, "%s[`%s`](%s#L%d)", sep, it.Symbol, f.fileURI(it.Path), it.StartLine)
+		fmt.Fprintf(md, "%s[`%s`](%s#L%d)", sep, it.Symbol, it.URI, it.StartLine)
 		if reasons && it.Reason != "" {
 			fmt.Fprintf(md, " (%s)", it.Reason)
 		}
@@ -292,15 +362,14 @@ func (p *documentSymbolParams) Validate() error {
 // SymbolInformation when the client lacks hierarchical support, from the
 // document's current text.
 func (s *server) documentSymbol(ctx context.Context, p documentSymbolParams) (any, error) {
-	d, err := s.document("textDocument.uri", string(p.TextDocument.URI))
+	path, err := s.indexedDocument("textDocument.uri", string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	defer d.release()
-	if err := s.backend.Sync(ctx, d.path, session.NeedStore); err != nil {
+	if err := s.backend.Sync(ctx, path, session.NeedStore); err != nil {
 		return nil, err
 	}
-	res, err := d.svc.Symbols(ctx, service.SymbolsRequest{File: d.rel})
+	res, err := call[service.SymbolsResult](ctx, s, service.OpSymbols, service.SymbolsRequest{File: path})
 	if err != nil {
 		return nil, rpcError(err)
 	}
@@ -317,12 +386,12 @@ func (s *server) documentSymbol(ctx context.Context, p documentSymbolParams) (an
 			}
 			flat = append(flat, protocol.SymbolInformation{
 				Name: sym.Name, Kind: protocolSymbolKind(sym.Kind), ContainerName: container,
-				Location: protocol.Location{URI: d.f.fileURI(sym.Path), Range: l.serviceRange(d.path, sym.Range)},
+				Location: protocol.Location{URI: p.TextDocument.URI, Range: l.serviceRange(path, sym.Range)},
 			})
 		}
 		return flat, nil
 	}
-	return symbolTree(l, d.path, res.Symbols), nil
+	return symbolTree(l, path, res.Symbols), nil
 }
 
 // symbolTree nests a file's definitions by their Parent indexes (an index
@@ -370,35 +439,22 @@ type workspaceSymbolParams struct {
 	Query string `json:"query"`
 }
 
-// workspaceSymbol queries every open folder and merges the results by
-// score (stable: equal scores keep folder order). A folder that fails is
-// logged and skipped unless every folder fails.
+// workspaceSymbol queries every open folder; the service merges the
+// answers by score (equal scores keep folder order).
 func (s *server) workspaceSymbol(ctx context.Context, p workspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	type found struct {
-		f   *folder
-		sym service.Symbol
-	}
-	var all []found
-	err := s.eachFolder(ctx, "workspace/symbol", session.NeedStore, func(f *folder, svc *service.Service) error {
-		res, err := svc.Symbols(ctx, service.SymbolsRequest{Query: p.Query})
-		if err != nil {
-			return err
-		}
-		for _, sym := range res.Symbols {
-			all = append(all, found{f, sym})
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.syncAll(ctx, session.NeedStore); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].sym.Score > all[j].sym.Score })
+	res, err := call[service.SymbolsResult](ctx, s, service.OpSymbols, service.SymbolsRequest{Query: p.Query})
+	if err != nil {
+		return nil, rpcError(err)
+	}
 	l := s.newLocator()
-	out := make([]protocol.SymbolInformation, 0, len(all))
-	for _, a := range all {
+	out := make([]protocol.SymbolInformation, 0, len(res.Symbols))
+	for _, sym := range res.Symbols {
 		out = append(out, protocol.SymbolInformation{
-			Name: a.sym.Name, Kind: protocolSymbolKind(a.sym.Kind), ContainerName: a.sym.Container,
-			Location: protocol.Location{URI: a.f.fileURI(a.sym.Path), Range: l.serviceRange(a.f.abs(a.sym.Path), a.sym.NameRange)},
+			Name: sym.Name, Kind: protocolSymbolKind(sym.Kind), ContainerName: sym.Container,
+			Location: l.location(sym.URI, sym.NameRange),
 		})
 	}
 	return out, nil
@@ -425,64 +481,29 @@ func (s *server) syncAll(ctx context.Context, need session.Need) error {
 	return nil
 }
 
-// eachFolder calls fn with the service of every open folder, in order,
-// once the pending editor buffers are indexed (as far as need says). A
-// folder that fails is logged and skipped unless every folder fails.
-func (s *server) eachFolder(ctx context.Context, what string, need session.Need, fn func(f *folder, svc *service.Service) error) error {
-	folders := s.openFolders()
-	if len(folders) == 0 {
-		return fmt.Errorf("no workspace folder is open: %w", session.ErrFolderUnavailable)
-	}
-	if err := s.syncAll(ctx, need); err != nil {
-		return err
-	}
-	var errs []error
-	for _, f := range folders {
-		svc, release, err := s.backend.Service(f.root)
-		if err == nil {
-			err = fn(f, svc)
-			release()
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			errs = append(errs, fmt.Errorf("%s: %w", f.root, err))
-		}
-	}
-	if len(errs) == len(folders) {
-		return rpcError(errors.Join(errs...))
-	}
-	for _, err := range errs {
-		s.log.Warn(what+": a folder failed", "error", err)
-	}
-	return nil
-}
-
 // callData is what a call hierarchy item carries to identify its
 // definition when the client sends it back.
 type callData struct {
-	Path   string `json:"path"`   // relative to the folder
+	Path   string `json:"path"`   // relative to the folder (the item's uri names the file)
 	Line   int    `json:"line"`   // 1-based line of the name
 	Column int    `json:"column"` // 1-based character column of the name
 }
 
 // callItem builds a call hierarchy item.
-func (l *locator) callItem(f *folder, loc service.Location, name service.Range, label, kind, detail string) protocol.CallHierarchyItem {
+func (l *locator) callItem(loc service.Location, name service.Range, label, kind, detail string) protocol.CallHierarchyItem {
+	path, _ := workspace.URIToPath(loc.URI)
 	data, _ := json.Marshal(callData{Path: loc.Path, Line: name.StartLine, Column: max(name.StartColumn, 1)})
-	abs := f.abs(loc.Path)
 	return protocol.CallHierarchyItem{
-		Name: label, Kind: protocolSymbolKind(kind), Detail: detail, URI: f.fileURI(loc.Path),
-		Range: l.serviceRange(abs, loc.Range), SelectionRange: l.serviceRange(abs, name), Data: json.RawMessage(data),
+		Name: label, Kind: protocolSymbolKind(kind), Detail: detail, URI: protocol.DocumentURI(loc.URI),
+		Range: l.serviceRange(path, loc.Range), SelectionRange: l.serviceRange(path, name), Data: json.RawMessage(data),
 	}
 }
 
 func (s *server) prepareCallHierarchy(ctx context.Context, p positionParams) ([]protocol.CallHierarchyItem, error) {
-	d, res, err := s.definitionAt(ctx, p)
+	res, err := s.definitionAt(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	defer d.release()
 	l := s.newLocator()
 	out := []protocol.CallHierarchyItem{}
 	for _, def := range res.Definitions {
@@ -490,7 +511,7 @@ func (s *server) prepareCallHierarchy(ctx context.Context, p positionParams) ([]
 		if detail == "" {
 			detail = def.Container
 		}
-		out = append(out, l.callItem(d.f, def.Location, def.NameRange, def.Name, def.Kind, detail))
+		out = append(out, l.callItem(def.Location, def.NameRange, def.Name, def.Kind, detail))
 	}
 	return out, nil
 }
@@ -508,7 +529,7 @@ func (p *callHierarchyParams) Validate() error {
 
 func (s *server) incomingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyIncomingCall, error) {
 	out := []protocol.CallHierarchyIncomingCall{}
-	err := s.calls(ctx, p, (*service.Service).Callers, false, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
+	err := s.calls(ctx, p, service.OpCallers, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
 		out = append(out, protocol.CallHierarchyIncomingCall{From: item, FromRanges: sites})
 	})
 	return out, err
@@ -516,7 +537,7 @@ func (s *server) incomingCalls(ctx context.Context, p callHierarchyParams) ([]pr
 
 func (s *server) outgoingCalls(ctx context.Context, p callHierarchyParams) ([]protocol.CallHierarchyOutgoingCall, error) {
 	out := []protocol.CallHierarchyOutgoingCall{}
-	err := s.calls(ctx, p, (*service.Service).Callees, true, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
+	err := s.calls(ctx, p, service.OpCallees, func(item protocol.CallHierarchyItem, sites []protocol.Range) {
 		out = append(out, protocol.CallHierarchyOutgoingCall{To: item, FromRanges: sites})
 	})
 	return out, err
@@ -525,24 +546,20 @@ func (s *server) outgoingCalls(ctx context.Context, p callHierarchyParams) ([]pr
 // calls answers incoming or outgoing calls of an item: the item's
 // definition is named by its data (or its selection range), the graph
 // query runs on its folder's service, and each call's item and call sites
-// are converted (callers' sites lie in the caller's file, callees' in the
-// item's).
-func (s *server) calls(ctx context.Context, p callHierarchyParams,
-	q func(*service.Service, context.Context, service.GraphRequest) (*service.GraphResult, error), sitesInTarget bool,
-	add func(item protocol.CallHierarchyItem, sites []protocol.Range)) error {
-	d, err := s.document("item.uri", string(p.Item.URI))
+// are converted.
+func (s *server) calls(ctx context.Context, p callHierarchyParams, o *service.Op, add func(item protocol.CallHierarchyItem, sites []protocol.Range)) error {
+	path, err := s.indexedDocument("item.uri", string(p.Item.URI))
 	if err != nil {
 		return err
 	}
-	defer d.release()
-	t := service.Target{File: d.rel}
+	t := service.Target{File: path}
 	var cd callData
 	if raw, err := json.Marshal(p.Item.Data); err == nil && json.Unmarshal(raw, &cd) == nil && cd.Path != "" && cd.Line > 0 {
-		t.File, t.Line, t.Column = cd.Path, cd.Line, cd.Column
-	} else if t.Line, t.Column, err = s.charPosition("item.uri", d.path, p.Item.SelectionRange.Start); err != nil {
+		t.Line, t.Column = cd.Line, cd.Column
+	} else if t.Line, t.Column, err = s.charPosition("item.uri", path, p.Item.SelectionRange.Start); err != nil {
 		return err
 	}
-	res, err := q(d.svc, ctx, service.GraphRequest{Target: t})
+	res, err := call[service.GraphResult](ctx, s, o, service.GraphRequest{Target: t})
 	if err != nil {
 		return rpcError(err)
 	}
@@ -553,16 +570,11 @@ func (s *server) calls(ctx context.Context, p callHierarchyParams,
 			if i := strings.LastIndexByte(name, '.'); i >= 0 && it.Kind != "file" {
 				name = name[i+1:]
 			}
-			item := l.callItem(d.f, it.Location, it.NameRange, name, it.Kind, it.Symbol)
-			sitePath := d.f.abs(it.Path)
-			if sitesInTarget {
-				sitePath = d.f.abs(r.Definition.Path)
-			}
 			sites := make([]protocol.Range, 0, len(it.Sites))
 			for _, site := range it.Sites {
-				sites = append(sites, l.serviceRange(sitePath, site))
+				sites = append(sites, l.location(site.URI, site.Range).Range)
 			}
-			add(item, sites)
+			add(l.callItem(it.Location, it.NameRange, name, it.Kind, it.Symbol), sites)
 		}
 	}
 	return nil

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/lsp/session"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
@@ -265,12 +265,8 @@ func (b *fakeBackend) SyncAll(ctx context.Context, need session.Need) error { re
 // errNoIndex is the fake's answer to queries.
 var errNoIndex = fmt.Errorf("the fake backend has no index: %w", session.ErrFolderUnavailable)
 
-func (b *fakeBackend) Service(root string) (*service.Service, func(), error) {
+func (b *fakeBackend) Backend(root string) (service.Backend, func(), error) {
 	return nil, nil, errNoIndex
 }
 
 func (b *fakeBackend) OnStorage(fn func(root, state, message string)) {}
-
-func (b *fakeBackend) PlanPaths(paths []string) ([]session.FolderPaths, error) {
-	return nil, errNoIndex
-}

@@ -14,9 +14,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -135,7 +135,7 @@ func TestServerBinary(t *testing.T) {
 		Start: protocol.Position{Line: diameter.Location.Range.Start.Line, Character: diameter.Location.Range.Start.Character},
 		End:   protocol.Position{Line: diameter.Location.Range.End.Line, Character: diameter.Location.Range.End.Character},
 	}
-	if diameter.Location.URI != s.uri("geo/shapes.go") || gotLoc != wantLoc {
+	if string(diameter.Location.URI) != s.uri("geo/shapes.go") || gotLoc != wantLoc {
 		t.Errorf("Diameter location %+v, want %+v", diameter.Location, wantLoc)
 	}
 	if syms := s.workspaceSymbols("Diameter"); len(syms) == 0 || syms[0].Name != "Diameter" {
@@ -148,12 +148,11 @@ func TestServerBinary(t *testing.T) {
 	if snippetPos.Line != 1 {
 		t.Fatalf("the snippet's receiver is on line %d", snippetPos.Line)
 	}
-	var fromSnippet []LocationResult
+	var fromSnippet []protocol.Location
 	must(t, s.command("contextLs.definition", map[string]any{"location": diameter.Location, "position": snippetPos}, &fromSnippet))
 	typeCircle := position(t, buf, "Circle struct", 0, 0)
-	want := LocationResult{URI: s.uri("geo/shapes.go"), Range: RangeArg{
-		Start: PositionArg{Line: typeCircle.Line, Character: typeCircle.Character},
-		End:   PositionArg{Line: typeCircle.Line, Character: typeCircle.Character + uint32(len("Circle"))},
+	want := protocol.Location{URI: protocol.DocumentURI(s.uri("geo/shapes.go")), Range: protocol.Range{
+		Start: typeCircle, End: protocol.Position{Line: typeCircle.Line, Character: typeCircle.Character + uint32(len("Circle"))},
 	}}
 	if len(fromSnippet) != 1 || fromSnippet[0] != want {
 		t.Errorf("definition from the snippet: %+v, want %+v", fromSnippet, want)
@@ -196,7 +195,7 @@ func TestServerBinary(t *testing.T) {
 	}
 	var job ReindexResult
 	must(t, s.commandWithToken("contextLs.reindex", map[string]any{"confirm": true}, "reindex-token", &job))
-	if !strings.HasPrefix(job.JobID, "reindex-") || len(job.Folders) != 1 || job.Folders[0].URI != workspace.PathToURI(root) {
+	if len(job.Folders) != 1 || !strings.HasPrefix(job.Folders[0].JobID, "reindex-") || job.Folders[0].Folder != workspace.PathToURI(root) {
 		t.Errorf("reindex result %+v", job)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -238,8 +237,8 @@ func TestServerBinary(t *testing.T) {
 	if fs.Embeddings.CacheHitRate != nil || fs.Packs.AvgTokens != nil {
 		t.Errorf("stats cache/pack figures %+v %+v", fs.Embeddings, fs.Packs)
 	}
-	if len(st.Jobs) != 1 || st.Jobs[0].JobID != job.JobID || st.Jobs[0].Status != "done" || st.Jobs[0].Indexed < 7 {
-		t.Errorf("stats jobs %+v", st.Jobs)
+	if len(fs.Jobs) != 1 || fs.Jobs[0].JobID != job.Folders[0].JobID || fs.Jobs[0].Status != "done" || fs.Jobs[0].Indexed < 7 {
+		t.Errorf("stats jobs %+v", fs.Jobs)
 	}
 
 	// The code graph: callers by symbol, with the call site after the
@@ -247,13 +246,37 @@ func TestServerBinary(t *testing.T) {
 	callSite := protocol.Range{Start: position(t, mainText, "NewCircle", 0, 0), End: position(t, mainText, "NewCircle", 0, len("NewCircle"))}
 	var callers GraphAnswer
 	must(t, s.command("contextLs.callers", map[string]any{"symbol": "NewCircle"}, &callers))
-	if len(callers.Targets) != 1 || callers.Targets[0].Symbol != "NewCircle" || len(callers.Targets[0].Items) != 2 {
+	if len(callers.Results) != 1 || callers.Results[0].Definition.Symbol.Symbol != "NewCircle" || len(callers.Results[0].Items) != 2 {
 		t.Fatalf("callers of NewCircle: %+v", callers)
 	}
-	caller := callers.Targets[0].Items[0]
-	if caller.Name != "main" || caller.Confidence != "exact" || caller.Location.URI != mainURI || len(caller.CallSites) != 1 ||
-		caller.CallSites[0].Range != (RangeArg{Start: PositionArg{callSite.Start.Line, callSite.Start.Character}, End: PositionArg{callSite.End.Line, callSite.End.Character}}) {
+	caller := callers.Results[0].Items[0]
+	if caller.Symbol != "main" || caller.Confidence != "exact" || string(caller.Location.URI) != mainURI || len(caller.Sites) != 1 ||
+		caller.Sites[0].LSP.Range != callSite {
 		t.Errorf("caller %+v, want main calling at %+v", caller, callSite)
+	}
+	// References: textDocument/references at the definition's name lists
+	// it (includeDeclaration) and its two calls, the one after the emoji
+	// in UTF-16 columns; contextLs.references by symbol the same calls.
+	var refs []protocol.Location
+	must(t, c.Call(testCtx(t), "textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri("geo/shapes.go")}, "position": wantDef.Start, "context": map[string]any{"includeDeclaration": true},
+	}, &refs))
+	if len(refs) != 3 || refs[0] != (protocol.Location{URI: protocol.DocumentURI(s.uri("geo/shapes.go")), Range: wantDef}) ||
+		!slices.Contains(refs, protocol.Location{URI: protocol.DocumentURI(mainURI), Range: callSite}) {
+		t.Errorf("references of NewCircle: %+v, want its name and the call at %+v", refs, callSite)
+	}
+	var byName struct {
+		Results []struct {
+			References []struct {
+				In       string            `json:"in"`
+				Location protocol.Location `json:"location"`
+			} `json:"references"`
+		} `json:"results"`
+	}
+	must(t, s.command("contextLs.references", map[string]any{"symbol": "NewCircle"}, &byName))
+	if len(byName.Results) != 1 || len(byName.Results[0].References) != 2 || byName.Results[0].References[0].In != "main" ||
+		byName.Results[0].References[0].Location != (protocol.Location{URI: protocol.DocumentURI(mainURI), Range: callSite}) {
+		t.Errorf("contextLs.references of NewCircle: %+v", byName)
 	}
 	var items []protocol.CallHierarchyItem
 	must(t, c.Call(testCtx(t), "textDocument/prepareCallHierarchy", map[string]any{
@@ -283,7 +306,7 @@ func TestServerBinary(t *testing.T) {
 
 	// A context pack for a query, within its budget.
 	var pack ContextPackResult
-	must(t, s.command("contextLs.contextPack", map[string]any{"query": "retry a failed upload with backoff", "budgetTokens": 300}, &pack))
+	must(t, s.command("contextLs.contextPack", map[string]any{"query": "retry a failed upload with backoff", "budget": 300}, &pack))
 	if pack.Tokens > 300 || len(pack.Items) == 0 || pack.Items[0].Location.URI == "" || !strings.Contains(pack.Text, "retry_upload") {
 		t.Errorf("context pack %+v", pack)
 	}

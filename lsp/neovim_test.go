@@ -104,16 +104,16 @@ func TestNeovimHeadless(t *testing.T) {
 	// Commands: search answers with located hits; callers of the call
 	// site's callee come with the call site.
 	if s := res.Search; s.Error != "" || len(s.Result.Hits) == 0 || s.Result.Hits[0].Symbol != "TotalArea" ||
-		s.Result.Hits[0].Location.URI != workspace.PathToURI(filepath.Join(root, "geo/rect.go")) || !strings.Contains(s.Result.Hits[0].Text, "func TotalArea") {
+		string(s.Result.Hits[0].Location.URI) != workspace.PathToURI(filepath.Join(root, "geo/rect.go")) || !strings.Contains(s.Result.Hits[0].Text, "func TotalArea") {
 		t.Errorf("search %+v", s)
 	}
-	site := RangeArg{Start: PositionArg{res.Position.Line, res.Position.Character}, End: PositionArg{res.Position.Line, res.Position.Character + 9}}
+	site := protocol.Range{Start: res.Position, End: protocol.Position{Line: res.Position.Line, Character: res.Position.Character + 9}}
 	c := res.Callers
-	if c.Error != "" || len(c.Result.Targets) != 1 || c.Result.Targets[0].Symbol != "NewCircle" || len(c.Result.Targets[0].Items) != 2 {
+	if c.Error != "" || len(c.Result.Results) != 1 || c.Result.Results[0].Definition.Symbol.Symbol != "NewCircle" || len(c.Result.Results[0].Items) != 2 {
 		t.Fatalf("callers %+v", c)
 	}
-	if it := c.Result.Targets[0].Items[0]; it.Name != "main" || len(it.CallSites) != 1 || it.CallSites[0].Range != site ||
-		it.CallSites[0].URI != workspace.PathToURI(filepath.Join(root, "cmd/app/main.go")) {
+	if it := c.Result.Results[0].Items[0]; it.Symbol != "main" || len(it.Sites) != 1 || it.Sites[0].LSP.Range != site ||
+		string(it.Sites[0].LSP.URI) != workspace.PathToURI(filepath.Join(root, "cmd/app/main.go")) {
 		t.Errorf("caller %+v, want main calling at %+v", it, site)
 	}
 

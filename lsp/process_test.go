@@ -7,8 +7,8 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 )
 
 // TestServeProcess runs Serve on a child process's stdio (this test binary,

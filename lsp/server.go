@@ -95,6 +95,7 @@ type initializeParams struct {
 type serverCapabilities struct {
 	TextDocumentSync        *protocol.TextDocumentSyncOptions     `json:"textDocumentSync"`
 	DefinitionProvider      bool                                  `json:"definitionProvider,omitempty"`
+	ReferencesProvider      bool                                  `json:"referencesProvider,omitempty"`
 	HoverProvider           bool                                  `json:"hoverProvider,omitempty"`
 	DocumentSymbolProvider  bool                                  `json:"documentSymbolProvider,omitempty"`
 	WorkspaceSymbolProvider bool                                  `json:"workspaceSymbolProvider,omitempty"`
@@ -232,6 +233,7 @@ func (s *server) methodTable() map[string]jsonrpc.Method {
 		"workspace/didChangeWorkspaceFolders": jsonrpc.Notification(s.didChangeWorkspaceFolders),
 
 		"textDocument/definition":           jsonrpc.Request(false, s.definition),
+		"textDocument/references":           jsonrpc.Request(false, s.references),
 		"textDocument/hover":                jsonrpc.Request(false, s.hover),
 		"textDocument/documentSymbol":       jsonrpc.Request(false, s.documentSymbol),
 		"workspace/symbol":                  jsonrpc.Request(false, s.workspaceSymbol),
@@ -329,6 +331,7 @@ func (s *server) capabilities() serverCapabilities {
 			Save:      &protocol.SaveOptions{IncludeText: false},
 		},
 		DefinitionProvider:      true,
+		ReferencesProvider:      true,
 		HoverProvider:           true,
 		DocumentSymbolProvider:  true,
 		WorkspaceSymbolProvider: true,

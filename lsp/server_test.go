@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/lsp/jsonrpc"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 	"go.lsp.dev/protocol"
 )
@@ -523,7 +523,7 @@ func TestInvalidParamsNameTheField(t *testing.T) {
 }
 
 func TestPanicRecovery(t *testing.T) {
-	explode := NewCommand("test.explode", "test: panic", func(context.Context, *CommandEnv, StatsArgs) (string, error) {
+	explode := NewCommand("test.explode", "test: panic", func(context.Context, *CommandEnv, StatusArgs) (string, error) {
 		panic("command exploded")
 	})
 	h := startServer(t, Options{Backend: &panickyBackend{}, commands: append(commandTable(), explode)})
@@ -679,8 +679,8 @@ func TestOpenFolderFailure(t *testing.T) {
 // line and byte column of the server's copy of the document.
 func positionCommand() Command {
 	type args struct {
-		URI      string      `json:"uri" desc:"document"`
-		Position PositionArg `json:"position" desc:"position"`
+		URI      string            `json:"uri" desc:"document"`
+		Position protocol.Position `json:"position" desc:"position"`
 	}
 	return NewCommand("test.position", "test: map a position", func(_ context.Context, env *CommandEnv, a args) (string, error) {
 		path, err := docPath("uri", a.URI)
@@ -691,7 +691,7 @@ func positionCommand() Command {
 		if err != nil {
 			return "", err
 		}
-		pt := m.PositionPoint(protocol.Position(a.Position))
+		pt := m.PositionPoint(a.Position)
 		return fmt.Sprintf("%d:%d", pt.Line, pt.Column), nil
 	})
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/lsp/session"
 )
 

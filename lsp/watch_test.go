@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 )
 

@@ -21,7 +21,7 @@ func BenchmarkQueryContext(b *testing.B) {
 	cfg.Embeddings = false
 	opts := share.Options{Engine: engine.Options{DBDir: db, Config: cfg}, Yield: true}
 	ctx := context.Background()
-	owner, err := share.Join(ctx, root, opts)
+	owner, err := share.Open(ctx, root, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func BenchmarkQueryContext(b *testing.B) {
 	if _, err := owner.Call(ctx, service.OpIndex.Name, nil); err != nil {
 		b.Fatal(err)
 	}
-	client, err := share.Join(ctx, root, opts)
+	client, err := share.Open(ctx, root, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

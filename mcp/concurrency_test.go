@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/share"
 	"github.com/context-ls/context-ls/workspace"

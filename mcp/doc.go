@@ -38,7 +38,7 @@
 //
 // Pebble and bleve lock the index directory, so one process at a time can
 // open an index: its owner. The MCP server joins the index through package
-// share (share.Join): it owns the index when nobody else does; otherwise it
+// share (share.Open): it owns the index when nobody else does; otherwise it
 // forwards each operation — its name and JSON request — to the owner over
 // the owner's Unix socket, and the owner answers from its own service, the
 // editor's unsaved edits included. An editor's language server that starts

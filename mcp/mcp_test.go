@@ -71,7 +71,7 @@ func TestProtocolVersions(t *testing.T) {
 				}
 			}
 			want := []string{"query_context", "context_pack", "related_context", "find_callers", "find_callees",
-				"find_tests", "find_symbols", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
+				"find_tests", "find_references", "find_symbols", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
 			if !slices.Equal(names, want) {
 				t.Errorf("tools %v, want %v", names, want)
 			}
@@ -309,6 +309,25 @@ func TestTools(t *testing.T) {
 		}
 	})
 
+	t.Run("find_references", func(t *testing.T) {
+		var r service.ReferencesResult
+		res := c.ok("find_references", map[string]any{"symbol": "Cart.Total"}, &r)
+		if len(r.Results) != 1 || r.Results[0].Definition.Symbol != "Cart.Total" {
+			t.Fatalf("references: %+v", r.Results)
+		}
+		var sites []string
+		for _, ref := range r.Results[0].References {
+			sites = append(sites, fmt.Sprintf("%s:%d %s", ref.Path, ref.StartLine, ref.In))
+		}
+		if !slices.Contains(sites, "cmd/shop/main.go:13 main") {
+			t.Errorf("references of Cart.Total: %v", sites)
+		}
+		// The text names each site and the definition holding it.
+		if !strings.Contains(res.text(), "Cart.Total (cart/cart.go:") || !strings.Contains(res.text(), "cmd/shop/main.go:13  main  (function)") {
+			t.Errorf("text:\n%s", res.text())
+		}
+	})
+
 	t.Run("find_callees", func(t *testing.T) {
 		var g service.GraphResult
 		c.ok("find_callees", map[string]any{"file": "cmd/shop/main.go", "line": 10}, &g)
@@ -418,9 +437,9 @@ func TestTools(t *testing.T) {
 	t.Run("rebuild_context", func(t *testing.T) {
 		c.toolError("rebuild_context", map[string]any{}, "confirm", "dryRun")
 		var rb service.ReindexResult
-		res := c.ok("rebuild_context", map[string]any{"validateOnly": true, "paths": []string{"cart"}}, &rb)
+		res := c.ok("rebuild_context", map[string]any{"dryRun": true, "paths": []string{"cart"}}, &rb)
 		if rb.Status != "planned" || rb.JobID != "" || rb.ReindexCount != 3 || !slices.Equal(rb.Reindex, []string{"cart/cart.go", "cart/cart_test.go", "cart/money.go"}) {
-			t.Errorf("validateOnly: %+v", rb)
+			t.Errorf("dryRun: %+v", rb)
 		}
 		if !strings.Contains(res.text(), "would parse 3 files again") {
 			t.Errorf("text: %s", res.text())

@@ -179,7 +179,7 @@ func (s *server) join(ctx context.Context) {
 }
 
 func (s *server) openIndex(ctx context.Context) (*share.Index, error) {
-	return share.Join(ctx, s.opts.Root, share.Options{
+	return share.Open(ctx, s.opts.Root, share.Options{
 		Engine:  s.opts.Engine,
 		Service: service.Options{Logger: s.log.With("part", "service"), FirstIndexWait: s.opts.FirstIndexWait},
 		Role:    share.RoleAgent, Yield: true, OnOwn: s.own, Wait: s.opts.ShareWait,

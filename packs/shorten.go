@@ -21,24 +21,23 @@ const maxStructuralBytes = 256 << 10
 const parseTimeout = 100 * time.Millisecond
 
 // braceComment maps the languages whose function bodies are brace blocks
-// to their line comment marker; Python is handled on its own.
-var braceComment = map[string]string{
-	"go": "//", "javascript": "//", "typescript": "//", "tsx": "//", "java": "//", "c": "//",
-	"cpp": "//", "csharp": "//", "rust": "//", "kotlin": "//", "swift": "//", "scala": "//",
-	"php": "//", "groovy": "//",
-}
+// to their line comment marker (each language's symbols.Language says);
+// indented bodies (Python) are handled on their own.
+var braceComment = func() map[string]string {
+	m := map[string]string{}
+	for _, l := range symbols.All() {
+		if l.Bodies == symbols.BraceBodies {
+			m[l.Name] = l.LineComment
+		}
+	}
+	return m
+}()
 
 // LineComment returns the line comment marker of a language ("//", "#",
 // "--"), or "" for prose and unknown languages.
 func LineComment(lang string) string {
-	if c, ok := braceComment[lang]; ok {
-		return c
-	}
-	switch lang {
-	case "python", "ruby", "bash", "yaml", "toml", "elixir", "dockerfile", "hcl":
-		return "#"
-	case "lua", "sql":
-		return "--"
+	if l := symbols.ByName(lang); l != nil {
+		return l.LineComment
 	}
 	return ""
 }
@@ -141,7 +140,7 @@ func (s *shortener) elideBodies(lang, text string, target int) (string, bool) {
 func (s *shortener) elideBodiesWhere(lang, text string, target int, elidable func(lines []string) bool) (string, bool) {
 	l := symbols.ByName(lang)
 	_, brace := braceComment[lang]
-	if !l.HasGrammar() || (!brace && lang != "python") || len(text) > maxStructuralBytes {
+	if !l.HasGrammar() || (!brace && l.Bodies != symbols.IndentedBodies) || len(text) > maxStructuralBytes {
 		return "", false
 	}
 	lines := strings.SplitAfter(text, "\n")
@@ -255,7 +254,7 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 	var first, last int
 	var marker string
 	var safe bool
-	if lang == "python" {
+	if symbols.ByName(lang).Bodies == symbols.IndentedBodies {
 		if startRow <= int(fn.StartPoint().Row) {
 			return region{}, false // "def f(): return x" on one line
 		}

@@ -261,15 +261,14 @@ func classifyFenced(body []string, lang string) BlockKind {
 			return Traceback
 		}
 	}
-	switch lang {
-	case "python", "py", "python3", "pycon", "go", "golang", "js", "javascript", "ts", "typescript",
-		"java", "rust", "rs", "ruby", "rb", "c", "cpp", "c++", "php", "kotlin", "diff", "patch", "jinja", "html+jinja", "django":
+	switch fenceKinds[lang] {
+	case fenceCode:
 		return Code
-	case "toml", "ini", "cfg", "txt", "text", "log", "console", "shell-session", "sh", "bash", "shell", "json", "yaml", "yml":
+	case fenceShell, fenceData:
 		if votes[lineLog] > votes[lineCode] {
 			return Log
 		}
-		if lang == "sh" || lang == "bash" || lang == "shell" {
+		if fenceKinds[lang] == fenceShell {
 			return Code
 		}
 		return Output
@@ -292,3 +291,28 @@ func trimBlank(ls []string) []string {
 	}
 	return ls
 }
+
+// fenceKind is what a fence's info string says its block holds.
+type fenceKind int
+
+const (
+	fenceUnknown fenceKind = iota
+	fenceCode              // source code, a diff, a template
+	fenceShell             // shell commands: code, unless its lines read as a log
+	fenceData              // configuration, logs, console output: output, or a log
+)
+
+// fenceKinds maps fence info strings to what they hold.
+var fenceKinds = func() map[string]fenceKind {
+	m := map[string]fenceKind{}
+	for _, l := range strings.Fields("python py python3 pycon go golang js javascript ts typescript java rust rs ruby rb c cpp c++ php kotlin diff patch jinja html+jinja django") {
+		m[l] = fenceCode
+	}
+	for _, l := range strings.Fields("sh bash shell") {
+		m[l] = fenceShell
+	}
+	for _, l := range strings.Fields("toml ini cfg txt text log console shell-session json yaml yml") {
+		m[l] = fenceData
+	}
+	return m
+}()

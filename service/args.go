@@ -174,6 +174,28 @@ func (f Field) DefaultValue() any {
 	return f.Rules.Default
 }
 
+// Notes says a field's rules in words, for help texts: its range, its
+// values and its default ("1 to 100; default 10"); "" when it has none.
+func (f Field) Notes() string {
+	var notes []string
+	r := f.Rules
+	switch {
+	case r.Min != nil && r.Max != nil:
+		notes = append(notes, num(*r.Min)+" to "+num(*r.Max))
+	case r.Min != nil:
+		notes = append(notes, "at least "+num(*r.Min))
+	case r.Max != nil:
+		notes = append(notes, "at most "+num(*r.Max))
+	}
+	if len(r.Enum) > 0 {
+		notes = append(notes, "one of "+strings.Join(r.Enum, ", "))
+	}
+	if d := f.DefaultValue(); d != nil {
+		notes = append(notes, fmt.Sprintf("default %v", d))
+	}
+	return strings.Join(notes, "; ")
+}
+
 // decode decodes a JSON arguments object into dst (a pointer to a request
 // struct), rejecting unknown properties and values of the wrong type, then
 // checks it. Errors are *Error with CodeInvalid naming the argument.

@@ -27,6 +27,62 @@ func (s *Service) Tests(ctx context.Context, req GraphRequest) (*GraphResult, er
 // graphQuery is one of the engine's graph queries.
 type graphQuery func(*engine.Snapshot, context.Context, engine.Target) ([]engine.GraphResult, error)
 
+// References answers the places that refer to a target's definitions:
+// the call sites and other references the graph resolves to them (what
+// callers lists by the definitions holding them), one location each.
+func (s *Service) References(ctx context.Context, req ReferencesRequest) (*ReferencesResult, error) {
+	if err := check(&req); err != nil {
+		return nil, err
+	}
+	return withSnapshot(s, func(snap *engine.Snapshot) (*ReferencesResult, error) {
+		tx := s.texts(snap)
+		results, err := s.graphTargets(ctx, snap, tx, req.Target, (*engine.Snapshot).Callers)
+		if err != nil {
+			return nil, err
+		}
+		out := &ReferencesResult{Results: make([]ReferenceTarget, 0, len(results))}
+		for _, r := range results {
+			def := s.symbol(tx, r.Target)
+			rt := ReferenceTarget{Definition: def, References: []Reference{}, Omitted: r.Omitted}
+			if req.Declaration {
+				rt.References = append(rt.References, Reference{Location: s.location(def.Path, def.NameRange),
+					In: def.Symbol, Kind: "declaration", Confidence: "exact", Reason: "the definition itself"})
+			}
+			for _, it := range r.Items {
+				item := s.graphItem(tx, it, "")
+				for _, site := range item.Sites {
+					if len(rt.References) == req.Limit {
+						rt.Truncated++
+						continue
+					}
+					rt.References = append(rt.References, Reference{Location: site, In: item.Symbol, Kind: item.Kind,
+						Confidence: item.Confidence, Reason: item.Reason})
+				}
+			}
+			out.Results = append(out.Results, rt)
+		}
+		return out, nil
+	})
+}
+
+// graphTargets resolves a target and runs a graph query on it.
+func (s *Service) graphTargets(ctx context.Context, snap *engine.Snapshot, tx *texts, target Target, q graphQuery) ([]engine.GraphResult, error) {
+	t, err := s.engineTarget(target, tx)
+	if err != nil {
+		return nil, err
+	}
+	results, err := q(snap, ctx, t)
+	switch {
+	case errors.Is(err, engine.ErrNoSymbol) && t.Symbol != "":
+		return nil, notFound("symbol", "no definition named %q is indexed", t.Symbol)
+	case errors.Is(err, engine.ErrNoSymbol):
+		return nil, notFound("line", "no definition or call at %s:%d", t.Path, t.Line)
+	case err != nil:
+		return nil, classify("file", target.File, err)
+	}
+	return results, nil
+}
+
 // graph runs a graph query. The items hold what the graph can justify
 // (exact and likely); name-only matches are guesses, listed apart on
 // request and never among the items. sitesInTarget: the call sites lie in
@@ -37,18 +93,9 @@ func (s *Service) graph(ctx context.Context, req GraphRequest, q graphQuery, sit
 	}
 	return withSnapshot(s, func(snap *engine.Snapshot) (*GraphResult, error) {
 		tx := s.texts(snap)
-		t, err := s.engineTarget(req.Target, tx)
+		results, err := s.graphTargets(ctx, snap, tx, req.Target, q)
 		if err != nil {
 			return nil, err
-		}
-		results, err := q(snap, ctx, t)
-		switch {
-		case errors.Is(err, engine.ErrNoSymbol) && t.Symbol != "":
-			return nil, notFound("symbol", "no definition named %q is indexed", t.Symbol)
-		case errors.Is(err, engine.ErrNoSymbol):
-			return nil, notFound("line", "no definition or call at %s:%d", t.Path, t.Line)
-		case err != nil:
-			return nil, classify("file", req.File, err)
 		}
 		out := &GraphResult{Results: make([]GraphTarget, 0, len(results))}
 		for _, r := range results {
@@ -104,7 +151,7 @@ func (s *Service) graphItem(tx *texts, it engine.GraphItem, sitePath string) Gra
 			r.StartColumn = ft.charColumn(site.Line-1, site.Col-1)
 			r.EndColumn = ft.charColumn(site.EndLine-1, site.EndCol-1)
 		}
-		out.Sites = append(out.Sites, r)
+		out.Sites = append(out.Sites, s.location(sitePath, r))
 	}
 	return out
 }
@@ -129,4 +176,22 @@ func nameSpan(si engine.SymbolInfo) (sp symbols.Span) {
 	sp = si.Span
 	sp.End, sp.EndByte = sp.Start, sp.StartByte
 	return sp
+}
+
+// mergeGraph lists every folder's definitions of the target.
+func mergeGraph(_ any, results []any) any {
+	out := &GraphResult{Results: []GraphTarget{}}
+	for _, r := range results {
+		out.Results = append(out.Results, r.(*GraphResult).Results...)
+	}
+	return out
+}
+
+// mergeReferences lists every folder's definitions of the target.
+func mergeReferences(_ any, results []any) any {
+	out := &ReferencesResult{Results: []ReferenceTarget{}}
+	for _, r := range results {
+		out.Results = append(out.Results, r.(*ReferencesResult).Results...)
+	}
+	return out
 }

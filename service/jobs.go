@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -186,7 +187,7 @@ func (j *job) run(ctx context.Context, e *engine.Engine, rels []string, progress
 	j.mu.Lock()
 	j.state = "running"
 	j.mu.Unlock()
-	title := "Re-indexing"
+	title := "Re-indexing " + filepath.Base(e.Root())
 	res, err := e.Reindex(ctx, rels, func(p engine.Progress) {
 		if p.Phase == "index" {
 			j.mu.Lock()
@@ -230,12 +231,15 @@ func (s *Service) Reindex(ctx context.Context, req ReindexRequest) (*ReindexResu
 	if err := check(&req); err != nil {
 		return nil, err
 	}
-	dry := req.DryRun || req.ValidateOnly
+	dry := req.DryRun
 	if !req.Confirm && !dry {
 		return nil, invalid("confirm", "must be true to re-index (every selected file is parsed again); pass dryRun: true to see what it would do")
 	}
 	rels, err := s.paths(req.Paths)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.reindexable(rels); err != nil {
 		return nil, err
 	}
 	if dry {
@@ -280,6 +284,26 @@ func JobStatusOf(id string) (JobStatus, bool) {
 		return JobStatus{}, false
 	}
 	return j.status(), true
+}
+
+// reindexable checks that each path names something to reindex: a file
+// or directory of the workspace, or files the index holds (deleted since).
+func (s *Service) reindexable(rels []string) error {
+	snap := s.e.Snapshot()
+	defer snap.Release()
+	for i, rel := range rels {
+		if s.isFile(rel) || s.isDir(rel) {
+			continue
+		}
+		indexed, err := snap.IndexedFiles(rel)
+		if err != nil {
+			return err
+		}
+		if len(indexed) == 0 {
+			return notFound(fmt.Sprintf("paths[%d]", i), "%q is neither a file of the workspace nor indexed", rel)
+		}
+	}
+	return nil
 }
 
 // paths resolves path arguments to canonical workspace-relative paths,

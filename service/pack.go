@@ -90,16 +90,29 @@ func (s *Service) excludes(list []string) ([]engine.Selection, error) {
 // isFile reports whether a path argument names an existing file of the
 // workspace.
 func (s *Service) isFile(p string) bool {
+	st, ok := s.stat(p)
+	return ok && st.Mode().IsRegular()
+}
+
+// isDir reports whether a path argument names a directory of the
+// workspace.
+func (s *Service) isDir(p string) bool {
+	st, ok := s.stat(p)
+	return ok && st.IsDir()
+}
+
+// stat stats a path argument inside the workspace.
+func (s *Service) stat(p string) (os.FileInfo, bool) {
 	rel, err := s.rel("", p)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	abs, err := s.e.Workspace().Abs(rel)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	st, err := os.Stat(abs)
-	return err == nil && st.Mode().IsRegular()
+	return st, err == nil
 }
 
 // Related answers what bears on a selection — the definitions it uses,
@@ -130,7 +143,7 @@ func (s *Service) Related(ctx context.Context, req RelatedRequest) (*RelatedResu
 		for _, it := range r.Items {
 			text := s.scrub.Scrub(it.Text)
 			tokens := packs.CountTokens(text)
-			if len(out.Items) == req.K || (req.BudgetTokens > 0 && used+tokens > req.BudgetTokens) {
+			if len(out.Items) == req.K || (req.Budget > 0 && used+tokens > req.Budget) {
 				break
 			}
 			used += tokens

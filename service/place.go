@@ -336,11 +336,16 @@ func (s *Service) resolveSelection(snap *engine.Snapshot, tx *texts, sel Selecti
 		if err != nil {
 			return span{}, classify("symbol", sym, err)
 		}
-		if len(syms) == 0 {
+		switch {
+		case len(syms) > 0:
+			si := syms[0]
+			return span{rel: si.Path, start: si.Span.Start.Line + 1, end: si.Span.End.Line + 1, symbol: si.QualifiedName()}, nil
+		case sel.File != "" || !s.isFile(sym):
 			return span{}, notFound("symbol", "no definition named %q is indexed", sym)
 		}
-		si := syms[0]
-		return span{rel: si.Path, start: si.Span.Start.Line + 1, end: si.Span.End.Line + 1, symbol: si.QualifiedName()}, nil
+		// A name no definition has that is a workspace file ("main.go", as
+		// a CLI TARGET may name one): the whole file.
+		sel.File, sel.Symbol = sym, ""
 	}
 	rel, err := s.fileRel("file", sel.File)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"reflect"
+	"sort"
 	"strings"
 	"time"
 
@@ -147,4 +149,24 @@ func snippetRange(tx *texts, rel string, start, end int, text string) Range {
 	r.EndLine = start + strings.Count(trimmed, "\n")
 	r.EndColumn = ft.charColumn(r.EndLine-1, endByte+len(last))
 	return r
+}
+
+// mergeHits merges search hits by score (a stable sort keeps folder order
+// among equals) and keeps the best k.
+func mergeHits[Req interface{ SearchRequest | SimilarRequest }](req any, results []any) any {
+	k := reflect.ValueOf(req).FieldByName("K").Interface().(int)
+	out := &SearchResult{Hits: []Hit{}}
+	for _, r := range results {
+		sr := r.(*SearchResult)
+		if out.Query == "" {
+			out.Query = sr.Query
+		}
+		out.Hits = append(out.Hits, sr.Hits...)
+		out.Notes = append(out.Notes, sr.Notes...)
+	}
+	sort.SliceStable(out.Hits, func(i, j int) bool { return out.Hits[i].Score > out.Hits[j].Score })
+	if k > 0 && len(out.Hits) > k {
+		out.Hits = out.Hits[:k]
+	}
+	return out
 }

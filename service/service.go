@@ -24,7 +24,6 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +39,8 @@ import (
 type Buffers interface {
 	// Text returns the buffer of a workspace-relative path, if open.
 	Text(rel string) ([]byte, bool)
+	// Open counts the open buffers.
+	Open() int
 }
 
 // Options configure New.
@@ -157,83 +158,6 @@ func (s *Service) goBackground(fn func(ctx context.Context)) bool {
 	return true
 }
 
-// ---------------------------------------------------------------------------
-// Operations by name.
-
-// Op describes one operation: its name, request and result types, and
-// whether running it twice is harmless (a call whose owner died in flight
-// is then sent again).
-type Op struct {
-	Name     string
-	Title    string
-	ReadOnly bool
-	Request  reflect.Type
-	Result   reflect.Type
-	// readsIndex: the answer comes from the index's content (it waits for
-	// a first full scan, see Options.FirstIndexWait).
-	readsIndex bool
-	run        func(ctx context.Context, s *Service, raw json.RawMessage) (any, error)
-}
-
-func op[Req, Res any](name, title string, readOnly bool, method func(*Service, context.Context, Req) (*Res, error)) *Op {
-	return &Op{
-		Name: name, Title: title, ReadOnly: readOnly, readsIndex: readOnly && !statusOps[name],
-		Request: reflect.TypeFor[Req](), Result: reflect.TypeFor[Res](),
-		run: func(ctx context.Context, s *Service, raw json.RawMessage) (any, error) {
-			var req Req
-			if err := decode(raw, &req); err != nil {
-				return nil, err
-			}
-			return method(s, ctx, req)
-		},
-	}
-}
-
-// statusOps report on the index rather than answer from its content.
-var statusOps = map[string]bool{"stats": true, "job": true, "pins": true, "files": true}
-
-// The operations.
-var (
-	OpSearch     = op("search", "Search the codebase", true, (*Service).Search)
-	OpSimilar    = op("similar", "Find similar code", true, (*Service).Similar)
-	OpRelated    = op("related", "Context related to a selection", true, (*Service).Related)
-	OpPack       = op("pack", "Build a context pack", true, (*Service).Pack)
-	OpCallers    = op("callers", "Find callers", true, (*Service).Callers)
-	OpCallees    = op("callees", "Find callees", true, (*Service).Callees)
-	OpTests      = op("tests", "Find tests", true, (*Service).Tests)
-	OpDefinition = op("definition", "Go to definition", true, (*Service).Definition)
-	OpHover      = op("hover", "Describe a definition", true, (*Service).Hover)
-	OpSymbols    = op("symbols", "List definitions", true, (*Service).Symbols)
-	OpStats      = op("stats", "Index statistics", true, (*Service).Stats)
-	OpFiles      = op("files", "Files indexed", true, (*Service).Files)
-	OpVerify     = op("verify", "Check the index", false, (*Service).Verify)
-	OpIndex      = op("index", "Update the index", false, (*Service).Index)
-	OpRefresh    = op("refresh", "Refresh files from disk", false, (*Service).Refresh)
-	OpReindex    = op("reindex", "Rebuild the index", false, (*Service).Reindex)
-	OpJob        = op("job", "Reindex job status", true, (*Service).Job)
-	OpPin        = op("pin", "Pin code into every pack", false, (*Service).Pin)
-	OpUnpin      = op("unpin", "Remove a pin", false, (*Service).Unpin)
-	OpPins       = op("pins", "List pins", true, (*Service).Pins)
-)
-
-// Ops lists every operation, sorted by name.
-var Ops = func() []*Op {
-	list := []*Op{OpSearch, OpSimilar, OpRelated, OpPack, OpCallers, OpCallees, OpTests, OpDefinition, OpHover,
-		OpSymbols, OpStats, OpFiles, OpVerify, OpIndex, OpRefresh, OpReindex, OpJob, OpPin, OpUnpin, OpPins}
-	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	return list
-}()
-
-// Lookup returns the operation named name.
-func Lookup(name string) (*Op, bool) {
-	for _, o := range Ops {
-		if o.Name == name {
-			return o, true
-		}
-	}
-	return nil, false
-}
-
 // Backend runs operations by name: a Service in this process, or the
 // process that owns the index (package share).
 type Backend interface {
@@ -246,11 +170,7 @@ type Backend interface {
 func (s *Service) Call(ctx context.Context, name string, request json.RawMessage) (json.RawMessage, error) {
 	o, ok := Lookup(name)
 	if !ok {
-		names := make([]string, 0, len(Ops))
-		for _, o := range Ops {
-			names = append(names, o.Name)
-		}
-		return nil, &Error{Code: CodeInvalid, Message: fmt.Sprintf("unknown operation %q; the operations are: %s", name, strings.Join(names, ", "))}
+		return nil, unknownOp(name)
 	}
 	res, err := s.safeRun(ctx, o, request)
 	if err != nil {
@@ -261,6 +181,15 @@ func (s *Service) Call(ctx context.Context, name string, request json.RawMessage
 		return nil, &Error{Code: CodeFailed, Message: fmt.Sprintf("%s: encoding the result: %v", name, err)}
 	}
 	return out, nil
+}
+
+// unknownOp is the error of a call naming no operation.
+func unknownOp(name string) error {
+	names := make([]string, 0, len(Ops))
+	for _, o := range Ops {
+		names = append(names, o.Name)
+	}
+	return &Error{Code: CodeInvalid, Message: fmt.Sprintf("unknown operation %q; the operations are: %s", name, strings.Join(names, ", "))}
 }
 
 // safeRun runs an operation, turning a panic into an error: a broken

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -269,7 +270,7 @@ func TestColumnsCountCharacters(t *testing.T) {
 		t.Fatal("the fixture line must have a non-ASCII character before the call")
 	}
 	res := mustCall[GraphResult](t, s, "callers", `{"symbol":"Total"}`)
-	var site *Range
+	var site *Location
 	for _, tg := range res.Results {
 		for _, it := range tg.Items {
 			if it.Path == "billing/charge.go" && len(it.Sites) > 0 {
@@ -489,5 +490,53 @@ func TestIndexBeside(t *testing.T) {
 	failing := func() error { return errors.New("query failed") }
 	if current, err = s.IndexBeside(ctx, IndexRequest{}, failing); err != nil || current {
 		t.Fatalf("failed query: current = %v, %v; want false (run it again)", current, err)
+	}
+}
+
+// TestReferences: the references of Total are its two call sites (the
+// charge, behind non-ASCII text, and the test), each located by character
+// columns, grouped by the definition holding them; declaration adds its
+// own name first; limit cuts them; a position on a call names the same
+// definition as its symbol.
+func TestReferences(t *testing.T) {
+	s := newService(t, testutil.Billing)
+	res := mustCall[ReferencesResult](t, s, "references", `{"symbol":"Total","declaration":true}`)
+	if len(res.Results) != 1 {
+		t.Fatalf("results: %+v", res.Results)
+	}
+	rt := res.Results[0]
+	if rt.Definition.Symbol != "Total" || rt.Definition.Path != "billing/invoice.go" {
+		t.Fatalf("definition %+v", rt.Definition)
+	}
+	line := strings.Split(testutil.Billing["billing/charge.go"], "\n")[9]
+	col := len([]rune(line[:strings.Index(line, "Total")])) + 1
+	var got []string
+	for _, r := range rt.References {
+		got = append(got, fmt.Sprintf("%s:%d:%d-%d %s %s", r.Path, r.StartLine, r.StartColumn, r.EndColumn, r.In, r.Kind))
+		if !strings.HasPrefix(r.URI, "file://") {
+			t.Errorf("reference without a URI: %+v", r)
+		}
+	}
+	sort.Strings(got[1:])
+	want := []string{
+		"billing/invoice.go:10:6-11 Total declaration",
+		fmt.Sprintf("billing/charge.go:10:%d-%d Charge function", col, col+len("Total")),
+		"billing/invoice_test.go:6:5-10 TestTotal function",
+	}
+	sort.Strings(want[1:])
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("references:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	at := mustCall[ReferencesResult](t, s, "references", fmt.Sprintf(`{"file":"billing/charge.go","line":10,"column":%d}`, col))
+	if len(at.Results) != 1 || len(at.Results[0].References) != 2 || at.Results[0].Definition.Symbol != "Total" {
+		t.Errorf("references at the call: %+v", at.Results)
+	}
+	one := mustCall[ReferencesResult](t, s, "references", `{"symbol":"Total","limit":1}`)
+	if len(one.Results[0].References) != 1 || one.Results[0].Truncated != 1 {
+		t.Errorf("limit 1: %+v", one.Results[0])
+	}
+	if _, err := call[ReferencesResult](t, s, "references", `{"symbol":"NoSuchThing"}`); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown symbol: %v, want not found", err)
 	}
 }

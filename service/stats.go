@@ -33,6 +33,9 @@ func (s *Service) Stats(_ context.Context, req StatsRequest) (*StatsResult, erro
 		Jobs:    jobs.of(s.e.DBDir()),
 		Recent:  st.Recent,
 	}
+	if s.buffers != nil {
+		out.OpenBuffers = s.buffers.Open()
+	}
 	if out.Languages == nil {
 		out.Languages = map[string]int{}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/context-ls/context-ls/chunking"
@@ -289,4 +290,40 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		}
 		return out, ctxErr(ctx)
 	})
+}
+
+// mergeSymbols merges definitions by score (fuzzy matches; exact ones keep
+// folder order).
+func mergeSymbols(req any, results []any) any {
+	out := &SymbolsResult{Symbols: []Symbol{}}
+	for _, r := range results {
+		sr := r.(*SymbolsResult)
+		out.Symbols = append(out.Symbols, sr.Symbols...)
+		out.Fuzzy = out.Fuzzy || sr.Fuzzy
+	}
+	sort.SliceStable(out.Symbols, func(i, j int) bool { return out.Symbols[i].Score > out.Symbols[j].Score })
+	if limit := req.(SymbolsRequest).Limit; limit > 0 && len(out.Symbols) > limit {
+		out.Symbols = out.Symbols[:limit]
+	}
+	return out
+}
+
+// definitionsElsewhere looks an identifier up by name in the other
+// folders when its own folder defines it nowhere.
+func definitionsElsewhere(ctx context.Context, res any, others []Folder) any {
+	d := res.(*DefinitionResult)
+	if len(d.Definitions) > 0 || d.Identifier == "" {
+		return d
+	}
+	for _, f := range others {
+		if ctx.Err() != nil {
+			break
+		}
+		syms, err := Do[SymbolsResult](ctx, f.Backend, OpSymbols, SymbolsRequest{Name: d.Identifier, Limit: maxDefinitions})
+		if err != nil || syms.Fuzzy {
+			continue
+		}
+		d.Definitions = append(d.Definitions, syms.Symbols...)
+	}
+	return d
 }

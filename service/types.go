@@ -109,8 +109,8 @@ type SimilarRequest struct {
 // RelatedRequest asks what bears on a selection, unbudgeted.
 type RelatedRequest struct {
 	Selection
-	K            int `json:"k,omitempty" check:"min=1,max=100,default=20" desc:"most items"`
-	BudgetTokens int `json:"budgetTokens,omitempty" check:"min=1,max=1000000" desc:"stop adding items once their tokens would pass this (absent: no budget)"`
+	K      int `json:"k,omitempty" check:"min=1,max=100,default=20" desc:"most items"`
+	Budget int `json:"budget,omitempty" check:"min=1,max=1000000" desc:"stop adding items once their tokens would pass this (absent: no budget)"`
 }
 
 // RelatedItem is one piece of related context.
@@ -186,14 +186,14 @@ type GraphRequest struct {
 type GraphItem struct {
 	// Location is the item's whole definition.
 	Location
-	NameRange  Range   `json:"nameRange" desc:"the span of its name"`
-	Symbol     string  `json:"symbol" desc:"its qualified name (a file name for top-level code)"`
-	Kind       string  `json:"kind" desc:"function, method, test, file, …"`
-	Confidence string  `json:"confidence" desc:"exact, likely or name-only: how surely the call resolves to the definition"`
-	Reason     string  `json:"reason" desc:"callers and callees: what resolved the call; tests: direct, two-hops or naming"`
-	Detail     string  `json:"detail,omitempty" desc:"tests: the reason in words"`
-	Via        string  `json:"via,omitempty" desc:"tests: the definition a two-hop test reaches the target through"`
-	Sites      []Range `json:"sites,omitempty" desc:"the calls: in the item's file for callers and tests, in the definition's file for callees"`
+	NameRange  Range      `json:"nameRange" desc:"the span of its name"`
+	Symbol     string     `json:"symbol" desc:"its qualified name (a file name for top-level code)"`
+	Kind       string     `json:"kind" desc:"function, method, test, file, …"`
+	Confidence string     `json:"confidence" desc:"exact, likely or name-only: how surely the call resolves to the definition"`
+	Reason     string     `json:"reason" desc:"callers and callees: what resolved the call; tests: direct, two-hops or naming"`
+	Detail     string     `json:"detail,omitempty" desc:"tests: the reason in words"`
+	Via        string     `json:"via,omitempty" desc:"tests: the definition a two-hop test reaches the target through"`
+	Sites      []Location `json:"sites,omitempty" desc:"the calls: in the item's file for callers and tests, in the definition's file for callees"`
 }
 
 // GraphTarget is the answer for one definition.
@@ -209,6 +209,36 @@ type GraphTarget struct {
 // GraphResult answers callers, callees and tests.
 type GraphResult struct {
 	Results []GraphTarget `json:"results" desc:"one entry per definition the target names (a bare symbol may name several)"`
+}
+
+// ReferencesRequest asks where a definition is referred to.
+type ReferencesRequest struct {
+	Target
+	Limit       int  `json:"limit,omitempty" check:"min=1,max=100000,default=500" desc:"most references per definition"`
+	Declaration bool `json:"declaration,omitempty" desc:"also list the definition's own name first (a declaration)"`
+}
+
+// Reference is one place that refers to a definition.
+type Reference struct {
+	// Location is the reference itself: the name as it is written there.
+	Location
+	In         string `json:"in" desc:"qualified name of the definition holding it (a file name for top-level code; the definition itself for its declaration)"`
+	Kind       string `json:"kind" desc:"the kind of that definition (function, method, test, file, …), or declaration"`
+	Confidence string `json:"confidence" desc:"exact or likely: how surely the reference resolves to the definition"`
+	Reason     string `json:"reason" desc:"what resolved it"`
+}
+
+// ReferenceTarget is the answer for one definition.
+type ReferenceTarget struct {
+	Definition Symbol      `json:"definition" desc:"the definition asked about"`
+	References []Reference `json:"references" desc:"the places referring to it the code graph can justify, grouped by the definition holding them (best first), in file order within each"`
+	Omitted    int         `json:"omitted,omitempty" desc:"name-only matches the graph cannot tie to the definition, left out"`
+	Truncated  int         `json:"truncated,omitempty" desc:"references beyond limit left out"`
+}
+
+// ReferencesResult answers references.
+type ReferencesResult struct {
+	Results []ReferenceTarget `json:"results" desc:"one entry per definition the target names (a bare symbol may name several)"`
 }
 
 // ---------------------------------------------------------------------------
@@ -313,23 +343,24 @@ type PackStats struct {
 
 // StatsResult answers stats.
 type StatsResult struct {
-	Root       string          `json:"root" desc:"workspace root"`
-	URI        string          `json:"uri" desc:"file URI of the workspace root"`
-	Index      string          `json:"index" desc:"index directory"`
-	Files      int             `json:"files" desc:"files indexed"`
-	Symbols    int             `json:"symbols" desc:"definitions indexed"`
-	Chunks     int             `json:"chunks" desc:"chunks indexed"`
-	Lines      int             `json:"lines" desc:"lines indexed"`
-	Languages  map[string]int  `json:"languages" desc:"files per language"`
-	IndexBytes int64           `json:"indexBytes" desc:"size of the index on disk"`
-	LastIndex  string          `json:"lastIndex,omitempty" desc:"RFC 3339 time the last full scan completed"`
-	Indexing   IndexingState   `json:"indexing" desc:"indexing progress"`
-	Embeddings EmbeddingsState `json:"embeddings" desc:"the semantic index"`
-	Storage    StorageState    `json:"storage" desc:"whether the index can be written"`
-	Queries    QueryLatency    `json:"queries" desc:"search latency"`
-	Packs      PackStats       `json:"packs" desc:"context packs built"`
-	Jobs       []JobStatus     `json:"jobs" desc:"recent reindex jobs of this index, oldest first"`
-	Recent     []string        `json:"recent,omitempty" desc:"recent indexing activity, newest last"`
+	Root        string          `json:"root" desc:"workspace root"`
+	URI         string          `json:"uri" desc:"file URI of the workspace root"`
+	Index       string          `json:"index" desc:"index directory"`
+	Files       int             `json:"files" desc:"files indexed"`
+	Symbols     int             `json:"symbols" desc:"definitions indexed"`
+	Chunks      int             `json:"chunks" desc:"chunks indexed"`
+	Lines       int             `json:"lines" desc:"lines indexed"`
+	Languages   map[string]int  `json:"languages" desc:"files per language"`
+	IndexBytes  int64           `json:"indexBytes" desc:"size of the index on disk"`
+	LastIndex   string          `json:"lastIndex,omitempty" desc:"RFC 3339 time the last full scan completed"`
+	Indexing    IndexingState   `json:"indexing" desc:"indexing progress"`
+	Embeddings  EmbeddingsState `json:"embeddings" desc:"the semantic index"`
+	Storage     StorageState    `json:"storage" desc:"whether the index can be written"`
+	Queries     QueryLatency    `json:"queries" desc:"search latency"`
+	Packs       PackStats       `json:"packs" desc:"context packs built"`
+	Jobs        []JobStatus     `json:"jobs" desc:"recent reindex jobs of this index, oldest first"`
+	OpenBuffers int             `json:"openBuffers" desc:"editor buffers open on the workspace in the process that owns the index (their unsaved text is what queries see)"`
+	Recent      []string        `json:"recent,omitempty" desc:"recent indexing activity, newest last"`
 }
 
 // VerifyRequest asks for a check of the whole index.
@@ -434,10 +465,9 @@ type RefreshResult struct {
 // ReindexRequest parses and writes selected files again whatever the index
 // holds.
 type ReindexRequest struct {
-	Paths        []string `json:"paths,omitempty" check:"maxItems=10000,maxLen=4096" desc:"files or directories (workspace-relative or absolute); empty: the whole workspace"`
-	Confirm      bool     `json:"confirm,omitempty" desc:"must be true to re-index (every selected file is parsed and written again); not needed with dryRun"`
-	DryRun       bool     `json:"dryRun,omitempty" desc:"only check the paths and list what a reindex would parse again and remove; changes nothing"`
-	ValidateOnly bool     `json:"validateOnly,omitempty" desc:"the former name of dryRun"`
+	Paths   []string `json:"paths,omitempty" check:"maxItems=10000,maxLen=4096" desc:"files or directories (workspace-relative or absolute); empty: the whole workspace"`
+	Confirm bool     `json:"confirm,omitempty" desc:"must be true to re-index (every selected file is parsed and written again); not needed with dryRun"`
+	DryRun  bool     `json:"dryRun,omitempty" desc:"only check the paths and list what a reindex would parse again and remove; changes nothing"`
 }
 
 // ReindexResult answers reindex.

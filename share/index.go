@@ -13,40 +13,39 @@ import (
 
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/service"
-	"github.com/context-ls/context-ls/store"
 )
 
-// Owned is an index this process owns: its engine, the service over it,
+// owned is an index this process owns: its engine, the service over it,
 // and the socket through which other processes reach that service.
-type Owned struct {
-	Engine  *engine.Engine
-	Service *service.Service
+type owned struct {
+	engine  *engine.Engine
+	service *service.Service
 	owner   *shareOwner
 	once    sync.Once
 	err     error
 }
 
-// Close stops serving the index to other processes (their in-flight calls
+// close stops serving the index to other processes (their in-flight calls
 // finish first), then closes the service and the engine. Closing twice is
 // harmless.
-func (o *Owned) Close() error {
+func (o *owned) close() error {
 	o.once.Do(func() {
 		if o.owner != nil {
 			o.owner.stop(nil, shareMsg{})
 		}
-		o.err = errors.Join(o.Service.Close(), o.Engine.Close())
+		o.err = errors.Join(o.service.Close(), o.engine.Close())
 	})
 	return o.err
 }
 
 // own opens the service of a freshly opened engine and serves it.
-func own(e *engine.Engine, sopts service.Options, log *slog.Logger, info OwnerInfo, handover func(*ownerConn, PeerInfo) error) (*Owned, error) {
+func own(e *engine.Engine, sopts service.Options, log *slog.Logger, info OwnerInfo, handover func(*ownerConn, PeerInfo) error) (*owned, error) {
 	svc, err := service.New(e, sopts)
 	if err != nil {
 		e.Close()
 		return nil, err
 	}
-	return &Owned{Engine: e, Service: svc, owner: startOwner(svc, log, info, handover)}, nil
+	return &owned{engine: e, service: svc, owner: startOwner(svc, log, info, handover)}, nil
 }
 
 func logger(opts engine.Options) *slog.Logger {
@@ -54,72 +53,6 @@ func logger(opts engine.Options) *slog.Logger {
 		return opts.Logger
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
-}
-
-// CallOwner runs one operation on the process owning the index in dbDir,
-// for a process that found the index locked and has no use for the index
-// beyond that call (a CLI command). It returns the owner's description.
-// When nobody answers on the index's socket, or the owner is closing and
-// did not run the call, the error wraps ErrNoOwner (and, when there is no
-// socket at all — the lock holder does not share — fs.ErrNotExist); when
-// the owner went away during the call, ErrOwnerGone.
-func CallOwner(ctx context.Context, dbDir, op string, request json.RawMessage) (json.RawMessage, OwnerInfo, error) {
-	c, err := dialOwner(ctx, SocketPath(dbDir), PeerInfo{PID: os.Getpid(), Role: RoleCLI})
-	if err != nil {
-		return nil, OwnerInfo{}, fmt.Errorf("%w: %w", ErrNoOwner, err)
-	}
-	defer c.close()
-	res, err := c.do(ctx, shareMsg{Op: "call", Call: op, Params: request})
-	if errors.Is(err, errOwnerClosing) {
-		err = fmt.Errorf("%w: %w", ErrNoOwner, err)
-	}
-	return res, c.owner, err
-}
-
-// ---------------------------------------------------------------------------
-// OpenEditor: the editor's side.
-
-// OpenEditor opens the index of root for a process that needs the engine
-// itself — an editor's language server, which holds unsaved buffers — and
-// serves it to the others until Close. When another process owns the
-// index and yields (an MCP server), it is asked to hand the index over and
-// OpenEditor opens it once released. An owner that does not yield
-// (another editor's server) makes OpenEditor fail with an error wrapping
-// store.ErrLocked and ErrHandoverRefused.
-func OpenEditor(ctx context.Context, root string, opts engine.Options, sopts service.Options) (*Owned, error) {
-	dbDir, _, err := engine.ResolveDir(root, opts)
-	if err != nil {
-		return nil, err
-	}
-	sock := SocketPath(dbDir)
-	me := PeerInfo{PID: os.Getpid(), Role: RoleEditor}
-	deadline := time.Now().Add(DefaultWait)
-	backoff := 20 * time.Millisecond
-	for {
-		e, err := engine.Open(ctx, root, opts)
-		if err == nil {
-			return own(e, sopts, logger(opts), OwnerInfo{Role: RoleEditor}, nil)
-		}
-		if !errors.Is(err, store.ErrLocked) {
-			return nil, err
-		}
-		herr := requestHandover(ctx, sock, me)
-		switch {
-		case herr == nil:
-			backoff = 20 * time.Millisecond
-			continue
-		case errors.Is(herr, ErrHandoverRefused):
-			return nil, fmt.Errorf("%w; %w", err, herr)
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case time.Now().After(deadline):
-			return nil, fmt.Errorf("%w; %w on %s: %v", err, ErrNoOwner, sock, herr)
-		}
-		if err := sleepCtx(ctx, backoff); err != nil {
-			return nil, err
-		}
-		backoff = min(2*backoff, 500*time.Millisecond)
-	}
 }
 
 // requestHandover asks the owner on sock to release the index; nil means
@@ -150,9 +83,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // ---------------------------------------------------------------------------
-// Index: the agent's side.
+// Index: one process's handle on a shared index, whatever its role.
 
-// Options configure Join.
+// Options configure Open.
 type Options struct {
 	// Engine configures the index when this process opens it.
 	Engine engine.Options
@@ -160,10 +93,15 @@ type Options struct {
 	Service service.Options
 	// Role names this process to the others (RoleAgent by default).
 	Role string
-	// Yield hands the index over to an OpenEditor caller that asks for it
+	// Yield hands the index over to a process that asks for it (TakeOver)
 	// while this process owns it; this process then forwards its calls to
 	// the new owner.
 	Yield bool
+	// TakeOver asks an owner that yields to hand the index over (an
+	// editor's server, which needs the engine for its buffers); an owner
+	// that does not yield (another editor) is forwarded to until it
+	// leaves, and this process then takes the index.
+	TakeOver bool
 	// OnOwn, if set, runs on a goroutine of its own each time this process
 	// becomes the owner (index maintenance, file watching); its context
 	// ends when ownership ends (handover, Close), and the index is closed
@@ -173,6 +111,12 @@ type Options struct {
 	// zero).
 	Wait time.Duration
 }
+
+// Roles and what they do with the index:
+//   - RoleEditor (the language server): TakeOver, never Yield;
+//   - RoleAgent (the MCP server): Yield to an editor;
+//   - RoleCLI (a CLI command): neither; it owns the index only for its
+//     one command, serving the others meanwhile.
 
 // Status tells how an Index reaches its index.
 type Status struct {
@@ -202,8 +146,9 @@ const (
 // Index is a process's handle on an index that several processes share:
 // this process either owns the index (its service runs the calls) or
 // forwards its calls to the owner's process. It follows ownership changes
-// — handovers, owners that exit or die — by itself. It is a
-// service.Backend.
+// — handovers, owners that exit or die — by itself: a client whose owner
+// leaves looks for the index again at once, and becomes the owner when
+// the lock is free. It is a service.Backend.
 type Index struct {
 	root   string
 	canon  string
@@ -218,7 +163,7 @@ type Index struct {
 
 	mu      sync.Mutex
 	state   shareState
-	owned   *Owned
+	owned   *owned
 	cli     *shareClient
 	lastErr error
 	changed chan struct{} // closed and replaced at every state change
@@ -226,11 +171,12 @@ type Index struct {
 	ownDone chan struct{}
 }
 
-// Join joins the index of root: it opens the index when nobody holds it
-// (and serves it to the others), else connects to its owner. It fails
-// when neither works within opts.Wait, or when the owner serves another
-// workspace.
-func Join(ctx context.Context, root string, opts Options) (*Index, error) {
+// Open opens the index of root for a process of any role: it opens the
+// index when nobody holds it (and serves it to the others), asks an owner
+// that yields to hand it over when opts.TakeOver, else connects to the
+// owner. It fails when none of these works within opts.Wait, or when the
+// owner serves another workspace.
+func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 	dbDir, canon, err := engine.ResolveDir(root, opts.Engine)
 	if err != nil {
 		return nil, err
@@ -273,7 +219,17 @@ func (x *Index) settle(ctx context.Context, grace time.Duration) (*engine.Engine
 				return nil, nil, fmt.Errorf("the owner of index %s (pid %d) serves workspace %s, not %s: %w",
 					x.dbDir, c.owner.PID, c.owner.Root, x.canon, engine.ErrWrongIndex)
 			}
-			return nil, c, nil
+			if !x.opts.TakeOver || !c.owner.Yields {
+				return nil, c, nil
+			}
+			// An owner that yields hands the index over: it finishes its
+			// calls, closes the index and answers; then the lock is free.
+			c.close()
+			if err = requestHandover(ctx, x.sock, x.me); err == nil {
+				backoff, grace = 20*time.Millisecond, 0
+				continue
+			}
+			err = fmt.Errorf("handover: %w", err)
 		}
 		lastErr = err
 		if time.Since(start) >= grace {
@@ -281,7 +237,7 @@ func (x *Index) settle(ctx context.Context, grace time.Duration) (*engine.Engine
 			if err == nil {
 				return e, nil, nil
 			}
-			if !errors.Is(err, store.ErrLocked) {
+			if !errors.Is(err, engine.ErrLocked) {
 				return nil, nil, err
 			}
 			lastErr = fmt.Errorf("%w; socket: %v", err, lastErr)
@@ -322,7 +278,7 @@ func (x *Index) install(e *engine.Engine, c *shareClient, err error) {
 		ctx, stop := context.WithCancel(x.life)
 		done := make(chan struct{})
 		x.ownStop, x.ownDone = stop, done
-		svc := x.owned.Service
+		svc := x.owned.service
 		go func() {
 			defer close(done)
 			if x.opts.OnOwn != nil {
@@ -334,9 +290,42 @@ func (x *Index) install(e *engine.Engine, c *shareClient, err error) {
 		x.state, x.cli, x.owned = stClient, c, nil
 		x.log.Info("index owned by another process: forwarding calls", "index", x.dbDir,
 			"owner", c.owner.PID, "role", c.owner.Role)
+		go x.follow(c)
 	}
 	close(x.changed)
 	x.changed = make(chan struct{})
+}
+
+// follow waits until the owner behind c leaves (it closes, hands the
+// index on or dies) and then looks for the index again, so that this
+// process takes it over when it is free without waiting for a call.
+func (x *Index) follow(c *shareClient) {
+	select {
+	case <-c.gone:
+	case <-x.life.Done():
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.state == stClient && x.cli == c {
+		x.resettleLocked()
+	}
+}
+
+// resettleLocked drops the client connection of an owner that left and
+// looks for the index again in the background; x.mu is held.
+func (x *Index) resettleLocked() {
+	grace := time.Duration(0)
+	if x.cli.handoverTo.Load() != 0 {
+		grace = handoverGrace
+	}
+	// Calls still in flight on the old connection get their replies: a
+	// closing owner answers them before it hangs up. Close it only if the
+	// owner never does.
+	old := x.cli
+	time.AfterFunc(2*drainTimeout+helloTimeout, old.close)
+	x.state, x.cli = stSettling, nil
+	x.startSettle(grace)
 }
 
 // release hands the index over: stop the owner's background work, finish
@@ -356,7 +345,7 @@ func (x *Index) release(keep *ownerConn, by PeerInfo) error {
 	<-done
 	owned.owner.stop(keep, shareMsg{To: by.PID})
 	owned.owner = nil
-	err := owned.Close()
+	err := owned.close()
 	x.startSettle(handoverGrace)
 	if err != nil {
 		return fmt.Errorf("closing the index: %w", err)
@@ -407,18 +396,8 @@ func (x *Index) acquire(ctx context.Context) (route, error) {
 				x.mu.Unlock()
 				return r, nil
 			}
-			grace := time.Duration(0)
-			if x.cli.handoverTo.Load() != 0 {
-				grace = handoverGrace
-			}
-			// Calls still in flight on the old connection get their
-			// replies: a closing owner answers them before it hangs up.
-			// Close it only if the owner never does.
-			old := x.cli
-			time.AfterFunc(2*drainTimeout+helloTimeout, old.close)
-			x.state, x.cli = stSettling, nil
 			tried = true
-			x.startSettle(grace)
+			x.resettleLocked()
 		case stFailed:
 			if tried {
 				err := x.lastErr
@@ -539,11 +518,23 @@ func (x *Index) Close() error {
 	if owned != nil {
 		stop()
 		<-done
-		err = owned.Close()
+		err = owned.close()
 	}
 	if c != nil {
 		c.close()
 	}
 	x.wg.Wait()
 	return err
+}
+
+// Local returns the service of the index when this process owns it (nil
+// while another process does): what only the owner can do — bring the
+// index up to date beside a query, rebuild it — goes through it.
+func (x *Index) Local() *service.Service {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.state != stOwner {
+		return nil
+	}
+	return x.owned.service
 }

@@ -1,21 +1,24 @@
 // Package share lets several processes use one index. Pebble locks its
 // directory, so one process at a time holds an index open: its *owner*,
 // which also listens on a Unix socket in the index directory
-// (SocketName, mode 0600, peers of another user refused). A process that
-// finds the index locked talks to the owner over that socket instead:
+// (SocketName, mode 0600, peers of another user refused). Every process —
+// an editor's language server, an MCP server, a CLI command — opens an
+// index the same way (Open) and gets an Index, which runs its calls (a
+// service operation name and its JSON request) on its own service while
+// it owns the index, else in the owner's process over the socket (an
+// editor's unsaved buffers included).
 //
-//   - an Index (the MCP server) forwards operations of package service —
-//     an operation name and its JSON request — which the owner runs on its
-//     own service (an editor's unsaved buffers included);
-//   - CallOwner runs one operation for a CLI command;
-//   - OpenEditor (the editor's language server, which needs the engine for
-//     its buffers) asks an owner that yields to hand the index over: the
-//     owner finishes its in-flight calls, closes its engine, answers
-//     "released", and becomes a forwarding client of the new owner.
+// An owner that yields (an MCP server) hands the index over to a process
+// that asks (TakeOver: an editor's language server, which needs the engine
+// for its buffers): it finishes its in-flight calls, closes its engine,
+// answers "released", and becomes a forwarding client of the new owner. An
+// owner that does not yield (another editor, a CLI command) is forwarded
+// to until it leaves.
 //
-// An owner that died leaves a socket nobody listens on and a free lock: the
-// next process takes the lock, removes the stale socket and listens. Clients
-// whose owner went away open the index themselves or find the new owner.
+// An owner that leaves (exit, handover) tells its clients; one that died
+// leaves a socket nobody listens on and a free lock. Either way its
+// clients look for the index again at once: the next process takes the
+// lock, removes a stale socket and listens; the others connect to it.
 // Concurrent starts are decided by the lock; the losers become clients.
 //
 // Wire format: newline-delimited JSON objects (message), one per line, in
@@ -49,14 +52,15 @@ const SocketName = "owner.sock"
 
 // Roles of processes sharing an index, as OwnerInfo and PeerInfo name them.
 const (
-	// RoleEditor is a language server opened with OpenShared: it takes the
-	// index over from an owner that yields and never yields it.
+	// RoleEditor is a language server: it takes the index over from an
+	// owner that yields and never yields it.
 	RoleEditor = "editor"
 	// RoleAgent is an MCP server: it owns the index only until an editor's
 	// server asks for it.
 	RoleAgent = "agent"
-	// RoleCLI is a CLI command that found the index owned: it runs its
-	// one call on the owner (CallOwner) and never takes the index over.
+	// RoleCLI is a CLI command: it owns the index for its one command when
+	// it is free (serving the others meanwhile), else runs its call on the
+	// owner.
 	RoleCLI = "cli"
 )
 
@@ -628,7 +632,14 @@ type shareClient struct {
 	// handoverTo is the pid the owner announced it hands the index to.
 	handoverTo atomic.Int64
 	closing    atomic.Bool
+	// gone is closed when the connection ends or the owner announces it
+	// is closing.
+	gone     chan struct{}
+	goneOnce sync.Once
 }
+
+// left marks the owner gone.
+func (c *shareClient) left() { c.goneOnce.Do(func() { close(c.gone) }) }
 
 // dialOwner connects to the owner's socket and exchanges hellos.
 func dialOwner(ctx context.Context, path string, me PeerInfo) (*shareClient, error) {
@@ -637,7 +648,7 @@ func dialOwner(ctx context.Context, path string, me PeerInfo) (*shareClient, err
 	if err != nil {
 		return nil, err
 	}
-	c := &shareClient{c: conn.(*net.UnixConn), pending: map[uint64]chan shareMsg{}, done: make(chan struct{})}
+	c := &shareClient{c: conn.(*net.UnixConn), pending: map[uint64]chan shareMsg{}, done: make(chan struct{}), gone: make(chan struct{})}
 	go c.read()
 	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
 	defer cancel()
@@ -661,6 +672,7 @@ func dialOwner(ctx context.Context, path string, me PeerInfo) (*shareClient, err
 }
 
 func (c *shareClient) read() {
+	defer c.left()
 	defer close(c.done)
 	r := bufio.NewReaderSize(c.c, 64<<10)
 	for {
@@ -677,6 +689,7 @@ func (c *shareClient) read() {
 				c.handoverTo.Store(int64(m.To))
 			}
 			c.closing.Store(true)
+			c.left()
 			if m.Event != "" {
 				continue
 			}

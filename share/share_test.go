@@ -17,7 +17,6 @@ import (
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/service"
-	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -90,7 +89,7 @@ func joinTest(t *testing.T, root, db string, so Options) *Index {
 		so.Wait = 10 * time.Second
 	}
 	so.Engine = shareOptions(db)
-	s, err := Join(context.Background(), root, so)
+	s, err := Open(context.Background(), root, so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,19 +112,9 @@ func callWhoami(t *testing.T, s *Index) whoami {
 	return w
 }
 
-// callWhoamiOn asks an index opened with OpenEditor which service
-// answers for it.
-func callWhoamiOn(t *testing.T, ed *Owned) string {
-	t.Helper()
-	res, err := ed.owner.call(context.Background(), "test.whoami", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w whoami
-	if err := json.Unmarshal(res, &w); err != nil {
-		t.Fatal(err)
-	}
-	return w.Engine
+// editorOptions open an index as an editor's language server does.
+func editorOptions(db string) Options {
+	return Options{Engine: shareOptions(db), Role: RoleEditor, TakeOver: true, Wait: 10 * time.Second}
 }
 
 func shareRoot(t *testing.T) (root, db string) {
@@ -238,7 +227,7 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 		}
 		during <- w
 	}()
-	ed, err := OpenEditor(context.Background(), root, shareOptions(db), service.Options{})
+	ed, err := Open(context.Background(), root, editorOptions(db))
 	if err != nil {
 		t.Fatalf("editor open: %v", err)
 	}
@@ -254,7 +243,10 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 	if owned.Load() != 1 || released.Load() != 1 {
 		t.Errorf("OnOwn ran %d times, ended %d times; want 1 and 1", owned.Load(), released.Load())
 	}
-	want := callWhoamiOn(t, ed)
+	if st := ed.Status(); st.State != "owner" {
+		t.Fatalf("the editor after the handover: %+v", st)
+	}
+	want := callWhoami(t, ed).Engine
 	if w := <-during; w.Engine != want {
 		t.Errorf("call made during the handover ran on %s, want the editor's engine %s", w.Engine, want)
 	}
@@ -267,29 +259,37 @@ func TestShareHandoverToAnEditor(t *testing.T) {
 		}
 	}
 
-	// A second editor is refused: the first keeps the index.
-	_, err = OpenEditor(context.Background(), root, shareOptions(db), service.Options{})
-	if !errors.Is(err, store.ErrLocked) || !errors.Is(err, ErrHandoverRefused) {
-		t.Errorf("second editor: %v", err)
+	// A second editor forwards to the first, which keeps the index.
+	ed2, err := Open(context.Background(), root, editorOptions(db))
+	if err != nil {
+		t.Fatalf("second editor: %v", err)
+	}
+	defer ed2.Close()
+	if st := ed2.Status(); st.State != "client" || st.Owner.Role != RoleEditor {
+		t.Errorf("second editor: %+v, want a client of the first", st)
+	}
+	if w := callWhoami(t, ed2); w.Engine != want {
+		t.Errorf("second editor's call ran on %s, want the first editor's engine %s", w.Engine, want)
 	}
 
-	// The editor exits: one of the agents takes the index back.
+	// The editor exits: the second editor takes the index (it does not
+	// yield it back), without waiting for a call; the agents follow it.
 	edOpen = false
 	if err := ed.Close(); err != nil {
 		t.Fatal(err)
 	}
-	wa, wb := callWhoami(t, a), callWhoami(t, b)
-	if wa.Engine != wb.Engine || wa.Engine == want || !strings.HasPrefix(wa.Engine, "engine-") {
-		t.Errorf("after the editor left: %s and %s (editor was %s)", wa.Engine, wb.Engine, want)
+	deadline := time.Now().Add(20 * time.Second)
+	for ed2.Status().State != "owner" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
 	}
-	owners := 0
-	for _, s := range []*Index{a, b} {
-		if s.Status().State == "owner" {
-			owners++
+	if st := ed2.Status(); st.State != "owner" {
+		t.Fatalf("second editor after the first left: %+v, want the owner", st)
+	}
+	w2 := callWhoami(t, ed2)
+	for name, s := range map[string]*Index{"first agent": a, "second agent": b} {
+		if w := callWhoami(t, s); w.Engine != w2.Engine || w.Engine == want {
+			t.Errorf("%s after the editor left: %s, want the second editor's %s", name, w.Engine, w2.Engine)
 		}
-	}
-	if owners != 1 {
-		t.Errorf("%d owners after the editor left, want 1", owners)
 	}
 }
 
@@ -325,7 +325,7 @@ func TestShareCutOffAtClose(t *testing.T) {
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
-	if st := b.Status(); st.State != "client" && st.State != "owner" {
+	if st := b.Status(); st.State == "unavailable" || st.State == "closed" {
 		t.Errorf("after the cut-off: %+v", st)
 	}
 	callWhoami(t, b)
@@ -390,7 +390,7 @@ func TestShareConcurrentStarts(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			idx[i], errs[i] = Join(context.Background(), root, Options{Engine: shareOptions(db), Yield: true, Wait: 20 * time.Second})
+			idx[i], errs[i] = Open(context.Background(), root, Options{Engine: shareOptions(db), Yield: true, Wait: 20 * time.Second})
 		}()
 	}
 	wg.Wait()
@@ -421,7 +421,7 @@ func TestShareWrongWorkspace(t *testing.T) {
 	root, db := shareRoot(t)
 	joinTest(t, root, db, Options{Yield: true})
 	other := testutil.WriteTree(t, map[string]string{"a.go": "package a\n"})
-	_, err := Join(context.Background(), other, Options{Engine: shareOptions(db), Wait: 2 * time.Second})
+	_, err := Open(context.Background(), other, Options{Engine: shareOptions(db), Wait: 2 * time.Second})
 	if !errors.Is(err, engine.ErrWrongIndex) {
 		t.Errorf("joining another workspace's index: %v", err)
 	}
@@ -457,12 +457,12 @@ func BenchmarkShareCall(b *testing.B) {
 	root := testutil.WriteTree(b, testutil.Fixture)
 	db := filepath.Join(b.TempDir(), "index")
 	registerShareTestService()
-	owner, err := Join(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
+	owner, err := Open(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer owner.Close()
-	client, err := Join(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
+	client, err := Open(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -483,7 +483,7 @@ func BenchmarkShareCall(b *testing.B) {
 	}
 }
 
-// BenchmarkHandover measures OpenEditor taking an index over from an
+// BenchmarkHandover measures an editor's Open taking an index over from an
 // agent that owns it: the agent finishes, closes its engine and answers,
 // and the editor opens the index. Between iterations the editor leaves and
 // the agent owns the index again (not timed).
@@ -491,14 +491,14 @@ func BenchmarkHandover(b *testing.B) {
 	root := testutil.WriteTree(b, testutil.Fixture)
 	db := filepath.Join(b.TempDir(), "index")
 	registerShareTestService()
-	agent, err := Join(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
+	agent, err := Open(context.Background(), root, Options{Engine: shareOptions(db), Yield: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer agent.Close()
 	ctx := context.Background()
 	for b.Loop() {
-		ed, err := OpenEditor(ctx, root, shareOptions(db), service.Options{})
+		ed, err := Open(ctx, root, editorOptions(db))
 		if err != nil {
 			b.Fatal(err)
 		}

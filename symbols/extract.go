@@ -308,7 +308,7 @@ func (x *extractor) add(d *def) {
 }
 
 // fieldChildren returns n's children with the given field name.
-func fieldChildren(n *sitter.Node, field string) []*sitter.Node {
+func FieldChildren(n *sitter.Node, field string) []*sitter.Node {
 	var out []*sitter.Node
 	count := int(n.ChildCount())
 	for i := 0; i < count; i++ {

@@ -1,6 +1,8 @@
 package symbols
 
 import (
+	"bytes"
+	"path"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -73,7 +75,7 @@ var cDocRules = docRules{
 func cNames(x *extractor, d *def) []*sitter.Node {
 	switch d.node.Type() {
 	case "declaration", "type_definition", "field_declaration":
-		return fieldChildren(d.node, "declarator")
+		return FieldChildren(d.node, "declarator")
 	}
 	return nil
 }
@@ -334,4 +336,40 @@ func cSigEnd(x *extractor, d *def) int {
 		}
 	}
 	return -1
+}
+
+// cppHeader names C++ for a ".h" header that uses C++ constructs (class,
+// namespace, template, access specifiers), which the C grammar would
+// misread.
+func cppHeader(p string, head []byte) *Language {
+	if strings.EqualFold(path.Ext(p), ".h") && looksLikeCpp(head) {
+		return byName["cpp"]
+	}
+	return nil
+}
+
+// cppMarkers are byte strings that, at the start of a line of a ".h" file,
+// show it is C++ rather than C.
+var cppMarkers = [][]byte{
+	[]byte("class "), []byte("namespace "), []byte("template<"), []byte("template <"),
+	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("using namespace"),
+	[]byte("#include <iostream>"), []byte("#include <string>"), []byte("#include <vector>"), []byte("#include <memory>"),
+}
+
+func looksLikeCpp(head []byte) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		for _, m := range cppMarkers {
+			if bytes.HasPrefix(line, m) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -26,7 +26,7 @@ var goSpec = &langSpec{
 	prepare: prepareGo,
 	names: func(x *extractor, d *def) []*sitter.Node {
 		if d.kind == KindConst || d.kind == KindVar {
-			return fieldChildren(d.node, "name")
+			return FieldChildren(d.node, "name")
 		}
 		return nil
 	},

@@ -35,7 +35,7 @@ var javaSpec = &langSpec{
 			return nil
 		}
 		var out []*sitter.Node
-		for _, decl := range fieldChildren(d.node, "declarator") {
+		for _, decl := range FieldChildren(d.node, "declarator") {
 			if n := decl.ChildByFieldName("name"); n != nil {
 				out = append(out, n)
 			}

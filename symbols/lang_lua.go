@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -42,7 +43,7 @@ var luaSpec = &langSpec{
 `,
 	names: func(x *extractor, d *def) []*sitter.Node {
 		if d.node.Type() == "variable_declaration" {
-			return fieldChildren(d.node, "name")
+			return FieldChildren(d.node, "name")
 		}
 		return nil
 	},
@@ -181,7 +182,7 @@ func (x *extractor) prepareLuaVar(d *def) bool {
 	decl := d.nameNode
 	var value *sitter.Node
 	values := luaValues(n)
-	for i, nm := range fieldChildren(n, "name") {
+	for i, nm := range FieldChildren(n, "name") {
 		if nm.StartByte() == decl.StartByte() && i < len(values) {
 			value = values[i]
 		}
@@ -258,7 +259,7 @@ func luaValues(n *sitter.Node) []*sitter.Node {
 
 // luaRequire reports a call of require (require("a.b"), require "a.b").
 func (x *extractor) luaRequire(call *sitter.Node) bool {
-	prefix := fieldChildren(call, "prefix")
+	prefix := FieldChildren(call, "prefix")
 	return len(prefix) == 1 && prefix[0].Type() == "identifier" && luaTrim(x.text(prefix[0])) == "require"
 }
 
@@ -281,7 +282,7 @@ func (x *extractor) prepareLuaField(d *def) bool {
 	case "module_return_statement":
 	case "variable_declaration":
 		// The table's own definition is the field's container (nest).
-		if names := fieldChildren(holder, "name"); len(names) == 1 {
+		if names := FieldChildren(holder, "name"); len(names) == 1 {
 			x.mark(luaHasFunc + luaTrim(x.text(names[0])))
 		}
 	default:
@@ -382,4 +383,15 @@ func lastChildOfType(n *sitter.Node, t string) *sitter.Node {
 		}
 	}
 	return nil
+}
+
+// luaRequireStmt matches a Lua statement that imports a module.
+var luaRequireStmt = regexp.MustCompile(`^\s*(local\s+[\w\s,]+=\s*)?(require|pcall\(\s*require\s*,)\s*[("'\[]`)
+
+// luaHeader: Lua imports are calls — local x = require("a.b"), require
+// "a.b" —, and a shebang opens a script.
+func luaHeader(n *sitter.Node, src []byte) bool {
+	t := n.Type()
+	return t == "shebang" || (t == "variable_declaration" || t == "function_call") &&
+		luaRequireStmt.Match(src[n.StartByte():n.EndByte()])
 }

@@ -31,11 +31,25 @@ type Language struct {
 	// Interpreters lists the interpreter names recognised on a "#!" line
 	// ("python", "bash"), without version suffixes.
 	Interpreters []string
+	// LineComment is the line comment marker ("//", "#", "--"; "" for
+	// none).
+	LineComment string
+	// Bodies says how function bodies are delimited, for tools that elide
+	// them (context packs).
+	Bodies Bodies
 
 	// grammar returns the tree-sitter language; nil for text languages.
 	grammar func() *sitter.Language
 	// spec holds the extraction query and hooks; nil for text languages.
 	spec *langSpec
+
+	// header, when set, tells whether a top-level node belongs to the
+	// file's header, for a language whose imports are not told by their
+	// node types (Lua's are calls).
+	header func(n *sitter.Node, src []byte) bool
+	// refine, when set, may name another language for a file of this one
+	// by its first bytes (a C header written in C++).
+	refine func(p string, head []byte) *Language
 
 	// parseMu, when set, serialises parses of this language across every
 	// Parser: for grammars whose external scanner keeps state in C
@@ -47,6 +61,30 @@ type Language struct {
 	query    *sitter.Query
 	captures []capture // indexed by query capture id
 	qerr     error
+}
+
+// Bodies says how a language delimits function bodies.
+type Bodies int
+
+const (
+	// OtherBodies: neither braces nor indentation (end keywords, or no
+	// functions).
+	OtherBodies Bodies = iota
+	// BraceBodies: a body is a { … } block.
+	BraceBodies
+	// IndentedBodies: a body is the lines indented under its header
+	// (Python).
+	IndentedBodies
+)
+
+// HeaderNode reports whether a top-level node of a file belongs to its
+// header (shebang, imports) by the language's own rule; ok is false when
+// the language has none (its imports are told by their node types).
+func (l *Language) HeaderNode(n *sitter.Node, src []byte) (header, ok bool) {
+	if l == nil || l.header == nil {
+		return false, false
+	}
+	return l.header(n, src), true
 }
 
 // HasGrammar reports whether the language is parsed with tree-sitter. Text
@@ -147,9 +185,9 @@ func init() {
 func textLanguages() []*Language {
 	return []*Language{
 		{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}},
-		{Name: "yaml", Extensions: []string{".yml", ".yaml"}},
-		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}},
-		{Name: "sql", Extensions: []string{".sql"}},
+		{Name: "yaml", Extensions: []string{".yml", ".yaml"}, LineComment: "#"},
+		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}, LineComment: "#"},
+		{Name: "sql", Extensions: []string{".sql"}, LineComment: "--"},
 		{Name: "json", Extensions: []string{".json", ".jsonc", ".json5", ".jsonl", ".ndjson"}, Filenames: []string{".babelrc", ".eslintrc"}},
 		{
 			Name:       "text",
@@ -204,8 +242,10 @@ func ForPath(p string) *Language {
 func ForContent(p string, head []byte) *Language {
 	l := ForPath(p)
 	if l != nil {
-		if l.Name == "c" && strings.EqualFold(path.Ext(p), ".h") && looksLikeCpp(head) {
-			return byName["cpp"]
+		if l.refine != nil {
+			if r := l.refine(p, head); r != nil {
+				return r
+			}
 		}
 		return l
 	}
@@ -247,30 +287,4 @@ func shebangInterpreter(head []byte) string {
 		return "node"
 	}
 	return name
-}
-
-// cppMarkers are byte strings that, at the start of a line of a ".h" file,
-// show it is C++ rather than C.
-var cppMarkers = [][]byte{
-	[]byte("class "), []byte("namespace "), []byte("template<"), []byte("template <"),
-	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("using namespace"),
-	[]byte("#include <iostream>"), []byte("#include <string>"), []byte("#include <vector>"), []byte("#include <memory>"),
-}
-
-func looksLikeCpp(head []byte) bool {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		line = bytes.TrimLeft(line, " \t")
-		for _, m := range cppMarkers {
-			if bytes.HasPrefix(line, m) {
-				return true
-			}
-		}
-	}
-	return false
 }

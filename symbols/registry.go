@@ -22,47 +22,47 @@ import (
 // codeLanguages lists the languages parsed with a tree-sitter grammar.
 func codeLanguages() []*Language {
 	return []*Language{
-		{Name: "go", Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
+		{Name: "go", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
 		{
-			Name: "python", Extensions: []string{".py", ".pyi", ".pyw"},
+			Name: "python", LineComment: "#", Bodies: IndentedBodies, Extensions: []string{".py", ".pyi", ".pyw"},
 			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
 			grammar: python.GetLanguage, spec: pythonSpec,
 		},
 		{
-			Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
+			Name: "javascript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
 			Interpreters: []string{"node"}, grammar: javascript.GetLanguage, spec: javascriptSpec,
 		},
 		{
-			Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
+			Name: "typescript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".ts", ".mts", ".cts"},
 			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
 		},
-		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+		{Name: "c", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec, refine: cppHeader},
 		{
-			Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
+			Name: "cpp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
 			grammar: cpp.GetLanguage, spec: cppSpec,
 		},
-		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
-		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
+		{Name: "java", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
+		{Name: "kotlin", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
 		{
-			Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+			Name: "ruby", LineComment: "#", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 			Filenames:    []string{"Gemfile", "Rakefile", "Vagrantfile", "Guardfile", "Podfile", "Brewfile"},
 			Interpreters: []string{"ruby", "jruby"}, grammar: ruby.GetLanguage, spec: rubySpec,
 		},
-		{Name: "csharp", Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
-		{Name: "php", Extensions: []string{".php", ".phtml", ".php3", ".php4", ".php5", ".phps"}, Interpreters: []string{"php"}, grammar: php.GetLanguage, spec: phpSpec},
+		{Name: "csharp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
+		{Name: "php", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".php", ".phtml", ".php3", ".php4", ".php5", ".phps"}, Interpreters: []string{"php"}, grammar: php.GetLanguage, spec: phpSpec},
 		{
-			Name: "bash", Extensions: []string{".sh", ".bash", ".zsh", ".ksh"},
+			Name: "bash", LineComment: "#", Extensions: []string{".sh", ".bash", ".zsh", ".ksh"},
 			Filenames:    []string{".bashrc", ".bash_profile", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".envrc"},
 			Interpreters: []string{"bash"}, grammar: bash.GetLanguage, spec: bashSpec,
 		},
-		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
+		{Name: "rust", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
 		{
-			Name: "lua", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
-			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec,
+			Name: "lua", LineComment: "--", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
+			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec, header: luaHeader,
 			// The Lua grammar's external scanner keeps its long-bracket
 			// state in C globals: two parses at once corrupt each other.
 			parseMu: new(sync.Mutex),
 		},
-		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
+		{Name: "tsx", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }

@@ -150,9 +150,9 @@ func TestCLIEndToEnd(t *testing.T) {
 		args []string
 		path string
 	}{
-		{[]string{"--lang", "python", "report"}, "tools/report.py"},
-		{[]string{"--kind", "markdown_section", "retried uploads"}, "docs/upload.md"},
-		{[]string{"--path", "!**/*_test.go", "--path", "store/**", "RetryUpload"}, "store/upload.go"},
+		{[]string{"--languages", "python", "report"}, "tools/report.py"},
+		{[]string{"--kinds", "markdown_section", "retried uploads"}, "docs/upload.md"},
+		{[]string{"--paths", "!**/*_test.go", "--paths", "store/**", "RetryUpload"}, "store/upload.go"},
 	} {
 		out, _, code = cli(t, append(append([]string{"search", "--json"}, c.args...), common...)...)
 		var res struct{ Hits []struct{ Path string } }
@@ -221,7 +221,9 @@ func TestCLIErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{"missing query", []string{"search", "--root", root, "--db", db}, 2, "missing QUERY"},
+		{"missing query", []string{"search", "--root", root, "--db", db}, 2, "search: QUERY: required"},
+		{"k out of range", []string{"search", "--root", root, "--db", db, "--k", "0", "x"}, 2, "context-ls search: --k: must be between 1 and 100, got 0"},
+		{"bad enum", []string{"pack", "--root", root, "--db", db, "--format", "yaml", "x"}, 2, `--format: "yaml" is not one of markdown, xml, json, plain`},
 		{"bad flag value", []string{"search", "--k", "zero", "x"}, 2, "invalid value"},
 		{"root is not a directory", []string{"index", "--root", filepath.Join(root, "tools/report.py"), "--db", db}, 1, ""},
 		{"path outside the workspace", []string{"similar", "--root", root, "--db", db, "--file", filepath.Join(outside, "x.go")}, 2, "outside"},
@@ -240,6 +242,19 @@ func TestCLIErrors(t *testing.T) {
 		}
 		if c.code != 0 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 && !strings.Contains(errOut, "usage:") {
 			t.Errorf("%s: error is not one line: %q", c.name, errOut)
+		}
+	}
+	// An unknown flag: one line saying so, one line of usage.
+	_, errOut, code := cli(t, "search", "--root", root, "--db", db, "--nope", "x")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != 2 || len(lines) != 2 || lines[0] != "context-ls search: flag provided but not defined: -nope" || !strings.HasPrefix(lines[1], "usage: context-ls search ") {
+		t.Errorf("unknown flag: exit %d, stderr %q; want 2, the mistake and the usage once", code, errOut)
+	}
+	// -h: the usage, what the command does and every argument's flag.
+	_, errOut, code = cli(t, "search", "-h")
+	for _, want := range []string{"usage: context-ls search ", "Ranked, located search", "-min-score", "(1 to 100; default 10)"} {
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("search -h: exit %d, stderr lacks %q:\n%s", code, want, errOut)
 		}
 	}
 }

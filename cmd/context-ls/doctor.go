@@ -17,7 +17,6 @@ import (
 
 	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/service"
-	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/vectors"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -63,7 +62,7 @@ type doctorReport struct {
 
 func runDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(true)
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -297,8 +296,8 @@ func checkIndex(ctx context.Context, env *cliEnv, cfg workspace.Config) (doctorC
 		return c, ""
 	}
 	cfg.Embeddings = false // the check reads the index; embedding it is not doctor's job
-	ix := &index{env: env, cfg: cfg, log: env.logger(slog.LevelError)}
-	if err := ix.open(ctx); err != nil && !errors.Is(err, store.ErrLocked) {
+	ix, err := env.openIndexWith(ctx, cfg, env.logger(slog.LevelError))
+	if err != nil {
 		c.Status, c.Summary = checkFail, fmt.Sprintf("%s does not open: %s", cfg.DBPath, service.OneLine(err))
 		c.Fix = "context-ls index --verify rebuilds a damaged index; or remove the directory and index again"
 		return c, ""
@@ -310,8 +309,8 @@ func checkIndex(ctx context.Context, env *cliEnv, cfg workspace.Config) (doctorC
 		return c, ""
 	}
 	owner := ""
-	if ix.owner != nil {
-		owner = fmt.Sprintf("process %d (%s) holds the index and answered", ix.owner.PID, ix.owner.Role)
+	if o := ix.owner(); o != nil {
+		owner = fmt.Sprintf("process %d (%s) holds the index and answered", o.PID, o.Role)
 	}
 	c.Details = append(c.Details, fmt.Sprintf("%s (%s), %d files, last full index %s", st.Index, humanBytes(st.IndexBytes), st.Files, orNever(st.LastIndex)))
 	vr, err := service.Do[service.VerifyResult](ctx, ix, service.OpVerify, service.VerifyRequest{})

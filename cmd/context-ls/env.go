@@ -7,9 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -17,7 +17,6 @@ import (
 	"github.com/context-ls/context-ls/internal/logcap"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/share"
-	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -42,7 +41,10 @@ type cliEnv struct {
 // flags, and --json when withJSON) bound to env.
 func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(env.cmd.name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	// A mistake is reported in one line by runCommand; -h prints the
+	// usage (parse).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.StringVar(&env.root, "root", ".", "workspace root `DIR`")
 	fs.StringVar(&env.db, "db", "", "keep indexes under `DIR`, one per workspace (default: the user cache dir)")
 	fs.StringVar(&env.model, "model", "", "embedding model `NAME` (overrides the config; see: context-ls model list)")
@@ -50,20 +52,18 @@ func (env *cliEnv) flags(withJSON bool) *flag.FlagSet {
 	if withJSON {
 		fs.BoolVar(&env.jsonOut, "json", false, "print JSON")
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: context-ls %s %s\n\n%s\n\nflags:\n", env.cmd.name, env.cmd.usage, env.cmd.summary)
-		fs.PrintDefaults()
-	}
 	return fs
 }
 
 // parse parses flags that may appear before, between or after positional
-// arguments ("search QUERY --k 5" and "search --k 5 QUERY" are the same).
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// arguments ("search QUERY --k 5" and "search --k 5 QUERY" are the same);
+// -h prints the command's usage.
+func (env *cliEnv) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				usageText(env, fs)
 				return nil, err
 			}
 			return nil, usageError{err.Error()}
@@ -124,166 +124,138 @@ func (env *cliEnv) logger(level slog.Level) *slog.Logger {
 	return slog.New(logcap.Handler(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level})))
 }
 
-// index is the index a command works on: opened by this process (svc
-// set), or owned by a server, which runs the command's operations (a CLI
-// process that finds the index locked forwards them over the owner's
-// socket, so an editor's unsaved buffers are seen).
+// index is the index a command works on (share.Open): owned by this
+// process for the command (serving other processes meanwhile), or by a
+// server, which runs the command's operations (a CLI process that finds
+// the index owned forwards them over the owner's socket, so an editor's
+// unsaved buffers are seen).
 type index struct {
-	env   *cliEnv
-	cfg   workspace.Config
-	log   *slog.Logger
-	eng   *engine.Engine
-	svc   *service.Service
-	owner *share.OwnerInfo // the owner that answered, when forwarding
+	env *cliEnv
+	x   *share.Index
 }
 
 // ownerWait bounds how long a command keeps trying while the index changes
 // hands (an owner exiting, or handing it to an editor's server).
 const ownerWait = 10 * time.Second
 
-// openIndex opens the index of --root/--db, or finds that a server owns it.
+// openIndex opens the index of --root/--db, or finds the process that owns
+// it.
 func (env *cliEnv) openIndex(ctx context.Context) (*index, error) {
 	cfg, err := env.config()
 	if err != nil {
 		return nil, err
 	}
-	ix := &index{env: env, cfg: cfg, log: env.logger(slog.LevelWarn)}
-	if err := ix.open(ctx); err != nil && !errors.Is(err, store.ErrLocked) {
+	return env.openIndexWith(ctx, cfg, env.logger(slog.LevelWarn))
+}
+
+// openIndexWith opens the index of --root under a configuration, logging
+// to log.
+func (env *cliEnv) openIndexWith(ctx context.Context, cfg workspace.Config, log *slog.Logger) (*index, error) {
+	x, err := share.Open(ctx, env.root, share.Options{
+		Engine:  engine.Options{DBDir: cfg.DBPath, Config: cfg, Logger: log},
+		Service: service.Options{Logger: log},
+		Role:    share.RoleCLI, Wait: ownerWait,
+	})
+	if err != nil {
 		return nil, err
+	}
+	ix := &index{env: env, x: x}
+	if svc := x.Local(); svc != nil && !env.quietRebuild {
+		if reason := svc.Engine().Damaged(); reason != "" {
+			fmt.Fprintf(env.stderr, "context-ls %s: index damaged (%s); rebuilding it\n", env.cmd.name, service.OneLine(errors.New(reason)))
+		}
+	}
+	if owner := ix.owner(); owner != nil && (env.model != "" || env.modelPath != "") {
+		fmt.Fprintf(env.stderr, "context-ls %s: --model and --model-path do not apply: process %d (%s) owns the index and answers with its own model\n",
+			env.cmd.name, owner.PID, owner.Role)
 	}
 	return ix, nil
 }
 
-// open opens the engine and its service here; store.ErrLocked means
-// another process holds the index.
-func (ix *index) open(ctx context.Context) error {
-	e, err := engine.Open(ctx, ix.env.root, engine.Options{DBDir: ix.cfg.DBPath, Config: ix.cfg, Logger: ix.log})
-	if err != nil {
-		return err
-	}
-	svc, err := service.New(e, service.Options{Logger: ix.log})
-	if err != nil {
-		e.Close()
-		return err
-	}
-	ix.eng, ix.svc = e, svc
-	if reason := e.Damaged(); reason != "" && !ix.env.quietRebuild {
-		fmt.Fprintf(ix.env.stderr, "context-ls %s: index damaged (%s); rebuilding it\n", ix.env.cmd.name, service.OneLine(errors.New(reason)))
+// close releases the index.
+func (ix *index) close() { ix.x.Close() }
+
+// owner is the process that owns the index, when it is not this one.
+func (ix *index) owner() *share.OwnerInfo {
+	if st := ix.x.Status(); st.State == "client" {
+		return st.Owner
 	}
 	return nil
 }
 
-// close releases the index.
-func (ix *index) close() {
-	if ix.svc != nil {
-		ix.svc.Close()
-		ix.eng.Close()
-		ix.svc, ix.eng = nil, nil
-	}
-}
-
-// Call runs an operation: here when this process holds the index, else on
-// its owner. An owner that is closing, gone or not answering yet is tried
-// again, as is the lock it leaves, until ownerWait; a lock held by a
-// process that does not share (another CLI command) fails at once.
+// Call runs an operation on the index, here or on its owner.
 func (ix *index) Call(ctx context.Context, op string, req json.RawMessage) (json.RawMessage, error) {
-	deadline := time.Now().Add(ownerWait)
-	for {
-		if ix.svc != nil {
-			return ix.svc.Call(ctx, op, req)
-		}
-		res, owner, err := share.CallOwner(ctx, ix.cfg.DBPath, op, req)
-		switch {
-		case err == nil:
-			if ix.owner == nil && (ix.env.model != "" || ix.env.modelPath != "") {
-				fmt.Fprintf(ix.env.stderr, "context-ls %s: --model and --model-path do not apply: process %d (%s) owns the index and answered with its own model\n",
-					ix.env.cmd.name, owner.PID, owner.Role)
-			}
-			ix.owner = &owner
-			return res, nil
-		case errors.Is(err, share.ErrNoOwner) && errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("%w (no context-ls server answers for it: another command is using it)", store.ErrLocked)
-		case !errors.Is(err, share.ErrNoOwner) && !errors.Is(err, share.ErrOwnerGone):
-			if owner.PID != 0 && !isServiceError(err) {
-				return nil, fmt.Errorf("the index is owned by process %d (%s), which could not run the command: %w", owner.PID, owner.Role, err)
-			}
-			return nil, err
-		case time.Now().After(deadline):
-			return nil, fmt.Errorf("the index changes hands and no owner answered within %s: %w", ownerWait, err)
-		}
-		// The owner left or is leaving: the lock may be free.
-		if oerr := ix.open(ctx); oerr != nil && !errors.Is(oerr, store.ErrLocked) {
-			return nil, oerr
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-func isServiceError(err error) bool {
+	res, err := ix.x.Call(ctx, op, req)
 	var se *service.Error
-	return errors.As(err, &se)
+	if owner := ix.owner(); err != nil && owner != nil && !errors.As(err, &se) && ctx.Err() == nil {
+		return nil, fmt.Errorf("the index is owned by process %d (%s), which could not run the command: %w", owner.PID, owner.Role, err)
+	}
+	return res, err
 }
 
-// ensureIndexed brings an index this process holds up to date before a
+// ensureIndexed brings an index this process owns up to date before a
 // query (unchanged files cost a stat each; with embeddings, every chunk
 // gets its vector); an owning server keeps its index fresh itself. Without
 // embeddings to wait for, query runs beside the update, and current
 // reports that its answer is the updated index's (service.IndexBeside);
 // false: run query now.
 func (ix *index) ensureIndexed(ctx context.Context, embeddings bool, query func() error) (current bool, err error) {
-	if ix.svc == nil {
+	svc := ix.x.Local()
+	if svc == nil {
 		return false, nil
 	}
 	if embeddings {
-		_, err := ix.svc.Index(ctx, service.IndexRequest{Embeddings: true})
+		_, err := svc.Index(ctx, service.IndexRequest{Embeddings: true})
 		return false, err
 	}
-	return ix.svc.IndexBeside(ctx, service.IndexRequest{}, query)
+	return svc.IndexBeside(ctx, service.IndexRequest{}, query)
 }
 
-// runOp opens the index, brings it up to date and runs one operation,
-// printing its result with text (or as JSON with --json).
-func runOp[Res any](ctx context.Context, env *cliEnv, o *service.Op, req any, embeddings bool, text func(*Res) error) error {
+// runOp opens the index, brings it up to date when the operation reads
+// its content, and runs the operation with a JSON request; it returns the
+// result (of the operation's result type) and the process that answered
+// when another owns the index.
+func runOp(ctx context.Context, env *cliEnv, o *service.Op, req json.RawMessage) (any, *share.OwnerInfo, error) {
 	ix, err := env.openIndex(ctx)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer func() { ix.close() }()
-	var res *Res
+	var out json.RawMessage
 	query := func() (err error) {
-		res, err = service.Do[Res](ctx, ix, o, req)
+		out, err = ix.Call(ctx, o.Name, req)
 		return err
 	}
-	current, err := ix.ensureIndexed(ctx, embeddings, query)
-	if errors.Is(err, engine.ErrDamaged) {
-		// Reopening starts the damaged part empty; indexing rebuilds it.
-		fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
-		env.quietRebuild = true
-		ix.close()
-		if ix, err = env.openIndex(ctx); err != nil {
-			return err
+	current := false
+	if o.ReadsIndex() {
+		current, err = ix.ensureIndexed(ctx, o.Embeddings, query)
+		if errors.Is(err, engine.ErrDamaged) {
+			// Reopening starts the damaged part empty; indexing rebuilds it.
+			fmt.Fprintf(env.stderr, "context-ls %s: %s; rebuilding it\n", env.cmd.name, service.OneLine(err))
+			env.quietRebuild = true
+			ix.close()
+			if ix, err = env.openIndex(ctx); err != nil {
+				return nil, nil, err
+			}
+			current, err = ix.ensureIndexed(ctx, o.Embeddings, query)
 		}
-		current, err = ix.ensureIndexed(ctx, embeddings, query)
-	}
-	switch {
-	case errors.Is(err, engine.ErrDiskFull):
-		fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
-	case err != nil:
-		return err
+		switch {
+		case errors.Is(err, engine.ErrDiskFull):
+			fmt.Fprintf(env.stderr, "context-ls %s: warning: %s; answering from the index as it is\n", env.cmd.name, service.OneLine(err))
+		case err != nil:
+			return nil, nil, err
+		}
 	}
 	if !current {
 		if err := query(); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	if env.jsonOut {
-		return env.printJSON(res)
+	res := reflect.New(o.Result).Interface()
+	if err := json.Unmarshal(out, res); err != nil {
+		return nil, nil, fmt.Errorf("%s: malformed result: %w", o.Name, err)
 	}
-	return text(res)
+	return res, ix.owner(), nil
 }
 
 // noArgs refuses positional arguments.

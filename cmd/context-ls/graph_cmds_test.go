@@ -93,7 +93,8 @@ func TestGraphCommands(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no target", []string{"callers"}, 2, "exactly one TARGET"},
+		{"no target", []string{"callers"}, 2, "callers: TARGET: required"},
+		{"two targets", []string{"callers", "A", "B"}, 2, "at most one TARGET"},
 		{"line zero", []string{"callers", "app/app.go:0"}, 2, "lines start at 1"},
 		{"outside the workspace", []string{"callers", outside + ":1"}, 2, "outside"},
 		{"traversal", []string{"tests", "../../etc/passwd:1"}, 2, "outside"},

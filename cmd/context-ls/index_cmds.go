@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -14,16 +13,12 @@ import (
 func init() {
 	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json] [--verify]",
 		summary: "create or incrementally update the index", run: runIndex})
-	register(command{name: "stats", usage: "[--root DIR] [--json]",
-		summary: "index size, languages and freshness", run: runStats})
-	register(command{name: "files", usage: "[--root DIR] [--why PATH] [--json]",
-		summary: "list what would be indexed, or explain why PATH is or is not", run: runFiles})
 }
 
 func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(true)
 	verify := fs.Bool("verify", false, "read the whole index, check it and rebuild what is damaged (exit status 1 when damaged)")
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -111,7 +106,7 @@ func verifyIndex(ctx context.Context, env *cliEnv, ix **index) error {
 	switch {
 	case !rep.Damaged:
 		out.Message = fmt.Sprintf("index ok: %d files, %d chunks, %d keys and %d text documents checked", rep.Files, rep.Chunks, rep.Keys, rep.TextDocs)
-	case (*ix).svc == nil:
+	case (*ix).x.Local() == nil:
 		out.Message = fmt.Sprintf("index damaged (%s): the %s is rebuilt when the server that owns it next opens it; restart the server", problem, rep.Rebuild)
 	default:
 		(*ix).close()
@@ -138,90 +133,6 @@ func verifyIndex(ctx context.Context, env *cliEnv, ix **index) error {
 	}
 	if rep.Damaged {
 		return exitStatus(exitError)
-	}
-	return nil
-}
-
-func runStats(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(true)
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(rest); err != nil {
-		return err
-	}
-	ix, err := env.openIndex(ctx)
-	if err != nil {
-		return err
-	}
-	defer ix.close()
-	st, err := service.Do[service.StatsResult](ctx, ix, service.OpStats, service.StatsRequest{})
-	if err != nil {
-		return err
-	}
-	if env.jsonOut {
-		return env.printJSON(st)
-	}
-	env.printf("root:      %s\nindex:     %s (%s)\n", st.Root, st.Index, humanBytes(st.IndexBytes))
-	env.printf("files:     %d\nsymbols:   %d\nchunks:    %d\nlines:     %d\n", st.Files, st.Symbols, st.Chunks, st.Lines)
-	last := st.LastIndex
-	if last == "" {
-		last = "never completed"
-	}
-	env.printf("indexed:   %s\n", last)
-	env.printf("vectors:   %s\n", describeEmbeddings(st.Embeddings))
-	var langs []string
-	for l, n := range st.Languages {
-		langs = append(langs, l+"="+strconv.Itoa(n))
-	}
-	sort.Strings(langs)
-	env.printf("languages: %s\n", strings.Join(langs, " "))
-	if ix.owner != nil {
-		env.printf("owner:     process %d (%s)\n", ix.owner.PID, ix.owner.Role)
-	}
-	return nil
-}
-
-func runFiles(ctx context.Context, env *cliEnv, args []string) error {
-	fs := env.flags(true)
-	var req service.FilesRequest
-	fs.StringVar(&req.Why, "why", "", "explain the decision for `PATH`")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(rest); err != nil {
-		return err
-	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	res, err := service.ListFiles(ctx, env.root, cfg, req)
-	if err != nil {
-		return err
-	}
-	if env.jsonOut {
-		return env.printJSON(res)
-	}
-	if d := res.Why; d != nil {
-		verdict := "excluded"
-		if d.Included {
-			verdict = "included"
-		}
-		env.printf("%s: %s", quoteName(d.Path), verdict)
-		if d.Rule != "" || d.Source != "" {
-			env.printf(" by %s", d.Source)
-			if d.Rule != "" {
-				env.printf(" (%s)", d.Rule)
-			}
-		}
-		env.printf("\n")
-		return nil
-	}
-	for _, f := range res.Files {
-		env.printf("%s\t%s\n", quoteName(f.Path), f.Language)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type command struct {
 	name    string
 	usage   string // arguments after the name
 	summary string
+	doc     string // what -h says it does ("": the summary)
 	run     func(ctx context.Context, env *cliEnv, args []string) error
 }
 
@@ -144,7 +145,7 @@ func runCommand(ctx context.Context, env *cliEnv) int {
 		fmt.Fprintf(env.stderr, "context-ls %s: %s\nusage: context-ls %s %s\n", c.name, ue.msg, c.name, c.usage)
 		return exitUsage
 	case errors.As(err, &se) && se.Code == service.CodeInvalid:
-		fmt.Fprintf(env.stderr, "context-ls %s: %s\n", c.name, oneLine(flagNamed(se)))
+		fmt.Fprintf(env.stderr, "context-ls %s: %s\n", c.name, oneLine(se))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(env.stderr, "context-ls %s: interrupted\n", c.name)
@@ -165,30 +166,10 @@ func printHelp(w io.Writer) {
 	sorted := append([]command(nil), commands...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
 	for _, c := range sorted {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (where indexes are kept, one per workspace).")
 	fmt.Fprintln(w, "CONTEXT_LS_EMBEDDINGS=off disables embeddings. Run \"context-ls COMMAND -h\" for its flags.")
-}
-
-// flagNamed names a bad argument as the command line spells it: the
-// service's "k" is the CLI's --k.
-func flagNamed(se *service.Error) error {
-	if se.Field == "" {
-		return se
-	}
-	name := se.Field
-	if i := strings.IndexAny(name, ".["); i > 0 {
-		name = name[:i]
-	}
-	flags := map[string]string{"k": "--k", "minScore": "--min-score", "languages": "--lang", "kinds": "--kind",
-		"paths": "--path", "file": "--file", "lines": "--lines", "symbol": "--symbol", "budget": "--budget",
-		"format": "--format", "task": "--task", "limit": "--limit", "exclude": "--exclude", "why": "--why",
-		"budgetTokens": "--budget"}
-	if f, ok := flags[name]; ok {
-		return fmt.Errorf("%s%s: %s", f, strings.TrimPrefix(se.Field, name), se.Message)
-	}
-	return se
 }
 
 // oneLine flattens an error to a single line for stderr.

@@ -22,7 +22,7 @@ func init() {
 // protocol only; logs go to stderr (CONTEXT_LS_DEBUG=1 for debug logs).
 func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(false)
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}

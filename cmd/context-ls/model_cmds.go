@@ -21,7 +21,7 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	sub, args := args[0], args[1:]
 	fs := env.flags(true)
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/internal/testutil"
-	"github.com/context-ls/context-ls/lsp/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -96,7 +96,7 @@ var parityQueries = []struct {
 	{"pack", []string{"pack", "--format", "json", "--budget", "3000", "charge the customer with the payment token"},
 		"context_pack", `{"query":"charge the customer with the payment token","format":"json","budget":3000}`,
 		"contextLs.contextPack", func(string) map[string]any {
-			return map[string]any{"query": "charge the customer with the payment token", "format": "json", "budgetTokens": 3000}
+			return map[string]any{"query": "charge the customer with the payment token", "format": "json", "budget": 3000}
 		}},
 }
 

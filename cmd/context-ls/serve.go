@@ -30,7 +30,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	fs := env.flags(false)
 	fs.Bool("stdio", false, "talk LSP on stdin/stdout (the only transport; accepted for language clients)")
 	fs.Int("clientProcessId", 0, "the client's process `ID` (accepted for language clients and ignored)")
-	rest, err := parse(fs, args)
+	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err
 	}

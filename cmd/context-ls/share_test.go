@@ -5,15 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
-	"github.com/context-ls/context-ls/store"
+	"github.com/context-ls/context-ls/internal/testutil"
+	"github.com/context-ls/context-ls/workspace"
 )
 
 // TestCLIWhileAServerOwnsTheIndex: with an MCP server owning the index,
@@ -67,7 +70,7 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 
 	// The server holds the index: the CLI cannot open it itself.
 	want, _ := engine.IndexDir(db, root)
-	if e, err := engine.Open(context.Background(), root, engine.Options{DBDir: want}); !errors.Is(err, store.ErrLocked) {
+	if e, err := engine.Open(context.Background(), root, engine.Options{DBDir: want}); !errors.Is(err, engine.ErrLocked) {
 		if e != nil {
 			e.Close()
 		}
@@ -94,7 +97,7 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 		t.Fatalf("a failing command through the server: exit %d, stderr %q", code, errOut)
 	}
 	// Usage errors are found before the index is needed.
-	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "missing QUERY") {
+	if _, errOut, code := cli(t, "search", "--root", root, "--db", db); code != exitUsage || !strings.Contains(errOut, "QUERY: required") {
 		t.Fatalf("usage error: exit %d, stderr %q", code, errOut)
 	}
 	// Flags that configure an engine cannot reach the owner's: said so.
@@ -105,4 +108,74 @@ func TestCLIWhileAServerOwnsTheIndex(t *testing.T) {
 	if out, _, code := cli(t, "files", "--root", root, "--db", db); code != 0 || !strings.Contains(out, "b.go") {
 		t.Fatalf("files: exit %d, %q", code, out)
 	}
+}
+
+// TestTwoEditorsOnOneWorkspace: two language servers on one workspace and
+// index (two VS Code windows, or VS Code and Neovim) both answer — the
+// second through the first, which keeps the index — and when the first
+// exits the second takes the index over by itself: a CLI command then
+// finds it the owner, and a definition typed into its buffer (never
+// saved) is found by its search.
+func TestTwoEditorsOnOneWorkspace(t *testing.T) {
+	root, db := t.TempDir(), t.TempDir()
+	writeFiles(t, root, repo)
+	const files = 4
+	a := startLSP(t, root, db, files)
+	b := startLSP(t, root, db, files)
+	owner := func() string {
+		out, errOut, code := cli(t, "stats", "--root", root, "--db", db)
+		if code != 0 {
+			t.Fatalf("stats: exit %d: %s", code, errOut)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if rest, ok := strings.CutPrefix(line, "owner:"); ok {
+				return strings.TrimSpace(rest)
+			}
+		}
+		return "this command"
+	}
+	pid := func(ls *lspSession) string { return fmt.Sprintf("process %d (editor)", ls.c.PID()) }
+	if got := owner(); got != pid(a) {
+		t.Fatalf("owner with two editors: %s, want the first, %s", got, pid(a))
+	}
+	search := func(ls *lspSession, q string) []string {
+		var res struct {
+			Hits []struct{ Symbol string } `json:"hits"`
+		}
+		if err := json.Unmarshal(ls.call("workspace/executeCommand", map[string]any{"command": "contextLs.search",
+			"arguments": []any{map[string]any{"query": q, "k": 5}}}), &res); err != nil {
+			t.Fatal(err)
+		}
+		var syms []string
+		for _, h := range res.Hits {
+			syms = append(syms, h.Symbol)
+		}
+		return syms
+	}
+	for name, ls := range map[string]*lspSession{"first": a, "second": b} {
+		if got := search(ls, "retry a failed upload"); len(got) == 0 || got[0] != "RetryUpload" {
+			t.Errorf("%s editor's search: %v", name, got)
+		}
+	}
+
+	// The first editor exits; the second takes the index over.
+	a.stop()
+	if code, err := a.c.Wait(); err != nil || code != 0 {
+		t.Fatalf("first editor: exit %d, %v", code, err)
+	}
+	testutil.Poll(t, "the second editor owning the index", 30*time.Second, func() (bool, string) {
+		got := owner()
+		return got == pid(b), got
+	})
+	uri := workspace.PathToURI(filepath.Join(root, "store", "upload.go"))
+	text := repo["store/upload.go"] + "\n// ResumeUpload continues an interrupted upload from its last chunk.\nfunc ResumeUpload(path string) error { return nil }\n"
+	if err := b.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "go", "version": 1, "text": text}}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Poll(t, "the unsaved definition in the second editor's search", 30*time.Second, func() (bool, string) {
+		got := search(b, "resume an interrupted upload from its last chunk")
+		return len(got) > 0 && got[0] == "ResumeUpload", strings.Join(got, ", ")
+	})
+	b.stop()
 }

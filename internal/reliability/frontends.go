@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/context-ls/context-ls/lsp/lsptest"
+	"github.com/context-ls/context-ls/internal/lsptest"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -200,7 +200,7 @@ func (b Bin) ServeBuffer(work string, shape Shape, size int) BufferReport {
 	s.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": uri, "languageId": "", "version": 1, "text": shape.Gen(size),
 	}})
-	if r.Pack, err = s.command("contextLs.contextPack", map[string]any{"query": "an ordinary function", "budgetTokens": 2000}, nil); err != nil {
+	if r.Pack, err = s.command("contextLs.contextPack", map[string]any{"query": "an ordinary function", "budget": 2000}, nil); err != nil {
 		r.Err = fmt.Errorf("contextPack: %w", err)
 		return r
 	}

@@ -1,8 +1,9 @@
 // Package session is the language server's state between the protocol
 // edge (package lsp) and the service layer: the workspace folders and
-// their indexes (one engine and service per folder, opened with
-// share.OpenEditor so that an agent's MCP server or a CLI command on the
-// same workspace shares the index through this process), the settings
+// their indexes (one per folder, opened with share.Open as an editor: this
+// process owns the index and serves it to an agent's MCP server or a CLI
+// command on the same workspace, or, while another editor owns it, asks
+// that one and takes the index over when it leaves), the settings
 // and how they layer over .context-ls.toml, the editor's open documents
 // as debounced overlays, file watching, and index maintenance.
 //

@@ -32,7 +32,8 @@ func TestOpenBufferParsedAhead(t *testing.T) {
 	kept := func() bool {
 		fe, release := s.folderOf(path).acquire()
 		defer release()
-		return fe.eng.ParseKept("big.go")
+		eng, _ := fe.local()
+		return eng != nil && eng.ParseKept("big.go")
 	}
 	s.DidOpen(path, text, 1)
 	poll(t, "the opened buffer parsed ahead", func() (bool, string) { return kept(), "" })

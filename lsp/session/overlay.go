@@ -162,6 +162,19 @@ func (q *overlayQueue) Text(rel string) ([]byte, bool) {
 	return nil, false
 }
 
+// Open counts the open buffers (service.Buffers).
+func (q *overlayQueue) Open() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := 0
+	for _, st := range q.docs {
+		if st.open {
+			n++
+		}
+	}
+	return n
+}
+
 // sync makes rel's pending buffer events due at once and waits until the
 // engine holds its current text (or ctx ends): a request about an open
 // document answers from the version the editor shows, never an older
@@ -383,7 +396,13 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 	if fe == nil {
 		return false, nil
 	}
-	eng, rel := fe.eng, w.st.rel
+	eng, _ := fe.local()
+	if eng == nil {
+		// Another editor keeps the index: the buffer is applied when this
+		// process takes it over (own reapplies every open buffer).
+		return false, nil
+	}
+	rel := w.st.rel
 	if !w.open {
 		eng.ForgetParse(rel)
 		if w.overlaid {
@@ -444,7 +463,7 @@ func (q *overlayQueue) apply(w *work) (bool, error) {
 
 // sameAsDisk reports whether text is the content of rel on disk.
 func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
-	abs, err := fe.eng.Workspace().Abs(rel)
+	abs, err := fe.ws.Abs(rel)
 	if err != nil {
 		return false
 	}
@@ -462,7 +481,7 @@ func sameAsDisk(fe *folderEngine, rel string, text []byte) bool {
 // on disk is judged by (workspace.JudgeContent): a buffer is indexed
 // exactly when it would be once saved.
 func (fe *folderEngine) bufferExcluded(rel string, text []byte) string {
-	d := fe.eng.Workspace().Explain(rel)
+	d := fe.ws.Explain(rel)
 	if !d.Included {
 		switch d.Source {
 		case workspace.SourceNotFound, workspace.SourceMaxSize, workspace.SourceBinary, workspace.SourceMinified:

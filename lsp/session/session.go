@@ -48,10 +48,11 @@ type Options struct {
 }
 
 // Session holds the language server's workspace: one index per workspace
-// folder (its engine and service, opened with share.OpenEditor so that an
-// agent's MCP server on the same workspace shares it), indexed in the
-// background, kept fresh from the editor's buffers (overlays, debounced)
-// and from file-change events, and queried through the folder's service.
+// folder (opened with share.Open as an editor, so that an agent's MCP
+// server, a CLI command or another editor on the same workspace shares
+// it), indexed in the background while this process owns it, kept fresh
+// from the editor's buffers (overlays, debounced) and from file-change
+// events, and queried through the folder's index.
 // The protocol edge (package lsp) calls its methods; everything is in
 // absolute file paths. A Session serves one client session.
 type Session struct {
@@ -127,21 +128,41 @@ type folder struct {
 	closed atomic.Bool
 }
 
-// folderEngine is one opened index of a folder: its engine and the
-// service over it, which also serves the index to other processes (an
-// agent's MCP server, a CLI command). Settings that change the workspace
-// rules replace it.
+// folderEngine is one opened index of a folder (share.Open as an
+// editor): while this process owns it, its engine and the service over it,
+// which also serves the index to other processes (an agent's MCP server, a
+// CLI command); while another editor owns it, queries go to that process
+// and buffers wait until this one takes the index over (when the other
+// leaves). Settings that change the workspace rules replace it.
 type folderEngine struct {
 	f     *folder
-	owned *share.Owned
-	eng   *engine.Engine
-	svc   *service.Service
+	ix    *share.Index
+	ws    *workspace.Workspace // the folder's rules, whoever owns the index
 	cfg   workspace.Config
 	dbDir string
-	// bg ends the session's own background work on the engine (the name
-	// table's build) when the engine stops.
-	bg       context.Context
-	bgCancel context.CancelFunc
+
+	mu  sync.Mutex
+	eng *engine.Engine   // nil while another process owns the index
+	svc *service.Service // nil while another process owns the index
+	// progress hears the first scan this process runs (nil once taken).
+	progress func(service.Progress)
+}
+
+// local returns the engine and service while this process owns the index
+// (nil, nil while another does).
+func (fe *folderEngine) local() (*engine.Engine, *service.Service) {
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	return fe.eng, fe.svc
+}
+
+// takeProgress returns the first scan's progress, once.
+func (fe *folderEngine) takeProgress() func(service.Progress) {
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	p := fe.progress
+	fe.progress = nil
+	return p
 }
 
 // acquire returns the folder's engine with the read lock held; release
@@ -161,7 +182,7 @@ func (f *folder) abs(rel string) string {
 // root. Paths that leave the folder (through "..", or a symlink) are
 // refused.
 func (fe *folderEngine) rel(path string) (string, error) {
-	rel, err := fe.eng.Workspace().Resolve(path)
+	rel, err := fe.ws.Resolve(path)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
@@ -181,18 +202,24 @@ func (b *Session) OpenFolder(_ context.Context, root string, s Settings, progres
 	f := &folder{b: b, root: root, settings: s}
 	f.docs = newOverlayQueue(f, b.opts.Debounce, nil)
 	f.changes = &changeBatch{f: f, quiet: workspace.DefaultDebounce}
-	fe, err := b.openEngine(f, s)
+	// Report before opening, so the progress stays open until the
+	// bootstrap reaches its total.
+	if progress != nil {
+		progress(service.Progress{Title: "Indexing", Total: 1, Rate: service.Rate{EtaSeconds: -1}})
+	}
+	fe, err := b.openEngine(f, s, progress)
 	if err != nil {
 		f.docs.stop()
 		return err
 	}
 	f.fe = fe
-	// Report before returning, so the progress stays open until the
-	// bootstrap reaches its total.
-	if progress != nil {
-		progress(service.Progress{Title: "Indexing", Total: 1, Rate: service.Rate{EtaSeconds: -1}})
+	if st := fe.ix.Status(); st.State == "client" {
+		// Another editor keeps the index: its process answers, and this
+		// one takes the index over when it leaves.
+		if p := fe.takeProgress(); p != nil {
+			p(service.Progress{Title: "Indexing", End: true, Message: fmt.Sprintf("the index is kept by process %d (%s)", st.Owner.PID, st.Owner.Role)})
+		}
 	}
-	fe.start(progress)
 	b.mu.Lock()
 	b.folders = append(b.folders, f)
 	b.mu.Unlock()
@@ -265,9 +292,10 @@ func Within(path, root string) bool {
 	return strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// Service returns the service of the open folder root, to be used until
-// release is called (a reopen waits for it).
-func (b *Session) Service(root string) (svc *service.Service, release func(), err error) {
+// Backend returns what answers the operations of the open folder root —
+// its index: this process's service, or the process that owns it —, to be
+// used until release is called (a reopen waits for it).
+func (b *Session) Backend(root string) (svc service.Backend, release func(), err error) {
 	f := b.folderByRoot(root)
 	if f == nil || f.closed.Load() {
 		return nil, nil, fmt.Errorf("%s: %w", root, ErrFolderUnavailable)
@@ -276,7 +304,7 @@ func (b *Session) Service(root string) (svc *service.Service, release func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	return fe.svc, release, nil
+	return fe.ix, release, nil
 }
 
 func (b *Session) setLevel(l LogLevel) {
@@ -335,8 +363,9 @@ func (b *Session) dbDirFor(root string, s Settings, fileDBPath string) string {
 	return dir
 }
 
-// openEngine opens a folder's engine for settings s.
-func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
+// openEngine opens a folder's index for settings s; progress (nil for
+// none) hears the first scan this process runs.
+func (b *Session) openEngine(f *folder, s Settings, progress func(service.Progress)) (*folderEngine, error) {
 	cfg, problems, err := folderConfig(f.root, s)
 	if err != nil {
 		return nil, err
@@ -344,30 +373,43 @@ func (b *Session) openEngine(f *folder, s Settings) (*folderEngine, error) {
 	for _, p := range problems {
 		b.log.Warn("configuration problem", "root", f.root, "problem", p)
 	}
+	ws, err := workspace.Open(f.root, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("opening the workspace %s: %w", f.root, err)
+	}
 	dbDir := b.dbDirFor(f.root, s, cfg.DBPath)
 	cfg.DBPath = dbDir
-	owned, err := share.OpenEditor(context.Background(), f.root,
-		engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log,
+	fe := &folderEngine{f: f, ws: ws, cfg: cfg, progress: progress}
+	fe.ix, err = share.Open(context.Background(), f.root, share.Options{
+		Engine: engine.Options{DBDir: dbDir, Config: cfg, Workers: b.opts.Workers, Logger: b.log,
 			OnStorage: func(h engine.StorageHealth) { b.storageChanged(f.root, h) }},
-		service.Options{Logger: b.log, Buffers: f.docs})
+		Service: service.Options{Logger: b.log, Buffers: f.docs},
+		Role:    share.RoleEditor, TakeOver: true, OnOwn: fe.own,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("opening the index of %s: %w", f.root, err)
 	}
-	fe := &folderEngine{f: f, owned: owned, eng: owned.Engine, svc: owned.Service, cfg: cfg, dbDir: owned.Engine.DBDir()}
-	fe.bg, fe.bgCancel = context.WithCancel(context.Background())
+	fe.dbDir = fe.ix.DBDir()
 	return fe, nil
 }
 
-// start keeps the index fresh: the bootstrap index (reported to progress,
-// if set), then the changes the client or the watcher report. When the
-// bootstrap index is done, and before its progress ends, the engine builds
-// its table of definition names (engine.PrepareSymbols), so the first
-// workspace/symbol answers as fast as the next ones.
-func (fe *folderEngine) start(progress func(service.Progress)) {
+// own runs while this process owns the folder's index: it keeps the index
+// fresh — the bootstrap index (reported to the first scan's progress),
+// then the changes the client or the watcher report —, applies the open
+// buffers and watches, until ownership ends. When the bootstrap index is
+// done, and before its progress ends, the engine builds its table of
+// definition names (engine.PrepareSymbols), so the first workspace/symbol
+// answers as fast as the next ones.
+func (fe *folderEngine) own(ctx context.Context, svc *service.Service) {
+	eng := svc.Engine()
+	fe.mu.Lock()
+	fe.eng, fe.svc = eng, svc
+	fe.mu.Unlock()
+	progress := fe.takeProgress()
 	opts := service.MaintainOptions{ConfigChanged: func() { fe.f.reconfigure("the workspace configuration file changed") }}
 	opts.Progress = func(p service.Progress) {
 		if p.End {
-			if err := fe.eng.PrepareSymbols(fe.bg); err != nil && fe.bg.Err() == nil {
+			if err := eng.PrepareSymbols(ctx); err != nil && ctx.Err() == nil {
 				fe.f.b.log.Warn("building the table of definition names", "root", fe.f.root, "error", err)
 			}
 		}
@@ -375,7 +417,16 @@ func (fe *folderEngine) start(progress func(service.Progress)) {
 			progress(p)
 		}
 	}
-	fe.svc.Maintain(opts)
+	svc.Maintain(opts)
+	// Buffers the editor opened while another process kept the index; the
+	// watcher, which waits for the folder's lock (a reopen holds it while
+	// it closes this index, waiting for own to return).
+	fe.f.docs.reapply()
+	go fe.f.restartWatch()
+	<-ctx.Done()
+	fe.mu.Lock()
+	fe.eng, fe.svc = nil, nil
+	fe.mu.Unlock()
 }
 
 // recoverPanic, deferred at the top of a backend goroutine, logs a panic
@@ -389,8 +440,7 @@ func (b *Session) recoverPanic(where string) {
 // stop ends the index's background work and closes it (other processes
 // that shared it find the next owner).
 func (fe *folderEngine) stop() error {
-	fe.bgCancel()
-	return fe.owned.Close()
+	return fe.ix.Close()
 }
 
 // SettingsChanged applies new settings: a change of what
@@ -435,7 +485,7 @@ func (f *folder) reopen(s Settings, why string) {
 			f.b.log.Error("closing the index", "root", f.root, "error", err)
 		}
 	}
-	fe, err := f.b.openEngine(f, s)
+	fe, err := f.b.openEngine(f, s, nil)
 	f.settings = s
 	if err != nil {
 		f.mu.Unlock()
@@ -443,7 +493,6 @@ func (f *folder) reopen(s Settings, why string) {
 		return
 	}
 	f.fe = fe
-	fe.start(nil)
 	f.mu.Unlock()
 	f.b.log.Info("index reopened", "root", f.root, "reason", why, "index", fe.dbDir)
 	f.docs.reapply()

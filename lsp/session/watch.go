@@ -2,13 +2,9 @@ package session
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/workspace"
 )
 
@@ -102,8 +98,10 @@ func (c *changeBatch) flush() {
 		return
 	}
 	defer release()
-	c.f.b.log.Debug("files changed on disk", "root", c.f.root, "paths", len(list))
-	fe.svc.Changed(list)
+	if _, svc := fe.local(); svc != nil {
+		c.f.b.log.Debug("files changed on disk", "root", c.f.root, "paths", len(list))
+		svc.Changed(list)
+	}
 }
 
 // stop drops what is queued; later reports are ignored.
@@ -149,9 +147,12 @@ func (f *folder) runWatchLocked() {
 	if fe == nil {
 		return
 	}
+	_, svc := fe.local()
+	if svc == nil {
+		return // the process that owns the index watches it
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.watchStop = cancel
-	svc := fe.svc
 	go func() {
 		defer f.b.recoverPanic("watching " + f.root)
 		svc.Watch(ctx)
@@ -176,112 +177,4 @@ func (f *folder) stopWatching() {
 		f.watchStop()
 		f.watchStop = nil
 	}
-}
-
-// PlanPaths resolves paths (file URIs, absolute paths, or paths relative
-// to a folder) to the folders (by root) and folder-relative paths they
-// name, in folder order; no paths selects every folder entirely (nil
-// paths). field names the argument in errors.
-func (b *Session) PlanPaths(paths []string) ([]FolderPaths, error) {
-	folders := b.openFolders()
-	sel, rels, err := b.planFor(folders, paths)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]FolderPaths, 0, len(sel))
-	for _, f := range sel {
-		out = append(out, FolderPaths{Root: f.root, Paths: rels[f]})
-	}
-	return out, nil
-}
-
-// FolderPaths are paths of one folder.
-type FolderPaths struct {
-	Root  string
-	Paths []string
-}
-
-// badPath is the error of a path argument: the service's invalid-argument
-// error, which every front end reports naming the argument.
-func badPath(field, format string, args ...any) error {
-	return &service.Error{Code: service.CodeInvalid, Field: field, Message: fmt.Sprintf(format, args...)}
-}
-
-func (b *Session) planFor(folders []*folder, paths []string) ([]*folder, map[*folder][]string, error) {
-	rels := map[*folder][]string{}
-	if len(paths) == 0 {
-		for _, f := range folders {
-			rels[f] = nil
-		}
-		return folders, rels, nil
-	}
-	for i, p := range paths {
-		field := fmt.Sprintf("paths[%d]", i)
-		if strings.TrimSpace(p) == "" {
-			return nil, nil, badPath(field, "empty path")
-		}
-		abs := p
-		if strings.Contains(p, "://") || strings.HasPrefix(p, "file:") {
-			var err error
-			if abs, err = workspace.URIToPath(p); err != nil {
-				return nil, nil, badPath(field, "%v", err)
-			}
-		}
-		var candidates []string
-		if filepath.IsAbs(abs) {
-			candidates = []string{abs}
-		} else {
-			for _, f := range folders {
-				candidates = append(candidates, f.abs(abs))
-			}
-		}
-		found := false
-		for _, c := range candidates {
-			f := b.folderOf(c)
-			if f == nil || !containsFolder(folders, f) {
-				continue
-			}
-			fe, release, err := f.engineOf()
-			if err != nil {
-				return nil, nil, err
-			}
-			rel, err := fe.eng.Workspace().Resolve(c)
-			if err == nil && !filepath.IsAbs(abs) && !fileExists(c) {
-				// A relative path names a folder's file only if it exists
-				// there or is indexed there.
-				snap := fe.eng.Snapshot()
-				under, lerr := snap.IndexedFiles(rel)
-				snap.Release()
-				if lerr != nil || len(under) == 0 {
-					release()
-					continue
-				}
-			}
-			release()
-			if err != nil {
-				return nil, nil, badPath(field, "%v", err)
-			}
-			rels[f] = append(rels[f], rel)
-			found = true
-		}
-		if !found {
-			return nil, nil, badPath(field, "%q is outside every workspace folder (or not found in any)", p)
-		}
-	}
-	var out []*folder
-	for _, f := range folders {
-		if _, ok := rels[f]; ok {
-			out = append(out, f)
-		}
-	}
-	return out, rels, nil
-}
-
-func containsFolder(list []*folder, f *folder) bool {
-	for _, g := range list {
-		if g == f {
-			return true
-		}
-	}
-	return false
 }

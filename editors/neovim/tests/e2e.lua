@@ -713,7 +713,7 @@ local function scenario()
   end, 20)
   vim.fn.confirm = orig_confirm
   check('ContextReindex: asked before re-indexing', question == 'Re-index 6 files in 1 folder?', question)
-  check('ContextReindex: job started', started and cl.last.err == nil and type(cl.last.result.jobId) == 'string',
+  check('ContextReindex: job started', started and cl.last.err == nil and type(cl.last.result.folders[1].jobId) == 'string',
     vim.inspect(cl.last))
   local reindexed = vim.wait(TIMEOUT, function()
     for i = before + 1, #progress.finished do

@@ -312,7 +312,7 @@ test('args.search and args.pack', function()
   eq(args.filters_text(args.parse_search('a kind:method lang:go,rust')), 'lang:go,rust kind:method')
   eq(args.filters_text(args.parse_search('plain words')), '')
   local place = { textDocument = { uri = 'file:///a.go' }, position = { line = 0, character = 0 } }
-  eq(args.similar('  func f()  ', place, 7), { text = 'func f()', k = 7 })
+  eq(args.similar('  func f()  ', place, 7), { snippet = 'func f()', k = 7 })
   eq(args.similar('', place, 500), { textDocument = { uri = 'file:///a.go' }, position = { line = 0, character = 0 }, k = 100 })
   eq(place.k, nil, 'the place table is not modified')
   eq(args.pack(' retry uploads ', 'xml'), { query = 'retry uploads', format = 'xml' })
@@ -342,7 +342,7 @@ test('render quickfix items (golden)', function()
   end
   eq(render.graph_symbols(r.callers), 'Stock.Reserve')
   eq(render.graph_omitted(r.callers), 1)
-  eq(render.graph_symbols({ targets = {} }), '')
+  eq(render.graph_symbols({ results = {} }), '')
   dump('search', render.search_items(r.search, line_of))
   dump('callers', render.call_items(r.callers, line_of))
   dump('tests', render.test_items(r.tests, line_of))
@@ -352,7 +352,7 @@ end)
 
 test('render stats (golden) and messages', function()
   golden('stats.golden', table.concat(render.stats_lines(read_json('stats.json')), '\n') .. '\n')
-  eq(render.stats_lines({ folders = {}, jobs = {} }), { '# context-ls index', '', 'No workspace folder is indexed.' })
+  eq(render.stats_lines({ folders = {} }), { '# context-ls index', '', 'No workspace folder is indexed.' })
   local r = read_json('results.json')
   eq(render.pack_summary(r.pack, 'a'), 'context-ls: 1,234 / 4,000 tokens, 1 snippet copied to register a')
   eq(render.pins_summary('pin', r.pins), 'context-ls: Pinned. 2 pins add 2,000 tokens to every context pack.')
@@ -373,11 +373,11 @@ test('render stats (golden) and messages', function()
 end)
 
 test('callees and unresolved calls', function()
-  local res = { targets = { { symbol = 'main', items = {
-    { name = 'Stock.Reserve', kind = 'method', confidence = 'exact', reason = 'receiver type Stock',
+  local res = { results = { { definition = { symbol = 'main' }, items = {
+    { symbol = 'Stock.Reserve', kind = 'method', confidence = 'exact', reason = 'receiver type Stock',
       location = { uri = 'file:///ws/inventory/stock.go', range = { start = { line = 24, character = 0 }, ['end'] = { line = 30, character = 1 } } },
-      callSites = { { uri = 'file:///ws/cmd/main.go', range = { start = { line = 13, character = 13 }, ['end'] = { line = 13, character = 22 } } } } },
-  }, unresolved = { 'fmt.Println', 'fmt.Println', 'os.Exit' } }, { symbol = 'other', items = {}, unresolved = vim.NIL } } }
+      sites = { { location = { uri = 'file:///ws/cmd/main.go', range = { start = { line = 13, character = 13 }, ['end'] = { line = 13, character = 22 } } } } } },
+  }, unresolved = { 'fmt.Println', 'fmt.Println', 'os.Exit' } }, { definition = { symbol = 'other' }, items = {}, unresolved = vim.NIL } } }
   local items = render.callee_items(res, function()
     return ''
   end)
@@ -698,7 +698,7 @@ test('pack preview state: drop, undrop, budget, request', function()
   eq(preview.drop(st, b), 'dir/b c.go:1-1')
   local req = preview.request(st)
   eq(req.exclude, { 'a.go:4-9', 'dir/b c.go:1-1' })
-  eq(req.budgetTokens, nil)
+  eq(req.budget, nil)
   eq(base.exclude, nil, 'the base request is left alone')
   -- a copy changes apart from the state it comes from
   local c = preview.copy(st)
@@ -719,7 +719,7 @@ test('pack preview state: drop, undrop, budget, request', function()
   eq(preview.step_budget(999999, true), 1000000, 'never above the largest')
   st.budget = 6000
   eq(preview.budget(st), 6000)
-  eq(preview.request(st).budgetTokens, 6000)
+  eq(preview.request(st).budget, 6000)
   eq({ preview.parse_budget(' 6,000 ') }, { 6000 })
   eq({ preview.parse_budget('abc') }, { nil, '"abc" is not a number of tokens' })
   eq({ preview.parse_budget('12.5') }, { nil, '"12.5" is not a number of tokens' })

@@ -3,7 +3,7 @@
 // positions), so the same code serves the extension, the unit tests and
 // the real-server test.
 
-import { ContextPackArgs, PlaceArgs, Position, Range, ReindexArgs, SearchArgs } from './protocol';
+import { Limits, PackArgs, PlaceArgs, Position, Range, ReindexArgs, SearchArgs } from './protocol';
 
 /** The part of an editor a command looks at. */
 export interface EditorState {
@@ -15,7 +15,7 @@ export interface EditorState {
 }
 
 /** Largest k of contextLs.search. */
-export const MAX_SEARCH_K = 100;
+export const MAX_SEARCH_K = Limits.search.k.max;
 
 /** Whether the selection is empty (a cursor). */
 export function isEmptySelection(ed: EditorState): boolean {
@@ -46,16 +46,16 @@ export function placeArgs(ed: EditorState): PlaceArgs {
 export interface PackOptions {
   format: string;
   /** Only set when the user asked for a specific budget; otherwise the server's budgetTokens setting applies. */
-  budgetTokens?: number;
+  budget?: number;
 }
 
 /** contextLs.contextPack arguments for the selection or the symbol under the cursor. */
-export function packArgsForSelection(ed: EditorState, opts: PackOptions): ContextPackArgs {
+export function packArgsForSelection(ed: EditorState, opts: PackOptions): PackArgs {
   return withPackOptions(placeArgs(ed), opts);
 }
 
 /** contextLs.contextPack arguments for a free-text query; undefined when the query is blank. */
-export function packArgsForQuery(query: string, opts: PackOptions): ContextPackArgs | undefined {
+export function packArgsForQuery(query: string, opts: PackOptions): PackArgs | undefined {
   const q = query.trim();
   if (q === '') {
     return undefined;
@@ -63,10 +63,10 @@ export function packArgsForQuery(query: string, opts: PackOptions): ContextPackA
   return withPackOptions({ query: q }, opts);
 }
 
-function withPackOptions(args: ContextPackArgs, opts: PackOptions): ContextPackArgs {
+function withPackOptions(args: PackArgs, opts: PackOptions): PackArgs {
   args.format = opts.format;
-  if (opts.budgetTokens !== undefined && Number.isInteger(opts.budgetTokens) && opts.budgetTokens > 0) {
-    args.budgetTokens = opts.budgetTokens;
+  if (opts.budget !== undefined && Number.isInteger(opts.budget) && opts.budget > 0) {
+    args.budget = opts.budget;
   }
   return args;
 }

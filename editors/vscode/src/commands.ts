@@ -12,14 +12,14 @@ import { packText } from './pack';
 import { pickLocation } from './picker';
 import {
   Commands,
-  ContextPackArgs,
-  ContextPackResult,
+  PackArgs,
+  PackAnswer,
   GraphResult,
   PinsResult,
-  ReindexResult,
+  ReindexAnswer,
   RelatedResult,
   SearchResult,
-  StatsResult,
+  StatsAnswer,
 } from './protocol';
 import {
   callEntries,
@@ -165,9 +165,9 @@ function activeState(client: ContextClient, what: string) {
 }
 
 async function copyPack(client: ContextClient, what: string, args: object): Promise<void> {
-  let res: ContextPackResult;
+  let res: PackAnswer;
   try {
-    res = await run<ContextPackResult>(client, 'building context pack', Commands.contextPack, args);
+    res = await run<PackAnswer>(client, 'building context pack', Commands.pack, args);
   } catch (err) {
     showError(what, err);
     return;
@@ -176,7 +176,7 @@ async function copyPack(client: ContextClient, what: string, args: object): Prom
 }
 
 /** Puts a pack on the clipboard and says how big it is; an empty pack leaves the clipboard alone. */
-export async function copyPackText(res: ContextPackResult): Promise<void> {
+export async function copyPackText(res: PackAnswer): Promise<void> {
   const text = packText(res);
   if (text === '' || (res.items ?? []).length === 0) {
     void vscode.window.showWarningMessage('context-ls: nothing relevant was found; the clipboard is unchanged.');
@@ -215,7 +215,7 @@ export async function offerQuery(button: string): Promise<boolean> {
 }
 
 /** Asks what a pack is for: its contextLs.contextPack arguments, or undefined when dismissed. */
-export async function askPackQuery(title: string, deps: Pick<CommandDeps, 'config'>): Promise<ContextPackArgs | undefined> {
+export async function askPackQuery(title: string, deps: Pick<CommandDeps, 'config'>): Promise<PackArgs | undefined> {
   const query = await vscode.window.showInputBox({
     title,
     prompt: 'What is the context for? Words, identifiers or a question.',
@@ -250,7 +250,7 @@ export async function showRelated(deps: CommandDeps): Promise<void> {
   }
   let res: RelatedResult;
   try {
-    res = await run<RelatedResult>(client, 'finding related code', Commands.relatedContext, placeArgs(st));
+    res = await run<RelatedResult>(client, 'finding related code', Commands.related, placeArgs(st));
   } catch (err) {
     showError('Show Related Code', err);
     return;
@@ -405,9 +405,9 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
   if (client === undefined) {
     return;
   }
-  let dry: ReindexResult;
+  let dry: ReindexAnswer;
   try {
-    dry = await run<ReindexResult>(client, 'planning reindex', Commands.reindex, reindexArgs('dryRun'));
+    dry = await run<ReindexAnswer>(client, 'planning reindex', Commands.reindex, reindexArgs('dryRun'));
   } catch (err) {
     showError('Reindex Workspace', err);
     return;
@@ -440,8 +440,8 @@ export async function reindexWorkspace(deps: CommandDeps): Promise<void> {
     report();
   });
   try {
-    const res = await client.execute<ReindexResult>(Commands.reindex, reindexArgs('confirm'));
-    jobId = res.jobId;
+    const res = await client.execute<ReindexAnswer>(Commands.reindex, reindexArgs('confirm'));
+    jobId = (res.folders ?? []).find((f) => f.jobId)?.jobId;
     left = Math.max(1, (res.folders ?? []).length);
     if (jobId === undefined) {
       sub.dispose();
@@ -464,7 +464,7 @@ export async function showStats(deps: CommandDeps): Promise<void> {
     return;
   }
   try {
-    const res = await run<StatsResult>(client, 'reading stats', Commands.stats, undefined);
+    const res = await run<StatsAnswer>(client, 'reading stats', Commands.stats, undefined);
     await deps.showStatsDocument(statsMarkdown(res, workspaceFolders()));
     deps.refreshStatus();
   } catch (err) {
@@ -502,7 +502,7 @@ export async function exploreDefinition(deps: CommandDeps): Promise<void> {
         settle(client.execute<GraphResult>(Commands.callers, args)),
         settle(client.execute<GraphResult>(Commands.callees, args)),
         settle(client.execute<GraphResult>(Commands.tests, args)),
-        settle(client.execute<RelatedResult>(Commands.relatedContext, args)),
+        settle(client.execute<RelatedResult>(Commands.related, args)),
       ]),
   );
   const ans: ExploreAnswers = {

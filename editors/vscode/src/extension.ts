@@ -9,7 +9,7 @@ import { PackPreview } from './packView';
 import { PinsView } from './pinsView';
 import { ResultsView } from './resultsView';
 import { readerFor, ServerController } from './server';
-import { Commands, StatsResult } from './protocol';
+import { Commands, StatsAnswer } from './protocol';
 import { SCHEME, StatsDocument } from './statsDocument';
 import { StatusBar } from './status';
 
@@ -21,7 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statsDoc = new StatsDocument();
   const status = new StatusBar(() => {
     const c = controller?.contextClient();
-    return c === undefined ? undefined : c.execute<StatsResult>(Commands.stats, undefined);
+    return c === undefined ? undefined : c.execute<StatsAnswer>(Commands.stats, undefined);
   });
   const ctl = new ServerController(output, status, context.extensionPath);
   controller = ctl;

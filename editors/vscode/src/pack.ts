@@ -5,14 +5,18 @@
 // it costs), and the text Copy and Insert use. Pure functions of the JSON;
 // no 'vscode' (packView.ts shows them).
 
-import { ContextPackArgs, ContextPackItem, ContextPackResult, MAX_BUDGET, MIN_BUDGET } from './protocol';
+import { Limits, PackAnswer, PackArgs, PackItem } from './protocol';
 import { kindCodicon, num } from './render';
 import { ResultNode } from './results';
+
+/** The smallest and largest budget contextLs.contextPack takes. */
+export const MIN_BUDGET = Limits.pack.budget.min;
+export const MAX_BUDGET = Limits.pack.budget.max;
 
 /** What a preview asks the server, again on every Drop, Pin, budget change and Refresh. */
 export interface PackRequest {
   /** The place or the query, and the format. */
-  base: ContextPackArgs;
+  base: PackArgs;
   /** The budget chosen in the view; undefined: the budgetTokens setting. */
   budget?: number;
   /** The items dropped, as exclude names them (PATH:A-B), in the order dropped. */
@@ -20,7 +24,7 @@ export interface PackRequest {
 }
 
 /** What the actions of a pack node act on: an item of the pack, or an item dropped from it. */
-export type PackValue = { item: ContextPackItem } | { dropped: string };
+export type PackValue = { item: PackItem } | { dropped: string };
 
 /** A node of the Context Pack view. */
 export type PackNode = ResultNode<PackValue>;
@@ -36,10 +40,10 @@ export const PackContext = {
 } as const;
 
 /** The arguments of contextLs.contextPack for a request. */
-export function packArgs(req: PackRequest): ContextPackArgs {
-  const args: ContextPackArgs = { ...req.base };
+export function packArgs(req: PackRequest): PackArgs {
+  const args: PackArgs = { ...req.base };
   if (req.budget !== undefined) {
-    args.budgetTokens = req.budget;
+    args.budget = req.budget;
   }
   if (req.exclude.length > 0) {
     args.exclude = [...req.exclude];
@@ -48,12 +52,12 @@ export function packArgs(req: PackRequest): ContextPackArgs {
 }
 
 /** How exclude names an item: its path and lines, "inventory/stock.go:25-31". */
-export function excludeKey(item: ContextPackItem): string {
+export function excludeKey(item: PackItem): string {
   return `${item.path}:${item.startLine}-${item.endLine}`;
 }
 
 /** The request with an item dropped: the next pack leaves it out and gives its tokens to other candidates. */
-export function dropItem(req: PackRequest, item: ContextPackItem): PackRequest {
+export function dropItem(req: PackRequest, item: PackItem): PackRequest {
   const key = excludeKey(item);
   return { ...req, exclude: req.exclude.includes(key) ? [...req.exclude] : [...req.exclude, key] };
 }
@@ -87,12 +91,12 @@ export function parseBudget(text: string): number | undefined {
 }
 
 /** "inventory/stock.go:25-31" ("…:7" for one line). */
-export function itemPlace(item: ContextPackItem): string {
+export function itemPlace(item: PackItem): string {
   return item.startLine === item.endLine ? `${item.path}:${item.startLine}` : `${item.path}:${item.startLine}-${item.endLine}`;
 }
 
 /** The word that marks an item every pack includes whatever its relevance ('' for the others). */
-function mark(item: ContextPackItem): string {
+function mark(item: PackItem): string {
   switch (item.includeMode) {
     case 'manual':
       return 'pinned';
@@ -104,12 +108,12 @@ function mark(item: ContextPackItem): string {
 }
 
 /** "481 / 4,000 tokens". */
-export function packTotal(res: ContextPackResult): string {
+export function packTotal(res: PackAnswer): string {
   return `${num(res.tokens)} / ${num(res.budget)} tokens`;
 }
 
 /** What a pack is for, in the view's title: the selection's definition (or lines) or the query. */
-export function packSubject(res: ContextPackResult, base: ContextPackArgs): string {
+export function packSubject(res: PackAnswer, base: PackArgs): string {
   const sel = (res.items ?? []).find((it) => it.source === 'selection');
   if (sel !== undefined) {
     return sel.symbol !== '' ? sel.symbol : itemPlace(sel);
@@ -124,12 +128,12 @@ export function packSubject(res: ContextPackResult, base: ContextPackArgs): stri
 }
 
 /** The view's description: what the pack is for and its total against the budget. */
-export function packDescription(res: ContextPackResult, base: ContextPackArgs): string {
+export function packDescription(res: PackAnswer, base: PackArgs): string {
   return `${packSubject(res, base)} · ${packTotal(res)}`;
 }
 
 /** A pack item's row: where, which definition, why it is in, its tokens; pinned and always items marked. */
-function itemNode(item: ContextPackItem): PackNode {
+function itemNode(item: PackItem): PackNode {
   const m = mark(item);
   const why = item.reason !== '' ? item.reason : item.source;
   const description = [item.symbol, why, m !== why ? m : '', `${num(item.tokens)} token${item.tokens === 1 ? '' : 's'}`, item.shortened ? 'shortened' : '']
@@ -163,7 +167,7 @@ function itemNode(item: ContextPackItem): PackNode {
  * items dropped here, each of which can be put back), then the items in
  * the pack's order.
  */
-export function packTree(res: ContextPackResult, req: PackRequest): PackNode[] {
+export function packTree(res: PackAnswer, req: PackRequest): PackNode[] {
   const items = res.items ?? [];
   const dropped = res.dropped ?? 0;
   const excluded = res.excluded ?? 0;
@@ -210,7 +214,7 @@ export function packTree(res: ContextPackResult, req: PackRequest): PackNode[] {
  * array of the items with their text). Servers that left it empty with
  * format json, the items alone carrying the text, get that array built.
  */
-export function packText(res: ContextPackResult): string {
+export function packText(res: PackAnswer): string {
   if ((res.text ?? '') !== '' || res.format !== 'json') {
     return res.text ?? '';
   }

@@ -10,9 +10,9 @@ import { askPackQuery, CommandDeps, copyPackText, ExtensionCommands, needClient,
 import { packFormat } from './config';
 import { editorState } from './convert';
 import { NodeTree } from './nodeTree';
-import { budgetProblem, dropItem, packArgs, packDescription, PackRequest, packText, packTree, PackValue, parseBudget, restoreItem, withBudget } from './pack';
+import { budgetProblem, dropItem, MAX_BUDGET, MIN_BUDGET, packArgs, packDescription, PackRequest, packText, packTree, PackValue, parseBudget, restoreItem, withBudget } from './pack';
 import { pinItemArgs } from './pins';
-import { Commands, ContextPackArgs, ContextPackResult, MAX_BUDGET, MIN_BUDGET, PinsResult } from './protocol';
+import { Commands, PackAnswer, PackArgs, PinsAnswer } from './protocol';
 import { num, packSummary, pinsSummary } from './render';
 import { ResultNode } from './results';
 
@@ -31,7 +31,7 @@ export type PackViewDeps = Pick<CommandDeps, 'client' | 'unavailableReason' | 'c
 /** The pack shown and the request that built it. */
 interface Shown {
   req: PackRequest;
-  res: ContextPackResult;
+  res: PackAnswer;
 }
 
 /** The Context Pack view and its commands. */
@@ -100,7 +100,7 @@ export class PackPreview implements vscode.Disposable {
   }
 
   /** A new preview: the budget of the settings, nothing dropped. */
-  private async start(base: ContextPackArgs, source: vscode.Uri | undefined, what: string): Promise<void> {
+  private async start(base: PackArgs, source: vscode.Uri | undefined, what: string): Promise<void> {
     if (await this.build({ base, exclude: [] }, what)) {
       this.source = source;
       await this.tree.focus();
@@ -119,10 +119,10 @@ export class PackPreview implements vscode.Disposable {
     }
     const mine = ++this.latest;
     this.wanted = req;
-    let res: ContextPackResult;
+    let res: PackAnswer;
     try {
       res = await vscode.window.withProgress({ location: { viewId: PACK_VIEW } }, (_p, token) =>
-        client.execute<ContextPackResult>(Commands.contextPack, packArgs(req), token),
+        client.execute<PackAnswer>(Commands.pack, packArgs(req), token),
       );
     } catch (err) {
       if (mine === this.latest) {
@@ -178,7 +178,7 @@ export class PackPreview implements vscode.Disposable {
       return;
     }
     try {
-      const res = await client.execute<PinsResult>(Commands.pin, pinItemArgs(node.value.item));
+      const res = await client.execute<PinsAnswer>(Commands.pin, pinItemArgs(node.value.item));
       void vscode.window.showInformationMessage(`context-ls: ${pinsSummary('pin', res)}`);
     } catch (err) {
       showError('Pin', err);

@@ -3,7 +3,7 @@
 // cannot be read), and the arguments that pin a pack item and unpin a pin.
 // Pure functions of the JSON; no 'vscode' (pinsView.ts shows them).
 
-import { ContextPackItem, PinArgs, PinEntry } from './protocol';
+import { PackItem, PinArgs, Pin } from './protocol';
 import { FolderRef, num } from './render';
 import { ResultNode } from './results';
 
@@ -12,13 +12,13 @@ export interface FolderPins {
   folder: FolderRef;
   /** The folder's URI as the server spells it (for unpin all). */
   serverFolder?: string;
-  pins?: PinEntry[];
+  pins?: Pin[];
   error?: string;
 }
 
 /** What the actions of a pin node act on. */
 export interface PinValue {
-  pin: PinEntry;
+  pin: Pin;
   folder: FolderPins;
 }
 
@@ -34,17 +34,17 @@ export const PinContext = {
 } as const;
 
 /** "inventory/stock.go:25-31" for lines, "retry/backoff.py" for a whole file. */
-export function pinLabel(p: PinEntry): string {
+export function pinLabel(p: Pin): string {
   return p.lines !== undefined && p.lines !== '' ? `${p.path}:${p.lines}` : p.path;
 }
 
 /** The tokens pins add to every pack together. */
-export function pinsTokens(pins: PinEntry[]): number {
+export function pinsTokens(pins: Pin[]): number {
   return pins.reduce((n, p) => n + (p.tokens ?? 0), 0);
 }
 
 /** "2 pins · 169 tokens in every pack" ("nothing pinned"). */
-export function pinsCount(pins: PinEntry[]): string {
+export function pinsCount(pins: Pin[]): string {
   if (pins.length === 0) {
     return 'nothing pinned';
   }
@@ -52,7 +52,7 @@ export function pinsCount(pins: PinEntry[]): string {
   return `${num(pins.length)} pin${pins.length === 1 ? '' : 's'} · ${num(t)} token${t === 1 ? '' : 's'} in every pack`;
 }
 
-function pinNode(pin: PinEntry, folder: FolderPins): PinNode {
+function pinNode(pin: Pin, folder: FolderPins): PinNode {
   const label = pinLabel(pin);
   if (pin.error !== undefined && pin.error !== '') {
     return {
@@ -98,13 +98,13 @@ export function pinsDescription(all: FolderPins[]): string | undefined {
 }
 
 /** contextLs.unpin (and contextLs.pin) arguments naming a pin as it was pinned: its lines, or its whole file. */
-export function pinPlace(p: PinEntry): PinArgs {
+export function pinPlace(p: Pin): PinArgs {
   const doc = { uri: p.location.uri };
   return p.lines !== undefined && p.lines !== '' ? { textDocument: doc, range: p.location.range } : { textDocument: doc };
 }
 
 /** contextLs.pin arguments for a pack item: its lines. */
-export function pinItemArgs(item: ContextPackItem): PinArgs {
+export function pinItemArgs(item: PackItem): PinArgs {
   return { textDocument: { uri: item.location.uri }, range: item.location.range };
 }
 
@@ -113,6 +113,6 @@ export function pinItemArgs(item: ContextPackItem): PinArgs {
  * the server cannot unpin by name (its file is gone): the others whose
  * files are there, in pinning order.
  */
-export function pinsToKeep(pins: PinEntry[], removed: PinEntry): PinEntry[] {
+export function pinsToKeep(pins: Pin[], removed: Pin): Pin[] {
   return pins.filter((p) => p !== removed && (p.error === undefined || p.error === ''));
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { CommandDeps, ExtensionCommands, needClient, showError } from './commands';
 import { NodeTree } from './nodeTree';
 import { FolderPins, pinLabel, pinPlace, pinsDescription, pinsToKeep, pinsTree, PinValue } from './pins';
-import { Commands, PinsResult } from './protocol';
+import { Commands, PinsAnswer } from './protocol';
 import { notPinnedMessage, num, serverWords } from './render';
 import { ResultNode } from './results';
 
@@ -82,7 +82,7 @@ export class PinsView implements vscode.Disposable {
           wsFolders.map(async (f): Promise<FolderPins> => {
             const folder = { uri: f.uri.toString(), name: f.name };
             try {
-              const res = await client.execute<PinsResult>(Commands.pins, { folder: client.uriOf(f.uri) });
+              const res = await client.execute<PinsAnswer>(Commands.pins, { folder: client.uriOf(f.uri) });
               return { folder, serverFolder: res.folder, pins: res.pins ?? [] };
             } catch (err) {
               return { folder, error: serverWords(err) };
@@ -112,7 +112,7 @@ export class PinsView implements vscode.Disposable {
     }
     const { pin } = node.value;
     try {
-      await client.execute<PinsResult>(Commands.unpin, pinPlace(pin));
+      await client.execute<PinsAnswer>(Commands.unpin, pinPlace(pin));
     } catch (err) {
       if (pin.error !== undefined && pin.error !== '') {
         if (!(await this.unpinGone(node.value))) {
@@ -152,7 +152,7 @@ export class PinsView implements vscode.Disposable {
       return false;
     }
     try {
-      await client.execute<PinsResult>(Commands.unpin, { all: true, folder: folder.serverFolder ?? folder.folder.uri });
+      await client.execute<PinsAnswer>(Commands.unpin, { all: true, folder: folder.serverFolder ?? folder.folder.uri });
     } catch (err) {
       showError('Unpin', err);
       return false;
@@ -160,7 +160,7 @@ export class PinsView implements vscode.Disposable {
     const failed: string[] = [];
     for (const p of keep) {
       try {
-        await client.execute<PinsResult>(Commands.pin, pinPlace(p));
+        await client.execute<PinsAnswer>(Commands.pin, pinPlace(p));
       } catch (err) {
         failed.push(`${pinLabel(p)} (${serverWords(err)})`);
       }
@@ -195,7 +195,7 @@ export class PinsView implements vscode.Disposable {
     }
     try {
       for (const f of withPins) {
-        await client.execute<PinsResult>(Commands.unpin, { all: true, folder: f.serverFolder ?? f.folder.uri });
+        await client.execute<PinsAnswer>(Commands.unpin, { all: true, folder: f.serverFolder ?? f.folder.uri });
       }
     } catch (err) {
       showError('Clear All', err);

@@ -4,18 +4,20 @@
 
 import { fileURLToPath } from 'url';
 import {
-  ContextPackResult,
-  EmbeddingsStats,
+  EmbeddingsState,
   GraphResult,
-  FolderStats,
+  Hit,
   Location,
-  PackItem,
+  PackAnswer,
   PinsResult,
-  ReindexResult,
+  ReindexAnswer,
+  RelatedItem,
   RelatedResult,
-  SearchHit,
-  StatsResult,
+  StatsAnswer,
 } from './protocol';
+
+/** One folder's statistics in a contextLs.stats answer. */
+export type FolderStats = StatsAnswer['folders'][number];
 
 /** A workspace folder as the renderer needs it. */
 export interface FolderRef {
@@ -132,7 +134,7 @@ function baseName(p: string): string {
 }
 
 /** A search hit as a QuickPick entry: symbol (or file name), path:line, first snippet line. */
-export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
+export function hitEntry(hit: Hit, folders: FolderRef[]): LocationEntry {
   const name = hit.symbol !== '' ? hit.symbol : baseName(displayPath(hit.location.uri, folders));
   // The evidence that found the file (body, symbol, vector, …), as the CLI shows it.
   const evidence = (hit.sources ?? []).join(' ');
@@ -145,7 +147,7 @@ export function hitEntry(hit: SearchHit, folders: FolderRef[]): LocationEntry {
 }
 
 /** A pack or related item as a QuickPick entry. */
-export function packItemEntry(item: PackItem, folders: FolderRef[]): LocationEntry {
+export function packItemEntry(item: RelatedItem, folders: FolderRef[]): LocationEntry {
   const name = item.symbol !== '' ? item.symbol : baseName(displayPath(item.location.uri, folders));
   return {
     label: name,
@@ -162,12 +164,12 @@ export function relatedEntries(res: RelatedResult, folders: FolderRef[]): Locati
 
 /** The definitions a graph result is about, joined for messages ("" when none). */
 export function graphSymbols(res: GraphResult): string {
-  return [...new Set((res.targets ?? []).map((t) => t.symbol).filter((s) => s !== ''))].join(', ');
+  return [...new Set((res.results ?? []).map((t) => t.definition.symbol).filter((s) => s !== ''))].join(', ');
 }
 
 /** Items a graph result left out (name-only matches and those past the limit). */
 export function graphOmitted(res: GraphResult): number {
-  return (res.targets ?? []).reduce((n, t) => n + (t.omitted ?? 0), 0);
+  return (res.results ?? []).reduce((n, t) => n + (t.omitted ?? 0) + (t.truncated ?? 0), 0);
 }
 
 /**
@@ -177,12 +179,12 @@ export function graphOmitted(res: GraphResult): number {
  */
 export function callEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
   const out: LocationEntry[] = [];
-  for (const t of res.targets ?? []) {
+  for (const t of res.results ?? []) {
     for (const it of t.items ?? []) {
-      const sites = it.callSites !== undefined && it.callSites !== null && it.callSites.length > 0 ? it.callSites : [it.location];
+      const sites = it.sites !== undefined && it.sites !== null && it.sites.length > 0 ? it.sites.map((s) => s.location) : [it.location];
       for (const site of sites) {
         out.push({
-          label: it.name,
+          label: it.symbol,
           description: placeLabel(site, folders),
           detail: [it.kind, it.confidence, it.reason].filter((s) => s !== undefined && s !== '').join(' · '),
           location: site,
@@ -196,11 +198,11 @@ export function callEntries(res: GraphResult, folders: FolderRef[]): LocationEnt
 /** Tests as entries at their definitions, with why they count. */
 export function testEntries(res: GraphResult, folders: FolderRef[]): LocationEntry[] {
   const out: LocationEntry[] = [];
-  for (const t of res.targets ?? []) {
+  for (const t of res.results ?? []) {
     for (const it of t.items ?? []) {
       const why = it.detail !== undefined && it.detail !== '' ? it.detail : it.reason;
       out.push({
-        label: it.name,
+        label: it.symbol,
         description: placeLabel(it.location, folders),
         detail: [why, it.via ? `via ${it.via}` : '', it.confidence].filter((s) => s !== undefined && s !== '').join(' · '),
         location: it.location,
@@ -218,7 +220,7 @@ export function num(n: number): string {
 }
 
 /** The notification after a pack was copied (or inserted): tokens used of the budget. */
-export function packSummary(res: ContextPackResult, done: 'copied' | 'inserted' = 'copied'): string {
+export function packSummary(res: PackAnswer, done: 'copied' | 'inserted' = 'copied'): string {
   const n = (res.items ?? []).length;
   return `Context ${done}: ${num(res.tokens)} / ${num(res.budget)} tokens, ${n} snippet${n === 1 ? '' : 's'}.`;
 }
@@ -287,7 +289,7 @@ export function reindexDone(jobId: string, title: string, message: string | unde
 }
 
 /** The question asked before a reindex, from the dry run. */
-export function reindexQuestion(dry: ReindexResult): string {
+export function reindexQuestion(dry: ReindexAnswer): string {
   let files = 0;
   let removed = 0;
   for (const f of dry.folders ?? []) {
@@ -312,17 +314,17 @@ export function bytes(n: number): string {
 }
 
 /** A short embeddings state: "ready", "off", "unavailable", … */
-export function embeddingsWord(e: EmbeddingsStats | undefined): string {
+export function embeddingsWord(e: EmbeddingsState | undefined): string {
   return e?.state?.trim() || 'unknown';
 }
 
 /** The embeddings state with its reason: "unavailable: no ONNX Runtime library found". */
-export function embeddingsText(e: EmbeddingsStats | undefined): string {
+export function embeddingsText(e: EmbeddingsState | undefined): string {
   const word = embeddingsWord(e);
   return e?.reason ? `${word}: ${e.reason}` : word;
 }
 
-function cacheHitCell(e: EmbeddingsStats | undefined): string {
+function cacheHitCell(e: EmbeddingsState | undefined): string {
   if (e?.cacheHitRate !== undefined) {
     return `${(e.cacheHitRate * 100).toFixed(1)} %`;
   }
@@ -330,7 +332,7 @@ function cacheHitCell(e: EmbeddingsStats | undefined): string {
   return word === 'ready' || word === 'loading' ? 'nothing embedded yet' : `none (embeddings ${word})`;
 }
 
-function embeddingsCell(e: EmbeddingsStats | undefined): string {
+function embeddingsCell(e: EmbeddingsState | undefined): string {
   const parts = [embeddingsText(e)];
   if (e?.model) {
     parts.push(`model ${e.model}`);
@@ -347,7 +349,7 @@ function cell(s: string): string {
 }
 
 function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
-  const uri = f.folder ?? f.uri;
+  const uri = f.folder;
   const name = folders.find((x) => x.uri === uri)?.name ?? uriToPath(uri);
   const langs = Object.entries(f.languages ?? {})
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -385,7 +387,7 @@ function folderMarkdown(f: FolderStats, folders: FolderRef[]): string[] {
 }
 
 /** The stats document (Markdown) for Show Index Stats. */
-export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string {
+export function statsMarkdown(stats: StatsAnswer, folders: FolderRef[]): string {
   const out = ['# context-ls index', ''];
   if ((stats.folders ?? []).length === 0) {
     out.push('No workspace folder is indexed.', '');
@@ -393,9 +395,10 @@ export function statsMarkdown(stats: StatsResult, folders: FolderRef[]): string 
   for (const f of stats.folders ?? []) {
     out.push(...folderMarkdown(f, folders));
   }
-  if ((stats.jobs ?? []).length > 0) {
+  const jobs = (stats.folders ?? []).flatMap((f) => f.jobs ?? []);
+  if (jobs.length > 0) {
     out.push('## Reindex jobs', '', '| job | state | done | indexed | removed | failed | started | finished |', '|---|---|---|---|---|---|---|---|');
-    for (const j of stats.jobs) {
+    for (const j of jobs) {
       out.push(
         `| ${cell(j.jobId)} | ${cell(j.error ? `${j.status}: ${j.error}` : j.status)} | ${num(j.done)} / ${num(j.total)} | ${num(j.indexed)} | ${num(j.removed)} | ${num(j.failed)} | ${j.started ?? ''} | ${j.finished ?? ''} |`,
       );

@@ -47,13 +47,13 @@ function why(it: GraphItem): string {
 /** Graph items as nodes; a node with several call sites lists them as children. */
 function graphNodes(res: GraphResult | undefined, folders: FolderRef[], sites: boolean): ResultNode[] {
   const out: ResultNode[] = [];
-  for (const t of res?.targets ?? []) {
+  for (const t of res?.results ?? []) {
     for (const it of t.items ?? []) {
-      const calls = sites ? (it.callSites ?? []) : [];
+      const calls = sites ? (it.sites ?? []).map((s) => s.location) : [];
       const node: ResultNode = {
-        label: it.name,
+        label: it.symbol,
         description: `${why(it)} · ${placeLabel(calls[0] ?? it.location, folders)}`,
-        tooltip: [`${it.name} (${it.kind})`, `confidence: ${it.confidence}`, `reason: ${it.reason}`, it.detail ? `detail: ${it.detail}` : '', it.via ? `via: ${it.via}` : '']
+        tooltip: [`${it.symbol} (${it.kind})`, `confidence: ${it.confidence}`, `reason: ${it.reason}`, it.detail ? `detail: ${it.detail}` : '', it.via ? `via: ${it.via}` : '']
           .filter((s) => s !== '')
           .join('\n'),
         icon: kindCodicon(it.kind),
@@ -70,7 +70,7 @@ function graphNodes(res: GraphResult | undefined, folders: FolderRef[], sites: b
 
 /** Items the server left out of a graph answer. */
 function omitted(res: GraphResult | undefined): number {
-  return (res?.targets ?? []).reduce((n, t) => n + (t.omitted ?? 0), 0);
+  return (res?.results ?? []).reduce((n, t) => n + (t.omitted ?? 0) + (t.truncated ?? 0), 0);
 }
 
 /** A group node: its items, or one line saying why there are none. */
@@ -97,18 +97,19 @@ export function exploreTree(ans: ExploreAnswers, folders: FolderRef[]): ResultNo
   const seen = new Set<string>();
   const defs: ResultNode[] = [];
   for (const res of [ans.callers, ans.callees, ans.tests]) {
-    for (const t of res?.targets ?? []) {
-      const key = `${t.location.uri}#${t.location.range.start.line}`;
+    for (const t of res?.results ?? []) {
+      const d = t.definition;
+      const key = `${d.nameLocation.uri}#${d.nameLocation.range.start.line}`;
       if (seen.has(key)) {
         continue;
       }
       seen.add(key);
       defs.push({
-        label: t.symbol,
-        description: `${t.kind} · ${placeLabel(t.location, folders)}`,
-        tooltip: `${t.symbol} (${t.kind})`,
-        icon: kindCodicon(t.kind),
-        location: t.location,
+        label: d.symbol,
+        description: `${d.kind} · ${placeLabel(d.nameLocation, folders)}`,
+        tooltip: `${d.symbol} (${d.kind})`,
+        icon: kindCodicon(d.kind),
+        location: d.nameLocation,
       });
     }
   }
@@ -136,9 +137,9 @@ export function exploreTree(ans: ExploreAnswers, folders: FolderRef[]): ResultNo
 export function exploreTitle(ans: ExploreAnswers): string {
   const names = new Set<string>();
   for (const res of [ans.callers, ans.callees, ans.tests]) {
-    for (const t of res?.targets ?? []) {
-      if (t.symbol !== '') {
-        names.add(t.symbol);
+    for (const t of res?.results ?? []) {
+      if (t.definition.symbol !== '') {
+        names.add(t.definition.symbol);
       }
     }
   }

@@ -3,12 +3,12 @@
 // stats (or restarts a stopped server).
 
 import * as vscode from 'vscode';
-import { ProgressValue, StatsResult } from './protocol';
+import { ProgressValue, StatsAnswer } from './protocol';
 import { errorMessage, isCancelled } from './render';
 import { ServerState, StatusModel } from './statusModel';
 
 /** Fetches contextLs.stats; undefined when no client is running. */
-export type StatsFetcher = () => Promise<StatsResult> | undefined;
+export type StatsFetcher = () => Promise<StatsAnswer> | undefined;
 
 /** How often the index state is refreshed while nothing reports progress. */
 export const POLL_MS = 30_000;

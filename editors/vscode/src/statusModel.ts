@@ -2,8 +2,8 @@
 // work runs, then the index state from contextLs.stats. Pure state; the
 // StatusBar controller (status.ts) shows it.
 
-import { embeddingsText, embeddingsWord, num, uriToPath } from './render';
-import { FolderStats, ProgressValue, StatsResult } from './protocol';
+import { embeddingsText, embeddingsWord, FolderStats, num, uriToPath } from './render';
+import { ProgressValue, StatsAnswer } from './protocol';
 
 /** The server process as the extension sees it. */
 export type ServerState = 'starting' | 'running' | 'stopped' | 'missing';
@@ -34,7 +34,7 @@ export class StatusModel {
   private ended: Running | undefined;
   /** Counts the times the last running operation ended: stats asked for before are stale. */
   private generation = 0;
-  private stats: StatsResult | undefined;
+  private stats: StatsAnswer | undefined;
   private statsError: string | undefined;
   private server: ServerState = 'starting';
   private serverDetail = '';
@@ -101,7 +101,7 @@ export class StatusModel {
    * Records stats requested at stamp (default: now). Returns false, keeping
    * nothing, when an operation ended after the request: ask again.
    */
-  setStats(stats: StatsResult, stamp = this.generation): boolean {
+  setStats(stats: StatsAnswer, stamp = this.generation): boolean {
     if (stamp < this.generation) {
       return false;
     }
@@ -186,7 +186,7 @@ export class StatusModel {
     const tooltip = folders
       .map(
         (f) =>
-          `${uriToPath(f.folder ?? f.uri)}: ${num(f.files)} files, ${num(f.symbols)} definitions, ${num(f.chunks)} chunks; indexing ${f.indexing?.state ?? 'unknown'}; embeddings ${embeddingsText(f.embeddings)}`,
+          `${uriToPath(f.folder)}: ${num(f.files)} files, ${num(f.symbols)} definitions, ${num(f.chunks)} chunks; indexing ${f.indexing?.state ?? 'unknown'}; embeddings ${embeddingsText(f.embeddings)}`,
       )
       .concat(this.statsError !== undefined ? [`Last refresh failed: ${this.statsError}`] : [])
       .concat(['Click for index stats.'])
@@ -197,7 +197,7 @@ export class StatusModel {
       const f = busy[0];
       const more = busy.length > 1 ? ` (+${busy.length - 1})` : '';
       const of = f.indexing.total > 0 ? ` ${num(f.indexing.done)}/${num(f.indexing.total)} files` : '';
-      return { text: `$(sync~spin) Indexing ${folderName(f.uri)}${of}${more}`, tooltip, command: STATUS_COMMANDS.stats, warning: false };
+      return { text: `$(sync~spin) Indexing ${folderName(f.folder)}${of}${more}`, tooltip, command: STATUS_COMMANDS.stats, warning: false };
     }
     return {
       text: `$(database) ${num(files)} files · ${emb}`,

@@ -57,9 +57,9 @@ describe('args', () => {
   it('pack for the selection carries the format and only a valid explicit budget', () => {
     const ed: EditorState = { uri, anchor: at(0, 0), active: at(0, 0) };
     assert.deepStrictEqual(packArgsForSelection(ed, { format: 'markdown' }), { textDocument: { uri }, position: at(0, 0), format: 'markdown' });
-    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budgetTokens: 800 }).budgetTokens, 800);
-    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budgetTokens: -1 }).budgetTokens, undefined);
-    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budgetTokens: 1.5 }).budgetTokens, undefined);
+    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budget: 800 }).budget, 800);
+    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budget: -1 }).budget, undefined);
+    assert.strictEqual(packArgsForSelection(ed, { format: 'xml', budget: 1.5 }).budget, undefined);
   });
 
   it('pack for a query trims it and refuses a blank one', () => {

@@ -24,7 +24,7 @@ import {
 } from '../src/commands';
 import { ConfigReader } from '../src/config';
 import { pickLocation } from '../src/picker';
-import { Commands, GraphResult, ContextPackResult, RelatedResult, ReindexResult, SearchResult, StatsResult } from '../src/protocol';
+import { Commands, GraphResult, PackAnswer, RelatedResult, ReindexAnswer, SearchResult, StatsAnswer } from '../src/protocol';
 import { ResultNode } from '../src/results';
 import { ProgressEnd } from '../src/status';
 import { FakeClient, RpcError } from './fakeClient';
@@ -76,7 +76,7 @@ const notInBuild = (what: string) => new RpcError(-32601, `workspace/executeComm
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('commands', () => {
-  const results = fixture<{ pack: ContextPackResult; callers: GraphResult; tests: GraphResult; related: RelatedResult; search: SearchResult }>('results.json');
+  const results = fixture<{ pack: PackAnswer; callers: GraphResult; tests: GraphResult; related: RelatedResult; search: SearchResult }>('results.json');
   beforeEach(() => harness.reset());
 
   it('Copy Context for Selection packs the selection in the chosen format and copies it', async () => {
@@ -168,7 +168,7 @@ describe('commands', () => {
 
   it('Find Tests with no tests says so instead of opening an empty peek', async () => {
     openEditor([0, 0], [0, 0]);
-    const none = { targets: [{ location: { uri: 'file:///x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }, symbol: 'InvoiceTotal', kind: 'function', items: [], omitted: 2 }] };
+    const none = { results: [{ definition: { symbol: 'InvoiceTotal', kind: 'function' }, items: [], omitted: 2 }] };
     await findTests(deps(new FakeClient({ 'contextLs.tests': none })));
     assert.deepStrictEqual(harness.called('executeCommand'), []);
     assert.deepStrictEqual(harness.called('showInformationMessage'), [
@@ -297,9 +297,10 @@ describe('commands', () => {
   });
 
   it('Reindex Workspace asks first and sends confirm only after yes', async () => {
-    const dry: ReindexResult = fixture<{ reindexDry: ReindexResult }>('results.json').reindexDry;
+    const dry: ReindexAnswer = fixture<{ reindexDry: ReindexAnswer }>('results.json').reindexDry;
     const client = new FakeClient({
-      'contextLs.reindex': (args: unknown) => ((args as { dryRun?: boolean }).dryRun ? dry : { dryRun: false, jobId: 'reindex-7', folders: [] }),
+      'contextLs.reindex': (args: unknown) =>
+        (args as { dryRun?: boolean }).dryRun ? dry : { folders: [{ folder: 'file:///home/dev/shop', status: 'started', jobId: 'reindex-7', paths: [] }] },
     });
     harness.answers = [undefined];
     const d = deps(client);
@@ -328,10 +329,10 @@ describe('commands', () => {
     const client = new FakeClient({
       'contextLs.reindex': (args: unknown) => {
         if ((args as { dryRun?: boolean }).dryRun) {
-          return { dryRun: true, folders: [] };
+          return { folders: [] };
         }
         d.progressEnds.fire({ title: 'Re-indexing shop', message: 'reindex failed: disk full' });
-        return { dryRun: false, jobId: 'reindex-2', folders: [] };
+        return { folders: [{ folder: 'file:///home/dev/shop', status: 'started', jobId: 'reindex-2', paths: [] }] };
       },
     });
     d.client = () => client;
@@ -424,7 +425,7 @@ describe('commands', () => {
 
   it('Show Index Stats renders the stats document', async () => {
     (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = [{ uri: vscode.Uri.file('/home/dev/shop'), name: 'shop', index: 0 }];
-    const d = deps(new FakeClient({ 'contextLs.stats': fixture<StatsResult>('stats.json') }));
+    const d = deps(new FakeClient({ 'contextLs.stats': fixture<StatsAnswer>('stats.json') }));
     await showStats(d);
     assert.strictEqual(d.stats.length, 1);
     assert.match(d.stats[0], /^# context-ls index\n\n## shop\n/);

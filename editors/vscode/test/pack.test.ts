@@ -15,11 +15,11 @@ import {
   restoreItem,
   withBudget,
 } from '../src/pack';
-import { ContextPackResult } from '../src/protocol';
+import { PackAnswer } from '../src/protocol';
 import { fixture, golden } from './golden';
 
 /** A pack the real server answered: Stock.Reserve with two pins, one item dropped, one pin gone. */
-const pack = fixture<{ pack: ContextPackResult }>('pack-preview.json').pack;
+const pack = fixture<{ pack: PackAnswer }>('pack-preview.json').pack;
 const place = { textDocument: { uri: 'file:///home/dev/shop/inventory/stock.go' }, position: { line: 24, character: 18 }, format: 'markdown' };
 
 /** The tree as indented lines: [contextValue] $(icon) label — description → path:line. */
@@ -42,10 +42,10 @@ describe('context pack preview model', () => {
     const twice = dropItem(dropItem(once, b), a);
     assert.deepStrictEqual(packArgs(twice).exclude, ['inventory/stock.go:6-7', 'inventory/stock.go:9-12']);
     const bigger = withBudget(twice, 8000);
-    assert.deepStrictEqual(packArgs(bigger), { ...place, budgetTokens: 8000, exclude: ['inventory/stock.go:6-7', 'inventory/stock.go:9-12'] });
+    assert.deepStrictEqual(packArgs(bigger), { ...place, budget: 8000, exclude: ['inventory/stock.go:6-7', 'inventory/stock.go:9-12'] });
     assert.deepStrictEqual(packArgs(restoreItem(bigger, 'inventory/stock.go:6-7')).exclude, ['inventory/stock.go:9-12']);
     assert.strictEqual(packArgs(restoreItem(once, excludeKey(a))).exclude, undefined, 'nothing left to exclude: no exclude at all');
-    assert.strictEqual(packArgs(req).budgetTokens, undefined);
+    assert.strictEqual(packArgs(req).budget, undefined);
   });
 
   it('names an item by path and lines, as exclude does', () => {
@@ -91,7 +91,7 @@ describe('context pack preview model', () => {
   });
 
   it('says plainly when nothing relevant was found', () => {
-    const tree = packTree({ text: '', tokens: 0, budget: 4000, items: [], notes: [] }, { base: { query: 'zzz' }, exclude: [] });
+    const tree = packTree({ text: '', format: 'markdown', tokens: 0, budget: 4000, dropped: 0, items: [], notes: [], latencyMs: 1 }, { base: { query: 'zzz' }, exclude: [] });
     assert.deepStrictEqual(lines(tree), ['$(dashboard) 0 / 4,000 tokens — 0 items', '$(info) nothing relevant was found']);
   });
 
@@ -104,7 +104,7 @@ describe('context pack preview model', () => {
 
   it('copies the rendered pack, or with format json the pack as JSON', () => {
     assert.strictEqual(packText(pack), pack.text);
-    const json: ContextPackResult = { ...pack, format: 'json', text: '', items: pack.items.map((it) => ({ ...it, text: 'func x() {}' })) };
+    const json: PackAnswer = { ...pack, format: 'json', text: '', items: pack.items.map((it) => ({ ...it, text: 'func x() {}' })) };
     const parsed = JSON.parse(packText(json));
     assert.strictEqual(parsed.length, pack.items.length, 'an older server: the items with their text, as newer ones render them');
     assert.deepStrictEqual(Object.keys(parsed[0]).includes('location'), false);

@@ -7,21 +7,21 @@ import { ExtensionCommands } from '../src/commands';
 import { ConfigReader } from '../src/config';
 import { excludeKey, PackNode } from '../src/pack';
 import { ASK_PREVIEW_QUERY, PACK_SHOWN, PACK_VIEW, PackPreview } from '../src/packView';
-import { ContextPackArgs, ContextPackItem, ContextPackResult, PinsResult } from '../src/protocol';
+import { PackArgs, PackItem, PackAnswer, PinsResult } from '../src/protocol';
 import { FakeClient, RpcError } from './fakeClient';
 import { fixture } from './golden';
 import { fakeEditor, harness } from './stub/vscode';
 
-const { pack, pins } = fixture<{ pack: ContextPackResult; pins: PinsResult }>('pack-preview.json');
+const { pack, pins } = fixture<{ pack: PackAnswer; pins: PinsResult }>('pack-preview.json');
 const STOCK = '/home/dev/shop/inventory/stock.go';
 
 /** The server's pack for some arguments: the fixture's items but those exclude names, the budget asked. */
-function answerPack(args: unknown): ContextPackResult {
-  const a = args as ContextPackArgs;
-  const left = (it: ContextPackItem) => !(a.exclude ?? []).includes(excludeKey(it));
+function answerPack(args: unknown): PackAnswer {
+  const a = args as PackArgs;
+  const left = (it: PackItem) => !(a.exclude ?? []).includes(excludeKey(it));
   return {
     ...pack,
-    budget: a.budgetTokens ?? 600,
+    budget: a.budget ?? 600,
     excluded: (a.exclude ?? []).length,
     tokens: pack.items.reduce((n, it) => (left(it) ? n : n - it.tokens), pack.tokens),
     items: pack.items.filter(left),
@@ -95,7 +95,7 @@ describe('Context Pack view', () => {
     await t.run(ExtensionCommands.previewContextForSelection);
     const first = gate<void>();
     t.client.answers['contextLs.contextPack'] = async (args: unknown) => {
-      if ((args as ContextPackArgs).exclude?.length === 1) {
+      if ((args as PackArgs).exclude?.length === 1) {
         await first.promise; // the first drop answers last
       }
       return answerPack(args);
@@ -106,7 +106,7 @@ describe('Context Pack view', () => {
     first.open();
     await a;
     assert.deepStrictEqual(
-      t.client.sent.slice(1).map((s) => (s.args as ContextPackArgs).exclude),
+      t.client.sent.slice(1).map((s) => (s.args as PackArgs).exclude),
       [['inventory/stock.go:6-7'], ['inventory/stock.go:6-7', 'inventory/stock.go:9-12']],
     );
     const labels = t.nodes().map((n) => n.label);
@@ -116,7 +116,7 @@ describe('Context Pack view', () => {
 
     const putBack = t.nodes()[0].children!.find((n) => n.label === 'inventory/stock.go:6-7')!;
     await t.run(ExtensionCommands.packPutBack, putBack);
-    assert.deepStrictEqual((t.client.sent.at(-1)!.args as ContextPackArgs).exclude, ['inventory/stock.go:9-12']);
+    assert.deepStrictEqual((t.client.sent.at(-1)!.args as PackArgs).exclude, ['inventory/stock.go:9-12']);
     assert.ok(t.nodes().some((n) => n.label === 'inventory/stock.go:6-7'), 'put back');
     t.preview.dispose();
   });
@@ -131,7 +131,7 @@ describe('Context Pack view', () => {
     assert.ok(t.nodes().some((n) => n.label === 'inventory/stock.go:6-7'), 'the view keeps the pack it had');
     t.client.answers['contextLs.contextPack'] = answerPack;
     await t.run(ExtensionCommands.packRefresh);
-    assert.strictEqual((t.client.sent.at(-1)!.args as ContextPackArgs).exclude, undefined, 'the failed drop is not remembered');
+    assert.strictEqual((t.client.sent.at(-1)!.args as PackArgs).exclude, undefined, 'the failed drop is not remembered');
     t.preview.dispose();
   });
 
@@ -165,7 +165,7 @@ describe('Context Pack view', () => {
       textDocument: { uri: 'file:///home/dev/shop/inventory/stock.go' },
       position: { line: 24, character: 18 },
       format: 'markdown',
-      budgetTokens: 8000,
+      budget: 8000,
       exclude: ['inventory/stock.go:6-7'],
     });
     assert.strictEqual(t.view.description, 'Stock.Reserve · 408 / 8,000 tokens');

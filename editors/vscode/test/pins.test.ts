@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import { FolderPins, pinItemArgs, pinLabel, pinPlace, pinsDescription, pinsToKeep, pinsTree } from '../src/pins';
-import { ContextPackResult, PinsResult } from '../src/protocol';
+import { PackAnswer, PinsAnswer } from '../src/protocol';
 import { fixture } from './golden';
 
 /** What the real server answered: a whole file, a pin whose file is gone, a function's lines. */
-const { pack, pins } = fixture<{ pack: ContextPackResult; pins: PinsResult }>('pack-preview.json');
+const { pack, pins } = fixture<{ pack: PackAnswer; pins: PinsAnswer }>('pack-preview.json');
 const shop = { uri: 'file:///home/dev/shop', name: 'shop' };
 
 describe('pins view model', () => {

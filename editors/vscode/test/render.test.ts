@@ -1,13 +1,5 @@
 import * as assert from 'assert';
-import {
-  ContextPackResult,
-  GraphResult,
-  PinsResult,
-  ReindexResult,
-  RelatedResult,
-  SearchResult,
-  StatsResult,
-} from '../src/protocol';
+import { GraphResult, PackAnswer, PinsAnswer, ReindexAnswer, RelatedResult, SearchResult, StatsAnswer } from '../src/protocol';
 import {
   bytes,
   callEntries,
@@ -44,9 +36,9 @@ interface Results {
   callers: GraphResult;
   tests: GraphResult;
   related: RelatedResult;
-  pack: ContextPackResult;
-  pins: PinsResult;
-  reindexDry: ReindexResult;
+  pack: PackAnswer;
+  pins: PinsAnswer;
+  reindexDry: ReindexAnswer;
 }
 
 function table(entries: LocationEntry[]): string {
@@ -65,7 +57,7 @@ describe('render', () => {
     assert.strictEqual(entries.length, 4);
     assert.strictEqual(graphSymbols(r.callers), 'Stock.Reserve');
     assert.strictEqual(graphOmitted(r.callers), 1);
-    assert.strictEqual(graphSymbols({ targets: [] }), '');
+    assert.strictEqual(graphSymbols({ results: [] }), '');
     golden('callers.golden', table(entries));
   });
 
@@ -74,20 +66,20 @@ describe('render', () => {
   });
 
   it('stats document (golden)', () => {
-    golden('stats.md.golden', statsMarkdown(fixture<StatsResult>('stats.json'), r.multiFolders));
+    golden('stats.md.golden', statsMarkdown(fixture<StatsAnswer>('stats.json'), r.multiFolders));
   });
 
   it('stats document of a server with no folder', () => {
-    assert.strictEqual(statsMarkdown({ folders: [], jobs: [] }, []), '# context-ls index\n\nNo workspace folder is indexed.\n');
+    assert.strictEqual(statsMarkdown({ folders: [] }, []), '# context-ls index\n\nNo workspace folder is indexed.\n');
   });
 
   it('notification texts', () => {
     assert.strictEqual(packSummary(r.pack), 'Context copied: 1,234 / 4,000 tokens, 1 snippet.');
     assert.strictEqual(packSummary({ ...r.pack, items: [...r.pack.items, ...r.pack.items] }), 'Context copied: 1,234 / 4,000 tokens, 2 snippets.');
     assert.strictEqual(pinsSummary('pin', r.pins), 'Pinned. 2 pins now add 2,000 tokens to every context pack.');
-    assert.strictEqual(pinsSummary('unpin', { pins: [] }), 'Unpinned. Nothing is pinned now.');
-    assert.strictEqual(pinsSummary('pin', { pins: [r.pins.pins[0]] }), `Pinned. 1 pin now adds ${num(r.pins.pins[0].tokens)} tokens to every context pack.`);
-    assert.strictEqual(pinsSummary('pin', { pins: [{ ...r.pins.pins[0], tokens: 1 }] }), 'Pinned. 1 pin now adds 1 token to every context pack.');
+    assert.strictEqual(pinsSummary('unpin', { pins: [], tokens: 0 }), 'Unpinned. Nothing is pinned now.');
+    assert.strictEqual(pinsSummary('pin', { pins: [r.pins.pins[0]], tokens: r.pins.pins[0].tokens }), `Pinned. 1 pin now adds ${num(r.pins.pins[0].tokens)} tokens to every context pack.`);
+    assert.strictEqual(pinsSummary('pin', { pins: [{ ...r.pins.pins[0], tokens: 1 }], tokens: 1 }), 'Pinned. 1 pin now adds 1 token to every context pack.');
     assert.strictEqual(reindexDone('reindex-3', 'Re-indexing', 'reindex-3 done: 6 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index done: 6 files re-indexed, 0 removed, 0 failed.');
     assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', '306 files re-indexed, 0 removed, 0 failed'), 'context-ls: re-index of shop done: 306 files re-indexed, 0 removed, 0 failed.');
     assert.strictEqual(reindexDone('reindex-3', 'Re-indexing shop', 'reindex failed: disk full'), 'context-ls: re-index of shop failed: disk full.');
@@ -108,7 +100,7 @@ describe('render', () => {
       reindexQuestion(r.reindexDry),
       'Re-index 2 files in 2 folders and drop 1 file no longer indexable? Every selected file is parsed and written again.',
     );
-    assert.strictEqual(reindexQuestion({ dryRun: true, folders: [{ uri: 'file:///a', status: 'planned', paths: [], reindex: ['a.go'] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
+    assert.strictEqual(reindexQuestion({ folders: [{ folder: 'file:///a', status: 'planned', paths: [], reindex: ['a.go'] }] }).split('?')[0], 'Re-index 1 file in 1 folder');
   });
 
   const paths: { name: string; uri: string; folders: FolderRef[]; want: string }[] = [

@@ -16,7 +16,7 @@ function lines(nodes: ResultNode[], depth = 0): string[] {
 
 describe('results view tree', () => {
   it('groups every answer, each item saying why it is listed and where a click goes', () => {
-    const tree = exploreTree({ callers: r.callers, callees: { targets: [{ ...r.callers.targets[0], items: [], omitted: 0 }] }, tests: r.tests, related: r.related }, folders);
+    const tree = exploreTree({ callers: r.callers, callees: { results: [{ ...r.callers.results[0], items: [], omitted: 0 }] }, tests: r.tests, related: r.related }, folders);
     const got = lines(tree);
     assert.deepStrictEqual(got.slice(0, 11), [
       'Definitions — 1',
@@ -36,7 +36,7 @@ describe('results view tree', () => {
     assert.match(related.children![0].description!, /^score \d\.\d\d · .+ · .+:\d+$/);
     assert.match(related.children![0].tooltip!, /reason: .+\nscore: \d\.\d\d\n\d+ tokens/);
     const tests = tree[3];
-    assert.strictEqual(tests.description, String(r.tests.targets[0].items.length));
+    assert.strictEqual(tests.description, String(r.tests.results[0].items.length));
     assert.match(tests.children![0].tooltip!, /confidence: \w+/);
     assert.strictEqual(exploreTitle({ callers: r.callers }), 'Stock.Reserve');
   });

@@ -15,14 +15,14 @@ import { EditorState, packArgsForSelection, placeArgs, reindexArgs, searchArgs }
 import { answerConfiguration, ConfigReader, initializationOptions, serverSettings, SettingLayers } from '../src/config';
 import {
   Commands,
-  ContextPackResult,
+  PackAnswer,
   GraphResult,
-  PinsResult,
+  PinsAnswer,
   ProgressValue,
-  ReindexResult,
+  ReindexAnswer,
   RelatedResult,
   SearchResult,
-  StatsResult,
+  StatsAnswer,
 } from '../src/protocol';
 import { callEntries, errorMessage, FolderRef, hitEntry, packSummary, pinsSummary, reindexQuestion, relatedEntries, statsMarkdown, testEntries } from '../src/render';
 import { dropItem, excludeKey, packArgs, packSubject, packTree, withBudget } from '../src/pack';
@@ -232,7 +232,7 @@ describe('real server through vscode-jsonrpc', function () {
     }
   });
 
-  const stats = () => conn!.sendRequest('workspace/executeCommand', { command: Commands.stats, arguments: [] }) as Promise<StatsResult>;
+  const stats = () => conn!.sendRequest('workspace/executeCommand', { command: Commands.stats, arguments: [] }) as Promise<StatsAnswer>;
 
   it('indexes the workspace, reporting progress the status bar follows', async () => {
     await until('the first index to finish', async () => {
@@ -244,7 +244,7 @@ describe('real server through vscode-jsonrpc', function () {
     const s = await stats();
     status.setStats(s);
     const f = s.folders[0];
-    assert.strictEqual(f.uri.replace(/\/$/, ''), folders[0].uri.replace(/\/$/, ''));
+    assert.strictEqual(f.folder.replace(/\/$/, ''), folders[0].uri.replace(/\/$/, ''));
     assert.deepStrictEqual(f.languages, { go: 4, markdown: 1, python: 1 }, JSON.stringify(f.languages));
     assert.strictEqual(f.files, 6, 'go.mod is not indexed');
     assert.strictEqual(f.embeddings.state, 'off', 'embeddings: false from the settings reached the server');
@@ -298,30 +298,30 @@ describe('real server through vscode-jsonrpc', function () {
     const hover = (await conn!.sendRequest('textDocument/hover', { textDocument: { uri }, position: at })) as { contents: unknown } | null;
     assert.ok(hover !== null && hover.contents !== undefined, 'hover on a definition');
 
-    const pack = await maybe<ContextPackResult>(conn!, Commands.contextPack, packArgsForSelection(selection, { format: 'markdown' }));
+    const pack = await maybe<PackAnswer>(conn!, Commands.pack, packArgsForSelection(selection, { format: 'markdown' }));
     if (pack.result !== undefined) {
-      assert.ok(pack.result.text.length > 0 && pack.result.tokens <= pack.result.budget);
+      assert.ok((pack.result.text ?? '').length > 0 && pack.result.tokens <= pack.result.budget);
       assert.strictEqual(pack.result.budget, 1500, 'the budgetTokens setting is the default budget');
       assert.match(packSummary(pack.result), /^Context copied: [\d,]+ \/ 1,500 tokens/);
     }
-    const related = await maybe<RelatedResult>(conn!, Commands.relatedContext, placeArgs(cursor));
+    const related = await maybe<RelatedResult>(conn!, Commands.related, placeArgs(cursor));
     if (related.result !== undefined) {
       relatedEntries(related.result, folders).forEach((e) => assert.match(e.description, /:\d+$/));
     }
     const callers = await maybe<GraphResult>(conn!, Commands.callers, placeArgs(cursor));
     if (callers.result !== undefined) {
-      assert.deepStrictEqual(callers.result.targets.map((t) => t.symbol), ['InvoiceTotal']);
+      assert.deepStrictEqual(callers.result.results.map((t) => t.definition.symbol), ['InvoiceTotal']);
       assert.deepStrictEqual(callEntries(callers.result, folders), [], 'nothing calls InvoiceTotal');
     }
     const tests = await maybe<GraphResult>(conn!, Commands.tests, placeArgs(cursor));
     if (tests.result !== undefined) {
       assert.deepStrictEqual(testEntries(tests.result, folders), [], 'no test calls InvoiceTotal');
     }
-    const pinned = await maybe<PinsResult>(conn!, Commands.pin, placeArgs(selection));
+    const pinned = await maybe<PinsAnswer>(conn!, Commands.pin, placeArgs(selection));
     if (pinned.result !== undefined) {
       assert.ok(pinned.result.pins.length >= 1);
       assert.match(pinsSummary('pin', pinned.result), /^Pinned\. \d+ pins? now add/);
-      const unpinned = await maybe<PinsResult>(conn!, Commands.unpin, placeArgs(selection));
+      const unpinned = await maybe<PinsAnswer>(conn!, Commands.unpin, placeArgs(selection));
       assert.ok(unpinned.error === undefined, unpinned.error);
     }
   });
@@ -352,7 +352,7 @@ describe('real server through vscode-jsonrpc', function () {
     // A budget too small for every candidate, so that a dropped item's tokens go to the next one.
     const base = packArgsForSelection({ uri: fileUri(file), anchor: at, active: at }, { format: 'markdown' });
     const req = withBudget({ base, exclude: [] }, 300);
-    const first = await maybe<ContextPackResult>(conn!, Commands.contextPack, packArgs(req));
+    const first = await maybe<PackAnswer>(conn!, Commands.pack, packArgs(req));
     if (first.result === undefined) {
       return; // no packs in this build: said clearly by maybe
     }
@@ -369,8 +369,8 @@ describe('real server through vscode-jsonrpc', function () {
     assert.ok(victim !== undefined, 'an item chosen by relevance to drop');
 
     const dropped = dropItem(req, victim);
-    const after = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.contextPack, arguments: [packArgs(dropped)] })) as ContextPackResult;
-    const keys = (p: ContextPackResult) => p.items.map(excludeKey);
+    const after = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pack, arguments: [packArgs(dropped)] })) as PackAnswer;
+    const keys = (p: PackAnswer) => p.items.map(excludeKey);
     assert.ok(!keys(after).includes(excludeKey(victim)), 'the dropped item is gone');
     assert.ok(
       keys(after).some((k) => !keys(res).includes(k)),
@@ -379,8 +379,8 @@ describe('real server through vscode-jsonrpc', function () {
     assert.strictEqual(after.excluded, 1);
     assert.match(packTree(after, dropped)[0].description!, /^\d+ items · (\d+ left out for the budget · )?1 dropped by you$/);
 
-    const pinned = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [pinItemArgs(caller)] })) as PinsResult;
-    const listed = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsResult;
+    const pinned = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [pinItemArgs(caller)] })) as PinsAnswer;
+    const listed = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsAnswer;
     assert.deepStrictEqual(listed.pins, pinned.pins);
     const f: FolderPins = { folder: folders[0], serverFolder: listed.folder, pins: listed.pins };
     assert.deepStrictEqual(
@@ -388,7 +388,7 @@ describe('real server through vscode-jsonrpc', function () {
       ['cmd/shop/main.go:10-15'],
       'the pin is the item\'s lines',
     );
-    const withPin = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.contextPack, arguments: [packArgs(withBudget(req, 4000))] })) as ContextPackResult;
+    const withPin = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pack, arguments: [packArgs(withBudget(req, 4000))] })) as PackAnswer;
     assert.deepStrictEqual(
       withPin.items.filter((it) => it.includeMode === 'manual').map(excludeKey),
       ['cmd/shop/main.go:10-15'],
@@ -397,19 +397,19 @@ describe('real server through vscode-jsonrpc', function () {
     const whole = (await conn!.sendRequest('workspace/executeCommand', {
       command: Commands.pin,
       arguments: [{ textDocument: { uri: fileUri(path.join(ws, 'retry', 'backoff.py')) } }],
-    })) as PinsResult;
+    })) as PinsAnswer;
     assert.deepStrictEqual(whole.pins.map(pinLabel), ['cmd/shop/main.go:10-15', 'retry/backoff.py']);
     for (const p of whole.pins) {
       await conn!.sendRequest('workspace/executeCommand', { command: Commands.unpin, arguments: [pinPlace(p)] });
     }
-    const none = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsResult;
+    const none = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{ folder: folders[0].uri }] })) as PinsAnswer;
     assert.deepStrictEqual(none.pins, []);
   });
 
   it('the Pins view removes a pin whose file is gone and keeps the others, in order', async () => {
     const gone = path.join(ws, 'gone.go');
     fs.writeFileSync(gone, 'package main\n\n// Gone is deleted after it is pinned.\nfunc Gone() {}\n');
-    const pin = (args: object) => conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [args] }) as Promise<PinsResult>;
+    const pin = (args: object) => conn!.sendRequest('workspace/executeCommand', { command: Commands.pin, arguments: [args] }) as Promise<PinsAnswer>;
     await pin({ textDocument: { uri: fileUri(path.join(ws, 'retry', 'backoff.py')) } });
     await pin({ textDocument: { uri: fileUri(gone) }, range: { start: { line: 2, character: 0 }, end: { line: 3, character: 14 } } });
     await pin({ textDocument: { uri: fileUri(path.join(ws, 'cmd', 'shop', 'main.go')) }, range: { start: { line: 9, character: 0 }, end: { line: 14, character: 1 } } });
@@ -431,24 +431,25 @@ describe('real server through vscode-jsonrpc', function () {
     harness.answers = [CLEAR_AND_REPIN]; // asked only if the server cannot unpin it alone
     await harness.commandHandlers.get(ExtensionCommands.pinsUnpin)!(node);
     assert.deepStrictEqual(harness.called('showErrorMessage'), []);
-    const left = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{}] })) as PinsResult;
+    const left = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.pins, arguments: [{}] })) as PinsAnswer;
     assert.deepStrictEqual(left.pins.map(pinLabel), ['retry/backoff.py', 'cmd/shop/main.go:10-15']);
     await conn!.sendRequest('workspace/executeCommand', { command: Commands.unpin, arguments: [{ all: true }] });
     view.dispose();
   });
 
   it('re-indexes after a dry run, with progress', async () => {
-    const dry = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('dryRun')] })) as ReindexResult;
-    assert.strictEqual(dry.dryRun, true);
-    assert.strictEqual(dry.jobId, undefined);
+    const dry = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('dryRun')] })) as ReindexAnswer;
+    assert.strictEqual(dry.folders[0].status, 'planned');
+    assert.strictEqual(dry.folders[0].jobId, undefined);
     assert.match(reindexQuestion(dry), /^Re-index 6 files in 1 folder\?/);
     const ends = progressEnds;
-    const res = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('confirm')] })) as ReindexResult;
-    assert.ok(typeof res.jobId === 'string' && res.jobId !== '');
+    const res = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('confirm')] })) as ReindexAnswer;
+    const jobId = res.folders[0].jobId;
+    assert.ok(typeof jobId === 'string' && jobId !== '');
     await until('the reindex progress to end', () => progressEnds > ends && !status.busy());
     await until('the job to be done', async () => {
       const s = await stats();
-      return s.jobs.some((j) => j.jobId === res.jobId && j.status === 'done');
+      return s.folders.flatMap((f) => f.jobs).some((j) => j.jobId === jobId && j.status === 'done');
     });
   });
 

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { ProgressValue, StatsResult } from '../src/protocol';
+import { ProgressValue, StatsAnswer } from '../src/protocol';
+import { FolderStats } from '../src/render';
 import { StatusModel } from '../src/statusModel';
 import { fixture } from './golden';
 
@@ -24,14 +25,14 @@ describe('StatusModel', () => {
       assert.strictEqual(m.view().text, s.text, JSON.stringify(s.value));
     }
 
-    const stats = fixture<StatsResult>('stats.json');
+    const stats = fixture<StatsAnswer>('stats.json');
     m.setStats(stats);
     const v = m.view();
     assert.strictEqual(v.text, '$(sync~spin) Indexing shop-tools 1/3 files', 'a folder still indexing says so instead of a partial count');
     assert.strictEqual(v.command, 'contextLs.showStats');
     assert.match(v.tooltip, /\/home\/dev\/shop-tools: 3 files, 9 definitions, 4 chunks; indexing running; embeddings unavailable: no ONNX Runtime library found \(searched a\|b\)/);
 
-    m.setStats({ folders: [stats.folders[0]], jobs: [] });
+    m.setStats({ folders: [stats.folders[0]] });
     assert.strictEqual(m.view().text, '$(database) 12,345 files · embeddings ready');
     m.setStatsError('context-ls: reading stats failed: boom');
     assert.match(m.view().tooltip, /Last refresh failed: context-ls: reading stats failed: boom/);
@@ -45,16 +46,15 @@ describe('StatusModel', () => {
     m.progress('p', { kind: 'begin', title: 'Indexing shop' });
     m.progress('p', { kind: 'report', message: '0/6 files', percentage: 0 });
     assert.ok(m.progress('p', { kind: 'end', message: '6/6 files' }));
-    const none = (state: string): StatsResult => ({
+    const none = (state: string): StatsAnswer => ({
       folders: [
         {
-          ...fixture<StatsResult>('stats.json').folders[0],
-          uri: 'file:///w/shop',
+          ...fixture<StatsAnswer>('stats.json').folders[0],
+          folder: 'file:///w/shop',
           files: 0,
-          indexing: { state, done: 0, total: 6, complete: 0 },
+          indexing: { state, done: 0, total: 6, complete: 0 } as FolderStats['indexing'],
         },
       ],
-      jobs: [],
     });
     assert.strictEqual(m.setStats(none('done'), early), false, 'an answer to a request made before the end is dropped');
     assert.strictEqual(m.view().text, '$(sync~spin) Indexing shop', 'what finished stays until fresh stats arrive');
@@ -63,7 +63,7 @@ describe('StatusModel', () => {
     assert.ok(m.statsIndexing());
     const done = none('done');
     done.folders[0].files = 6;
-    done.folders[0].indexing = { state: 'done', done: 6, total: 6, complete: 1 };
+    done.folders[0].indexing = { state: 'done', done: 6, total: 6, complete: 1 } as FolderStats['indexing'];
     assert.ok(m.setStats(done));
     assert.match(m.view().text, /^\$\(database\) 6 files · embeddings /);
     assert.ok(!m.statsIndexing());

@@ -1,6 +1,7 @@
 -- Command arguments from editor state: the document URI (as the LSP client
 -- sends it), the cursor and selection as LSP positions (UTF-16 columns).
 local util = require('context_ls.util')
+local protocol = require('context_ls.protocol')
 
 local M = {}
 
@@ -103,6 +104,13 @@ function M.filters_text(parsed)
   return table.concat(parts, ' ')
 end
 
+-- clamp_k keeps a k the user configured within what the command takes
+-- (protocol.lua's limits), its default when none is configured.
+local function clamp_k(command, k)
+  local lim = protocol.limits[command].k
+  return math.max(lim.min, math.min(lim.max, math.floor(k or lim.default)))
+end
+
 -- search builds contextLs.search arguments from what the user typed
 -- (words and filters, see parse_search); nil without query words.
 function M.search(text, k)
@@ -110,20 +118,20 @@ function M.search(text, k)
   if parsed.query == '' then
     return nil
   end
-  parsed.k = math.max(1, math.min(100, math.floor(k or 10)))
+  parsed.k = clamp_k('search', k)
   return parsed
 end
 
--- similar builds contextLs.similar arguments: the text when one is given,
--- else the place arguments.
+-- similar builds contextLs.similar arguments: the snippet when one is
+-- given, else the place arguments.
 function M.similar(text, place, k)
   local args
   if text and vim.trim(text) ~= '' then
-    args = { text = vim.trim(text) }
+    args = { snippet = vim.trim(text) }
   else
     args = vim.deepcopy(place)
   end
-  args.k = math.max(1, math.min(100, math.floor(k or 10)))
+  args.k = clamp_k('similar', k)
   return args
 end
 

@@ -3,6 +3,7 @@
 -- index as `context-ls doctor` finds them, the servers that run, and each
 -- workspace's index and embeddings state (from contextLs.stats). Works with the health API of every Neovim from 0.7
 -- (require('health').report_*) through vim.health.start/ok/… (0.10+).
+local commands = require('context_ls.protocol').commands
 local M = {}
 
 local function api()
@@ -159,7 +160,7 @@ function M.check()
     h.start('context-ls: ' .. root)
     h.ok(string.format('server running (client %d, %d buffer%s attached)', c.id, vim.tbl_count(c.attached_buffers or {}),
       vim.tbl_count(c.attached_buffers or {}) == 1 and '' or 's'))
-    local resp, err = util.request_sync(c, 'workspace/executeCommand', { command = 'contextLs.stats', arguments = {} },
+    local resp, err = util.request_sync(c, 'workspace/executeCommand', { command = commands.stats, arguments = {} },
       M.STATS_TIMEOUT)
     if not resp then
       h.warn('index state unknown: ' .. tostring(err or 'no answer'))

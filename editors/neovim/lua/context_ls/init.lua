@@ -9,6 +9,7 @@
 -- Works on Neovim 0.7.2 and later: newer APIs (vim.lsp.start,
 -- vim.lsp.get_clients, client:request) are used only when present.
 -- Failures reach the user through vim.notify, outside autocommands.
+local commands = require('context_ls.protocol').commands
 local config = require('context_ls.config')
 local args = require('context_ls.args')
 local render = require('context_ls.render')
@@ -409,10 +410,10 @@ function M.copy(cmd)
   local reg = (cmd and cmd.args and cmd.args ~= '') and cmd.args or M.default_register()
   if not valid_register(reg) then
     notify('context-ls: ' .. reg .. ' is not a register name', vim.log.levels.ERROR)
-    record('contextLs.contextPack', { message = 'invalid register ' .. reg }, nil)
+    record(commands.pack, { message = 'invalid register ' .. reg }, nil)
     return
   end
-  run('ContextCopy', 'contextLs.contextPack', args.pack(args.current(cmd), opts.pack_format), function(res)
+  run('ContextCopy', commands.pack, args.pack(args.current(cmd), opts.pack_format), function(res)
     store_pack(res, reg)
   end)
 end
@@ -426,7 +427,7 @@ function M.query(text)
       return
     end
     local reg = M.default_register()
-    run('ContextQuery', 'contextLs.contextPack', a, function(res)
+    run('ContextQuery', commands.pack, a, function(res)
       store_pack(res, reg)
     end)
   end
@@ -452,7 +453,7 @@ function M.search(text)
     end
     local filters = args.filters_text(a)
     local shown = a.query .. (filters ~= '' and (' [' .. filters .. ']') or '')
-    run('ContextSearch', 'contextLs.search', a, function(res)
+    run('ContextSearch', commands.search, a, function(res)
       show_locations('context-ls search: ' .. shown, render.search_items(res, render.line_reader()), 'no results for ' .. shown)
     end)
   end
@@ -466,7 +467,7 @@ end
 -- related lists related code of the definition under the cursor (or the range).
 function M.related(cmd)
   M.ensure()
-  run('ContextRelated', 'contextLs.relatedContext', args.current(cmd), function(res)
+  run('ContextRelated', commands.related, args.current(cmd), function(res)
     local sym = res.symbol ~= vim.NIL and res.symbol or nil
     show_locations('context-ls related: ' .. (sym or ''), render.related_items(res, render.line_reader()),
       'no related code for ' .. (sym or 'this place'))
@@ -484,7 +485,7 @@ end
 -- graph runs callers, callees or tests for the place and shows the items.
 local function graph(what, kind, cmd, items_of, empty_extra)
   M.ensure()
-  run(what, 'contextLs.' .. kind, args.current(cmd), function(res)
+  run(what, commands[kind], args.current(cmd), function(res)
     local sym = render.graph_symbols(res)
     local extra = empty_extra and empty_extra(res) or ''
     show_locations('context-ls ' .. kind .. ': ' .. sym, items_of(res, render.line_reader()),
@@ -516,17 +517,17 @@ function M.similar(cmd)
   local opts = M.ensure()
   local text = cmd and cmd.args or nil
   local a = args.similar(text, (text and vim.trim(text) ~= '') and nil or args.current(cmd), opts.search_results)
-  run('ContextSimilar', 'contextLs.similar', a, function(res)
+  run('ContextSimilar', commands.similar, a, function(res)
     show_locations('context-ls similar', render.search_items(res, render.line_reader()), 'no similar code found')
   end)
 end
 
 -- RESULT_KINDS are the commands the results view runs, by group.
 M.RESULT_KINDS = {
-  callers = 'contextLs.callers',
-  callees = 'contextLs.callees',
-  tests = 'contextLs.tests',
-  related = 'contextLs.relatedContext',
+  callers = commands.callers,
+  callees = commands.callees,
+  tests = commands.tests,
+  related = commands.related,
 }
 
 -- results opens the results view for the definition under the cursor (or
@@ -569,7 +570,7 @@ end
 function M.pin(cmd, action)
   M.ensure()
   action = action or 'pin'
-  local command = action == 'pin' and 'contextLs.pin' or 'contextLs.unpin'
+  local command = action == 'pin' and commands.pin or commands.unpin
   run(action == 'pin' and 'ContextPin' or 'ContextUnpin', command, args.current(cmd), function(res)
     notify(render.pins_summary(action, res))
   end)
@@ -586,7 +587,7 @@ local preview_keys, pins_keys
 -- keep_cursor keeps the cursor line (after a key of the preview).
 local function show_preview(state, keep_cursor)
   pack_asked = state
-  run('ContextPreview', 'contextLs.contextPack', preview.request(state), function(res)
+  run('ContextPreview', commands.pack, preview.request(state), function(res)
     if pack_asked ~= state then
       return -- a later request replaced this one
     end
@@ -688,15 +689,15 @@ local function toggle_pin(bufnr)
     end
   end
   if preview.mark(it) ~= 'pinned' then
-    run('ContextPin', 'contextLs.pin', preview.item_place(it), again('pin'), state.bufnr)
+    run('ContextPin', commands.pin, preview.item_place(it), again('pin'), state.bufnr)
     return
   end
-  run('ContextUnpin', 'contextLs.pins', { folder = state.result.folder }, function(res)
+  run('ContextUnpin', commands.pins, { folder = state.result.folder }, function(res)
     local pin = preview.find_pin(res.pins, it)
     if not pin then
       error(preview.key(it) .. ' is pinned by no pin of ' .. util.uri_to_fname(res.folder or '') .. ' (:ContextPins lists them)', 0)
     end
-    run('ContextUnpin', 'contextLs.unpin', preview.pin_place(pin), again('unpin'), state.bufnr)
+    run('ContextUnpin', commands.unpin, preview.pin_place(pin), again('unpin'), state.bufnr)
   end, state.bufnr)
 end
 
@@ -760,7 +761,7 @@ end
 -- pins_run runs contextLs.pins or contextLs.unpin for the pins list and
 -- shows the pins it answers (after unpinning, with how many are left).
 local function pins_run(state, command, arg)
-  local unpin = command == 'contextLs.unpin'
+  local unpin = command == commands.unpin
   run(unpin and 'ContextUnpin' or 'ContextPins', command, arg, function(res)
     show_pins(state, res)
     if unpin then
@@ -777,7 +778,7 @@ function M.pins()
   local root = client and client.config.root_dir or nil
   pins_state = { bufnr = bufnr, root = root, from = vim.api.nvim_get_current_win(),
     folder = root and util.uri_from_fname(root) or nil }
-  pins_run(pins_state, 'contextLs.pins', { folder = pins_state.folder })
+  pins_run(pins_state, commands.pins, { folder = pins_state.folder })
 end
 
 -- unpin_gone removes a pin whose file is gone, which the server unpins
@@ -801,17 +802,17 @@ local function unpin_gone(state, pin)
         notify('context-ls: could not pin ' .. f .. ' again', vim.log.levels.ERROR)
       end
       notify(render.pins_summary('unpin', res))
-      record('contextLs.unpin', nil, res)
+      record(commands.unpin, nil, res)
       return
     end
-    M.execute('contextLs.pin', preview.pin_place(again[i]), function(err, r)
+    M.execute(commands.pin, preview.pin_place(again[i]), function(err, r)
       if err then
         table.insert(failed, preview.pin_name(again[i]) .. ': ' .. render.clean_error(tostring(err.message or err)))
       end
       pin_each(i + 1, r or res)
     end, state.bufnr)
   end
-  run('ContextUnpin', 'contextLs.unpin', { all = true, folder = state.folder }, function(res)
+  run('ContextUnpin', commands.unpin, { all = true, folder = state.folder }, function(res)
     pin_each(1, res)
   end, state.bufnr)
 end
@@ -825,7 +826,7 @@ local pins_actions = {
     elseif pin.error and pin.error ~= vim.NIL then
       unpin_gone(state, pin)
     else
-      pins_run(state, 'contextLs.unpin', preview.pin_place(pin))
+      pins_run(state, commands.unpin, preview.pin_place(pin))
     end
   end,
   clear = function()
@@ -838,10 +839,10 @@ local pins_actions = {
     if vim.fn.confirm(string.format('Unpin all %d pins of %s?', n, vim.fn.fnamemodify(state.root or '', ':~')), '&Unpin all\n&Cancel', 2) ~= 1 then
       return
     end
-    pins_run(state, 'contextLs.unpin', { all = true, folder = state.folder })
+    pins_run(state, commands.unpin, { all = true, folder = state.folder })
   end,
   refresh = function()
-    pins_run(pins_state, 'contextLs.pins', { folder = pins_state.folder })
+    pins_run(pins_state, commands.pins, { folder = pins_state.folder })
   end,
 }
 
@@ -885,7 +886,7 @@ end
 -- stats shows the index statistics in a scratch buffer.
 function M.stats()
   M.ensure()
-  run('ContextStats', 'contextLs.stats', nil, function(res)
+  run('ContextStats', commands.stats, nil, function(res)
     show_lines(M.STATS_BUFFER, render.stats_lines(res))
   end)
 end
@@ -929,15 +930,19 @@ end
 function M.reindex(force)
   M.ensure()
   local function start()
-    run('ContextReindex', 'contextLs.reindex', { confirm = true }, function(res)
-      notify('context-ls: re-index started (job ' .. tostring(res.jobId) .. ')')
+    run('ContextReindex', commands.reindex, { confirm = true }, function(res)
+      local jobs = {}
+      for _, f in ipairs(res.folders or {}) do
+        table.insert(jobs, tostring(f.jobId))
+      end
+      notify('context-ls: re-index started (job ' .. table.concat(jobs, ', ') .. ')')
     end)
   end
   if force then
     start()
     return
   end
-  run('ContextReindex', 'contextLs.reindex', { dryRun = true }, function(dry)
+  run('ContextReindex', commands.reindex, { dryRun = true }, function(dry)
     local answer = vim.fn.confirm(render.reindex_question(dry), '&Re-index\n&Cancel', 2)
     if answer == 1 then
       start()

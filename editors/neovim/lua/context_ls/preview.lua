@@ -8,6 +8,7 @@
 local util = require('context_ls.util')
 local render = require('context_ls.render')
 local view = require('context_ls.view')
+local protocol = require('context_ls.protocol')
 
 local M = {}
 
@@ -16,7 +17,7 @@ M.BUFFER = 'context-ls://pack'
 M.PINS_BUFFER = 'context-ls://pins'
 
 -- The budgets contextLs.contextPack accepts.
-M.MIN_BUDGET, M.MAX_BUDGET = 100, 1000000
+M.MIN_BUDGET, M.MAX_BUDGET = protocol.limits.pack.budget.min, protocol.limits.pack.budget.max
 
 -- KEYS are the pack preview's keys besides <CR> (open) and q (close),
 -- which every view has: { lhs, action, description }. HELP is its help
@@ -76,7 +77,7 @@ function M.request(state)
     a.exclude = vim.deepcopy(state.exclude)
   end
   if state.budget then
-    a.budgetTokens = state.budget
+    a.budget = state.budget
   end
   return a
 end

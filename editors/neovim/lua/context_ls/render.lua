@@ -74,10 +74,11 @@ end
 -- graph_symbols: the definitions a callers/callees/tests result is about.
 function M.graph_symbols(res)
   local seen, out = {}, {}
-  for _, t in ipairs(res.targets or {}) do
-    if t.symbol and t.symbol ~= '' and not seen[t.symbol] then
-      seen[t.symbol] = true
-      table.insert(out, t.symbol)
+  for _, t in ipairs(res.results or {}) do
+    local sym = t.definition and t.definition.symbol
+    if sym and sym ~= '' and not seen[sym] then
+      seen[sym] = true
+      table.insert(out, sym)
     end
   end
   return table.concat(out, ', ')
@@ -86,8 +87,8 @@ end
 -- graph_omitted: items the server left out (name-only matches, past the limit).
 function M.graph_omitted(res)
   local n = 0
-  for _, t in ipairs(res.targets or {}) do
-    n = n + (tonumber(t.omitted) or 0)
+  for _, t in ipairs(res.results or {}) do
+    n = n + (tonumber(t.omitted) or 0) + (tonumber(t.truncated) or 0)
   end
   return n
 end
@@ -105,16 +106,28 @@ local function join(...)
   return table.concat(out, ', ')
 end
 
+-- sites_of: the LSP locations of a graph item's call sites (none: {}).
+local function sites_of(it)
+  local out = {}
+  local sites = it.sites
+  if sites ~= nil and sites ~= vim.NIL then
+    for _, s in ipairs(sites) do
+      table.insert(out, s.location)
+    end
+  end
+  return out
+end
+
 -- call_items: one item per call site, named after the calling definition
 -- with how the call was resolved; an item without call sites is listed at
 -- its definition.
 function M.call_items(res, line_of)
   local out = {}
-  for _, t in ipairs(res.targets or {}) do
+  for _, t in ipairs(res.results or {}) do
     for _, it in ipairs(t.items or {}) do
-      local text = string.format('%s (%s)', label(it.kind, it.name, '?'), join(it.confidence, it.reason))
-      local sites = it.callSites
-      if sites == nil or sites == vim.NIL or #sites == 0 then
+      local text = string.format('%s (%s)', label(it.kind, it.symbol, '?'), join(it.confidence, it.reason))
+      local sites = sites_of(it)
+      if #sites == 0 then
         sites = { it.location }
       end
       for _, site in ipairs(sites) do
@@ -129,9 +142,9 @@ end
 -- call was resolved.
 function M.callee_items(res, line_of)
   local out = {}
-  for _, t in ipairs(res.targets or {}) do
+  for _, t in ipairs(res.results or {}) do
     for _, it in ipairs(t.items or {}) do
-      local text = string.format('%s (%s)', label(it.kind, it.name, '?'), join(it.confidence, it.reason))
+      local text = string.format('%s (%s)', label(it.kind, it.symbol, '?'), join(it.confidence, it.reason))
       table.insert(out, M.item(it.location, text, line_of))
     end
   end
@@ -142,7 +155,7 @@ end
 -- definition ("fmt.Println"), each once.
 function M.graph_unresolved(res)
   local seen, out = {}, {}
-  for _, t in ipairs(res.targets or {}) do
+  for _, t in ipairs(res.results or {}) do
     local list = t.unresolved
     for _, name in ipairs((list ~= nil and list ~= vim.NIL) and list or {}) do
       if not seen[name] then
@@ -177,10 +190,10 @@ end
 -- test_items: one item per test, at its definition, with why it counts.
 function M.test_items(res, line_of)
   local out = {}
-  for _, t in ipairs(res.targets or {}) do
+  for _, t in ipairs(res.results or {}) do
     for _, it in ipairs(t.items or {}) do
       local why, via = why_via(it)
-      table.insert(out, M.item(it.location, string.format('%s: %s', it.name, join(why, via, it.confidence)), line_of))
+      table.insert(out, M.item(it.location, string.format('%s: %s', it.symbol, join(why, via, it.confidence)), line_of))
     end
   end
   return out
@@ -202,15 +215,15 @@ end
 
 local function graph_entries(res, at_definition, line_of)
   local out = {}
-  for _, t in ipairs(res.targets or {}) do
+  for _, t in ipairs(res.results or {}) do
     for _, it in ipairs(t.items or {}) do
-      local sites = it.callSites
+      local sites = sites_of(it)
       local loc = it.location
-      if not at_definition and sites ~= nil and sites ~= vim.NIL and #sites > 0 then
+      if not at_definition and #sites > 0 then
         loc = sites[1]
       end
       local why, via = why_via(it)
-      table.insert(out, { item = M.item(loc, '', line_of), name = label(it.kind, it.name, '?'), detail = join(it.confidence, why, via) })
+      table.insert(out, { item = M.item(loc, '', line_of), name = label(it.kind, it.symbol, '?'), detail = join(it.confidence, why, via) })
     end
   end
   return out
@@ -225,12 +238,13 @@ function M.results_model(root, outcomes, line_of)
   local defs, seen, title = {}, {}, nil
   for _, kind in ipairs({ 'callers', 'callees', 'tests' }) do
     local o = outcomes[kind]
-    for _, t in ipairs((o and o.res and o.res.targets) or {}) do
-      local key = t.location.uri .. ':' .. t.location.range.start.line
+    for _, t in ipairs((o and o.res and o.res.results) or {}) do
+      local d = t.definition
+      local key = d.nameLocation.uri .. ':' .. d.nameLocation.range.start.line
       if not seen[key] then
         seen[key] = true
-        title = title or t.symbol
-        table.insert(defs, { item = M.item(t.location, '', line_of), name = label(t.kind, t.symbol, '?'), detail = '' })
+        title = title or d.symbol
+        table.insert(defs, { item = M.item(d.nameLocation, '', line_of), name = label(d.kind, d.symbol, '?'), detail = '' })
       end
     end
   end
@@ -405,7 +419,7 @@ function M.stats_lines(stats)
     local ix = f.indexing or {}
     local q = f.queries or {}
     vim.list_extend(out, {
-      '## ' .. util.uri_to_fname(f.uri),
+      '## ' .. util.uri_to_fname(f.folder),
       '',
       'index:       ' .. tostring(f.index) .. ' (' .. bytes(f.indexBytes or 0) .. ')',
       'files:       ' .. util.group_digits(f.files),
@@ -431,10 +445,14 @@ function M.stats_lines(stats)
     end
     table.insert(out, '')
   end
-  if stats.jobs and #stats.jobs > 0 then
+  local jobs = {}
+  for _, f in ipairs(folders) do
+    vim.list_extend(jobs, f.jobs or {})
+  end
+  if #jobs > 0 then
     table.insert(out, '## Reindex jobs')
     table.insert(out, '')
-    for _, j in ipairs(stats.jobs) do
+    for _, j in ipairs(jobs) do
       table.insert(out, string.format('- %s: %s, %s / %s files (%d indexed, %d removed, %d failed)', j.jobId, j.status,
         util.group_digits(j.done), util.group_digits(j.total), j.indexed or 0, j.removed or 0, j.failed or 0))
     end

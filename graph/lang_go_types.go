@@ -139,7 +139,7 @@ var stdKeys = func() []string {
 // stdKey returns the key of the standard library type (interface or
 // concrete, see stdTypes) t names, if it is one.
 func stdKey(t typeRef) (string, bool) {
-	if family(t.lang) != "go" || t.elem {
+	if !rulesOf(t.lang).stdTypes || t.elem {
 		return "", false
 	}
 	key := t.module + "." + t.name
@@ -686,4 +686,86 @@ func (r *Resolver) stdThroughWorkspace(t typeRef, std, m string) (string, error)
 		}
 		return "", nil
 	})
+}
+
+// goSigTypes reduces "func (r *T) Name(a, b int, c pkg.X) (T, error)" to
+// its parameter types "int,int,X" and result types "T,error".
+func goSigTypes(sig, name string) (params, results string, ok bool) {
+	p, r, ok := goSigParts(sig, name)
+	if !ok {
+		return "", "", false
+	}
+	for i := range p {
+		p[i] = unqualify(p[i])
+	}
+	for i := range r {
+		r[i] = unqualify(r[i])
+	}
+	return strings.Join(p, ","), strings.Join(r, ","), true
+}
+
+// goSigParts splits a Go signature into its parameter and result types as
+// written (package qualifiers kept, names dropped, any as interface{}).
+func goSigParts(sig, name string) (params, results []string, ok bool) {
+	i := strings.Index(sig, name+"(")
+	if i < 0 {
+		return nil, nil, false
+	}
+	rest := sig[i+len(name):]
+	after := skipBalanced(rest, '(', ')')
+	if after == "" && !strings.HasSuffix(rest, ")") {
+		return nil, nil, false
+	}
+	inner := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
+	res := strings.TrimSpace(after)
+	if strings.HasPrefix(res, "(") {
+		res = strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
+	}
+	return goTypeList(inner), goTypeList(res), true
+}
+
+// goTypeList splits a Go parameter list into its types, one per
+// parameter, without names.
+func goTypeList(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		parts = append(parts, t)
+	}
+	named := false
+	for _, p := range parts {
+		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
+			named = true
+		}
+	}
+	out := make([]string, len(parts))
+	next := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		if named {
+			if f := strings.Fields(p); len(f) >= 2 {
+				next = strings.TrimSpace(p[len(f[0]):])
+			}
+			p = next
+		}
+		p = strings.ReplaceAll(p, " ", "")
+		if p == "any" {
+			p = "interface{}"
+		}
+		out[i] = p
+	}
+	return out
 }

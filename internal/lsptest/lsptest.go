@@ -173,6 +173,14 @@ func (c *Client) Wait() (int, error) {
 	return 0, nil
 }
 
+// PID is the process id of a server started with Start (0 for none).
+func (c *Client) PID() int {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
 // Handle sets the answer to server requests of one method. Requests
 // without a handler are answered with a null result.
 func (c *Client) Handle(method string, h Handler) {
