@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -253,10 +254,13 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	if err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, "literal", ev.Literals, locWeights.literal, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Literals, false, locWeights.literal, tq); err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, "used", used, locWeights.used, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Messages, true, locWeights.literal, tq); err != nil {
+		return nil, err
+	}
+	if err := l.addLiterals(ctx, "used", used, false, locWeights.used, tq); err != nil {
 		return nil, err
 	}
 	if ev.Long {
@@ -915,7 +919,7 @@ func isTypeKind(k symbols.Kind) bool {
 // addLiterals credits the files whose code holds a quoted message or an
 // option verbatim (the longest run of the literal's words, in order): BM25
 // finds candidates, the chunk text decides.
-func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, weight float64, tq func(string, int) search.Query) error {
+func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, printed bool, weight float64, tq func(string, int) search.Query) error {
 	if len(lits) > locMaxLits {
 		lits = lits[:locMaxLits]
 	}
@@ -953,6 +957,20 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, w
 			continue
 		}
 		spec := 1 / float64(len(files))
+		if printed {
+			// A message the program printed is as specific as the
+			// files of code that hold it: the page of docs explaining
+			// an error does not halve the credit of the code raising it.
+			code := 0
+			for p := range files {
+				if isCode(classOf(p)) {
+					code++
+				}
+			}
+			if code > 0 {
+				spec = 1 / float64(code)
+			}
+		}
 		best := map[string]float64{}
 		for _, m := range found {
 			w := weight * m.frac * spec * l.file(m.path).prior
@@ -1002,6 +1020,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		module int    // a dotted name: the name's index, so only its longest module counts
 		weight float64
 		line   int
+		root   bool // only a file at the workspace's root
 	}
 	var ws []want
 	for _, p := range ev.Paths {
@@ -1009,7 +1028,11 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		if p.Frame >= 0 {
 			w = frameWeight(p.Frame)
 		}
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line})
+		// A frame's bare file name ("app.py") is a path relative to where
+		// the program ran — the user's own script —, not a module of this
+		// workspace's that has the same name (src/flask/app.py).
+		bare := p.Frame >= 0 && !strings.ContainsAny(p.Path, `/\`)
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -1036,6 +1059,9 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			moduleFound[w.module] = len(hits) > 0
 		} else {
 			hits = filesNamed(l.paths, w.path)
+			if w.root {
+				hits = slices.DeleteFunc(hits, func(p string) bool { return strings.Contains(p, "/") })
+			}
 		}
 		if len(hits) == 0 || !matchPaths(l.req.Paths, hits[0]) {
 			continue

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,8 +51,10 @@ type Selection struct {
 // PackRequest asks for a context pack: the most relevant code for a query
 // and/or a selection within a token budget.
 type PackRequest struct {
-	Query     string
-	Selection *Selection
+	Query string
+	// Selections are what the pack is about besides the query: the
+	// selected code, or every definition a bare name names.
+	Selections []Selection
 	// Budget in tokens; 0 means the workspace's BudgetTokens.
 	Budget int
 	// Format is markdown, xml, json or plain; "" means the workspace's.
@@ -100,7 +103,7 @@ const (
 // in the pack's notes.
 func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error) {
 	began := time.Now()
-	if strings.TrimSpace(req.Query) == "" && req.Selection == nil {
+	if strings.TrimSpace(req.Query) == "" && len(req.Selections) == 0 {
 		return packs.Pack{}, ErrNothingToPack
 	}
 	cfg := s.e.cfg
@@ -119,16 +122,19 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 		preq.LineWeight = lineWeight(q)
 	}
 	g := &gatherer{s: s, files: map[string][]string{}}
-	// The selection first: query hits that overlap it are left out too.
-	if req.Selection != nil {
-		if err := g.selection(ctx, *req.Selection); err != nil {
+	// The selections first: query hits that overlap them are left out too.
+	var selected []packs.Candidate
+	for _, sel := range req.Selections {
+		if err := g.selection(ctx, sel); err != nil {
 			return packs.Pack{}, err
 		}
 		// A pack is pasted where the selected code is not: it leads the
 		// pack, taken before anything else (shortened if it alone is over
 		// the budget). Related context, shown beside the editor, leaves it out.
-		g.cands = append([]packs.Candidate{g.selectionCandidate()}, g.cands...)
+		selected = append(selected, g.selectionCandidate())
 	}
+	g.dropSelected()
+	g.cands = append(selected, g.cands...)
 	if q := strings.TrimSpace(req.Query); q != "" {
 		if err := g.queryHits(ctx, q); err != nil {
 			return packs.Pack{}, err
@@ -142,7 +148,7 @@ func (s *Snapshot) Pack(ctx context.Context, req PackRequest) (packs.Pack, error
 	if err != nil {
 		return packs.Pack{}, err
 	}
-	p.Notes = append(g.notes, p.Notes...)
+	p.Notes = append(slices.Compact(g.notes), p.Notes...)
 	p.Excluded = excluded
 	p.LatencyMs = float64(time.Since(began).Microseconds()) / 1000
 	return p, nil
@@ -182,15 +188,25 @@ type RelatedResult struct {
 // callers, callees and tests of the definitions it touches, similar code,
 // documentation that mentions its symbols, files changed with it — best
 // first, with reasons and locations, without a budget.
-func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, error) {
-	g := &gatherer{s: s, files: map[string][]string{}}
-	if err := g.selection(ctx, sel); err != nil {
-		return RelatedResult{}, err
+//
+// Several selections (every definition a bare name names) share one list;
+// the result's Selection is the first.
+func (s *Snapshot) Related(ctx context.Context, sels ...Selection) (RelatedResult, error) {
+	if len(sels) == 0 {
+		return RelatedResult{}, fmt.Errorf("related: %w", ErrNothingToPack)
 	}
+	g := &gatherer{s: s, files: map[string][]string{}}
+	for _, sel := range sels {
+		if err := g.selection(ctx, sel); err != nil {
+			return RelatedResult{}, err
+		}
+	}
+	g.dropSelected()
 	sort.SliceStable(g.cands, func(i, j int) bool { return g.cands[i].Score > g.cands[j].Score })
-	res := RelatedResult{Selection: g.sel, Items: []packs.Item{}, Notes: g.notes}
+	res := RelatedResult{Selection: g.sels[0], Items: []packs.Item{}, Notes: slices.Compact(g.notes)}
+	var members []bool // the item is a class shown without its methods
 	for _, c := range g.cands {
-		if i := sameCode(res.Items, c); i >= 0 {
+		if i := sameCode(res.Items, members, c); i >= 0 {
 			// One piece of code found twice (the definition the selection
 			// uses is also its callee): one item with both reasons.
 			if !strings.Contains(res.Items[i].Reason, c.Reason) {
@@ -204,15 +220,18 @@ func (s *Snapshot) Related(ctx context.Context, sel Selection) (RelatedResult, e
 			IncludeMode: packs.ModeAgent, Reason: c.Reason, Score: round3(c.Score),
 			Tokens: packs.CountTokens(text), Text: text, Language: c.Language, Source: c.Source,
 		})
+		members = append(members, c.Members)
 	}
 	return res, nil
 }
 
 // sameCode returns the index of an item showing mostly the same lines of
-// the same file as c (overlapping by at least half of the shorter), or -1.
-func sameCode(items []packs.Item, c packs.Candidate) int {
+// the same file as c (overlapping by at least half of the shorter), or -1;
+// a class shown without its methods (members[i], c.Members) shows none of
+// theirs.
+func sameCode(items []packs.Item, members []bool, c packs.Candidate) int {
 	for i, it := range items {
-		if it.Path != c.Path {
+		if it.Path != c.Path || members[i] != c.Members {
 			continue
 		}
 		overlap := min(it.EndLine, c.EndLine) - max(it.StartLine, c.StartLine) + 1
@@ -248,20 +267,36 @@ type gatherer struct {
 	s     *Snapshot
 	cands []packs.Candidate
 	notes []string
-	sel   Selection
+	sel   Selection   // the selection being gathered for
+	sels  []Selection // every selection so far
 	// selText is the selected text.
 	selText string
 	// files caches file contents split into lines (with their "\n").
 	files map[string][]string
 }
 
-// add records a candidate, unless it overlaps the selection: the selection
+// dropSelected drops the candidates that overlap a selection made after
+// them (one definition of a bare name calling another).
+func (g *gatherer) dropSelected() {
+	g.cands = slices.DeleteFunc(g.cands, func(c packs.Candidate) bool { return g.overlapsSelection(c) })
+}
+
+// overlapsSelection reports whether c shares lines with a selection.
+func (g *gatherer) overlapsSelection(c packs.Candidate) bool {
+	for _, sel := range g.sels {
+		if c.Path == sel.Path && c.StartLine <= sel.EndLine && sel.StartLine <= c.EndLine {
+			return true
+		}
+	}
+	return false
+}
+
+// add records a candidate, unless it overlaps a selection: a selection
 // is what the pack is about, and the reader already has it.
 func (g *gatherer) add(c packs.Candidate) {
-	if g.sel.Path != "" && c.Path == g.sel.Path && c.StartLine <= g.sel.EndLine && g.sel.StartLine <= c.EndLine {
-		return
+	if !g.overlapsSelection(c) {
+		g.cands = append(g.cands, c)
 	}
-	g.cands = append(g.cands, c)
 }
 
 // exclude drops the candidates that overlap an excluded span and returns
@@ -311,6 +346,9 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 		if top > 0 {
 			score = h.Score / top * math.Exp(-float64(i)/queryRankDecay)
 		}
+		if h.DefStart == 0 && importsOnly(h.Text) {
+			continue // an import block (a file header, "if TYPE_CHECKING:"): nothing to read or change
+		}
 		c := packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
 			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
@@ -323,7 +361,7 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 					c.Text, c.StartLine, c.EndLine, c.Tokens = text, a, b, 0
 				}
 			case containerKind(h.Kind):
-				if text, ok := g.ownLines(h); ok {
+				if text, ok := g.ownLines(h.Path, h.Language, h.DefStart, h.DefEnd); ok {
 					c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = text, h.DefStart, h.DefEnd, 0, true
 				}
 			}
@@ -333,34 +371,55 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 	return nil
 }
 
-// ownLines returns the lines of the class or type of hit h (DefStart to
-// DefEnd) without those of the definitions inside it: each run of their
-// lines becomes one "… N lines elided" line.
-func (g *gatherer) ownLines(h Hit) (string, bool) {
-	syms, err := g.s.DocumentSymbols(h.Path)
+// importLine matches a line that only imports, declares the package, or
+// guards imports — in the languages' common spellings — or is blank, a
+// comment or a bracket closing a list of imports.
+var importLine = regexp.MustCompile(`^\s*(?:$|#|//|/\*|\*|--|import\b|from\s+\S+\s+import\b|package\b|use\b|using\b|require\b|#include\b|if\s+(?:t\.|typing\.)?TYPE_CHECKING\s*:|[)\]}]|(?:\w+\s+)?"[^"]*"\s*;?\s*$|[\w.]+(?:\s+as\s+\w+)?\s*,?\s*$)`)
+
+// importsOnly reports text made of import lines only (importLine), with at
+// least one import.
+func importsOnly(text string) bool {
+	imports := 0
+	for _, l := range strings.Split(text, "\n") {
+		if !importLine.MatchString(l) {
+			return false
+		}
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "import") || strings.HasPrefix(t, "from ") || strings.HasPrefix(t, "use ") || strings.HasPrefix(t, "#include") || strings.HasPrefix(t, "using ") {
+			imports++
+		}
+	}
+	return imports > 0
+}
+
+// ownLines returns lines start..end (1-based) of rel — a class or type —
+// without those of the definitions inside it: each run of their lines
+// becomes one "… N lines elided" line. It reports false when rel cannot be
+// read as indexed.
+func (g *gatherer) ownLines(rel, lang string, start, end int) (string, bool) {
+	syms, err := g.s.DocumentSymbols(rel)
 	if err != nil {
 		return "", false
 	}
-	lines, err := g.lines(h.Path)
-	if err != nil || h.DefEnd > len(lines) {
+	lines, err := g.lines(rel)
+	if err != nil || start < 1 || end > len(lines) || start > end {
 		return "", false
 	}
-	inner := make([]bool, h.DefEnd-h.DefStart+1)
+	inner := make([]bool, end-start+1)
 	for _, si := range syms {
 		full := si.FullSpan()
 		a, b := full.Start.Line+1, spanEndLine(full)
-		if si.Kind == symbols.KindField || a <= h.DefStart || b > h.DefEnd {
+		if si.Kind == symbols.KindField || a <= start || b > end {
 			continue
 		}
 		for n := a; n <= b; n++ {
-			inner[n-h.DefStart] = true
+			inner[n-start] = true
 		}
 	}
-	comment := packs.LineComment(h.Language)
+	comment := packs.LineComment(lang)
 	var out strings.Builder
 	for i := 0; i < len(inner); {
 		if !inner[i] {
-			out.WriteString(lines[h.DefStart-1+i])
+			out.WriteString(lines[start-1+i])
 			i++
 			continue
 		}
@@ -368,7 +427,7 @@ func (g *gatherer) ownLines(h Hit) (string, bool) {
 		for j < len(inner) && inner[j] {
 			j++
 		}
-		first := lines[h.DefStart-1+i]
+		first := lines[start-1+i]
 		lead := first[:len(first)-len(strings.TrimLeft(first, " \t"))]
 		marker := fmt.Sprintf("… %d lines elided\n", j-i)
 		if comment != "" {
@@ -478,8 +537,8 @@ func (g *gatherer) selectionCandidate() packs.Candidate {
 		lang = l.Name
 	}
 	label := ""
-	if syms, err := g.selectedSymbols(g.sel.Path, g.sel); err == nil && len(syms) > 0 {
-		label = syms[0].Qualified()
+	if syms, err := g.selectedSymbols(g.sel.Path, g.sel); err == nil {
+		label = selectionLabel(syms, g.sel)
 	}
 	return packs.Candidate{
 		Path: g.sel.Path, StartLine: g.sel.StartLine, EndLine: g.sel.EndLine,
@@ -513,6 +572,7 @@ func (g *gatherer) selection(ctx context.Context, sel Selection) error {
 	}
 	sel.EndLine = min(sel.EndLine, len(lines))
 	g.sel = sel
+	g.sels = append(g.sels, sel)
 	selText := strings.Join(lines[sel.StartLine-1:sel.EndLine], "")
 	g.selText = selText
 
@@ -532,7 +592,7 @@ func (g *gatherer) selection(ctx context.Context, sel Selection) error {
 	if err := g.graph(ctx, selDefs); err != nil {
 		return err
 	}
-	if err := g.docs(ctx, selected); err != nil {
+	if err := g.docs(ctx, innermost(selDefs, sel)); err != nil {
 		return err
 	}
 	if err := g.coChanged(ctx, rel, selected); err != nil {
@@ -836,11 +896,19 @@ func (g *gatherer) addDefinition(rel string, sel Selection, d SymbolInfo, name s
 	if err != nil || text == "" {
 		return // the file went away since it was indexed
 	}
-	g.add(packs.Candidate{
+	c := packs.Candidate{
 		Path: d.Path, StartLine: a, EndLine: b, Symbol: d.Qualified(), Kind: string(d.Kind),
 		Language: d.Language, Text: text, Score: score, Source: packs.SourceDefinition,
 		Reason: "definition of " + name,
-	})
+	}
+	if containerKind(string(d.Kind)) {
+		// A class the selection uses is its header, doc and attributes:
+		// its methods, when the selection calls them, come on their own.
+		if own, ok := g.ownLines(d.Path, d.Language, a, b); ok {
+			c.Text, c.Members = own, true
+		}
+	}
+	g.add(c)
 }
 
 // stringOrComment matches string literals and comments closely enough for
@@ -865,12 +933,43 @@ func codeOnly(text, lang string) string {
 	return strings.Join(lines, "\n")
 }
 
-// docs adds documentation sections that mention the selected symbols.
-func (g *gatherer) docs(ctx context.Context, selected []string) error {
-	if len(selected) == 0 {
+// selectionLabel names a selection by the innermost definition holding it
+// all (a method, not its class), else the first definition inside it.
+func selectionLabel(defs []SymbolInfo, sel Selection) string {
+	label := ""
+	for _, si := range defs { // source order: an enclosing definition first
+		if a, b := si.Span.Start.Line+1, si.Span.End.Line+1; a <= sel.StartLine && sel.EndLine <= b {
+			label = si.Qualified()
+		}
+	}
+	if label == "" && len(defs) > 0 {
+		label = defs[0].Qualified()
+	}
+	return label
+}
+
+// innermost names what a selection is about: the definitions it holds
+// whole, else the innermost one it lies in (a method, not its class).
+func innermost(defs []SymbolInfo, sel Selection) []string {
+	var out []string
+	for _, si := range defs {
+		if a, b := si.Span.Start.Line+1, si.Span.End.Line+1; sel.StartLine <= a && b <= sel.EndLine {
+			out = append(out, si.Name)
+		}
+	}
+	if len(out) == 0 && len(defs) > 0 {
+		out = append(out, defs[len(defs)-1].Name)
+	}
+	return out
+}
+
+// docs adds documentation sections that mention one of names; the reason
+// says which it mentions.
+func (g *gatherer) docs(ctx context.Context, names []string) error {
+	if len(names) == 0 {
 		return nil
 	}
-	q := strings.Join(selected, " ")
+	q := strings.Join(names, " ")
 	res, err := g.s.Search(ctx, SearchRequest{Query: q, K: packDocHits, Kinds: []string{"markdown_section"}})
 	if err != nil && !errors.Is(err, ErrEmptyQuery) {
 		return err
@@ -880,21 +979,22 @@ func (g *gatherer) docs(ctx context.Context, selected []string) error {
 		if h.Kind != "markdown_section" {
 			continue // Search's symbol leg does not apply the kind filter
 		}
-		if !mentionsAny(h.Text, selected) {
+		name := mentioned(h.Text, names)
+		if name == "" {
 			continue // matched the words of a name, not the name
 		}
 		i++
 		g.add(packs.Candidate{
 			Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Symbol: h.Symbol, Kind: h.Kind,
 			Language: h.Language, Text: h.Text, Score: scoreDoc * h.Score * (1 - 0.1*float64(i-1)),
-			Source: packs.SourceDoc, Reason: "mentions " + selected[len(selected)-1],
+			Source: packs.SourceDoc, Reason: "mentions " + name,
 		})
 	}
 	return nil
 }
 
-// mentionsAny reports whether text names one of the symbols as a word.
-func mentionsAny(text string, names []string) bool {
+// mentioned returns the first of names that text holds as a word, or "".
+func mentioned(text string, names []string) string {
 	for _, n := range names {
 		for i := 0; ; {
 			j := strings.Index(text[i:], n)
@@ -903,12 +1003,12 @@ func mentionsAny(text string, names []string) bool {
 			}
 			a, b := i+j, i+j+len(n)
 			if (a == 0 || !isIdentByte(text[a-1])) && (b == len(text) || !isIdentByte(text[b])) {
-				return true
+				return n
 			}
 			i = b
 		}
 	}
-	return false
+	return ""
 }
 
 func isIdentByte(c byte) bool {

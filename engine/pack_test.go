@@ -124,7 +124,7 @@ func TestPackSelection(t *testing.T) {
 	defer e.Close()
 	// Settle's body (lines 6-11 of report.go).
 	sel := &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}
-	p := buildPack(t, e, PackRequest{Selection: sel, Budget: 800, Format: packs.FormatXML})
+	p := buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800, Format: packs.FormatXML})
 	def := findItem(p, "ledger/ledger.go", "definition of Transfer")
 	if def == nil || !strings.Contains(def.Text, "func Transfer(") {
 		t.Fatalf("no definition of Transfer in:\n%s", p.Text)
@@ -178,12 +178,12 @@ func TestPackSelection(t *testing.T) {
 	if err := e.UpdateOverlay(context.Background(), "ledger/report.go", []byte(edited)); err != nil {
 		t.Fatal(err)
 	}
-	p = buildPack(t, e, PackRequest{Selection: sel, Budget: 800})
+	p = buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800})
 	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
 		t.Errorf("no definition of Fee from the edited buffer in:\n%s", p.Text)
 	}
 	sel.Content = nil // the overlay is read back from the index
-	p = buildPack(t, e, PackRequest{Selection: sel, Budget: 800})
+	p = buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800})
 	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
 		t.Errorf("no definition of Fee from the indexed overlay in:\n%s", p.Text)
 	}
@@ -216,7 +216,7 @@ func TestPackGraph(t *testing.T) {
 	}
 	// Settle's body: Transfer is both used (definition) and called (callee);
 	// the pack shows it once.
-	p := buildPack(t, e, PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}, Budget: 2000})
+	p := buildPack(t, e, PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 6, EndLine: 11}}, Budget: 2000})
 	n := 0
 	for _, it := range p.Items {
 		if it.Path == "ledger/ledger.go" && strings.Contains(it.Text, "func Transfer(") {
@@ -355,9 +355,9 @@ func TestPackErrors(t *testing.T) {
 	}{
 		{"nothing", PackRequest{}, ErrNothingToPack},
 		{"blank query", PackRequest{Query: "  "}, ErrNothingToPack},
-		{"lines past the end", PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 500, EndLine: 501}}, ErrBadSelection},
-		{"reversed lines", PackRequest{Selection: &Selection{Path: "ledger/report.go", StartLine: 5, EndLine: 2}}, ErrBadSelection},
-		{"outside", PackRequest{Selection: &Selection{Path: "../x.go", StartLine: 1, EndLine: 1}}, workspace.ErrOutsideWorkspace},
+		{"lines past the end", PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 500, EndLine: 501}}}, ErrBadSelection},
+		{"reversed lines", PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 5, EndLine: 2}}}, ErrBadSelection},
+		{"outside", PackRequest{Selections: []Selection{{Path: "../x.go", StartLine: 1, EndLine: 1}}}, workspace.ErrOutsideWorkspace},
 		{"format", PackRequest{Query: "settle", Format: "html"}, packs.ErrFormat},
 		{"task", PackRequest{Query: "settle", Task: "dance"}, packs.ErrTask},
 	} {
@@ -366,5 +366,25 @@ func TestPackErrors(t *testing.T) {
 				t.Errorf("got %v, want %v", err, c.want)
 			}
 		})
+	}
+}
+
+// An import block is no pack item: it holds nothing to read or change.
+func TestImportsOnly(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"if t.TYPE_CHECKING:  # pragma: no cover\n    from .testing import FlaskClient\n    from .testing import (\n        FlaskCliRunner,\n        Other as O,\n    )\n", true},
+		{"import (\n\t\"fmt\"\n\tstr \"strings\"\n)\n", true},
+		{"import {\n  a,\n  b,\n} from \"./x\";\nimport c from 'c';\n", true},
+		{"// Package x does y.\npackage x\n\nimport \"os\"\n", true},
+		{"import os\nDEBUG = os.environ.get(\"DEBUG\")\n", false},
+		{"if TYPE_CHECKING:\n    pass\n", false},
+		{"x = 1\n", false},
+	} {
+		if got := importsOnly(c.text); got != c.want {
+			t.Errorf("importsOnly(%q) = %v, want %v", c.text, got, c.want)
+		}
 	}
 }

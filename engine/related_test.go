@@ -101,7 +101,7 @@ func relatedItems(t *testing.T, e *Engine, sel Selection) []string {
 	var out []string
 	for i, it := range rel.Items {
 		out = append(out, it.Reason+": "+it.Path+":"+it.Symbol)
-		if j := sameCode(rel.Items[:i], packs.Candidate{Path: it.Path, StartLine: it.StartLine, EndLine: it.EndLine}); j >= 0 {
+		if j := sameCode(rel.Items[:i], make([]bool, i), packs.Candidate{Path: it.Path, StartLine: it.StartLine, EndLine: it.EndLine}); j >= 0 {
 			t.Errorf("related items %d and %d show the same code: %s:%d-%d (%s) and %s:%d-%d (%s)", j, i,
 				rel.Items[j].Path, rel.Items[j].StartLine, rel.Items[j].EndLine, rel.Items[j].Reason, it.Path, it.StartLine, it.EndLine, it.Reason)
 		}

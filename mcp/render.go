@@ -189,6 +189,9 @@ func renderSymbols(r *service.SymbolsResult) string {
 		}
 		b.WriteString("\n")
 	}
+	if r.More > 0 {
+		fmt.Fprintf(&b, "… %d more definitions: ask with a larger limit, or a name, query or file.\n", r.More)
+	}
 	return b.String()
 }
 

@@ -43,6 +43,10 @@ type Evidence struct {
 	Paths []Path
 	// Literals are quoted messages and options to find verbatim in the code.
 	Literals []string
+	// Messages are what the program printed when it failed — an exception's
+	// or a panic's message (a traceback's last line, or one pasted alone) —
+	// to find verbatim where the code raises it.
+	Messages []string
 	// Blocks are the classified blocks, in order (diagnostics, tests).
 	Blocks []Block
 	// Long reports issue-like text: several lines, or more words than a
@@ -165,6 +169,7 @@ func Analyse(q string) Evidence {
 	ev.Code = strings.Join(code, " ")
 	ev.Names = names.sorted()
 	ev.Literals = dedupe(ev.Literals)
+	ev.Messages = dedupe(ev.Messages)
 	return ev
 }
 
@@ -243,6 +248,14 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	}
 	for _, m := range optionRe.FindAllStringSubmatch(rest, -1) {
 		ev.Literals = append(ev.Literals, m[1])
+	}
+	// An exception line pasted on its own ("RuntimeError: Working outside
+	// of application context."): its message is the program's, to find
+	// verbatim, as a traceback's last line is.
+	if m := excLineRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
+		if msg := strings.TrimSpace(m[2]); isMessage(msg) {
+			ev.Messages = append(ev.Messages, msg)
+		}
 	}
 	readPaths(rest, ev)
 	for _, loc := range wordRe.FindAllStringIndex(rest, -1) {
@@ -470,13 +483,13 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 		if m := excLineRe.FindStringSubmatch(t); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
 			names.add(m[1], weightException)
 			if msg := strings.TrimSpace(m[2]); isMessage(msg) {
-				ev.Literals = append(ev.Literals, msg)
+				ev.Messages = append(ev.Messages, msg)
 			}
 			continue
 		}
 		if strings.HasPrefix(t, "panic: ") {
 			if msg := strings.TrimSpace(strings.TrimPrefix(t, "panic: ")); isMessage(msg) {
-				ev.Literals = append(ev.Literals, msg)
+				ev.Messages = append(ev.Messages, msg)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package querytext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,10 +99,13 @@ func TestAnalyseReport(t *testing.T) {
 		t.Errorf("frames: %+v", ev.Paths)
 	}
 	lits := strings.Join(ev.Literals, "|")
-	for _, want := range []string{"cannot compare str and int", "--strict-keys", "'<' not supported between instances of 'int' and 'str'"} {
+	for _, want := range []string{"cannot compare str and int", "--strict-keys"} {
 		if !strings.Contains(lits, want) {
 			t.Errorf("literal %q missing: %q", want, ev.Literals)
 		}
+	}
+	if want := "'<' not supported between instances of 'int' and 'str'"; !slices.Contains(ev.Messages, want) {
+		t.Errorf("message %q missing: %q", want, ev.Messages)
 	}
 	if !strings.Contains(ev.Code, "sorted_items") || !strings.Contains(ev.Code, "Serializer") {
 		t.Errorf("code words: %q", ev.Code)
@@ -143,9 +147,8 @@ func TestAnalyseGoPanicLogAndDiff(t *testing.T) {
 	if names["Table.Add"] < weightFrame*0.9 || names["Table.routes"] < weightQualified || names["NewTable"] < weightProse {
 		t.Errorf("names: %v", ev.Names)
 	}
-	lits := strings.Join(ev.Literals, "|")
-	if !strings.Contains(lits, "assignment to entry in nil map") || !strings.Contains(lits, "route /health has no handler") {
-		t.Errorf("literals: %q", ev.Literals)
+	if !slices.Contains(ev.Messages, "assignment to entry in nil map") || !strings.Contains(strings.Join(ev.Literals, "|"), "route /health has no handler") {
+		t.Errorf("messages: %q, literals: %q", ev.Messages, ev.Literals)
 	}
 	if strings.Contains(ev.Prose, "goroutine") || strings.Contains(ev.Prose, "+0x5d") || strings.Contains(ev.Prose, "code=500") {
 		t.Errorf("prose holds the dump:\n%s", ev.Prose)
@@ -282,5 +285,20 @@ func TestTypeWords(t *testing.T) {
 		if n.Text == "Flag" && (n.Type || n.Weight != weightSpan) {
 			t.Errorf("Flag written as code too: %+v, want a plain name of the span's weight", n)
 		}
+	}
+}
+
+// An exception line pasted on its own carries its message as a traceback's
+// last line does: the program printed it, the code raises it.
+func TestAnalyseLoneExceptionLine(t *testing.T) {
+	ev := Analyse("RuntimeError: Working outside of application context.")
+	if len(ev.Messages) != 1 || ev.Messages[0] != "Working outside of application context." {
+		t.Errorf("messages: %q", ev.Messages)
+	}
+	if names := nameWeights(ev.Names); names["RuntimeError"] != weightException {
+		t.Errorf("names: %v", ev.Names)
+	}
+	if ev := Analyse("the handler fails: it never retries"); len(ev.Messages) != 0 {
+		t.Errorf("a sentence with a colon read as an exception line: %q", ev.Messages)
 	}
 }

@@ -31,11 +31,13 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 	return withSnapshot(s, func(snap *engine.Snapshot) (*PackResult, error) {
 		ereq := engine.PackRequest{Query: req.Query, Budget: req.Budget, Format: req.Format, Task: req.Task, Exclude: exclude}
 		if req.Selection.Given() {
-			sp, err := s.resolveSelection(snap, s.texts(snap), req.Selection, spanLine)
+			sps, err := s.resolveSelections(snap, s.texts(snap), req.Selection, spanLine)
 			if err != nil {
 				return nil, err
 			}
-			ereq.Selection = s.engineSelection(sp)
+			for _, sp := range sps {
+				ereq.Selections = append(ereq.Selections, *s.engineSelection(sp))
+			}
 		}
 		p, err := snap.Pack(ctx, ereq)
 		if err != nil {
@@ -127,11 +129,16 @@ func (s *Service) Related(ctx context.Context, req RelatedRequest) (*RelatedResu
 		return nil, invalid("file", "required: name the code by file (with lines or line) or by symbol")
 	}
 	return withSnapshot(s, func(snap *engine.Snapshot) (*RelatedResult, error) {
-		sp, err := s.resolveSelection(snap, s.texts(snap), req.Selection, spanLine)
+		sps, err := s.resolveSelections(snap, s.texts(snap), req.Selection, spanLine)
 		if err != nil {
 			return nil, err
 		}
-		r, err := snap.Related(ctx, *s.engineSelection(sp))
+		var sels []engine.Selection
+		for _, sp := range sps {
+			sels = append(sels, *s.engineSelection(sp))
+		}
+		sp := sps[0]
+		r, err := snap.Related(ctx, sels...)
 		if err != nil {
 			return nil, classify("file", req.File, err)
 		}
@@ -144,13 +151,17 @@ func (s *Service) Related(ctx context.Context, req RelatedRequest) (*RelatedResu
 			text := s.scrub.Scrub(it.Text)
 			tokens := packs.CountTokens(text)
 			if len(out.Items) == req.K || (req.Budget > 0 && used+tokens > req.Budget) {
-				break
+				out.More++ // a smaller item further down may still fit
+				continue
 			}
 			used += tokens
 			out.Items = append(out.Items, RelatedItem{
 				Location: s.location(it.Path, lines(it.StartLine, it.EndLine)), Symbol: it.Symbol, Kind: it.Kind,
 				Language: it.Language, Source: it.Source, Reason: it.Reason, Score: it.Score, Tokens: tokens, Text: text,
 			})
+		}
+		if out.More > 0 {
+			out.Notes = append(out.Notes, fmt.Sprintf("%d more item(s) left out by k (%d) or the budget", out.More, req.K))
 		}
 		return out, nil
 	})

@@ -379,8 +379,12 @@ func (s *Service) resolveSelection(snap *engine.Snapshot, tx *texts, sel Selecti
 	}
 	sp := span{rel: rel}
 	at := symbols.Point{Line: sel.Line - 1, Column: ft.byteColumn(sel.Line, col)}
+	// A line given without a column, or a column in its indentation, is
+	// the line: the innermost definition holding it (a method's "def"
+	// line is the method, not the class around it).
+	wholeLine := sel.Column == 0 || at.Column <= indentOf(ft.line(sel.Line-1))
 	for _, si := range syms { // source order: the last match is the innermost
-		if contains(si.Span, at) {
+		if contains(si.Span, at) || wholeLine && si.Span.Start.Line <= at.Line && at.Line <= si.Span.End.Line {
 			sp.start, sp.end, sp.symbol = si.Span.Start.Line+1, si.Span.End.Line+1, si.QualifiedName()
 		}
 	}
@@ -392,6 +396,45 @@ func (s *Service) resolveSelection(snap *engine.Snapshot, tx *texts, sel Selecti
 		return sp, nil
 	}
 	return span{}, notFound("line", "no definition at %s:%d; give lines instead", rel, sel.Line)
+}
+
+// indentOf is the byte length of a line's leading white space.
+func indentOf(line []byte) int {
+	n := 0
+	for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+		n++
+	}
+	return n
+}
+
+// maxNamedSelections bounds the definitions one bare name selects for a
+// pack or related context.
+const maxNamedSelections = 5
+
+// resolveSelections is resolveSelection, except that a symbol naming
+// several definitions selects each of them (the best maxNamedSelections,
+// with the name's exact case when some have it): "url_for" is every
+// url_for the workspace defines, as the symbol argument says.
+func (s *Service) resolveSelections(snap *engine.Snapshot, tx *texts, sel Selection, mode spanMode) ([]span, error) {
+	first, err := s.resolveSelection(snap, tx, sel, mode)
+	if err != nil || strings.TrimSpace(sel.Symbol) == "" || first.symbol == "" {
+		return []span{first}, err
+	}
+	syms, err := snap.FindSymbols(strings.TrimSpace(sel.Symbol))
+	if err != nil {
+		return nil, classify("symbol", sel.Symbol, err)
+	}
+	out := []span{first}
+	for _, si := range syms[1:] {
+		if len(out) == maxNamedSelections {
+			break
+		}
+		if si.Name != syms[0].Name {
+			continue // another case of the name: a weaker match
+		}
+		out = append(out, span{rel: si.Path, start: si.Span.Start.Line + 1, end: si.Span.End.Line + 1, symbol: si.QualifiedName()})
+	}
+	return out, nil
 }
 
 // contains reports whether a span covers a point.

@@ -61,6 +61,15 @@ func (s *Service) resolveAt(ctx context.Context, snap *engine.Snapshot, req Posi
 	ident, qual, start := engine.IdentifierAt(ft.content, off)
 	r := resolved{tx: tx, rel: rel, ident: ident}
 	if ident == "" {
+		// In the indentation of a definition's first line (a Python
+		// "def" line at column 0): that definition.
+		if off-ft.starts[req.Line-1] <= indentOf(ft.line(req.Line-1)) {
+			if si, ok := definitionOnLine(snap, rel, req.Line); ok {
+				r.ident, r.defs = si.Name, []engine.SymbolInfo{si}
+				r.rng = Range{StartLine: si.NameSpan.Start.Line + 1, StartColumn: ft.charColumn(si.NameSpan.Start.Line, si.NameSpan.Start.Column),
+					EndLine: si.NameSpan.End.Line + 1, EndColumn: ft.charColumn(si.NameSpan.End.Line, si.NameSpan.End.Column)}
+			}
+		}
 		return r, nil
 	}
 	col := start - ft.starts[req.Line-1]
@@ -72,6 +81,24 @@ func (s *Service) resolveAt(ctx context.Context, snap *engine.Snapshot, req Posi
 	}
 	r.defs = bestDefinitions(defs, rel, qual)
 	return r, ctxErr(ctx)
+}
+
+// definitionOnLine returns the innermost definition of rel whose header
+// (its first line, decorators included, or its name's line) is 1-based
+// line n.
+func definitionOnLine(snap *engine.Snapshot, rel string, n int) (engine.SymbolInfo, bool) {
+	syms, err := snap.DocumentSymbols(rel)
+	if err != nil {
+		return engine.SymbolInfo{}, false
+	}
+	var out engine.SymbolInfo
+	found := false
+	for _, si := range syms { // source order: the last is the innermost
+		if si.Span.Start.Line+1 == n || si.NameSpan.Start.Line+1 == n {
+			out, found = si, true
+		}
+	}
+	return out, found
 }
 
 // bestDefinitions keeps the engine's best group of definitions: those in
@@ -226,6 +253,11 @@ func (s *Service) relatedDefinitions(ctx context.Context, snap *engine.Snapshot,
 	return s.hitList(snap, keep, false), nil
 }
 
+// defaultSymbolsLimit bounds a list of definitions that is not a file's
+// when no limit is given: every definition of a workspace is no answer to
+// read (flask's 1,064 were 128 KB of JSON).
+const defaultSymbolsLimit = 200
+
 // Symbols lists definitions: of a file in source order (file), matching a
 // name exactly and else fuzzily (name), matching a fuzzy query best first
 // (query), or all of them.
@@ -274,8 +306,13 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		if err != nil {
 			return nil, classify("file", req.File, err)
 		}
-		if req.Limit > 0 && len(syms) > req.Limit {
-			syms = syms[:req.Limit]
+		limit := req.Limit
+		if limit == 0 && req.File == "" {
+			limit = defaultSymbolsLimit // a file's outline is bounded by the file; the workspace's is not
+		}
+		if limit > 0 && len(syms) > limit {
+			out.More = len(syms) - limit
+			syms = syms[:limit]
 		}
 		q := req.Query + req.Name
 		for _, si := range syms {
@@ -300,9 +337,16 @@ func mergeSymbols(req any, results []any) any {
 		sr := r.(*SymbolsResult)
 		out.Symbols = append(out.Symbols, sr.Symbols...)
 		out.Fuzzy = out.Fuzzy || sr.Fuzzy
+		out.More += sr.More
 	}
 	sort.SliceStable(out.Symbols, func(i, j int) bool { return out.Symbols[i].Score > out.Symbols[j].Score })
-	if limit := req.(SymbolsRequest).Limit; limit > 0 && len(out.Symbols) > limit {
+	sreq := req.(SymbolsRequest)
+	limit := sreq.Limit
+	if limit == 0 && sreq.File == "" {
+		limit = defaultSymbolsLimit
+	}
+	if limit > 0 && len(out.Symbols) > limit {
+		out.More += len(out.Symbols) - limit
 		out.Symbols = out.Symbols[:limit]
 	}
 	return out

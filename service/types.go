@@ -131,7 +131,8 @@ type RelatedResult struct {
 	Selection Location      `json:"selection" desc:"the lines the items relate to"`
 	Symbol    string        `json:"symbol,omitempty" desc:"the definition the selection is, when it is one"`
 	Items     []RelatedItem `json:"items" desc:"best first"`
-	Notes     []string      `json:"notes,omitempty" desc:"sources that were skipped"`
+	More      int           `json:"more,omitempty" desc:"items left out because k or the budget was reached (a larger k or budget shows them)"`
+	Notes     []string      `json:"notes,omitempty" desc:"sources that were skipped, and what k or the budget left out"`
 }
 
 // PackRequest asks for a token-budgeted context pack.
@@ -284,13 +285,14 @@ type SymbolsRequest struct {
 	Name  string `json:"name,omitempty" check:"maxLen=1000" desc:"definitions of this name (Func, Type.Method, pkg.Func), else fuzzy matches of it"`
 	Query string `json:"query,omitempty" check:"maxLen=1000" desc:"fuzzy matches of this text, best first (workspace symbols)"`
 	File  string `json:"file,omitempty" check:"maxLen=4096" desc:"the definitions of this file, in source order (document symbols)"`
-	Limit int    `json:"limit,omitempty" check:"min=1,max=1000000" desc:"at most this many (absent: all; query: 100)"`
+	Limit int    `json:"limit,omitempty" check:"min=1,max=1000000" desc:"at most this many (absent: all of a file's, else 200; query: 100)"`
 }
 
 // SymbolsResult answers symbols.
 type SymbolsResult struct {
 	Symbols []Symbol `json:"symbols" desc:"the definitions"`
 	Fuzzy   bool     `json:"fuzzy,omitempty" desc:"name: no definition has it exactly, these match it fuzzily"`
+	More    int      `json:"more,omitempty" desc:"definitions left out by the limit (a larger limit lists them)"`
 }
 
 // ---------------------------------------------------------------------------

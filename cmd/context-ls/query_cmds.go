@@ -167,6 +167,9 @@ func printSymbols(env *cliEnv, res *service.SymbolsResult) error {
 	for _, s := range res.Symbols {
 		env.printf("%s  %s (%s)  %s\n", span(s.Location), s.Symbol, s.Kind, s.Signature)
 	}
+	if res.More > 0 {
+		fmt.Fprintf(env.stderr, "note: %d more definitions (--limit N lists more)\n", res.More)
+	}
 	return nil
 }
 

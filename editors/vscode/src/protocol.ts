@@ -383,7 +383,9 @@ export interface RelatedResult {
   symbol?: string;
   /** best first */
   items: RelatedItem[];
-  /** sources that were skipped */
+  /** items left out because k or the budget was reached (a larger k or budget shows them) */
+  more?: number;
+  /** sources that were skipped, and what k or the budget left out */
   notes?: string[];
 }
 
