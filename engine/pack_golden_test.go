@@ -38,6 +38,9 @@ func TestPackComposition(t *testing.T) {
 				if total == nil || total.Shortened {
 					t.Errorf("Cart.total, the definition the text is about, is not in whole: %+v", total)
 				}
+				if itemNamed(p, "apply_discount") == nil {
+					t.Errorf("apply_discount, which Cart.total calls, is not in the pack")
+				}
 				if cart := itemNamed(p, "Cart"); cart != nil && (strings.Contains(cart.Text, "def total") || !strings.Contains(cart.Text, "lines elided")) {
 					t.Errorf("the class Cart is shown with its methods:\n%s", cart.Text)
 				}
