@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,6 +105,11 @@ func TestPackComposition(t *testing.T) {
 					t.Errorf("%s: %d tokens, budget %d", format, p.Tokens, c.budget)
 				}
 				items := itemLines(p)
+				for _, it := range p.Items {
+					if n := linesShown(it.Text); n != it.EndLine-it.StartLine+1 {
+						t.Errorf("%s: %s:%d-%d stands for %d lines (markers counted)", format, it.Path, it.StartLine, it.EndLine, n)
+					}
+				}
 				switch format {
 				case packs.FormatMarkdown:
 					first = items
@@ -131,6 +138,21 @@ func itemLines(p packs.Pack) []string {
 		out = append(out, fmt.Sprintf("%s:%d-%d %s (%s) · %s%s\n", it.Path, it.StartLine, it.EndLine, it.Symbol, it.Kind, it.Reason, short))
 	}
 	return out
+}
+
+// linesShown counts the source lines a text stands for: its lines, each
+// elision marker as the lines it says it hides.
+func linesShown(text string) int {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if m := regexp.MustCompile(`… (\d+) (?:more )?lines? (?:elided|cut)`).FindStringSubmatch(l); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			n += k
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // itemShowing returns the item of path whose text holds text.

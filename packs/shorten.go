@@ -3,6 +3,8 @@ package packs
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"sort"
 	"strings"
 	"time"
@@ -262,9 +264,7 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 		if doc := pythonDocstring(body); doc != nil {
 			first = int(doc.EndPoint().Row) + 1
 		}
-		indent := leadingSpace(lines[startRow])
-		n := last - first + 1
-		marker = fmt.Sprintf("%s...  # … %d lines elided\n", indent, n)
+		marker = leadingSpace(lines[startRow]) + "...  # … %d lines elided\n"
 		safe = true
 	} else {
 		bt := body.Type()
@@ -283,14 +283,14 @@ func bodyRegion(fn, body *sitter.Node, lang string, lines []string) (region, boo
 		if indent == "" {
 			indent = leadingSpace(lines[startRow]) + "\t"
 		}
-		n := last - first + 1
-		marker = fmt.Sprintf("%s%s … %d lines elided\n", indent, braceComment[lang], n)
+		marker = indent + braceComment[lang] + " … %d lines elided\n"
 		safe = strings.HasSuffix(strings.TrimSpace(lines[startRow]), "{") &&
 			strings.HasPrefix(strings.TrimSpace(lines[endRow]), "}")
 	}
 	if last-first+1 < 2 {
 		return region{}, false
 	}
+	marker = fmt.Sprintf(marker, sourceLines(lines[first:last+1]))
 	gain := CountTokens(strings.Join(lines[first:last+1], "")) - CountTokens(marker)
 	if gain <= 0 {
 		return region{}, false
@@ -414,7 +414,7 @@ func truncateLines(lang, text string, target int) (string, bool) {
 	if !strings.HasSuffix(lines[kept-1], "\n") {
 		b.WriteByte('\n')
 	}
-	b.WriteString(markerFor(len(lines) - kept))
+	b.WriteString(markerFor(sourceLines(lines[kept:])))
 	out := b.String()
 	// Per-line counts can round below the count of the whole; drop lines
 	// until the whole fits.
@@ -424,13 +424,34 @@ func truncateLines(lang, text string, target int) (string, bool) {
 		for _, l := range lines[:kept] {
 			b.WriteString(l)
 		}
-		b.WriteString(markerFor(len(lines) - kept))
+		b.WriteString(markerFor(sourceLines(lines[kept:])))
 		out = b.String()
 	}
 	if CountTokens(out) > target {
 		return "", false
 	}
 	return out, true
+}
+
+// markerRe matches an elision marker and the number of source lines it
+// stands for ("… 12 lines elided", "… 3 more lines cut").
+var markerRe = regexp.MustCompile(`…\s*(\d+)\s+(?:more\s+)?lines?\s+(?:elided|cut)`)
+
+// sourceLines is the number of source lines lines stand for: one each,
+// and a marker left by an earlier shortening the number it gives — so a
+// run elided again still says how many lines of the file it hides.
+func sourceLines(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if m := markerRe.FindStringSubmatch(l); m != nil {
+			if k, err := strconv.Atoi(m[1]); err == nil {
+				n += k
+				continue
+			}
+		}
+		n++
+	}
+	return n
 }
 
 // focusContext is how many lines around a line that bears on the request
@@ -565,7 +586,7 @@ func focusLines(lang, text string, target int, weight func(string) float64) (str
 				break
 			}
 		}
-		b.WriteString(marker(lead, j-i))
+		b.WriteString(marker(lead, sourceLines(lines[i:j])))
 		i = j
 	}
 	out := b.String()
