@@ -77,16 +77,8 @@ func benchLocalise(args []string) error {
 			*hybrid = false
 		}
 	}
-	if missing := missingTrees(qs, *trees); missing > 0 {
-		if *mirrors == "" {
-			fmt.Printf("# %d trees missing under %s and no -mirrors (CONTEXT_EVAL_MIRRORS): localisation not measured\n", missing, *trees)
-			return nil
-		}
-		cmd := exec.Command(filepath.Join(filepath.Dir(*data), "materialise.sh"), *trees, *mirrors)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("materialise trees: %w", err)
-		}
+	if ok, err := ensureTrees(qs, *trees, *mirrors, *data, "localisation"); !ok || err != nil {
+		return err
 	}
 	ctx := context.Background()
 	var dumpEnc *json.Encoder
@@ -209,6 +201,26 @@ func benchLocalise(args []string) error {
 	info("localisation search latency p50", ms(percentile(lat, 0.50)), "ms")
 	info("localisation search latency p95", ms(percentile(lat, 0.95)), "ms")
 	return nil
+}
+
+// ensureTrees unpacks the queries' trees with materialise.sh (beside the
+// data file) when some are missing; without the mirrors it says what is not
+// measured and reports false.
+func ensureTrees(qs []evalset.LocQuery, trees, mirrors, data, what string) (bool, error) {
+	missing := missingTrees(qs, trees)
+	if missing == 0 {
+		return true, nil
+	}
+	if mirrors == "" {
+		fmt.Printf("# %d trees missing under %s and no -mirrors (CONTEXT_EVAL_MIRRORS): %s not measured\n", missing, trees, what)
+		return false, nil
+	}
+	cmd := exec.Command(filepath.Join(filepath.Dir(data), "materialise.sh"), trees, mirrors)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return false, fmt.Errorf("materialise trees: %w", err)
+	}
+	return true, nil
 }
 
 // missingTrees counts the queries' trees that are not unpacked yet.

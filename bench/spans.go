@@ -77,16 +77,8 @@ func benchSpans(args []string) error {
 		}
 	}
 	qs = keep
-	if missing := missingTrees(qs, *trees); missing > 0 {
-		if *mirrors == "" {
-			fmt.Printf("# %d trees missing under %s and no -mirrors (CONTEXT_EVAL_MIRRORS): definition-level figures not measured\n", missing, *trees)
-			return nil
-		}
-		cmd := exec.Command(filepath.Join(filepath.Dir(*data), "materialise.sh"), *trees, *mirrors)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("materialise trees: %w", err)
-		}
+	if ok, err := ensureTrees(qs, *trees, *mirrors, *data, "definition-level figures"); !ok || err != nil {
+		return err
 	}
 	formats := []string{"markdown", "json"}
 	budgets := []int{2000, 4000}
