@@ -9,7 +9,7 @@ FIXTURE   ?= $(CACHE)/models/minilm-arch-random-fixture
 TESTFLAGS ?= -timeout 20m
 export CGO_ENABLED = 1
 
-.PHONY: all build dist test test-go test-dist test-editors bench bench-index bench-search bench-localise bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability bench-linux deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
+.PHONY: all build dist test test-go test-dist test-mcp test-editors bench bench-index bench-search bench-localise bench-spans bench-pack bench-graph bench-edit bench-embed bench-vectors bench-share bench-reliability bench-linux deps deps-system deps-go deps-ort deps-fixture deps-editors deps-neovim lint demo clean
 
 all: build
 
@@ -27,7 +27,7 @@ dist:
 
 ## test: the whole suite (what CI runs), the release archive and extension
 ## built once and tested as a new user gets them.
-test: deps build dist test-go test-dist test-editors
+test: deps build dist test-go test-dist test-mcp test-editors
 
 test-go:
 	$(GO) test $(TESTFLAGS) ./...
@@ -44,6 +44,11 @@ test-dist:
 # built, installed alone for a user with an empty HOME and no context-ls or
 # Go on PATH (test-results/e2e-dist); the Neovim plugin on every Neovim at
 # hand, its build step installing the release archive.
+# The MCP server driven by the official MCP TypeScript SDK's client over
+# stdio, as an agent runs it (handshake, tools/list, tool calls).
+test-mcp:
+	cd mcp/clienttest && node test.mjs $(abspath $(BIN))
+
 test-editors:
 	cd editors/vscode && npm test
 	cd editors/vscode && CONTEXT_LS_BIN=$(abspath $(BIN)) CONTEXT_LS_DIST_VSIX="$(firstword $(wildcard $(CURDIR)/dist/context-ls-*.vsix))" npm run test:e2e
@@ -146,6 +151,7 @@ deps-fixture:
 
 deps-editors:
 	cd editors/vscode && npm ci --no-audit --no-fund
+	cd mcp/clienttest && npm ci --no-audit --no-fund
 	scripts/install-code-server.sh
 
 # Newer Neovims (Debian trixie's 0.10 and sid's newest) for the plugin
