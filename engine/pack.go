@@ -373,8 +373,8 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 					c.Text, c.StartLine, c.EndLine, c.Tokens = text, a, b, 0
 				}
 			case containerKind(h.Kind):
-				if text, ok := g.ownLines(h.Path, h.Language, h.DefStart, h.DefEnd); ok {
-					c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = text, h.DefStart, h.DefEnd, 0, true
+				if text, elided, ok := g.ownLines(h.Path, h.Language, h.DefStart, h.DefEnd); ok {
+					c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = text, h.DefStart, h.DefEnd, 0, elided
 				}
 			}
 		}
@@ -431,16 +431,16 @@ func importsOnly(text string) bool {
 
 // ownLines returns lines start..end (1-based) of rel — a class or type —
 // without those of the definitions inside it: each run of their lines
-// becomes one "… N lines elided" line. It reports false when rel cannot be
-// read as indexed.
-func (g *gatherer) ownLines(rel, lang string, start, end int) (string, bool) {
+// becomes one "… N lines elided" line; elided says whether there was any.
+// It reports false when rel cannot be read as indexed.
+func (g *gatherer) ownLines(rel, lang string, start, end int) (text string, elided, ok bool) {
 	syms, err := g.s.DocumentSymbols(rel)
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
 	lines, err := g.lines(rel)
 	if err != nil || start < 1 || end > len(lines) || start > end {
-		return "", false
+		return "", false, false
 	}
 	inner := make([]bool, end-start+1)
 	for _, si := range syms {
@@ -472,9 +472,10 @@ func (g *gatherer) ownLines(rel, lang string, start, end int) (string, bool) {
 			marker = comment + " " + marker
 		}
 		out.WriteString(lead + marker)
+		elided = true
 		i = j
 	}
-	return out.String(), true
+	return out.String(), elided, true
 }
 
 // FirstSentence returns the first sentence of a doc comment on one line
@@ -961,7 +962,7 @@ func (g *gatherer) addDefinition(rel string, sel Selection, d SymbolInfo, name s
 	if containerKind(string(d.Kind)) {
 		// A class the selection uses is its header, doc and attributes:
 		// its methods, when the selection calls them, come on their own.
-		if own, ok := g.ownLines(d.Path, d.Language, a, b); ok {
+		if own, elided, ok := g.ownLines(d.Path, d.Language, a, b); ok && elided {
 			c.Text, c.Members = own, true
 		}
 	}
