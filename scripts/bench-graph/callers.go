@@ -202,7 +202,7 @@ func (c prCounts) recall() float64 {
 }
 
 func (c prCounts) String() string {
-	return fmt.Sprintf("precision %.3f, recall %.3f (gopls %d, ours %d, agree %d)", c.precision(), c.recall(), c.tp+c.fn, c.tp+c.fp, c.tp)
+	return fmt.Sprintf("precision %.3f, recall %.3f (reference %d, ours %d, agree %d)", c.precision(), c.recall(), c.tp+c.fn, c.tp+c.fp, c.tp)
 }
 
 // pebbleCopy copies pebble v1.1.5 from the module cache into the work

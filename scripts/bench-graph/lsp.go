@@ -48,7 +48,12 @@ func (e *rpcError) Error() string { return fmt.Sprintf("rpc error %d: %s", e.Cod
 // startLSP starts the server binary in dir; settings answer
 // workspace/configuration and go in initializationOptions.
 func startLSP(bin, dir string, env []string, settings map[string]any) (*lspClient, error) {
-	cmd := exec.Command(bin)
+	return startLSPArgs(bin, nil, dir, env, settings)
+}
+
+// startLSPArgs is startLSP with arguments for the binary.
+func startLSPArgs(bin string, args []string, dir string, env []string, settings map[string]any) (*lspClient, error) {
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = io.Discard
@@ -210,8 +215,12 @@ func (c *lspClient) initialize(ctx context.Context, root string) error {
 		"workspaceFolders":      []map[string]string{{"uri": uri, "name": "ws"}},
 		"initializationOptions": c.settings,
 		"capabilities": map[string]any{
-			"workspace":    map[string]any{"configuration": true, "workspaceFolders": true},
-			"textDocument": map[string]any{"callHierarchy": map[string]any{"dynamicRegistration": false}},
+			"workspace": map[string]any{"configuration": true, "workspaceFolders": true},
+			"textDocument": map[string]any{
+				"callHierarchy":  map[string]any{"dynamicRegistration": false},
+				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+				"definition":     map[string]any{"linkSupport": false},
+			},
 		},
 	}
 	if err := c.call(ctx, "initialize", params, nil); err != nil {
@@ -260,6 +269,9 @@ type incomingCall struct {
 	FromRanges []lspRange `json:"fromRanges"`
 }
 
+// errNoItem: the server has no call hierarchy item at a position.
+var errNoItem = errors.New("no call hierarchy item")
+
 // incoming returns the incoming calls of the function whose name is at
 // pos (0-based line, UTF-16 character) in file path.
 func (c *lspClient) incoming(ctx context.Context, path string, pos lspPosition) ([]incomingCall, error) {
@@ -269,7 +281,7 @@ func (c *lspClient) incoming(ctx context.Context, path string, pos lspPosition) 
 		return nil, err
 	}
 	if len(items) == 0 {
-		return nil, fmt.Errorf("no call hierarchy item at %s:%d:%d", path, pos.Line+1, pos.Character+1)
+		return nil, fmt.Errorf("%w at %s:%d:%d", errNoItem, path, pos.Line+1, pos.Character+1)
 	}
 	var calls []incomingCall
 	if err := c.call(ctx, "callHierarchy/incomingCalls", map[string]any{"item": items[0]}, &calls); err != nil {

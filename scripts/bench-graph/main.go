@@ -67,6 +67,10 @@ type options struct {
 	verbose         bool
 	skipGopls       bool
 	only            map[string]bool
+	// The reference comparisons in Python and TypeScript.
+	mirrors, tools string
+	refTargets     int
+	repos          map[string]bool
 }
 
 // want reports whether a part of the benchmark runs.
@@ -85,12 +89,19 @@ func main() {
 	flag.IntVar(&o.latency, "latency", 200, "queries timed for latency")
 	flag.BoolVar(&o.verbose, "v", false, "print every disagreement")
 	flag.BoolVar(&o.skipGopls, "skip-gopls", false, "only measure latency and extraction share")
-	only := flag.String("only", "", "run only these parts (comma-separated: callers, tests, latency, share)")
+	flag.StringVar(&o.mirrors, "mirrors", os.Getenv("CONTEXT_EVAL_MIRRORS"), "`DIR` of git copies (owner+name[/repo]) of the Python and TypeScript repositories")
+	flag.StringVar(&o.tools, "tools", "", "`DIR` the reference servers are installed into from npm (default: WORK/tools)")
+	flag.IntVar(&o.refTargets, "ref-targets", 60, "randomly sampled functions and methods per Python or TypeScript repository")
+	repos := flag.String("repos", "", "measure only these Python and TypeScript repositories (comma-separated: httpx, hono, p-queue)")
+	only := flag.String("only", "", "run only these parts (comma-separated: callers, generics, refs, tests, latency, share)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	flag.Parse()
 	// gopls is given the module copy as a file URI, which must be absolute:
 	// a relative --work made it answer "no views" to every query.
-	for _, p := range []*string{&o.work, &o.db} {
+	for _, p := range []*string{&o.work, &o.db, &o.tools} {
+		if *p == "" {
+			continue
+		}
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench-graph:", err)
@@ -108,6 +119,15 @@ func main() {
 			os.Exit(1)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.tools == "" {
+		o.tools = filepath.Join(o.work, "tools")
+	}
+	if *repos != "" {
+		o.repos = map[string]bool{}
+		for _, p := range strings.Split(*repos, ",") {
+			o.repos[strings.TrimSpace(p)] = true
+		}
 	}
 	if *only != "" {
 		o.only = map[string]bool{}
@@ -172,6 +192,11 @@ func run(ctx context.Context, o options) error {
 	if !o.skipGopls && o.want("callers") {
 		if err := benchCallers(ctx, o); err != nil {
 			return fmt.Errorf("callers vs gopls: %w", err)
+		}
+	}
+	if o.want("refs") {
+		if err := benchRefs(ctx, o); err != nil {
+			return fmt.Errorf("callers vs pyright and tsserver: %w", err)
 		}
 	}
 	if o.want("tests") || o.want("latency") {
