@@ -809,8 +809,8 @@ func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sit
 		return false
 	}
 	ch := x.chainOf(v, 0)
-	if ch.root == rootUnknown || ch.root == rootNone || (ch.root == rootIdent && len(ch.fields) == 0 && !elem) {
-		return false // unknown, or a plain alias of another name
+	if ch.root == rootUnknown || ch.root == rootNone || (ch.root == rootIdent && ch.ident == name && len(ch.fields) == 0) {
+		return false // unknown, or the name itself (x = x)
 	}
 	if elem {
 		ch.fields = append(ch.fields, ElemStep)

@@ -58,10 +58,7 @@ var pythonSpec = &langSpec{
 
 func init() {
 	pythonSpec.rules = langRules{
-		// import a.b reaches module x.a.b of a package, and a re-export.
-		matchModule: func(_ *Resolver, ref, _, module, _ string) bool {
-			return strings.HasSuffix(module, "."+ref) || strings.HasSuffix(ref, "."+module)
-		},
+		matchModule: pyMatchModule,
 		unqualified: starImports,
 		moduleFiles: func(mod string) []string {
 			p := strings.ReplaceAll(mod, ".", "/")
@@ -77,6 +74,22 @@ func init() {
 		testFiles: pyTestFiles,
 	}
 	registerSpec(pythonSpec, "python")
+}
+
+// pyMatchModule: import a.b reaches module x.a.b under a source root x
+// (src/…) — not when x is a package (import json is the standard
+// library's, not a package's own pkg.json) —, and module a.b of a tree
+// whose root is package x itself.
+func pyMatchModule(r *Resolver, ref, _, module, _ string) bool {
+	if strings.HasSuffix(ref, "."+module) {
+		return true
+	}
+	root, ok := strings.CutSuffix(module, "."+ref)
+	if !ok {
+		return false
+	}
+	g, err := r.graph(strings.ReplaceAll(root, ".", "/") + "/__init__.py")
+	return err == nil && g == nil
 }
 
 // pyTestFiles: test_x.py or x_test.py beside it, or under tests/ or test/
@@ -216,6 +229,10 @@ func pyAnnotation(n *sitter.Node) *sitter.Node {
 	return n
 }
 
+// pyContainers are the generic containers whose elements are of their
+// one type parameter.
+var pyContainers = setOf("list List Sequence MutableSequence Iterable Iterator AsyncIterable AsyncIterator Collection set Set frozenset FrozenSet deque Deque Generator AsyncGenerator")
+
 // pyType is rawTypeOf for annotations.
 func (x *extractor) pyType(n *sitter.Node) rawType {
 	if n == nil {
@@ -231,6 +248,14 @@ func (x *extractor) pyType(n *sitter.Node) rawType {
 			base := x.text(kids[0])
 			if base == "Optional" || strings.HasSuffix(base, ".Optional") || base == "Type" || base == "type" {
 				return x.rawTypeOf(pyAnnotation(inner))
+			}
+			if pyContainers[lastComponent(base)] && len(kids) == 2 {
+				// list[T], typing.Sequence[T]: iterating or indexing gives a T.
+				if rt := x.rawTypeOf(pyAnnotation(kids[1])); rt.known() && !rt.elem {
+					rt.elem = true
+					return rt
+				}
+				return rawType{}
 			}
 			return x.rawTypeOf(kids[0])
 		}
@@ -303,6 +328,7 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		case "identifier":
 			name := x.text(left)
 			switch {
+			case inFunc && n.ChildByFieldName("type") == nil && x.pyBindValue(name, n, n.ChildByFieldName("right")):
 			case inFunc:
 				x.bindInFunction(name, n.StartByte(), rt)
 			case encl >= 0 && x.syms[encl].Kind == symbols.KindClass:
@@ -366,6 +392,13 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if left == nil {
 			return
 		}
+		if n.Type() == "for_statement" && left.Type() == "identifier" {
+			// for x in xs: x is an element of xs.
+			s, e := x.functionScope(int(n.StartByte()))
+			if x.bindVia(x.text(left), left.EndByte(), uint32(s), uint32(e), n.ChildByFieldName("right"), true) {
+				return
+			}
+		}
 		for _, id := range pyNames(left) {
 			if n.Type() == "for_in_clause" {
 				if p := n.Parent(); p != nil {
@@ -386,6 +419,9 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			return
 		}
 		ids := pyNames(alias)
+		if len(ids) == 1 && x.pyBindValue(x.text(ids[0]), n, val) {
+			return
+		}
 		for _, id := range ids {
 			var rt rawType
 			if len(ids) == 1 {
@@ -394,6 +430,18 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			x.bindInFunction(x.text(id), n.StartByte(), rt)
 		}
 	}
+}
+
+// pyBindValue binds name, assigned in a function by statement n, to the
+// value's expression when calls on it resolve through that expression (a
+// method's result, a field chain, another name, an instance); false when
+// they cannot.
+func (x *extractor) pyBindValue(name string, n, value *sitter.Node) bool {
+	if value == nil {
+		return false
+	}
+	s, e := x.functionScope(int(n.StartByte()))
+	return x.bindVia(name, n.EndByte(), uint32(s), uint32(e), value, false)
 }
 
 // pyNames returns the identifiers a target pattern binds.

@@ -76,6 +76,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		if err != nil || !ok {
 			return 0, "", false, err
 		}
+		if over, err := r.superOverridden(self, d); err != nil || over {
+			return 0, "", false, err
+		}
 		return Likely, "super call from " + c.Self, true, nil
 	case RecvExpr:
 		return r.matchUnknown(s, d)
@@ -118,11 +121,18 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 			}
 			return 0, "", false, nil
 		}
-		if c.Recv.Kind == RecvSelf && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
+		if c.Recv.Kind == RecvSelf && len(c.Recv.Fields) == 0 && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
 			return Exact, "self call in " + c.Self, true, nil
 		}
 		if c.Recv.Kind == RecvFree && !isMember(d) && len(c.Recv.Fields) == 0 && d.Container != "" && lastComponent(d.Container) == c.Recv.Root {
 			return Likely, "qualified by namespace " + c.Recv.Root, true, nil
+		}
+		mod := c.Recv.Module
+		if c.Recv.Kind == RecvVar {
+			mod = c.Recv.Type.Module
+		}
+		if out, err := r.outside(mod, s.Lang); err != nil || out {
+			return 0, "", false, err // a value of a module outside the workspace
 		}
 		return r.matchUnknown(s, d)
 	}
@@ -164,6 +174,9 @@ func (r *Resolver) matchTyped(s *Site, d Def, dg *FileGraph, t typeRef, conf Con
 		}
 	}
 	if ok, err := r.inherits(t, d, dg, 0); err != nil || ok {
+		if over, err := r.overridden(t, d); err != nil || over {
+			return 0, "", false, err // the call reaches an override
+		}
 		if rulesOf(d.Lang).embedding {
 			return conf, what + " embeds " + typeName(d), ok, err
 		}
@@ -207,11 +220,7 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		if r.moduleMatch(c.Recv.Module, d, dg) {
 			return Exact, "imported from " + c.Recv.Module, true, nil
 		}
-		ok, err := r.reexports(c.Recv.Module, c.Name, d, dg, s.Lang)
-		if err != nil || !ok {
-			return 0, "", false, err
-		}
-		return Likely, "re-exported by " + c.Recv.Module, true, nil
+		return 0, "", false, nil
 	}
 	if isMember(d) {
 		spec := specs[s.Lang]
@@ -224,6 +233,9 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
 		ok, err := r.inherits(self, d, dg, 0)
 		if err != nil || !ok {
+			return 0, "", false, err
+		}
+		if over, err := r.overridden(self, d); err != nil || over {
 			return 0, "", false, err
 		}
 		return Likely, "inherited by " + c.Self, true, nil
@@ -365,32 +377,6 @@ func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
 	return n, nil
 }
 
-// reexports reports whether module mod (a Python package or JS index)
-// imports name from d's module, so importing it from mod reaches d.
-func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, lang string) (bool, error) {
-	files := rulesOf(lang).moduleFiles
-	if files == nil {
-		return false, nil
-	}
-	for _, p := range files(mod) {
-		g, err := r.graph(p)
-		if err != nil {
-			return false, err
-		}
-		if g == nil {
-			continue
-		}
-		for _, im := range g.Imports {
-			for _, n := range im.Names {
-				if (n.Local() == name || n.Name == "*") && r.moduleMatch(im.Module, d, dg) {
-					return true, nil
-				}
-			}
-		}
-	}
-	return false, nil
-}
-
 // inherits reports whether type t embeds or derives from the type that
 // declares d (up to four levels).
 func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, error) {
@@ -408,6 +394,36 @@ func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, e
 			}
 			if ok, err := r.inherits(b, d, dg, depth+1); err != nil || ok {
 				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// overridden reports whether a call of d's name on type t, which inherits
+// d, reaches another method: t's own or a nearer base's (bases searched in
+// order, depth first: Python's method resolution order for single
+// inheritance and the usual mixins).
+func (r *Resolver) overridden(t typeRef, d Def) (bool, error) {
+	m, ok, err := r.findMethod(t, d.Name, 0)
+	if err != nil || !ok {
+		return false, err
+	}
+	return m.Path != d.Path || m.Ord != d.Ord, nil
+}
+
+// superOverridden is overridden for super().m() in type self: the search
+// starts at self's bases.
+func (r *Resolver) superOverridden(self typeRef, d Def) (bool, error) {
+	decls, err := r.findTypes(self)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			m, ok, err := r.findMethod(b, d.Name, 0)
+			if err != nil || ok {
+				return ok && (m.Path != d.Path || m.Ord != d.Ord), err
 			}
 		}
 	}

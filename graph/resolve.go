@@ -264,7 +264,8 @@ func pathModule(lang, p string) (string, bool) {
 }
 
 // inModule returns a location filter keeping definitions that can live in
-// module mod (conservatively: it keeps what it cannot decide).
+// module mod (conservatively: it keeps what it cannot decide, and every
+// definition when mod re-exports names of other modules).
 func (r *Resolver) inModule(mod, fam string) func(DefRef) bool {
 	return func(ref DefRef) bool {
 		if family(ref.Lang) != fam {
@@ -274,7 +275,7 @@ func (r *Resolver) inModule(mod, fam string) func(DefRef) bool {
 		if !ok || mod == "" {
 			return true
 		}
-		return r.moduleMatchPath(mod, ref.Lang, ref.Path, pm, "")
+		return r.moduleMatchPath(mod, ref.Lang, ref.Path, pm, "") || r.reexporting(mod, ref.Lang)
 	}
 }
 
@@ -326,12 +327,104 @@ func (t typeRef) key() string {
 
 // moduleMatch reports whether module reference ref (as a file records it:
 // an import path, a dotted module, a resolved JS path, a package) names
-// the module of definition d, whose file graph is dg.
+// the module of definition d, whose file graph is dg, or a module that
+// re-exports d (a Python package's __init__, a JS index: a member through
+// its type's name).
 func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
 	if ref == "" || dg == nil {
 		return false
 	}
-	return r.moduleMatchPath(ref, d.Lang, d.Path, dg.Module, dg.Package)
+	if r.moduleMatchPath(ref, d.Lang, d.Path, dg.Module, dg.Package) {
+		return true
+	}
+	if rulesOf(d.Lang).moduleFiles == nil {
+		return false
+	}
+	ok, _ := r.reexports(ref, exportedAs(d), d, dg, 0)
+	return ok
+}
+
+// maxReexports bounds the chain of modules re-exporting a name (an index
+// exporting from an index …).
+const maxReexports = 4
+
+// reexports reports whether module mod (a Python package, a JS index)
+// imports name from d's module, or from a module that re-exports it, so
+// that name of mod is d's (or d's type's) name. Read errors count as no.
+func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, depth int) (bool, error) {
+	if depth >= maxReexports {
+		return false, nil
+	}
+	return memoized(r, memoKey("reexports", mod, name, d.Path, strconv.Itoa(depth)), func() (bool, error) {
+		for _, p := range rulesOf(d.Lang).moduleFiles(mod) {
+			if p == d.Path {
+				continue // the module itself: moduleMatchPath decided
+			}
+			g, err := r.graph(p)
+			if err != nil {
+				return false, err
+			}
+			if g == nil {
+				continue
+			}
+			for _, im := range g.Imports {
+				for _, n := range im.Names {
+					orig := n.Name
+					switch {
+					case n.Name == "*":
+						orig = name
+					case n.Local() != name:
+						continue
+					}
+					if im.Module == mod {
+						continue
+					}
+					if r.moduleMatchPath(im.Module, d.Lang, d.Path, dg.Module, dg.Package) && orig == exportedAs(d) {
+						return true, nil
+					}
+					if ok, err := r.reexports(im.Module, orig, d, dg, depth+1); err != nil || ok {
+						return ok, err
+					}
+				}
+			}
+			return false, nil // the first file that exists is the module
+		}
+		return false, nil
+	})
+}
+
+// exportedAs is the name d's own module exports it by: its own, or its
+// type's for a member.
+func exportedAs(d Def) string {
+	if isMember(d) {
+		return typeName(d)
+	}
+	return d.Name
+}
+
+// reexporting reports whether module mod has a file that imports names
+// (so may re-export other modules' definitions).
+func (r *Resolver) reexporting(mod, lang string) bool {
+	files := rulesOf(lang).moduleFiles
+	if files == nil {
+		return false
+	}
+	ok, _ := memoized(r, memoKey("reexporting", mod, family(lang)), func() (bool, error) {
+		for _, p := range files(mod) {
+			g, err := r.graph(p)
+			if err != nil || g == nil {
+				continue
+			}
+			for _, im := range g.Imports {
+				if len(im.Names) > 0 {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+		return false, nil
+	})
+	return ok
 }
 
 // moduleMatchPath is moduleMatch for a definition in file p of language
@@ -621,6 +714,16 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 			if t.module == "" {
 				t.module = ownModule(s)
 			}
+			if te.Module != "" && !te.Elem {
+				// An imported name is a class, or a module-level value
+				// (from m import current_app) whose type m declares.
+				if vt, vc, ok, err := r.importedValue(s, te); err != nil || ok {
+					if err != nil {
+						return typeRef{}, 0, false, err
+					}
+					t, conf = vt, vc
+				}
+			}
 		}
 	case RecvFree:
 		var ok bool
@@ -646,6 +749,37 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 		t, conf = ft, min(conf, fc)
 	}
 	return t, conf, true, nil
+}
+
+// importedValue resolves an imported name that names no type of its
+// module but a module-level variable of it: the variable's type.
+func (r *Resolver) importedValue(s *Site, te TypeExpr) (typeRef, Confidence, bool, error) {
+	types, err := r.findTypes(typeRef{name: te.Name, module: te.Module, lang: s.Lang, from: s.Path})
+	if err != nil || len(types) > 0 {
+		return typeRef{}, 0, false, err
+	}
+	v := *s
+	v.Call.Recv = Recv{Kind: RecvFree, Module: te.Module, Root: te.Name}
+	return r.freeRoot(&v)
+}
+
+// outside reports a module no workspace file holds (the standard
+// library's, a dependency's), for languages that list a module's files: a
+// type from it declares no workspace method.
+func (r *Resolver) outside(mod, lang string) (bool, error) {
+	files := rulesOf(lang).moduleFiles
+	if files == nil || mod == "" {
+		return false, nil
+	}
+	return memoized(r, memoKey("outside", mod, family(lang)), func() (bool, error) {
+		for _, p := range files(mod) {
+			g, err := r.graph(p)
+			if err != nil || g != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
 }
 
 // freeRoot resolves an identifier the calling file does not bind: an

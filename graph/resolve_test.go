@@ -222,3 +222,45 @@ func calleesOf(t *testing.T, key string) ([]string, Result) {
 	sort.Strings(got)
 	return got, res
 }
+
+// TestCallersPythonIdioms holds the Python idioms of issue 27 on a small
+// package of the kind the issue measured (re-exports in __init__, a class
+// hierarchy with overrides, a module-level instance, a package module
+// named like a standard one).
+func TestCallersPythonIdioms(t *testing.T) {
+	ix := buildIndex(t, "testdata/pyidioms")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"a function re-exported by the package: import shelf; shelf.url_for()", "shelf/helpers.py:url_for", []string{
+			"tests/test_app.py:index exact"}},
+		{"a class re-exported by the package: req = shelf.Request(); req.prepare()", "shelf/models.py:Request.prepare", []string{
+			"tests/test_app.py:test_prepare exact"}},
+		{"self call reaches the override, super() the base", "shelf/scaffold.py:Scaffold.add_url_rule", []string{
+			"shelf/app.py:App.add_url_rule likely", "shelf/scaffold.py:Scaffold.route exact"}},
+		{"the override, through self and an instance of a subclass", "shelf/app.py:App.add_url_rule", []string{
+			"shelf/app.py:App.setup exact", "tests/test_app.py:test_rules likely"}},
+		{"import json is the standard library's, not the package's json", "shelf/json/__init__.py:loads", []string{
+			"shelf/app.py:App.load_config exact"}},
+		{"self.__dict__.get is no self call; @app.get on an instance of a subclass", "shelf/app.py:App.get", []string{"tests/test_app.py:index likely"}},
+		{"a module-level instance imported from the package", "shelf/app.py:App.make_response", []string{
+			"tests/test_app.py:test_current_app exact"}},
+		{"a method of a standard library type is not the only workspace method of its name", "shelf/models.py:Request.read", []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+	// zip_file.read() is not even a guess: its receiver is a type of a module outside the workspace.
+	res, err := NewResolver(ix, Options{}).Callers(context.Background(), ix.def(t, "shelf/models.py:Request.read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Guesses) != 0 {
+		t.Errorf("guesses of Request.read: %v, want none", res.Guesses)
+	}
+}

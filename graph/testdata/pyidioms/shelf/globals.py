@@ -1,0 +1,3 @@
+from .app import App
+
+current_app: App = App()

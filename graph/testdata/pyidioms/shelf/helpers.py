@@ -1,0 +1,2 @@
+def url_for(endpoint):
+    return "/" + endpoint

@@ -1,0 +1,6 @@
+class Request:
+    def prepare(self):
+        return self
+
+    def read(self):
+        return b""
