@@ -16,6 +16,9 @@ const jsQuery = `
 (import_statement) @import
 (call_expression function: (identifier) @name) @call
 (call_expression function: (member_expression object: (_) @qual property: (property_identifier) @name)) @call
+(call_expression function: (member_expression object: (_) @qual property: (private_property_identifier) @name)) @call
+(export_statement source: (_)) @import
+(method_definition) @field
 (new_expression constructor: (identifier) @name) @new
 (new_expression constructor: (member_expression object: (_) @qual property: (property_identifier) @name)) @new
 (arguments (identifier) @name) @ref
@@ -30,6 +33,23 @@ const jsQuery = `
 (call_expression function: (identifier) @test.fn arguments: (arguments . [(string) (template_string)] @test.name)) @test
 (call_expression function: (member_expression object: (identifier) @test.fn) arguments: (arguments . [(string) (template_string)] @test.name)) @test
 `
+
+// jsThis reads this inside a plain function (not an arrow function, not a
+// method): bound by its caller, not the class around it.
+func jsThis(x *extractor, n *sitter.Node, _ int) (chain, bool) {
+	if n.Type() != "this" {
+		return chain{}, false
+	}
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Type() {
+		case "function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration":
+			return chain{root: rootUnknown}, true
+		case "method_definition", "class_body", "public_field_definition", "field_definition":
+			return chain{}, false
+		}
+	}
+	return chain{}, false
+}
 
 var jsChain = chainSpec{
 	member:  map[string][2]string{"member_expression": {"object", "property"}},
@@ -53,12 +73,13 @@ var jsHandlers = map[string]func(*extractor, *sitter.Node, []capNode){
 var jsBuiltins = setOf("require describe it test expect beforeEach afterEach beforeAll afterAll parseInt parseFloat String Number Boolean Array Object Promise Symbol Error TypeError setTimeout clearTimeout setInterval clearInterval console JSON Math isNaN encodeURIComponent decodeURIComponent")
 
 var jsSpec = &langSpec{
-	query:    jsQuery + "(class_declaration) @type\n(class) @type\n",
-	family:   "js",
-	module:   jsModule,
-	hoisted:  false,
-	builtins: jsBuiltins,
-	chain:    jsChain,
+	query:     jsQuery + "(class_declaration) @type\n(class) @type\n",
+	chainHook: jsThis,
+	family:    "js",
+	module:    jsModule,
+	hoisted:   false,
+	builtins:  jsBuiltins,
+	chain:     jsChain,
 	types: typeSpec{
 		names: map[string]bool{"identifier": true, "type_identifier": true},
 	},
@@ -73,10 +94,11 @@ var tsSpec = &langSpec{
 (interface_declaration) @type
 (public_field_definition) @field
 `,
-	family:   "js",
-	module:   jsModule,
-	builtins: jsBuiltins,
-	chain:    jsChain,
+	family:    "js",
+	module:    jsModule,
+	builtins:  jsBuiltins,
+	chain:     jsChain,
+	chainHook: jsThis,
 	types: typeSpec{
 		names:     map[string]bool{"identifier": true, "type_identifier": true},
 		qualified: map[string][2]string{"nested_type_identifier": {"module", "name"}},
@@ -112,7 +134,11 @@ func init() {
 		},
 		resultType:   colonResult,
 		moduleValues: true,
-		testFiles:    jsTestFiles,
+		// Code calls the platform's methods (an array's filter, JSON's
+		// parse) on values of unknown type: the only workspace method of
+		// a name justifies nothing.
+		outsideMethods: true,
+		testFiles:      jsTestFiles,
 	}
 	jsSpec.rules, tsSpec.rules = rules, rules
 	registerSpec(jsSpec, "javascript")
@@ -187,6 +213,12 @@ func jsImport(x *extractor, n *sitter.Node, _ []capNode) {
 	}
 	spec := x.stringValue(src)
 	im := Import{Path: spec, Module: jsResolve(x.path, spec), Line: int(n.StartPoint().Row)}
+	if n.Type() == "export_statement" {
+		// export { a as b } from "./m", export * from "./m": the module
+		// re-exports those names (an index).
+		jsReexport(x, n, im)
+		return
+	}
 	for _, c := range namedChildren(n) {
 		if c.Type() != "import_clause" {
 			continue
@@ -214,6 +246,36 @@ func jsImport(x *extractor, n *sitter.Node, _ []capNode) {
 				}
 			}
 		}
+	}
+	x.g.Imports = append(x.g.Imports, im)
+}
+
+// jsReexport records export ... from as an import of the names it
+// re-exports, under the names it exports them by.
+func jsReexport(x *extractor, n *sitter.Node, im Import) {
+	clause := false
+	for _, c := range namedChildren(n) {
+		switch c.Type() {
+		case "export_clause":
+			clause = true
+			for _, sp := range namedChildren(c) {
+				if sp.Type() != "export_specifier" {
+					continue
+				}
+				in := ImportName{Name: x.text(sp.ChildByFieldName("name"))}
+				if a := sp.ChildByFieldName("alias"); a != nil {
+					in.Alias = x.text(a)
+				}
+				if in.Name != "" {
+					im.Names = append(im.Names, in)
+				}
+			}
+		case "namespace_export":
+			return // export * as ns from: a namespace, no names of its own
+		}
+	}
+	if !clause {
+		im.Names = append(im.Names, ImportName{Name: "*"})
 	}
 	x.g.Imports = append(x.g.Imports, im)
 }
@@ -314,7 +376,11 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		s, e := x.jsScope(n)
 		if name.Type() == "identifier" {
-			x.bind(x.text(name), n.EndByte(), s, e, x.jsDeclType(n, value))
+			rt := x.jsDeclType(n, value)
+			if (!rt.known() || rt.call) && x.bindVia(x.text(name), n.EndByte(), s, e, value, false) {
+				return // const q = number().max(5): calls on q resolve through the expression
+			}
+			x.bind(x.text(name), n.EndByte(), s, e, rt)
 			return
 		}
 		for _, id := range jsPatternNames(x, name) {
@@ -421,6 +487,19 @@ func jsPatternNames(x *extractor, n *sitter.Node) []*sitter.Node {
 
 // jsThisField records this.x = new Foo() as a member type of the class.
 func jsThisField(x *extractor, n *sitter.Node, _ []capNode) {
+	if n.Type() == "method_definition" {
+		// get req(): HonoRequest: reading the member gives its result.
+		name, ret := n.ChildByFieldName("name"), n.ChildByFieldName("return_type")
+		if name == nil || ret == nil || !hasToken(n, "get") {
+			return
+		}
+		if owner := x.ownerAt(int(n.StartByte())); owner != "" {
+			if rt := x.rawTypeOf(ret); rt.known() {
+				x.fields = append(x.fields, pendingField{owner: owner, name: x.text(name), typ: rt})
+			}
+		}
+		return
+	}
 	if n.Type() == "public_field_definition" {
 		name := n.ChildByFieldName("name")
 		owner := x.ownerAt(int(n.StartByte()))
@@ -449,6 +528,16 @@ func jsThisField(x *extractor, n *sitter.Node, _ []capNode) {
 	if prop != nil && owner != "" && rt.known() {
 		x.fields = append(x.fields, pendingField{owner: owner, name: x.text(prop), typ: rt})
 	}
+}
+
+// hasToken reports an anonymous child token of n (a keyword).
+func hasToken(n *sitter.Node, tok string) bool {
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); !c.IsNamed() && c.Type() == tok {
+			return true
+		}
+	}
+	return false
 }
 
 // jsClass records a class with its extends/implements clauses.
@@ -545,9 +634,6 @@ func jsTestFile(p string) bool {
 var jsTestFns = setOf("describe it test context suite specify fdescribe fit xdescribe xit")
 
 func jsTestBlock(x *extractor, n *sitter.Node, caps []capNode) {
-	if !jsTestFile(x.path) {
-		return
-	}
 	fn := x.text(capture(caps, "test.fn"))
 	if !jsTestFns[fn] {
 		return
@@ -556,9 +642,44 @@ func jsTestBlock(x *extractor, n *sitter.Node, caps []capNode) {
 	x.g.Tests = append(x.g.Tests, Test{Ord: -1, Name: cut(name, 200), Kind: TestJS, Span: spanOf(n)})
 }
 
-// jsFinish orders test blocks and prefixes each name with the names of
-// the blocks around it ("Cart > adds items").
+// jsTestModules are the test runners' modules: a file importing one is a
+// test file wherever it lives (ava, vitest, node:test, mocha, jest, uvu,
+// tap).
+var jsTestModules = setOf("ava vitest node:test test mocha @jest/globals uvu tap @japa/runner")
+
+// jsTestDirs are directories whose scripts are tests by convention (ava's
+// and node --test's test/, mocha's).
+var jsTestDirs = []string{"/test/", "/tests/", "/__tests__/", "/spec/"}
+
+// jsIsTestFile reports a test file: by its name or directory, or by the
+// test runner it imports.
+func jsIsTestFile(x *extractor) bool {
+	if jsTestFile(x.path) {
+		return true
+	}
+	p := "/" + x.path
+	for _, d := range jsTestDirs {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	if b := strings.TrimSuffix(path.Base(x.path), path.Ext(x.path)); b == "test" || b == "tests" {
+		return true
+	}
+	for _, im := range x.g.Imports {
+		if jsTestModules[im.Path] || strings.HasPrefix(im.Path, "vitest/") {
+			return true
+		}
+	}
+	return false
+}
+
+// jsFinish keeps test blocks in test files only, orders them and prefixes
+// each name with the names of the blocks around it ("Cart > adds items").
 func jsFinish(x *extractor) {
+	if len(x.g.Tests) > 0 && !jsIsTestFile(x) {
+		x.g.Tests = nil
+	}
 	tests := x.g.Tests
 	sort.SliceStable(tests, func(i, j int) bool { return tests[i].Span.StartByte < tests[j].Span.StartByte })
 	var stack []int

@@ -393,6 +393,44 @@ func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, depth int) 
 	})
 }
 
+// renamedExport follows a name a module re-exports under another name
+// (export { A as B } from "./a", from .a import A as B) to the original.
+func (r *Resolver) renamedExport(t typeRef) (typeRef, bool, error) {
+	return r.renamedExportDepth(t, 0)
+}
+
+func (r *Resolver) renamedExportDepth(t typeRef, depth int) (typeRef, bool, error) {
+	files := rulesOf(t.lang).moduleFiles
+	if files == nil || t.module == "" || depth >= maxReexports {
+		return typeRef{}, false, nil
+	}
+	for _, p := range files(t.module) {
+		g, err := r.graph(p)
+		if err != nil || g == nil {
+			if err != nil {
+				return typeRef{}, false, err
+			}
+			continue
+		}
+		for _, im := range g.Imports {
+			for _, n := range im.Names {
+				if n.Alias == t.name && n.Name != t.name && n.Name != "*" && n.Name != "default" {
+					return typeRef{name: n.Name, module: im.Module, lang: t.lang, from: p}, true, nil
+				}
+				if n.Name == "*" && im.Module != t.module {
+					sub := t
+					sub.module, sub.from = im.Module, p
+					if orig, ok, err := r.renamedExportDepth(sub, depth+1); err != nil || ok {
+						return orig, ok, err
+					}
+				}
+			}
+		}
+		return typeRef{}, false, nil
+	}
+	return typeRef{}, false, nil
+}
+
 // exportedAs is the name d's own module exports it by: its own, or its
 // type's for a member.
 func exportedAs(d Def) string {
@@ -508,6 +546,15 @@ func (r *Resolver) findTypesDepth(t typeRef, depth int) ([]typeDecl, error) {
 	decls, err := r.findDecls(t)
 	if err != nil || depth > 3 {
 		return decls, err
+	}
+	if len(decls) == 0 {
+		// export { A as B } from "./a": B of this module is A of ./a.
+		if orig, ok, err := r.renamedExport(t); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return r.findTypesDepth(orig, depth+1)
+		}
 	}
 	var out []typeDecl
 	for _, td := range decls {
@@ -980,6 +1027,9 @@ func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Co
 	rt, ok := resultType(d.Lang, d.Signature, d.Name, k)
 	if !ok {
 		return typeRef{}, 0, false, nil
+	}
+	if rt.qual == "" && (rt.name == "this" || rt.name == "Self") {
+		return t, Exact, true, nil // a builder's method returns its receiver (TS this, Python Self)
 	}
 	dg, err := r.graph(d.Path)
 	if err != nil || dg == nil {

@@ -264,3 +264,43 @@ func TestCallersPythonIdioms(t *testing.T) {
 		t.Errorf("guesses of Request.read: %v, want none", res.Guesses)
 	}
 }
+
+// TestCallersTypeScriptIdioms holds the TypeScript idioms of issue 27:
+// re-exports (renamed, star), #private members, receivers typed by a
+// call or a chain, this in a plain function, getters' types, tests of
+// ava, vitest and node:test.
+func TestCallersTypeScriptIdioms(t *testing.T) {
+	ix := buildIndex(t, "testdata/tsidioms")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"re-exported through two indexes, renamed", "src/schema/number.ts:number", []string{
+			"test/helpers.ts:namespace import through a star re-export exact", "test/number.ts:max chains exact"}},
+		{"a call's result, a this-typed method's result", "src/schema/number.ts:NumberSchema.max", []string{
+			"test/number.ts:max chains exact", "test/number.ts:renamed class exact"}},
+		{"#private method", "src/schema/number.ts:NumberSchema.#add", []string{"src/schema/number.ts:NumberSchema.max exact"}},
+		{"this inside a plain function is not the class's", "src/schema/number.ts:NumberSchema.parse", []string{
+			"test/number.ts:max chains exact"}},
+		{"a getter's declared type", "src/request.ts:Request.header", []string{"src/cors.ts:cors exact"}},
+		{"vitest blocks in a .spec file", "src/cors.ts:cors", []string{"src/cors.spec.ts:cors > reads the origin exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+	r := NewResolver(ix, Options{})
+	res, err := r.Tests(context.Background(), ix.def(t, "src/schema/number.ts:NumberSchema.#add"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describeTests(res.Hits)
+	sort.Strings(got)
+	want := []string{"test/number.ts:max chains two-hops via NumberSchema.max", "test/number.ts:renamed class two-hops via NumberSchema.max"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tests of #add (ava in test/):\n got %q\nwant %q", got, want)
+	}
+}

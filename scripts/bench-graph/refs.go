@@ -35,8 +35,9 @@ import (
 //     arrow function or a function expression; drawn at random with a fixed
 //     seed;
 //   - the reference callers are its incoming calls, each confirmed by its
-//     own go-to-definition: a caller counts when the definition at one of
-//     its call ranges is the target (the target's file, within its range);
+//     own go-to-definition: a call range counts when the definition there
+//     is the target (the target's file, within its range or one of its
+//     overload signatures': overloads are one function);
 //   - callers are compared by file and enclosing function, one rule for
 //     both sides: each call site (the reference's confirmed call ranges,
 //     our items' sites) belongs to the outermost definition containing it
@@ -137,7 +138,11 @@ type refTarget struct {
 	rel, name string
 	sel       lspRange // the name, as the server gives it
 	rng       lspRange // the whole definition
-	line, col int      // 1-based line and byte column of the name
+	// overloads are the ranges of the declarations of the same name beside
+	// it (TypeScript overload signatures and their implementation): one
+	// function, whichever signature a call binds to.
+	overloads []lspRange
+	line, col int // 1-based line and byte column of the name
 	method    bool
 }
 
@@ -319,6 +324,18 @@ func (s *refSession) targets(ctx context.Context, rel string) ([]refTarget, erro
 		}
 		out = append(out, refTarget{rel: rel, name: ds.Name, sel: ds.SelectionRange, rng: ds.Range, line: l + 1, col: col + 1, method: method})
 	}
+	overloads := func(level []docSymbol) {
+		byName := map[string][]lspRange{}
+		for _, ds := range level {
+			byName[ds.Name] = append(byName[ds.Name], ds.Range)
+		}
+		for i := range out {
+			if len(byName[out[i].name]) > 1 && out[i].overloads == nil && containsRange(byName[out[i].name], out[i].rng) {
+				out[i].overloads = byName[out[i].name]
+			}
+		}
+	}
+	defer overloads(syms)
 	for _, ds := range syms {
 		switch ds.Kind {
 		case 12: // Function
@@ -333,6 +350,7 @@ func (s *refSession) targets(ctx context.Context, rel string) ([]refTarget, erro
 					add(m, true)
 				}
 			}
+			overloads(ds.Children)
 		}
 	}
 	return out, nil
@@ -347,6 +365,15 @@ func pyProperty(lines [][]byte, l int) bool {
 			break
 		}
 		if t == "@property" || strings.HasSuffix(t, ".setter") || strings.HasSuffix(t, ".getter") || strings.HasSuffix(t, ".deleter") || strings.HasSuffix(t, "cached_property") {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRange(list []lspRange, r lspRange) bool {
+	for _, l := range list {
+		if l == r {
 			return true
 		}
 	}
@@ -455,8 +482,13 @@ func (s *refSession) confirmed(ctx context.Context, rel string, r lspRange, t re
 	}
 	for _, d := range decodeLocations(raw) {
 		drel, ok := relPath(s.root, d.URI)
-		if ok && drel == t.rel && d.Range.Start.Line >= t.rng.Start.Line && d.Range.Start.Line <= t.rng.End.Line {
-			return true, nil
+		if !ok || drel != t.rel {
+			continue
+		}
+		for _, rg := range append([]lspRange{t.rng}, t.overloads...) {
+			if d.Range.Start.Line >= rg.Start.Line && d.Range.Start.Line <= rg.End.Line {
+				return true, nil
+			}
 		}
 	}
 	return false, nil

@@ -1,0 +1,2 @@
+export { number } from "./number";
+export { NumberSchema as NumSchema } from "./number";
