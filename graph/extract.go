@@ -646,6 +646,12 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 			// module obj).
 			return x.callChain(fn.ChildByFieldName(m[0]), fn.ChildByFieldName(m[1]), depth)
 		}
+		if cs.ident[fn.Type()] {
+			if l, ok := x.lookup(x.text(fn), fn.StartByte()); ok && !l.def && l.typ.known() && !l.typ.elem && !l.ret.known() {
+				// f() of a local f of a named function type: its result.
+				return chain{root: rootIdent, ident: x.text(fn), fields: []string{CallStep("", 0)}}
+			}
+		}
 		if rt := x.callResult(fn); rt.known() {
 			return chain{root: rootType, typ: rt}
 		}
@@ -1225,7 +1231,7 @@ func (x *extractor) resolveMembers() {
 // as a type reference of the enclosing definition. Only types the
 // extractor reads anyway are recorded: that keeps them cheap.
 func (x *extractor) noteType(rt rawType, at uint32) {
-	if !rt.known() || rt.call || len(x.refs) >= MaxCallsPerFile || (rt.qual == "" && x.spec.builtins[rt.name]) {
+	if !rt.known() || rt.call || len(x.refs) >= MaxCallsPerFile || (rt.qual == "" && x.spec.builtins[rt.name]) || (x.spec.rules.anonStructs && isAnonStruct(rt.name)) {
 		return
 	}
 	x.refs = append(x.refs, pendingRef{at: at, name: rt.name, qual: rt.qual})

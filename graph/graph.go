@@ -171,10 +171,11 @@ func CallStep(m string, k int) string {
 	return m + "()" + strconv.Itoa(k)
 }
 
-// ParseCallStep reverses CallStep; ok is false for other steps.
+// ParseCallStep reverses CallStep; ok is false for other steps. An empty m
+// is a call of the value itself (f() of a local f of a function type).
 func ParseCallStep(step string) (m string, k int, ok bool) {
 	i := strings.Index(step, "()")
-	if i <= 0 {
+	if i < 0 {
 		return "", 0, false
 	}
 	m, rest := step[:i], step[i+2:]

@@ -214,8 +214,8 @@ func goResultType(sig, name string, k int) (string, bool) {
 			return "", false
 		}
 		res = strings.TrimSpace(list[k])
-		if f := strings.Fields(res); len(f) == 2 {
-			res = f[1] // named result
+		if f := strings.Fields(res); len(f) >= 2 && isIdentifier(f[0]) {
+			res = strings.TrimSpace(res[len(f[0]):]) // named result (not *Cache[K, V])
 		}
 	} else if k > 0 {
 		return "", false
@@ -304,8 +304,21 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 			x.bind(x.text(nm), n.EndByte(), scope.StartByte(), scope.EndByte(), rawType{})
 		}
 	case "type_switch_statement":
-		for _, nm := range namedChildren(capture(caps, "local.names")) {
+		names := namedChildren(capture(caps, "local.names"))
+		for _, nm := range names {
 			x.bind(x.text(nm), n.StartByte(), n.StartByte(), n.EndByte(), rawType{})
+		}
+		if len(names) != 1 {
+			return
+		}
+		// switch x := v.(type) { case T: … }: x is a T in a case of one type.
+		for _, tc := range namedChildren(n) {
+			if tc.Type() != "type_case" {
+				continue
+			}
+			if types := symbols.FieldChildren(tc, "type"); len(types) == 1 {
+				x.bind(x.text(names[0]), tc.StartByte(), tc.StartByte(), tc.EndByte(), x.rawTypeOf(types[0]))
+			}
 		}
 	}
 }
@@ -357,6 +370,11 @@ func (x *extractor) goViaValue(v *sitter.Node) bool {
 		return true
 	case "call_expression":
 		fn := v.ChildByFieldName("function")
+		if fn != nil && fn.Type() == "identifier" {
+			// f() of a local f of a named function type.
+			l, ok := x.lookup(x.text(fn), fn.StartByte())
+			return ok && !l.def && l.typ.known() && !l.ret.known()
+		}
 		return fn != nil && fn.Type() == "selector_expression"
 	}
 	return false
@@ -422,7 +440,11 @@ func (x *extractor) goBindElem(name string, at uint32, scope, ranged *sitter.Nod
 				x.bind(name, at, scope.StartByte(), scope.EndByte(), t)
 				return true
 			}
-			return false
+			if !l.typ.known() {
+				return false
+			}
+			// A named slice or map type (type Peers []*Peer): its
+			// element, through the type's declaration.
 		}
 	}
 	return x.bindVia(name, at, scope.StartByte(), scope.EndByte(), ranged, true)
@@ -451,6 +473,18 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 			t := v.ChildByFieldName("type")
 			if t != nil && t.Type() == "generic_type" && v.Type() == "type_conversion_expression" {
 				return x.callResult(t) // F[T](x) is a generic call
+			}
+			if t != nil && v.Type() == "composite_literal" {
+				// []struct{…}{…}: a list of the literal's anonymous struct.
+				st, elem := t, false
+				if st.Type() == "slice_type" || st.Type() == "array_type" || st.Type() == "implicit_length_array_type" {
+					st, elem = st.ChildByFieldName("element"), true
+				}
+				if st != nil && st.Type() == "struct_type" {
+					if owner := x.goLiteralOwner(v); owner != "" {
+						return rawType{name: owner, elem: elem}
+					}
+				}
 			}
 			return x.rawTypeOf(t)
 		case "unary_expression", "parenthesized_expression":
@@ -539,6 +573,38 @@ func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
 			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
 				return AnonStructName("var", x.text(names[0]))
 			}
+		}
+	case "slice_type", "array_type", "implicit_length_array_type":
+		if lit := parent.Parent(); lit != nil && lit.Type() == "composite_literal" {
+			return x.goLiteralOwner(lit)
+		}
+	case "composite_literal":
+		return x.goLiteralOwner(parent)
+	}
+	return ""
+}
+
+// goLiteralOwner names the anonymous struct of a composite literal
+// assigned to a local (tests := []struct{…}{…}, a test table) after the
+// function and the variable: "TestX.tests" (no position, so a spliced
+// version names it as a full extraction does); "" elsewhere.
+func (x *extractor) goLiteralOwner(lit *sitter.Node) string {
+	list := lit.Parent()
+	if list == nil || list.Type() != "expression_list" {
+		return ""
+	}
+	decl := list.Parent()
+	if decl == nil || decl.Type() != "short_var_declaration" {
+		return ""
+	}
+	right, left := namedChildren(decl.ChildByFieldName("right")), namedChildren(decl.ChildByFieldName("left"))
+	fn := x.enclosing(int(lit.StartByte()), true)
+	if fn < 0 || !isFunctionKind(x.syms[fn].Kind) || len(left) != len(right) {
+		return ""
+	}
+	for i, v := range right {
+		if v.StartByte() == lit.StartByte() && left[i].Type() == "identifier" {
+			return AnonStructName(x.syms[fn].Name, x.text(left[i]))
 		}
 	}
 	return ""

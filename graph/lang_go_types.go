@@ -387,6 +387,7 @@ func (r *Resolver) goImplements(t typeRef, iface *typeDecl, std string) (bool, e
 		if err != nil || len(methods) == 0 {
 			return false, err
 		}
+		var wild map[string]bool // type parameters, compared as any type
 		for m, sig := range methods {
 			obj, err := r.goMethod(t, m)
 			if err != nil || !obj.found {
@@ -394,6 +395,16 @@ func (r *Resolver) goImplements(t typeRef, iface *typeDecl, std string) (bool, e
 			}
 			if sameSignature("go", sig, obj.sig, m) {
 				continue
+			}
+			if iface != nil && obj.std == "" {
+				if wild == nil {
+					if wild, err = r.goIfaceTypeParams(*iface, 0); err != nil {
+						return false, err
+					}
+				}
+				if goSameGeneric(sig, obj.sig, m, wild) {
+					continue
+				}
 			}
 			// Types may differ in spelling only: an alias, or another
 			// package's name for the same type.
@@ -412,6 +423,53 @@ func (r *Resolver) goImplements(t typeRef, iface *typeDecl, std string) (bool, e
 		}
 		return true, nil
 	})
+}
+
+// goSameGeneric compares an interface method's signature with a method's
+// with the type parameters of the interfaces (wild) and of the method's
+// receiver taken for any type.
+func goSameGeneric(a, b, name string, wild map[string]bool) bool {
+	all := map[string]bool{}
+	for k := range wild {
+		all[k] = true
+	}
+	for _, p := range goTypeParams(b) {
+		all[p] = true
+	}
+	if len(all) == 0 {
+		return false
+	}
+	pa, ra, ok1 := goSigTypes(a, name)
+	pb, rb, ok2 := goSigTypes(b, name)
+	return ok1 && ok2 && goWildTypeParams(pa, all) == goWildTypeParams(pb, all) && goWildTypeParams(ra, all) == goWildTypeParams(rb, all)
+}
+
+// goIfaceTypeParams collects the type parameters of a generic interface
+// and of the interfaces it embeds.
+func (r *Resolver) goIfaceTypeParams(td typeDecl, depth int) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, p := range goTypeParams(td.def.Signature) {
+		out[p] = true
+	}
+	if depth > 3 {
+		return out, nil
+	}
+	for _, b := range r.basesOf(td) {
+		decls, err := r.findTypes(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, bd := range decls {
+			more, err := r.goIfaceTypeParams(bd, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for k := range more {
+				out[k] = true
+			}
+		}
+	}
+	return out, nil
 }
 
 // goSameTypes compares two Go signatures of method m read in files pa and
@@ -724,6 +782,85 @@ func goSigParts(sig, name string) (params, results []string, ok bool) {
 	return goTypeList(inner), goTypeList(res), true
 }
 
+// goFuncTypes drops the parameter and result names of the function types
+// in a type: func(rpc RPC) error is func(RPC) error.
+func goFuncTypes(t string) string {
+	i := strings.Index(t, "func(")
+	if i < 0 {
+		return t
+	}
+	rest := t[i+4:]
+	after := skipBalanced(rest, '(', ')')
+	params := strings.TrimSuffix(strings.TrimPrefix(rest[:len(rest)-len(after)], "("), ")")
+	out := t[:i] + "func(" + strings.Join(goTypeList(params), ",") + ")"
+	res := strings.TrimLeft(after, " ")
+	if strings.HasPrefix(res, "(") {
+		tail := skipBalanced(res, '(', ')')
+		inner := strings.TrimSuffix(strings.TrimPrefix(res[:len(res)-len(tail)], "("), ")")
+		return out + "(" + strings.Join(goTypeList(inner), ",") + ")" + goFuncTypes(tail)
+	}
+	if res != after {
+		out += " "
+	}
+	return out + goFuncTypes(res)
+}
+
+// goTypeParams lists the type parameters a Go declaration's signature
+// names: a generic type's ("type Store[K comparable, V any] interface")
+// or a method's receiver's ("func (c *Cache[K, V]) Add(…)").
+func goTypeParams(sig string) []string {
+	var list string
+	if rest, ok := strings.CutPrefix(sig, "func ("); ok {
+		recv := rest[:len(rest)-len(skipBalanced("("+rest, '(', ')'))+1]
+		if i := strings.IndexByte(recv, '['); i >= 0 {
+			list = recv[i+1 : max(i+1, strings.LastIndexByte(recv, ']'))]
+		}
+	} else if rest, ok := strings.CutPrefix(sig, "type "); ok {
+		if i := strings.IndexByte(rest, '['); i >= 0 && isIdentifier(strings.TrimSpace(rest[:i])) {
+			inner := skipBalanced(rest[i:], '[', ']')
+			list = rest[i+1 : len(rest)-len(inner)-1]
+		}
+	}
+	var out []string
+	for _, part := range splitAll(list) {
+		if f := strings.Fields(part); len(f) > 0 && isIdentifier(f[0]) {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+// goWildTypeParams replaces the whole-word type parameters in a reduced
+// signature by "$": a generic interface's methods and an implementation's
+// name their type parameters differently (Values() []T, Values() []V).
+func goWildTypeParams(sig string, params map[string]bool) string {
+	if len(params) == 0 {
+		return sig
+	}
+	var b strings.Builder
+	word := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for i := 0; i < len(sig); {
+		if !word(sig[i]) {
+			b.WriteByte(sig[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(sig) && word(sig[j]) {
+			j++
+		}
+		if params[sig[i:j]] {
+			b.WriteByte('$')
+		} else {
+			b.WriteString(sig[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
 // goTypeList splits a Go parameter list into its types, one per
 // parameter, without names.
 func goTypeList(s string) []string {
@@ -761,7 +898,7 @@ func goTypeList(s string) []string {
 			}
 			p = next
 		}
-		p = strings.ReplaceAll(p, " ", "")
+		p = strings.ReplaceAll(goFuncTypes(p), " ", "")
 		if p == "any" {
 			p = "interface{}"
 		}

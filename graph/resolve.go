@@ -1017,6 +1017,9 @@ func (r *Resolver) methodResult(t typeRef, m string, k int) (typeRef, Confidence
 }
 
 func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Confidence, bool, error) {
+	if m == "" {
+		return r.valueCallResult(t, k)
+	}
 	if mr := rulesOf(t.lang).methodResult; mr != nil {
 		return mr(r, t, m, k)
 	}
@@ -1036,6 +1039,21 @@ func (r *Resolver) methodResultUncached(t typeRef, m string, k int) (typeRef, Co
 		return typeRef{}, 0, false, err
 	}
 	return qualifyRaw(rt, d, dg), Exact, true, nil
+}
+
+// valueCallResult resolves the k-th result of calling a value of type t, a
+// named function type (type Factory func() *Cache).
+func (r *Resolver) valueCallResult(t typeRef, k int) (typeRef, Confidence, bool, error) {
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	for _, td := range decls {
+		if rt, ok := resultType(td.def.Lang, td.def.Signature, td.def.Name, k); ok {
+			return qualifyRaw(rt, td.def, td.g), Exact, true, nil
+		}
+	}
+	return typeRef{}, 0, false, nil
 }
 
 // findMethod finds method m of type t, looking through aliases, embedded

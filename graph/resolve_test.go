@@ -304,3 +304,36 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 		t.Errorf("tests of #add (ava in test/):\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestCallersGoIdioms holds the Go recall holes of issue 27: generic
+// constructors and interfaces, parameter names in function types, named
+// slices, type switches, values of named function types, test tables,
+// copies and reassignments.
+func TestCallersGoIdioms(t *testing.T) {
+	ix := buildIndex(t, "testdata/goidioms")
+	tests := []struct {
+		name, target string
+		want         []string
+	}{
+		{"generic constructor, test table, named function type's result, through a generic interface", "lru/lru.go:Cache.Add", []string{
+			"lru/lru.go:build exact", "lru/lru.go:fill likely", "lru/lru_test.go:TestAdd exact", "lru/lru_test.go:TestTable exact"}},
+		{"a generic interface's method: its calls and its implementations'", "lru/lru.go:Store.Add", []string{
+			"lru/lru.go:build likely", "lru/lru.go:fill exact", "lru/lru_test.go:TestAdd likely", "lru/lru_test.go:TestTable likely"}},
+		{"a method of an interface embedded with another type parameter", "lru/lru.go:Container.Values", []string{
+			"lru/lru_test.go:TestValues exact"}},
+		{"parameter names of a function type do not matter", "raft/raft.go:InmemTransport.SetHeartbeatHandler", []string{
+			"raft/raft.go:Raft.Start likely"}},
+		{"range over a named slice type, a type switch's case", "raft/raft.go:Peer.Ping", []string{
+			"raft/raft.go:describe exact", "raft/raft.go:pingAll exact"}},
+		{"a type switch's interface case", "raft/raft.go:Namer.Name", []string{"raft/raft.go:describe exact"}},
+		{"a copy of a parameter", "raft/raft.go:Raft.Start", []string{"raft/raft.go:elect exact"}},
+		{"a reassigned variable", "raft/raft.go:Raft.Leader", []string{"raft/raft.go:elect exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}

@@ -56,6 +56,8 @@ const (
 	floorTestsFound = 0.94 // 16 of 17
 	floorStdTests   = 0.90
 	floorLatencyMs  = 10.0 // CPU per callers/tests query, p95
+	// Recall on a generics-heavy module.
+	floorGenericsRecall = 0.95
 )
 
 type options struct {
@@ -182,7 +184,7 @@ func run(ctx context.Context, o options) error {
 	if _, err := os.Stat(filepath.Join(stdSrc, "strings", "strings.go")); err != nil {
 		return fmt.Errorf("no Go standard library sources under %s: %w", stdSrc, err)
 	}
-	if !o.skipGopls && (o.want("callers") || o.want("tests")) {
+	if !o.skipGopls && (o.want("callers") || o.want("generics") || o.want("tests")) {
 		bin, err := findGopls(ctx, o.gopls)
 		if err != nil {
 			return err
@@ -190,8 +192,17 @@ func run(ctx context.Context, o options) error {
 		o.gopls = bin
 	}
 	if !o.skipGopls && o.want("callers") {
-		if err := benchCallers(ctx, o); err != nil {
+		if err := benchCallers(ctx, o, pebble); err != nil {
 			return fmt.Errorf("callers vs gopls: %w", err)
+		}
+	}
+	if !o.skipGopls && o.want("generics") {
+		err := benchCallers(ctx, o, gods)
+		var skip skipError
+		if errors.As(err, &skip) {
+			fmt.Printf("bench-graph: SKIP %s: %s\n", gods.name, skip)
+		} else if err != nil {
+			return fmt.Errorf("callers vs gopls on %s: %w", gods.module, err)
 		}
 	}
 	if o.want("refs") {

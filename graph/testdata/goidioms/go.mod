@@ -1,0 +1,3 @@
+module example.com/kit
+
+go 1.22
