@@ -92,7 +92,8 @@ type GraphResult struct {
 	// with them: calls of the target's name on a receiver whose type the
 	// index cannot tell (callers, tests), or calls whose callee is only
 	// known by its name (callees). A client shows them on request, labelled
-	// as guesses. At most 20 are kept, best first.
+	// as guesses. At most maxGuesses are kept, best first (the service
+	// pages them like the items).
 	Guesses []GraphItem `json:"guesses,omitempty"`
 	// Omitted counts what Items leaves out: every name-only match (the
 	// first of them are Guesses) and items past the cap.
@@ -215,6 +216,10 @@ var resolvers = struct {
 	m map[*Snapshot]*graph.Resolver
 }{m: map[*Snapshot]*graph.Resolver{}}
 
+// maxGuesses caps the name-only guesses of one query: as many as a request
+// may ask for (service's GraphRequest limit).
+const maxGuesses = 1000
+
 // maxResolverCache bounds the entries one snapshot's resolver caches.
 const maxResolverCache = 200000
 
@@ -230,7 +235,7 @@ func (s *Snapshot) resolver() *graph.Resolver {
 	if r, ok := resolvers.m[s]; ok && r.CacheSize() < maxResolverCache {
 		return r
 	}
-	r := graph.NewResolver(&graphIndex{s: s, langs: map[string]string{}}, graph.Options{})
+	r := graph.NewResolver(&graphIndex{s: s, langs: map[string]string{}}, graph.Options{MaxNameOnly: maxGuesses})
 	resolvers.m[s] = r
 	return r
 }

@@ -145,8 +145,10 @@ func renderGraph(what string) func(*service.GraphResult) string {
 			if len(t.Guesses) > 0 {
 				fmt.Fprintf(&b, "  name-only guesses (calls of the same name the graph cannot tie to this definition):\n")
 				writeGraphItems(&b, t.Guesses)
-			}
-			if t.Omitted > 0 {
+				if t.Omitted > 0 {
+					fmt.Fprintf(&b, "  … %s more (raise limit to see them)\n", plural(t.Omitted, "name-only guess", "name-only guesses"))
+				}
+			} else if t.Omitted > 0 {
 				fmt.Fprintf(&b, "  … %s left out (guesses: true lists them)\n", plural(t.Omitted, "name-only guess", "name-only guesses"))
 			}
 			if len(t.Unresolved) > 0 {

@@ -114,9 +114,15 @@ func (s *Service) graph(ctx context.Context, req GraphRequest, q graphQuery, sit
 				gt.Items = append(gt.Items, s.graphItem(tx, it, sitePath))
 			}
 			if req.Guesses {
+				// Guesses page like the items: limit of them, the rest
+				// counted as omitted.
 				for _, it := range r.Guesses {
+					if len(gt.Guesses) == req.Limit {
+						break
+					}
 					gt.Guesses = append(gt.Guesses, s.graphItem(tx, it, sitePath))
 				}
+				gt.Omitted -= len(gt.Guesses)
 			}
 			out.Results = append(out.Results, gt)
 		}

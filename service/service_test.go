@@ -540,3 +540,34 @@ func TestReferences(t *testing.T) {
 		t.Errorf("unknown symbol: %v, want not found", err)
 	}
 }
+
+// TestGuessesPage holds name-only guesses to the request's limit like the
+// items (issue 27: they stopped at 20 whatever the limit, the rest only
+// counted).
+func TestGuessesPage(t *testing.T) {
+	files := map[string]string{
+		"shapes/a.py": "class A:\n    def frob(self):\n        pass\n",
+		"shapes/b.py": "class B:\n    def frob(self):\n        pass\n",
+	}
+	for i := 0; i < 30; i++ {
+		files[fmt.Sprintf("use/u%02d.py", i)] = fmt.Sprintf("def use%02d(x):\n    x.frob()\n", i)
+	}
+	s := newService(t, files)
+	for _, tt := range []struct {
+		req             string
+		guesses, omited int
+	}{
+		{`{"symbol":"A.frob"}`, 0, 30},
+		{`{"symbol":"A.frob","guesses":true,"limit":25}`, 25, 5},
+		{`{"symbol":"A.frob","guesses":true,"limit":1000}`, 30, 0},
+	} {
+		res := mustCall[GraphResult](t, s, "callers", tt.req)
+		if len(res.Results) != 1 {
+			t.Fatalf("%s: %d results", tt.req, len(res.Results))
+		}
+		r := res.Results[0]
+		if len(r.Items) != 0 || len(r.Guesses) != tt.guesses || r.Omitted != tt.omited {
+			t.Errorf("%s: %d items, %d guesses, %d omitted; want 0, %d, %d", tt.req, len(r.Items), len(r.Guesses), r.Omitted, tt.guesses, tt.omited)
+		}
+	}
+}

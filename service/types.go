@@ -202,7 +202,7 @@ type GraphTarget struct {
 	Definition Symbol      `json:"definition" desc:"the definition asked about"`
 	Items      []GraphItem `json:"items" desc:"what the graph can justify (exact and likely), best first"`
 	Guesses    []GraphItem `json:"guesses,omitempty" desc:"with guesses: name-only matches, never counted among the items"`
-	Omitted    int         `json:"omitted,omitempty" desc:"what items leave out: every name-only match (ask with guesses to see the first 20) and items past the index's cap"`
+	Omitted    int         `json:"omitted,omitempty" desc:"name-only matches not listed: all of them without guesses, those past limit with it; and items past the index's cap"`
 	Truncated  int         `json:"truncated,omitempty" desc:"items beyond limit left out"`
 	Unresolved []string    `json:"unresolved,omitempty" desc:"callees: called names that resolve to nothing indexed (library or builtin)"`
 }

@@ -127,6 +127,9 @@ func graphPrinter(what string) func(env *cliEnv, res *service.GraphResult) error
 			if len(r.Guesses) > 0 {
 				env.printf("  name-only guesses:\n")
 				printGraphItems(env, r.Guesses)
+				if r.Omitted > 0 {
+					env.printf("  … %s more (raise --limit)\n", plural(r.Omitted, "name-only guess", "name-only guesses"))
+				}
 			} else if r.Omitted > 0 {
 				env.printf("  … %s left out (--guesses lists them)\n", plural(r.Omitted, "name-only guess", "name-only guesses"))
 			}

@@ -128,7 +128,7 @@ export interface GraphTarget {
   items: GraphItem[];
   /** with guesses: name-only matches, never counted among the items */
   guesses?: GraphItem[];
-  /** what items leave out: every name-only match (ask with guesses to see the first 20) and items past the index's cap */
+  /** name-only matches not listed: all of them without guesses, those past limit with it; and items past the index's cap */
   omitted?: number;
   /** items beyond limit left out */
   truncated?: number;
