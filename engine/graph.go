@@ -263,6 +263,11 @@ func (s *Snapshot) targetDefs(ctx context.Context, r *graph.Resolver, t Target) 
 			out = append(out, d)
 		}
 		if len(out) == 0 {
+			if out, err = s.inheritedDefs(r, name); err != nil {
+				return nil, err
+			}
+		}
+		if len(out) == 0 {
 			return nil, fmt.Errorf("%q: %w", name, ErrNoSymbol)
 		}
 		return out, nil
@@ -293,6 +298,38 @@ func (s *Snapshot) targetDefs(ctx context.Context, r *graph.Resolver, t Target) 
 		return nil, err
 	}
 	return []graph.Def{{Path: rel, Ord: pos.i, Lang: rec.Language, Symbol: sym}}, nil
+}
+
+// inheritedDefs resolves Type.method where the type does not declare the
+// method but inherits it (a base class's, an embedded field's): the
+// definition a call on a value of the type reaches (Flask.add_url_rule is
+// App's).
+func (s *Snapshot) inheritedDefs(r *graph.Resolver, name string) ([]graph.Def, error) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return nil, nil
+	}
+	types, err := s.FindSymbols(name[:i])
+	if err != nil {
+		return nil, err
+	}
+	var out []graph.Def
+	seen := map[graph.DefRef]bool{}
+	for _, si := range types {
+		d, err := s.defOf(si)
+		if err != nil {
+			return nil, err
+		}
+		m, ok, err := r.Member(d, name[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		if ref := (graph.DefRef{Path: m.Path, Ord: m.Ord, Lang: m.Lang}); ok && !seen[ref] && len(out) < maxTargets {
+			seen[ref] = true
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // position is what a path:line[:col] target points at: a symbol of the

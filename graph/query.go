@@ -122,6 +122,17 @@ func firstLine(e Edge) int {
 	return e.Def.Span.Start.Line
 }
 
+// Member finds method m of type definition d as a call on a value of the
+// type reaches it: the type's own, else the one it inherits from a base
+// class or an embedded field (bases in order, depth first).
+func (r *Resolver) Member(d Def, m string) (Def, bool, error) {
+	g, err := r.graph(d.Path)
+	if err != nil || g == nil || !isTypeKind(d.Kind) {
+		return Def{}, false, err
+	}
+	return r.findMethod(typeRef{name: d.Name, module: g.Module, lang: d.Lang, from: d.Path}, m, 0)
+}
+
 // Lookup returns the definition at ord of path.
 func (r *Resolver) Lookup(p string, ord int) (Def, error) {
 	g, err := r.graph(p)

@@ -571,3 +571,25 @@ func TestGuessesPage(t *testing.T) {
 		}
 	}
 }
+
+// TestInheritedTarget asks for a method by the name of a class that
+// inherits it (issue 27: Flask.add_url_rule, inherited from App through
+// Scaffold, could not be asked for).
+func TestInheritedTarget(t *testing.T) {
+	s := newService(t, map[string]string{
+		"web/scaffold.py": "class Scaffold:\n    def add_url_rule(self, rule):\n        pass\n",
+		"web/app.py":      "from .scaffold import Scaffold\n\n\nclass App(Scaffold):\n    def add_url_rule(self, rule):\n        super().add_url_rule(rule)\n",
+		"web/flask.py":    "from .app import App\n\n\nclass Flask(App):\n    pass\n\n\ndef make():\n    f = Flask()\n    f.add_url_rule('/')\n",
+	})
+	res := mustCall[GraphResult](t, s, "callers", `{"symbol":"Flask.add_url_rule"}`)
+	if len(res.Results) != 1 {
+		t.Fatalf("results: %+v", res.Results)
+	}
+	r := res.Results[0]
+	if r.Definition.Symbol != "App.add_url_rule" || r.Definition.Path != "web/app.py" {
+		t.Errorf("definition %s in %s, want App.add_url_rule in web/app.py", r.Definition.Symbol, r.Definition.Path)
+	}
+	if len(r.Items) != 1 || r.Items[0].Symbol != "make" {
+		t.Errorf("callers: %+v, want make", r.Items)
+	}
+}
