@@ -132,6 +132,18 @@ func (s *Snapshot) Callees(ctx context.Context, t Target) ([]GraphResult, error)
 	})
 }
 
+// Implementations returns, per definition the target names, the
+// definitions implementing or overriding it (graph.Resolver.Implementations).
+func (s *Snapshot) Implementations(ctx context.Context, t Target) ([]GraphResult, error) {
+	return s.graphQuery(ctx, t, func(r *graph.Resolver, d graph.Def) (GraphResult, error) {
+		res, err := r.Implementations(ctx, d)
+		if err != nil {
+			return GraphResult{}, err
+		}
+		return s.edgeResult(res), nil
+	})
+}
+
 // Tests returns, per definition the target names, the tests that exercise
 // it: calling it directly, within two hops through non-test code, or by the
 // naming convention. Each item's Reason says which.

@@ -28,9 +28,11 @@
 // it over one store snapshot), so no edge outlives the definition it points
 // at. A Resolver decides whether a call site refers to a definition and with
 // which Confidence — exact, likely or name-only — from imports and
-// package/module identity, receiver, variable, field and result types,
-// embedded fields and base types, interface satisfaction (method names and,
-// for Go, signatures), aliases and same-package visibility.
+// package/module identity (through Python packages' and JS indexes'
+// re-exports), receiver, variable, field and result types, embedded fields
+// and base types (the nearest override wins), interface satisfaction
+// (method names and, for Go, signatures), aliases and same-package
+// visibility.
 //
 // Where languages differ — which import names which file, where bare
 // names are visible, how a result type is written, where tests live, what
@@ -58,7 +60,9 @@
 //
 // Resolver.Callers, Resolver.Callees, Resolver.Tests (a direct call, two
 // hops through non-test code, or the naming convention: each hit says
-// which), Resolver.ResolveAt (go to definition from a call site), and Uses
+// which), Resolver.Implementations (what implements or overrides a
+// definition), Resolver.Member (a method a type declares or inherits),
+// Resolver.ResolveAt (go to definition from a call site), and Uses
 // with Resolver.ResolveUse (the definitions a range of code uses: calls,
 // type names and values bound outside its functions, never locals or
 // parameters). All positions are 0-based lines with byte columns, as in

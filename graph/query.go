@@ -770,3 +770,122 @@ func TestNameMentions(testName, name, container string) bool {
 	ln := strings.ToLower(name)
 	return strings.HasPrefix(lower, ln+" ") || strings.HasPrefix(lower, ln+" >") || strings.HasPrefix(norm(testName), n+"test")
 }
+
+// Implementations returns the definitions that implement or override d,
+// as far as the graph knows the types: for a method of an interface or a
+// base class, the methods of the same name whose types implement the
+// interface (Go: by their method sets) or derive from the class; for an
+// interface or a class, the types that do. Candidates are found by name
+// (a type's by the name of one of its methods), so a type that declares
+// none of the interface's methods itself (all promoted) is not found.
+func (r *Resolver) Implementations(ctx context.Context, d Def) (Result, error) {
+	dg, err := r.graph(d.Path)
+	if err != nil || dg == nil {
+		return Result{}, err
+	}
+	var decl typeDecl
+	method := ""
+	switch {
+	case isMember(d) && isFunctionKind(d.Kind):
+		decls, err := r.findTypes(typeRef{name: typeName(d), module: dg.Module, lang: d.Lang, from: d.Path})
+		if err != nil || len(decls) == 0 {
+			return Result{}, err
+		}
+		decl, method = decls[0], d.Name
+	case isTypeKind(d.Kind):
+		decl = typeDecl{d, dg}
+		methods, err := r.interfaceMethods(decl, 0)
+		if err != nil {
+			return Result{}, err
+		}
+		for m := range methods {
+			if method == "" || m < method {
+				method = m // one of them, the same every time
+			}
+		}
+	}
+	if method == "" {
+		return Result{}, nil
+	}
+	cands, err := r.definitions(method)
+	if err != nil {
+		return Result{}, err
+	}
+	col := newCollector()
+	for _, o := range cands {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		if !isMember(o) || family(o.Lang) != family(d.Lang) || o.Path == d.Path && o.Ord == d.Ord {
+			continue
+		}
+		og, err := r.graph(o.Path)
+		if err != nil {
+			return Result{}, err
+		}
+		if og == nil {
+			continue
+		}
+		ot := typeRef{name: typeName(o), module: og.Module, lang: o.Lang, from: o.Path}
+		if ot.name == decl.def.Name && og.Module == decl.g.Module {
+			continue // the type itself
+		}
+		conf, reason, ok, err := r.implementsDecl(ot, decl)
+		if err != nil {
+			return Result{}, err
+		}
+		if !ok {
+			continue
+		}
+		target := o
+		if isTypeKind(d.Kind) {
+			types, err := r.findTypes(ot)
+			if err != nil || len(types) == 0 {
+				if err != nil {
+					return Result{}, err
+				}
+				continue
+			}
+			target = types[0].def
+		}
+		col.add(edgeKey{path: target.Path, ord: target.Ord}, target, nil, target.NameSpan, conf, reason)
+	}
+	return col.result(r.opts), nil
+}
+
+// implementsDecl reports whether type t implements the interface decl or
+// derives from the type decl.
+func (r *Resolver) implementsDecl(t typeRef, decl typeDecl) (Confidence, string, bool, error) {
+	if ok, err := r.derives(t, decl, 0); err != nil || ok {
+		return Exact, t.name + " derives from " + decl.def.Name, ok, err
+	}
+	if r.isInterface(decl) && rulesOf(t.lang).sameSignature != nil {
+		// Structural interfaces (Go): the method set decides.
+		ok, err := r.goImplements(t, &decl, "")
+		return Exact, t.name + " implements " + decl.def.Name, ok, err
+	}
+	return 0, "", false, nil
+}
+
+// derives reports whether type t has decl among its bases (embedded types,
+// superclasses, implemented interfaces), up to four levels.
+func (r *Resolver) derives(t typeRef, decl typeDecl, depth int) (bool, error) {
+	if depth > 3 {
+		return false, nil
+	}
+	decls, err := r.findTypes(t)
+	if err != nil {
+		return false, err
+	}
+	for _, td := range decls {
+		for _, b := range r.basesOf(td) {
+			if b.name == decl.def.Name && (b.module == "" || b.module == decl.g.Module || r.moduleMatch(b.module, decl.def, decl.g)) {
+				return true, nil
+			}
+			if ok, err := r.derives(b, decl, depth+1); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}

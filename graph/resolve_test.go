@@ -337,3 +337,41 @@ func TestCallersGoIdioms(t *testing.T) {
 		})
 	}
 }
+
+// TestImplementations lists what implements or overrides a definition:
+// methods of an interface's implementations (by method sets in Go, generic
+// ones too), overrides of a base class's method, the types themselves.
+func TestImplementations(t *testing.T) {
+	goIx := buildIndex(t, "testdata/goidioms")
+	pyIx := buildIndex(t, "testdata/pyidioms")
+	tests := []struct {
+		name   string
+		ix     *memIndex
+		target string
+		want   []string
+	}{
+		{"a generic interface's method", goIx, "lru/lru.go:Store.Add", []string{"lru/lru.go:Cache.Add exact"}},
+		{"an interface method with a function-typed parameter", goIx, "raft/raft.go:Transport.SetHeartbeatHandler", []string{
+			"raft/raft.go:InmemTransport.SetHeartbeatHandler exact"}},
+		{"an interface", goIx, "raft/raft.go:Namer", []string{"raft/raft.go:Peer exact"}},
+		{"a generic interface embedded with another type parameter", goIx, "lru/lru.go:Container", []string{"lru/lru.go:Cache exact"}},
+		{"a concrete method implements nothing", goIx, "raft/raft.go:Peer.Ping", []string{}},
+		{"a base class's method: its override", pyIx, "shelf/scaffold.py:Scaffold.add_url_rule", []string{"shelf/app.py:App.add_url_rule exact"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := NewResolver(tt.ix, Options{}).Implementations(context.Background(), tt.ix.def(t, tt.target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, e := range res.Edges {
+				got = append(got, describe(e))
+			}
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("implementations of %s:\n got %q\nwant %q", tt.target, got, tt.want)
+			}
+		})
+	}
+}

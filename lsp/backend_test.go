@@ -894,3 +894,44 @@ func TestSymlinkedFolder(t *testing.T) {
 		t.Error("no hits through the link")
 	}
 }
+
+// TestImplementation answers textDocument/implementation from the code
+// graph: the methods implementing an interface method, the types
+// implementing an interface, at their names; nothing on a plain line.
+func TestImplementation(t *testing.T) {
+	_, s, _ := startBackend(t, nil)
+	rect, shapes := s.fileText("geo/rect.go"), s.fileText("geo/shapes.go")
+	impl := func(pos protocol.Position) []string {
+		var locs []protocol.Location
+		must(t, s.c.Call(testCtx(t), "textDocument/implementation", map[string]any{
+			"textDocument": map[string]any{"uri": s.uri("geo/rect.go")}, "position": pos,
+		}, &locs))
+		var out []string
+		for _, l := range locs {
+			out = append(out, fmt.Sprintf("%s:%d:%d", strings.TrimPrefix(string(l.URI), s.uri("")+"/"), l.Range.Start.Line+1, l.Range.Start.Character+1))
+		}
+		slices.Sort(out)
+		return out
+	}
+	rectArea := position(t, rect, "Area() float64 {", 0, 0)
+	circleArea := position(t, shapes, "Area() float64 {", 0, 0)
+	want := []string{
+		fmt.Sprintf("geo/rect.go:%d:%d", rectArea.Line+1, rectArea.Character+1),
+		fmt.Sprintf("geo/shapes.go:%d:%d", circleArea.Line+1, circleArea.Character+1),
+	}
+	if got := impl(position(t, rect, "Area() float64\n", 0, 0)); !slices.Equal(got, want) {
+		t.Errorf("implementations of Shape.Area: %q, want %q", got, want)
+	}
+	rectType := position(t, rect, "Rect struct", 0, 0)
+	circleType := position(t, shapes, "Circle struct", 0, 0)
+	want = []string{
+		fmt.Sprintf("geo/rect.go:%d:%d", rectType.Line+1, rectType.Character+1),
+		fmt.Sprintf("geo/shapes.go:%d:%d", circleType.Line+1, circleType.Character+1),
+	}
+	if got := impl(position(t, rect, "Shape interface", 0, 0)); !slices.Equal(got, want) {
+		t.Errorf("implementations of Shape: %q, want %q", got, want)
+	}
+	if got := impl(position(t, rect, "\n\n", 0, 1)); len(got) != 0 {
+		t.Errorf("implementations on an empty line: %q", got)
+	}
+}

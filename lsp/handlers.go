@@ -260,6 +260,32 @@ func (s *server) references(ctx context.Context, p referenceParams) ([]protocol.
 	return out, nil
 }
 
+// implementation answers textDocument/implementation: the definitions the
+// code graph knows to implement or override the definition at the position
+// (or the one a call there resolves to), at their names.
+func (s *server) implementation(ctx context.Context, p positionParams) ([]protocol.Location, error) {
+	pos, err := s.positionRequest(ctx, "textDocument.uri", p, session.NeedStore)
+	if err != nil {
+		return nil, err
+	}
+	req := service.GraphRequest{Target: service.Target{File: pos.File, Line: pos.Line, Column: pos.Column}, Limit: 1000}
+	res, err := call[service.GraphResult](ctx, s, service.OpImplementations, req)
+	if errors.Is(err, service.ErrNotFound) {
+		return []protocol.Location{}, nil // nothing to implement at the position
+	}
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	l := s.newLocator()
+	out := []protocol.Location{}
+	for _, r := range res.Results {
+		for _, it := range r.Items {
+			out = append(out, l.location(it.URI, it.NameRange))
+		}
+	}
+	return out, nil
+}
+
 func (s *server) hover(ctx context.Context, p positionParams) (*protocol.Hover, error) {
 	// Hover lists related definitions found by a text search.
 	req, err := s.positionRequest(ctx, "textDocument.uri", p, session.NeedText)

@@ -96,6 +96,7 @@ type serverCapabilities struct {
 	TextDocumentSync        *protocol.TextDocumentSyncOptions     `json:"textDocumentSync"`
 	DefinitionProvider      bool                                  `json:"definitionProvider,omitempty"`
 	ReferencesProvider      bool                                  `json:"referencesProvider,omitempty"`
+	ImplementationProvider  bool                                  `json:"implementationProvider,omitempty"`
 	HoverProvider           bool                                  `json:"hoverProvider,omitempty"`
 	DocumentSymbolProvider  bool                                  `json:"documentSymbolProvider,omitempty"`
 	WorkspaceSymbolProvider bool                                  `json:"workspaceSymbolProvider,omitempty"`
@@ -234,6 +235,7 @@ func (s *server) methodTable() map[string]jsonrpc.Method {
 
 		"textDocument/definition":           jsonrpc.Request(false, s.definition),
 		"textDocument/references":           jsonrpc.Request(false, s.references),
+		"textDocument/implementation":       jsonrpc.Request(false, s.implementation),
 		"textDocument/hover":                jsonrpc.Request(false, s.hover),
 		"textDocument/documentSymbol":       jsonrpc.Request(false, s.documentSymbol),
 		"workspace/symbol":                  jsonrpc.Request(false, s.workspaceSymbol),
@@ -332,6 +334,7 @@ func (s *server) capabilities() serverCapabilities {
 		},
 		DefinitionProvider:      true,
 		ReferencesProvider:      true,
+		ImplementationProvider:  true,
 		HoverProvider:           true,
 		DocumentSymbolProvider:  true,
 		WorkspaceSymbolProvider: true,

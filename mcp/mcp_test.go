@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/context-ls/context-ls/internal/testutil"
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/service"
 	"github.com/context-ls/context-ls/vectors"
@@ -71,7 +72,7 @@ func TestProtocolVersions(t *testing.T) {
 				}
 			}
 			want := []string{"query_context", "context_pack", "related_context", "find_callers", "find_callees",
-				"find_tests", "find_references", "find_symbols", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
+				"find_tests", "find_references", "find_implementations", "find_symbols", "find_similar", "refresh_context", "get_context_stats", "rebuild_context", "get_rebuild_status"}
 			if !slices.Equal(names, want) {
 				t.Errorf("tools %v, want %v", names, want)
 			}
@@ -592,5 +593,39 @@ func writeFile(t *testing.T, root, rel, text string) {
 	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFindReferencesLanguages asks find_references in Python and
+// TypeScript (issue 27): through a package's re-export, a renamed
+// re-export and a #private method.
+func TestFindReferencesLanguages(t *testing.T) {
+	root := testutil.WriteTree(t, map[string]string{
+		"retry/__init__.py": "from .backoff import retry_upload\n",
+		"retry/backoff.py":  "def retry_upload(upload):\n    return upload()\n",
+		"jobs/sync.py":      "import retry\n\n\ndef send_all(files):\n    for f in files:\n        retry.retry_upload(f.send)\n",
+		"web/queue.ts":      "export class TaskQueue {\n  push(task: () => void): void {\n    this.#drain();\n  }\n\n  #drain(): void {}\n}\n",
+		"web/index.ts":      "export { TaskQueue as Queue } from \"./queue\";\n",
+		"web/queue.test.ts": "import { test } from \"node:test\";\nimport { Queue } from \"./index\";\n\ntest(\"push\", () => {\n  new Queue().push(() => {});\n});\n",
+	})
+	c := startMCP(t, nil, "--root", root, "--db", t.TempDir())
+	c.initialize("2025-06-18")
+	for _, tt := range []struct{ symbol, want, text string }{
+		{"retry_upload", "jobs/sync.py:6 send_all", "jobs/sync.py:6  send_all  (function)"},
+		{"TaskQueue.push", "web/queue.test.ts:5 push", "web/queue.test.ts:5  push  (test)"},
+		{"TaskQueue.#drain", "web/queue.ts:3 TaskQueue.push", "web/queue.ts:3  TaskQueue.push  (method)"},
+	} {
+		var r service.ReferencesResult
+		res := c.ok("find_references", map[string]any{"symbol": tt.symbol}, &r)
+		if len(r.Results) != 1 {
+			t.Fatalf("references of %s: %+v", tt.symbol, r.Results)
+		}
+		var sites []string
+		for _, ref := range r.Results[0].References {
+			sites = append(sites, fmt.Sprintf("%s:%d %s", ref.Path, ref.StartLine, ref.In))
+		}
+		if !slices.Contains(sites, tt.want) || !strings.Contains(res.text(), tt.text) {
+			t.Errorf("references of %s: %v\ntext:\n%s", tt.symbol, sites, res.text())
+		}
 	}
 }

@@ -36,18 +36,19 @@ func renderer[Res any](render func(*Res) string) func(raw json.RawMessage, _ *se
 // renderings are the text renderings of the operations that have their
 // own; any other tool's text is service.Text of its result.
 var renderings = map[*service.Op]func(raw json.RawMessage, s *server) (string, json.RawMessage, error){
-	service.OpSearch:  renderer(renderHits),
-	service.OpPack:    renderer(renderPack),
-	service.OpRelated: renderer(renderRelated),
-	service.OpCallers: renderer(renderGraph("callers")),
-	service.OpCallees: renderer(renderGraph("callees")),
-	service.OpTests:   renderer(renderGraph("tests")),
-	service.OpSymbols: renderer(renderSymbols),
-	service.OpSimilar: renderer(renderSimilar),
-	service.OpRefresh: renderer(renderRefresh),
-	service.OpStats:   renderStatsTool,
-	service.OpReindex: renderer(renderRebuild),
-	service.OpJob:     renderer(renderJob),
+	service.OpSearch:          renderer(renderHits),
+	service.OpPack:            renderer(renderPack),
+	service.OpRelated:         renderer(renderRelated),
+	service.OpCallers:         renderer(renderGraph("callers")),
+	service.OpCallees:         renderer(renderGraph("callees")),
+	service.OpTests:           renderer(renderGraph("tests")),
+	service.OpImplementations: renderer(renderGraph("implementations")),
+	service.OpSymbols:         renderer(renderSymbols),
+	service.OpSimilar:         renderer(renderSimilar),
+	service.OpRefresh:         renderer(renderRefresh),
+	service.OpStats:           renderStatsTool,
+	service.OpReindex:         renderer(renderRebuild),
+	service.OpJob:             renderer(renderJob),
 }
 
 // toolTable lists the tools in the order tools/list presents them: the

@@ -24,6 +24,13 @@ func (s *Service) Tests(ctx context.Context, req GraphRequest) (*GraphResult, er
 	return s.graph(ctx, req, (*engine.Snapshot).Tests, false)
 }
 
+// Implementations answers the definitions that implement or override a
+// target's definitions: for an interface or base method the methods of the
+// types implementing or deriving from it, for a type those types.
+func (s *Service) Implementations(ctx context.Context, req GraphRequest) (*GraphResult, error) {
+	return s.graph(ctx, req, (*engine.Snapshot).Implementations, false)
+}
+
 // graphQuery is one of the engine's graph queries.
 type graphQuery func(*engine.Snapshot, context.Context, engine.Target) ([]engine.GraphResult, error)
 

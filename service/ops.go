@@ -174,6 +174,13 @@ var (
 			"function passed as a value) — one location per site, grouped by the definition that holds it, best " +
 			"first. Name the definition by symbol or by file and line (and column) of its name or of a reference to it.",
 		ReadOnly: true, Idempotent: true, Args: targetArg, merge: mergeReferences}, (*Service).References)
+	OpImplementations = op(Op{Name: "implementations", Tool: "find_implementations", CLI: true,
+		Title: "Find implementations",
+		Doc: "Definitions that implement or override a definition, as far as the code graph knows the types: for " +
+			"a method of an interface or a base class, the methods of the types implementing the interface (Go: " +
+			"by their method sets) or deriving from the class; for an interface or a class, those types. Name the " +
+			"definition by symbol or by file and line (and column).",
+		ReadOnly: true, Idempotent: true, Args: targetArg, merge: mergeGraph}, (*Service).Implementations)
 	OpDefinition = op(Op{Name: "definition", Title: "Go to definition",
 		Doc:      "The definitions of the identifier at a position, best first.",
 		ReadOnly: true, Idempotent: true, elsewhere: definitionsElsewhere}, (*Service).Definition)
@@ -228,7 +235,7 @@ var (
 
 // Ops lists every operation, in the order a client's list of them
 // presents them (the MCP server's tools): the questions first.
-var Ops = []*Op{OpSearch, OpPack, OpRelated, OpCallers, OpCallees, OpTests, OpReferences, OpSymbols, OpSimilar,
+var Ops = []*Op{OpSearch, OpPack, OpRelated, OpCallers, OpCallees, OpTests, OpReferences, OpImplementations, OpSymbols, OpSimilar,
 	OpRefresh, OpStats, OpReindex, OpJob, OpDefinition, OpHover, OpFiles, OpVerify, OpIndex, OpPin, OpUnpin, OpPins}
 
 // Lookup returns the operation named name.

@@ -23,19 +23,20 @@ type printer func(env *cliEnv, res any, owner *share.OwnerInfo) error
 
 // printers are the renderings of the operations that have one.
 var printers = map[string]printer{
-	"search":  typed(printSearch),
-	"similar": typed(printSimilar),
-	"related": typed(printRelated),
-	"pack":    typed(printPack),
-	"callers": typed(graphPrinter("callers")),
-	"callees": typed(graphPrinter("callees")),
-	"tests":   typed(graphPrinter("tests")),
-	"symbols": typed(printSymbols),
-	"pins":    typed(printPins),
-	"pin":     typed(printPins),
-	"unpin":   typed(printPins),
-	"files":   typed(printFiles),
-	"stats":   printStats,
+	"search":          typed(printSearch),
+	"similar":         typed(printSimilar),
+	"related":         typed(printRelated),
+	"pack":            typed(printPack),
+	"callers":         typed(graphPrinter("callers")),
+	"callees":         typed(graphPrinter("callees")),
+	"tests":           typed(graphPrinter("tests")),
+	"implementations": typed(graphPrinter("implementations")),
+	"symbols":         typed(printSymbols),
+	"pins":            typed(printPins),
+	"pin":             typed(printPins),
+	"unpin":           typed(printPins),
+	"files":           typed(printFiles),
+	"stats":           printStats,
 }
 
 // typed adapts a printer of one result type.
