@@ -248,6 +248,38 @@ local function scenario()
     callees:find('inventory/stock.go:25', 1, true) ~= nil and callees:find('inventory/stock.go:', 1, true) ~= nil
     and #qf().items >= 3, callees)
 
+  -- textDocument/references through Neovim's client, in every language the
+  -- graph supports: Go, Python through a package's re-export, TypeScript
+  -- through a renamed re-export and a #private method
+  local function references(rel, needle)
+    local b = edit(rel)
+    vim.wait(5000, function()
+      return client.attached_buffers[b] ~= nil
+    end, 20)
+    goto_text(needle)
+    local params = vim.lsp.util.make_position_params(0, 'utf-16')
+    params.context = { includeDeclaration = false }
+    local answers = vim.lsp.buf_request_sync(b, 'textDocument/references', params, TIMEOUT) or {}
+    local got = {}
+    for _, a in pairs(answers) do
+      for _, l in ipairs(a.result or {}) do
+        table.insert(got, vim.uri_to_fname(l.uri):sub(#root + 2) .. ':' .. (l.range.start.line + 1))
+      end
+    end
+    table.sort(got)
+    return table.concat(got, ' ')
+  end
+  for _, c in ipairs({
+    { 'inventory/stock.go', 'Reserve(item', 'cmd/shop/main.go:14' },
+    { 'retry/backoff.py', 'retry_upload(upload', 'jobs/sync.py:7' },
+    { 'web/queue.ts', 'push(task', 'web/queue.test.ts:6' },
+    { 'web/queue.ts', '#drain(): void', 'web/queue.ts:6' },
+  }) do
+    local got = references(c[1], c[2])
+    check('references of ' .. c[2] .. ' in ' .. c[1], got:find(c[3], 1, true) ~= nil, got)
+  end
+  edit('cmd/shop/main.go')
+
   -- the results view: groups that stay, <CR> opens
   goto_text('Reserve("apple"')
   last = press('<leader>Cr', true)
@@ -670,16 +702,16 @@ local function scenario()
   check('ContextStats answered', last ~= nil and last.err == nil, last and vim.inspect(last.err))
   local sb = vim.fn.bufnr(cl.STATS_BUFFER)
   local text = sb ~= -1 and table.concat(vim.api.nvim_buf_get_lines(sb, 0, -1, false), '\n') or ''
-  check('ContextStats: 6 files', text:find('files:       6', 1, true) ~= nil, text)
+  check('ContextStats: 11 files', text:find('files:       11', 1, true) ~= nil, text)
   check('ContextStats: embeddings off (CONTEXT_LS_EMBEDDINGS=off)', text:find('embeddings:  off', 1, true) ~= nil, text)
-  check('ContextStats: languages', text:find('languages:   go 4, markdown 1, python 1', 1, true) ~= nil, text)
+  check('ContextStats: languages', text:find('languages:   go 4, python 3, typescript 3, markdown 1', 1, true) ~= nil, text)
   vim.cmd('wincmd p')
 
   -- :checkhealth context_ls
   vim.cmd('checkhealth context_ls')
   local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   for _, want in ipairs({ 'server binary: ' .. vim.fn.exepath(bin) .. ' (context-ls ', 'server running (client ' .. client.id,
-    'index: 6 files, ', 'embeddings: off' }) do
+    'index: 11 files, ', 'embeddings: off' }) do
     check('checkhealth: ' .. want, report:find(want, 1, true) ~= nil, report)
   end
   check('checkhealth: no errors or warnings', not report:find('ERROR') and not report:find('WARNING'), report)
@@ -712,7 +744,7 @@ local function scenario()
     return cl.last.seq >= seq + 2
   end, 20)
   vim.fn.confirm = orig_confirm
-  check('ContextReindex: asked before re-indexing', question == 'Re-index 6 files in 1 folder?', question)
+  check('ContextReindex: asked before re-indexing', question == 'Re-index 11 files in 1 folder?', question)
   check('ContextReindex: job started', started and cl.last.err == nil and type(cl.last.result.folders[1].jobId) == 'string',
     vim.inspect(cl.last))
   local reindexed = vim.wait(TIMEOUT, function()

@@ -38,7 +38,7 @@ const ARTIFACTS = path.join(EXT_ROOT, 'test-results', 'e2e');
 
 /** Files the status bar counts: the fixture's plus the generated ones. */
 const GENERATED = 300;
-const FIXTURE_FILES = 6;
+const FIXTURE_FILES = 11;
 const FILES = FIXTURE_FILES + GENERATED;
 
 /**
@@ -264,6 +264,28 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     await peek.locator('.ref-tree').filter({ hasText: 'func TestReserve' }).waitFor();
     assert.doesNotMatch((await peek.locator('.ref-tree').textContent()) ?? '', /main\.go|func main/);
     await wb.page.keyboard.press('Escape');
+  });
+
+  it('Peek References lists what the graph resolves, in Go, Python and TypeScript', async function () {
+    // Python through a package's re-export, TypeScript through a renamed
+    // re-export and a #private method. The peek counts the declaration
+    // (VS Code asks for it) and groups the references by file.
+    for (const [rel, needle, shown, count] of [
+      ['inventory/stock.go', 'Reserve(item', 'main.go', 4],
+      ['retry/backoff.py', 'retry_upload(upload', 'sync.py', 2],
+      ['web/queue.ts', 'push(task', 'queue.test.ts', 2],
+      ['web/queue.ts', '#drain(): void', 'this.#drain()', 2], // one file: the peek lists the lines
+    ] as const) {
+      await wb.openFile(rel);
+      await wb.gotoLine(...at(rel, needle));
+      await wb.runCommand('Peek References');
+      const peek = wb.page.locator('.zone-widget .peekview-widget');
+      await peek.waitFor();
+      await peek.locator('.peekview-title').filter({ hasText: `References (${count})` }).waitFor();
+      await peek.locator('.ref-tree').filter({ hasText: shown }).waitFor();
+      await wb.page.keyboard.press('Escape');
+      await peek.waitFor({ state: 'detached' });
+    }
   });
 
   it('Explore Definition fills the results view, which stays and opens what is clicked', async function () {
