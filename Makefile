@@ -95,12 +95,16 @@ bench-embed:
 bench-vectors:
 	$(GO) test ./vectors -run '^$$' -bench 'EmbedPipelineVsBare|Search|QuantizedRecall' -benchtime 3x
 
-# Callers and tests vs gopls's call hierarchy on pebble v1.1.5 (targets drawn
-# at random with a fixed seed, plus common method names), tests vs gopls and
-# query latency on the Go standard library (index kept in $(CACHE)), graph
-# share of indexing time. Exits non-zero when a figure is below its floor.
+# Callers and tests vs gopls's call hierarchy on pebble v1.1.5 and on the
+# generics-heavy gods v2 (targets drawn at random with a fixed seed, plus
+# common method names); vs pyright on httpx and tsserver on hono and p-queue
+# (their git copies from $(MIRRORS), the servers installed from npm into
+# $(CACHE)/bench-graph/tools; a missing copy or tool is skipped, saying
+# so); tests vs gopls and query latency on the Go standard library (index
+# kept in $(CACHE)), graph share of indexing time. Exits non-zero when a
+# figure is below its floor.
 bench-graph:
-	$(GO) run ./scripts/bench-graph --work $(CACHE)/bench-graph --db $(CACHE)/bench-graph/stdlib-index
+	$(GO) run ./scripts/bench-graph --work $(CACHE)/bench-graph --db $(CACHE)/bench-graph/stdlib-index --mirrors "$(MIRRORS)"
 
 # Index sharing: a service call made by the owner vs one forwarded over its
 # socket (what an MCP server or a CLI command pays), and a handover.

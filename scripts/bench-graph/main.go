@@ -11,6 +11,10 @@
 //   - tests-for-symbol on the same targets: of those gopls shows a test
 //     for (calling it directly or through one caller), how many get one of
 //     those tests from us;
+//   - the same on a generics-heavy module (gods v2: generic containers,
+//     constructors and interfaces), recall floor 0.95;
+//   - callers and tests-for-symbol in Python and TypeScript against
+//     pyright and tsserver (refs.go says how they are compared);
 //   - tests-for-symbol on exported Go standard library functions;
 //   - callers/tests latency (p50, p95; the floor is on the process CPU time
 //     per query, which a busy machine disturbs less than wall time) on the
@@ -23,8 +27,9 @@
 // initializes).
 //
 // It needs gopls (golang.org/x/tools/gopls@v0.21.1: installed with "go
-// install" when missing) and the Go toolchain's sources. The standard
-// library index is kept in --db and reused across runs.
+// install" when missing) and the Go toolchain's sources; for Python and
+// TypeScript, git copies of the repositories under --mirrors and npm. The
+// standard library index is kept in --db and reused across runs.
 package main
 
 import (
