@@ -94,6 +94,7 @@ func init() {
 		unqualified:    goDotImport,
 		outsideMethods: true,
 		sameSignature:  goSameSignature,
+		structural:     true,
 		anonStructs:    true,
 		builtinTypes:   true,
 		stdTypes:       true,
@@ -586,7 +587,7 @@ func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
 
 // goLiteralOwner names the anonymous struct of a composite literal
 // assigned to a local (tests := []struct{…}{…}, a test table) after the
-// function and the variable: "TestX.tests" (no position, so a spliced
+// function and the variable: "TestX.tests", "Cache.Run.tests" (no position, so a spliced
 // version names it as a full extraction does); "" elsewhere.
 func (x *extractor) goLiteralOwner(lit *sitter.Node) string {
 	list := lit.Parent()
@@ -604,7 +605,7 @@ func (x *extractor) goLiteralOwner(lit *sitter.Node) string {
 	}
 	for i, v := range right {
 		if v.StartByte() == lit.StartByte() && left[i].Type() == "identifier" {
-			return AnonStructName(x.syms[fn].Name, x.text(left[i]))
+			return AnonStructName(x.syms[fn].QualifiedName(), x.text(left[i]))
 		}
 	}
 	return ""

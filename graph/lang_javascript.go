@@ -232,18 +232,7 @@ func jsImport(x *extractor, n *sitter.Node, _ []capNode) {
 					im.Alias = x.text(id)
 				}
 			case "named_imports":
-				for _, sp := range namedChildren(part) {
-					if sp.Type() != "import_specifier" {
-						continue
-					}
-					in := ImportName{Name: x.text(sp.ChildByFieldName("name"))}
-					if a := sp.ChildByFieldName("alias"); a != nil {
-						in.Alias = x.text(a)
-					}
-					if in.Name != "" {
-						im.Names = append(im.Names, in)
-					}
-				}
+				im.Names = append(im.Names, x.jsSpecifiers(part, "import_specifier")...)
 			}
 		}
 	}
@@ -258,18 +247,7 @@ func jsReexport(x *extractor, n *sitter.Node, im Import) {
 		switch c.Type() {
 		case "export_clause":
 			clause = true
-			for _, sp := range namedChildren(c) {
-				if sp.Type() != "export_specifier" {
-					continue
-				}
-				in := ImportName{Name: x.text(sp.ChildByFieldName("name"))}
-				if a := sp.ChildByFieldName("alias"); a != nil {
-					in.Alias = x.text(a)
-				}
-				if in.Name != "" {
-					im.Names = append(im.Names, in)
-				}
-			}
+			im.Names = append(im.Names, x.jsSpecifiers(c, "export_specifier")...)
 		case "namespace_export":
 			return // export * as ns from: a namespace, no names of its own
 		}
@@ -278,6 +256,25 @@ func jsReexport(x *extractor, n *sitter.Node, im Import) {
 		im.Names = append(im.Names, ImportName{Name: "*"})
 	}
 	x.g.Imports = append(x.g.Imports, im)
+}
+
+// jsSpecifiers reads the names of an import's or export's braces ({ a, b
+// as c }), whose items are nodes of type kind.
+func (x *extractor) jsSpecifiers(list *sitter.Node, kind string) []ImportName {
+	var out []ImportName
+	for _, sp := range namedChildren(list) {
+		if sp.Type() != kind {
+			continue
+		}
+		in := ImportName{Name: x.text(sp.ChildByFieldName("name"))}
+		if a := sp.ChildByFieldName("alias"); a != nil {
+			in.Alias = x.text(a)
+		}
+		if in.Name != "" {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // jsRequire returns the specifier of require("spec"), or "".

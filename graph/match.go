@@ -380,6 +380,12 @@ func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
 // inherits reports whether type t embeds or derives from the type that
 // declares d (up to four levels).
 func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, error) {
+	return r.reachesBase(t, func(b typeRef) bool { return r.typeMatches(b, d, dg) }, depth)
+}
+
+// reachesBase reports whether one of type t's bases (embedded types,
+// superclasses, implemented interfaces), up to four levels down, is one.
+func (r *Resolver) reachesBase(t typeRef, is func(typeRef) bool, depth int) (bool, error) {
 	if depth > 3 {
 		return false, nil
 	}
@@ -389,10 +395,10 @@ func (r *Resolver) inherits(t typeRef, d Def, dg *FileGraph, depth int) (bool, e
 	}
 	for _, td := range decls {
 		for _, b := range r.basesOf(td) {
-			if r.typeMatches(b, d, dg) {
+			if is(b) {
 				return true, nil
 			}
-			if ok, err := r.inherits(b, d, dg, depth+1); err != nil || ok {
+			if ok, err := r.reachesBase(b, is, depth+1); err != nil || ok {
 				return ok, err
 			}
 		}

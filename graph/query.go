@@ -856,11 +856,11 @@ func (r *Resolver) Implementations(ctx context.Context, d Def) (Result, error) {
 // implementsDecl reports whether type t implements the interface decl or
 // derives from the type decl.
 func (r *Resolver) implementsDecl(t typeRef, decl typeDecl) (Confidence, string, bool, error) {
-	if ok, err := r.derives(t, decl, 0); err != nil || ok {
+	if ok, err := r.derives(t, decl); err != nil || ok {
 		return Exact, t.name + " derives from " + decl.def.Name, ok, err
 	}
-	if r.isInterface(decl) && rulesOf(t.lang).sameSignature != nil {
-		// Structural interfaces (Go): the method set decides.
+	if r.isInterface(decl) && rulesOf(t.lang).structural {
+		// The method set decides (Go).
 		ok, err := r.goImplements(t, &decl, "")
 		return Exact, t.name + " implements " + decl.def.Name, ok, err
 	}
@@ -869,23 +869,8 @@ func (r *Resolver) implementsDecl(t typeRef, decl typeDecl) (Confidence, string,
 
 // derives reports whether type t has decl among its bases (embedded types,
 // superclasses, implemented interfaces), up to four levels.
-func (r *Resolver) derives(t typeRef, decl typeDecl, depth int) (bool, error) {
-	if depth > 3 {
-		return false, nil
-	}
-	decls, err := r.findTypes(t)
-	if err != nil {
-		return false, err
-	}
-	for _, td := range decls {
-		for _, b := range r.basesOf(td) {
-			if b.name == decl.def.Name && (b.module == "" || b.module == decl.g.Module || r.moduleMatch(b.module, decl.def, decl.g)) {
-				return true, nil
-			}
-			if ok, err := r.derives(b, decl, depth+1); err != nil || ok {
-				return ok, err
-			}
-		}
-	}
-	return false, nil
+func (r *Resolver) derives(t typeRef, decl typeDecl) (bool, error) {
+	return r.reachesBase(t, func(b typeRef) bool {
+		return b.name == decl.def.Name && (b.module == "" || b.module == decl.g.Module || r.moduleMatch(b.module, decl.def, decl.g))
+	}, 0)
 }

@@ -355,7 +355,7 @@ func (r *Resolver) reexports(mod, name string, d Def, dg *FileGraph, depth int) 
 	if depth >= maxReexports {
 		return false, nil
 	}
-	return memoized(r, memoKey("reexports", mod, name, d.Path, strconv.Itoa(depth)), func() (bool, error) {
+	return memoized(r, memoKey("reexports", mod, name, d.Path, exportedAs(d), strconv.Itoa(depth)), func() (bool, error) {
 		for _, p := range rulesOf(d.Lang).moduleFiles(mod) {
 			if p == d.Path {
 				continue // the module itself: moduleMatchPath decided
@@ -812,7 +812,9 @@ func (r *Resolver) importedValue(s *Site, te TypeExpr) (typeRef, Confidence, boo
 
 // outside reports a module no workspace file holds (the standard
 // library's, a dependency's), for languages that list a module's files: a
-// type from it declares no workspace method.
+// type from it declares no workspace method. A Python package under a
+// source root other than the workspace's or src/ looks outside too; this
+// is asked only of receivers whose type was not found.
 func (r *Resolver) outside(mod, lang string) (bool, error) {
 	files := rulesOf(lang).moduleFiles
 	if files == nil || mod == "" {

@@ -62,6 +62,9 @@ type langRules struct {
 	// sameSignature compares an interface method's signature with a
 	// method's (Go); nil: equal.
 	sameSignature func(a, b, name string) bool
+	// structural: a type implements an interface by its method set alone,
+	// without naming it (Go).
+	structural bool
 	// anonStructs: a type may be an anonymous struct, recorded under a
 	// synthetic owner (Go's DB.mu).
 	anonStructs bool
