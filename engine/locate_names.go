@@ -1,0 +1,362 @@
+package engine
+
+// The evidence of the code the text names: files defining its names
+// (name), holding its literals and undefined compound names verbatim
+// (literal, used), defining the kin of those names (kin), calling the
+// names it uses (caller). See locate.go for how the legs add up.
+
+import (
+	"context"
+	"strings"
+	"unicode"
+
+	"github.com/context-ls/context-ls/querytext"
+	"github.com/context-ls/context-ls/search"
+	"github.com/context-ls/context-ls/symbols"
+)
+
+// addNames credits the files that define the names the text uses, and
+// returns the compound names (snake_case, camelCase) nothing defines: a
+// nested function, an attribute, a key of a mapping, found where the code
+// uses them (the used part).
+func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
+	if len(names) > locMaxNames {
+		names = names[:locMaxNames]
+	}
+	for _, n := range names {
+		defs, err := l.qc.s.nameDefs(n.Text, l.req.Languages, n.Type)
+		if err != nil {
+			return nil, err
+		}
+		files := map[string]bool{}
+		for _, d := range defs {
+			if matchPaths(l.req.Paths, d.path) {
+				files[d.path] = true
+			}
+		}
+		if len(files) == 0 {
+			if _, bare := splitQualified(n.Text); len(defs) == 0 && !n.Type && isCompound(bare) {
+				used = append(used, bare)
+			}
+			continue
+		}
+		if _, bare := splitQualified(n.Text); !n.Type && isCompound(bare) {
+			l.defined = append(l.defined, definedName{n.Weight, bare, files})
+		}
+		spec := 1 / float64(len(files))
+		for _, d := range defs {
+			if !files[d.path] {
+				continue
+			}
+			f := l.file(d.path)
+			w := locWeights.name * n.Weight * d.quality * spec * f.prior
+			f.add("name", w)
+			f.chunks[d.chunk] += w
+			if !n.Type || len(defs) == 1 {
+				f.named = append(f.named, namedLine{d.line, n.Weight * d.quality * spec * f.prior})
+			}
+		}
+	}
+	return used, nil
+}
+
+// addCallers credits the files that call a compound name of the text that
+// is defined (addNames keeps them), other than the files defining it: each
+// caller gains the kind's weight × the name's sureness ÷ the number of
+// callers. A description names the function whose behaviour changes, and
+// the change is often made where it is called ("add the flag to setFlags
+// if set by PostParse" changes the one caller of PostParse). Plain words
+// that are also names (name, call, render) are left out: their callers are
+// everywhere. So are the functions of a traceback's frames: their callers
+// are the outer frames, which the path evidence already weighs below the
+// innermost. Callers are read from the graph's reverse index, by name.
+func (l *locator) addCallers(paths []querytext.Path) error {
+	done := map[string]bool{}
+	for _, p := range paths {
+		if p.Frame >= 0 && p.Func != "" {
+			_, bare := splitQualified(p.Func)
+			done[bare] = true
+		}
+	}
+	for _, d := range l.defined {
+		if done[d.bare] {
+			continue
+		}
+		done[d.bare] = true
+		callers := map[string]bool{}
+		err := l.qc.s.st.Reverse(d.bare, func(p string, _ []byte) bool {
+			if !d.files[p] && matchPaths(l.req.Paths, p) {
+				callers[p] = true
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for p := range callers {
+			f := l.file(p)
+			f.add("caller", locWeights.caller*d.sure/float64(len(callers))*f.prior)
+		}
+	}
+	return nil
+}
+
+// kinDepth is how many chunks the names leg reads for the kin of one name.
+const kinDepth = 100
+
+// addKin credits the files that define the kin of the compound names of
+// the text that nothing defines (used): the definitions whose name begins
+// with the same word, other than the name itself (EnableCaseInsensitive →
+// EnablePrefixMatching, EnableCommandSorting). A change that adds a name
+// most often adds it beside its kin: a new option beside the options, a
+// new hook beside the hooks. Each file gains the kind's weight × the
+// name's sureness × its share of the kin definitions found; the names leg
+// of the text index (a definition's name words) proposes the chunks.
+func (l *locator) addKin(ctx context.Context, names []querytext.Name, used []string, tq func(string, int) search.Query) error {
+	undefined := map[string]bool{}
+	for _, u := range used {
+		undefined[u] = true
+	}
+	if len(names) > locMaxNames {
+		names = names[:locMaxNames]
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		_, bare := splitQualified(n.Text)
+		if !undefined[bare] || done[bare] {
+			continue
+		}
+		done[bare] = true
+		words := nameWords(bare)
+		if len(words) < 2 || len(words[0]) < 3 || search.IsStopWord(words[0]) {
+			continue
+		}
+		first := words[0]
+		hits, err := l.qc.s.e.text.SearchNames(ctx, tq(first, kinDepth))
+		if err != nil {
+			return err
+		}
+		per := map[string]float64{}
+		total := 0.0
+		for _, h := range hits {
+			c, ok := l.qc.chunk(h.ID)
+			if !ok || !matchPaths(l.req.Paths, c.Path) {
+				continue
+			}
+			for _, sym := range c.Symbols {
+				_, name := splitQualified(sym)
+				if ws := nameWords(name); len(ws) >= 2 && ws[0] == first && !strings.EqualFold(name, bare) {
+					per[c.Path]++
+					total++
+				}
+			}
+		}
+		for p, k := range per {
+			f := l.file(p)
+			f.add("kin", locWeights.kin*n.Weight*k/total*f.prior)
+		}
+	}
+	return nil
+}
+
+// nameWords splits a name into its lower-case words, on _, -, . and
+// camelCase (EnableCaseInsensitive → enable, case, insensitive).
+func nameWords(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
+}
+
+// isCompound reports an identifier no English word spells: snake_case,
+// camelCase, a leading underscore.
+func isCompound(name string) bool {
+	core := strings.Trim(name, "_")
+	if core == "" || strings.ContainsAny(core, ". ") {
+		return false
+	}
+	if core != name || strings.Contains(core, "_") {
+		return true
+	}
+	lower := false
+	for _, r := range core {
+		if unicode.IsLower(r) {
+			lower = true
+		} else if unicode.IsUpper(r) && lower {
+			return true
+		}
+	}
+	return false
+}
+
+// nameDef is a definition a name of the text may mean, with how well the
+// name's qualifiers fit it (1: all of them, or none given).
+type nameDef struct {
+	path, chunk string
+	line        int // 1-based line of the definition's name
+	quality     float64
+}
+
+// nameDefs returns the definitions a name of the text may mean:
+// "Context.call" the method call of a Context class, "jinja2.runtime" the
+// module jinja2/runtime.py, "click.echo" echo of the click package. When a
+// qualifier matches some definitions, the others are dropped; when it
+// matches none (a variable: app.name), all count at half quality. With
+// types, only definitions of types count (a capitalised word of a
+// sentence: "the Flag" is the type Flag, or nothing of the code).
+func (s *Snapshot) nameDefs(name string, langs []string, types bool) ([]nameDef, error) {
+	qual, bare := splitQualified(name)
+	if bare == "" {
+		return nil, nil
+	}
+	refs, err := s.st.SymbolsNamed(bare)
+	if err != nil {
+		return nil, err
+	}
+	var exact, loose []nameDef
+	for _, ref := range refs {
+		if ref.Chunk == 0 {
+			continue
+		}
+		si, err := s.symbolAt(ref)
+		if err != nil || len(langs) > 0 && !contains(langs, si.Language) || types && !isTypeKind(si.Kind) {
+			continue
+		}
+		d := nameDef{path: ref.Path, chunk: ref.Chunk.String(), line: si.NameSpan.Start.Line + 1, quality: 1}
+		if qual == "" || qualifierMatches(qual, si) {
+			exact = append(exact, d)
+		} else {
+			d.quality = 0.5
+			loose = append(loose, d)
+		}
+	}
+	if len(exact) > 0 {
+		return exact, nil
+	}
+	return loose, nil
+}
+
+// isTypeKind reports the kinds of definition that are types.
+func isTypeKind(k symbols.Kind) bool {
+	switch k {
+	case symbols.KindClass, symbols.KindStruct, symbols.KindInterface, symbols.KindTrait,
+		symbols.KindEnum, symbols.KindType:
+		return true
+	}
+	return false
+}
+
+// addLiterals credits the files whose code holds a quoted message or an
+// option verbatim (the longest run of the literal's words, in order): BM25
+// finds candidates, the chunk text decides.
+func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, printed bool, weight float64, tq func(string, int) search.Query) error {
+	if len(lits) > locMaxLits {
+		lits = lits[:locMaxLits]
+	}
+	for _, lit := range lits {
+		want := words(lit)
+		if len(want) == 0 {
+			continue
+		}
+		need := min(len(want), 3)
+		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, locLitDepth))
+		if err != nil {
+			return err
+		}
+		type match struct {
+			path, chunk string
+			frac        float64
+		}
+		var found []match
+		files := map[string]bool{}
+		for _, h := range hits {
+			meta, ok := l.qc.chunk(h.ID)
+			if !ok || !matchPaths(l.req.Paths, meta.Path) {
+				continue
+			}
+			c, err := l.qc.s.st.Chunk(meta.ID)
+			if err != nil {
+				return err
+			}
+			if run := longestRun(want, words(c.Text)); run >= need {
+				found = append(found, match{c.Path, h.ID, float64(run) / float64(len(want))})
+				files[c.Path] = true
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		spec := 1 / float64(len(files))
+		if printed {
+			// A message the program printed is as specific as the
+			// files of code that hold it: the page of docs explaining
+			// an error does not halve the credit of the code raising it.
+			code := 0
+			for p := range files {
+				if isCode(classOf(p)) {
+					code++
+				}
+			}
+			if code > 0 {
+				spec = 1 / float64(code)
+			}
+		}
+		best := map[string]float64{}
+		for _, m := range found {
+			w := weight * m.frac * spec * l.file(m.path).prior
+			l.file(m.path).chunks[m.chunk] += w
+			best[m.path] = max(best[m.path], w)
+		}
+		for p, w := range best {
+			l.file(p).add(kind, w)
+		}
+	}
+	return nil
+}
+
+// words returns the lower-case words of s (letters, digits, _), the unit of
+// verbatim matching.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+}
+
+// longestRun is the length of the longest run of consecutive words of want
+// that appears, consecutively, in have.
+func longestRun(want, have []string) int {
+	best := 0
+	prev := make([]int, len(want)+1)
+	cur := make([]int, len(want)+1)
+	for _, h := range have {
+		for j, w := range want {
+			if h == w {
+				cur[j+1] = prev[j] + 1
+				best = max(best, cur[j+1])
+			} else {
+				cur[j+1] = 0
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return best
+}
