@@ -140,6 +140,7 @@ func Open(ctx context.Context, root string, opts Options) (*Engine, error) {
 	}
 	// Logged values (paths, errors quoting content) stay short, one line.
 	log = slog.New(logcap.Handler(log.Handler()))
+	opts.store.LegacyPins = filepath.Join(dbDir, legacyPinsFile)
 	db, err := store.Open(filepath.Join(dbDir, "pebble"), opts.store)
 	if err != nil {
 		return nil, err

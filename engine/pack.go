@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,7 +13,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/context-ls/context-ls/graph"
@@ -1158,7 +1156,7 @@ func (s *Snapshot) definitionAround(rel string, a, b int) string {
 // fixed adds the pinned items and the always-included files, whether or
 // not they overlap the selection.
 func (g *gatherer) fixed() error {
-	pins, err := g.s.e.Pins()
+	pins, err := g.s.Pins()
 	if err != nil {
 		return err
 	}
@@ -1230,153 +1228,4 @@ func (s *Snapshot) alwaysPaths() ([]string, error) {
 		out = append(out, rel)
 	}
 	return out, nil
-}
-
-// Pin is a pinned file or line range; pins go into every pack of the
-// workspace as manual items.
-type Pin struct {
-	// Path is workspace-relative and slash-separated.
-	Path string `json:"path"`
-	// StartLine and EndLine are 1-based and inclusive; both 0 pin the
-	// whole file.
-	StartLine int `json:"startLine,omitempty"`
-	EndLine   int `json:"endLine,omitempty"`
-}
-
-// String is "path" or "path:a-b".
-func (p Pin) String() string {
-	if p.StartLine == 0 {
-		return p.Path
-	}
-	return fmt.Sprintf("%s:%d-%d", p.Path, p.StartLine, p.EndLine)
-}
-
-// pinsFile is the pin list's file in the index directory.
-const pinsFile = "pins.json"
-
-// pinsMu serialises pin updates of every engine of the process.
-var pinsMu sync.Mutex
-
-type pinList struct {
-	Version int   `json:"version"`
-	Pins    []Pin `json:"pins"`
-}
-
-// Pins returns the workspace's pins in the order they were pinned.
-func (e *Engine) Pins() ([]Pin, error) {
-	pinsMu.Lock()
-	defer pinsMu.Unlock()
-	return e.readPins()
-}
-
-// Pin adds a pin (the path is canonicalised; pinning twice is a no-op).
-func (e *Engine) Pin(p Pin) error {
-	p, err := e.checkPin(p)
-	if err != nil {
-		return err
-	}
-	pinsMu.Lock()
-	defer pinsMu.Unlock()
-	pins, err := e.readPins()
-	if err != nil {
-		return err
-	}
-	for _, q := range pins {
-		if q == p {
-			return nil
-		}
-	}
-	return e.writePins(append(pins, p))
-}
-
-// UnpinAll removes every pin.
-func (e *Engine) UnpinAll() error {
-	pinsMu.Lock()
-	defer pinsMu.Unlock()
-	return e.writePins(nil)
-}
-
-// Unpin removes a pin; it fails with ErrNotPinned when there is none.
-func (e *Engine) Unpin(p Pin) error {
-	p, err := e.checkPin(p)
-	if err != nil {
-		return err
-	}
-	pinsMu.Lock()
-	defer pinsMu.Unlock()
-	pins, err := e.readPins()
-	if err != nil {
-		return err
-	}
-	for i, q := range pins {
-		if q == p {
-			return e.writePins(append(pins[:i:i], pins[i+1:]...))
-		}
-	}
-	return fmt.Errorf("%s: %w", p, ErrNotPinned)
-}
-
-func (e *Engine) checkPin(p Pin) (Pin, error) {
-	rel, err := e.ws.Resolve(p.Path)
-	if err != nil {
-		return p, fmt.Errorf("pin: %w", err)
-	}
-	if rel == "." {
-		return p, fmt.Errorf("pin: %q is the workspace root, not a file: %w", p.Path, ErrBadSelection)
-	}
-	p.Path = rel
-	if (p.StartLine == 0) != (p.EndLine == 0) || p.StartLine < 0 || p.EndLine < p.StartLine {
-		return p, fmt.Errorf("pin %s: line range %d-%d: %w", rel, p.StartLine, p.EndLine, ErrBadSelection)
-	}
-	return p, nil
-}
-
-func (e *Engine) readPins() ([]Pin, error) {
-	data, err := os.ReadFile(filepath.Join(e.dbDir, pinsFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read pins: %w", err)
-	}
-	var l pinList
-	if err := json.Unmarshal(data, &l); err != nil {
-		return nil, fmt.Errorf("read pins: %s: %w", filepath.Join(e.dbDir, pinsFile), err)
-	}
-	if l.Version != 1 {
-		return nil, fmt.Errorf("read pins: %s: unknown version %d", filepath.Join(e.dbDir, pinsFile), l.Version)
-	}
-	return l.Pins, nil
-}
-
-// writePins replaces the pin file atomically: a temporary file in the same
-// directory, synced, then renamed over the old one.
-func (e *Engine) writePins(pins []Pin) error {
-	if pins == nil {
-		pins = []Pin{}
-	}
-	data, err := json.MarshalIndent(pinList{Version: 1, Pins: pins}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write pins: %w", err)
-	}
-	f, err := os.CreateTemp(e.dbDir, pinsFile+".*")
-	if err != nil {
-		return fmt.Errorf("write pins: %w", err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(append(data, '\n'))
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, filepath.Join(e.dbDir, pinsFile))
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write pins: %w", werr)
-	}
-	return nil
 }

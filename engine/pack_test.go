@@ -269,24 +269,16 @@ func TestPackCoChanged(t *testing.T) {
 	}
 }
 
-func TestPins(t *testing.T) {
+// TestPackPins: pinned files and ranges come into every pack as manual
+// items, scrubbed like the rest, a range named by the definition it pins.
+func TestPackPins(t *testing.T) {
 	e, root := indexedEngine(t, packFixture)
+	defer e.Close()
 	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Pin(Pin{Path: filepath.Join(root, "ledger", "ledger.go"), StartLine: 5, EndLine: 6}); err != nil {
 		t.Fatal(err)
-	}
-	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
-		t.Fatal(err) // pinning twice is a no-op
-	}
-	pins, err := e.Pins()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Pin{{Path: "config/app.env"}, {Path: "ledger/ledger.go", StartLine: 5, EndLine: 6}}
-	if len(pins) != 2 || pins[0] != want[0] || pins[1] != want[1] {
-		t.Fatalf("pins %v, want %v", pins, want)
 	}
 	p := buildPack(t, e, PackRequest{Query: "settle", Budget: 1000})
 	pinned := findItem(p, "config/app.env", "pinned")
@@ -299,46 +291,11 @@ func TestPins(t *testing.T) {
 	if it := findItem(p, "ledger/ledger.go", "pinned"); it == nil || it.StartLine != 5 || it.EndLine != 6 || it.Symbol != "ErrOverdraft" {
 		t.Errorf("pinned range missing, moved or not named by its definition: %+v", it)
 	}
-
-	// Pins persist with the index and survive a reopen.
-	db := e.DBDir()
-	e.Close()
-	e2 := openTest(t, root, db)
-	defer e2.Close()
-	pins, err = e2.Pins()
-	if err != nil || len(pins) != 2 {
-		t.Fatalf("after reopen: %v, %v", pins, err)
-	}
-	if err := e2.Unpin(Pin{Path: "config/app.env"}); err != nil {
+	if err := e.UnpinAll(); err != nil {
 		t.Fatal(err)
 	}
-	if err := e2.Unpin(Pin{Path: "config/app.env"}); !errors.Is(err, ErrNotPinned) {
-		t.Errorf("second unpin: %v, want ErrNotPinned", err)
-	}
-	entries, _ := os.ReadDir(db)
-	for _, ent := range entries {
-		if strings.HasPrefix(ent.Name(), pinsFile+".") {
-			t.Errorf("temporary pin file left behind: %s", ent.Name())
-		}
-	}
-	for _, c := range []struct {
-		pin  Pin
-		want error
-	}{
-		{Pin{Path: "ledger/ledger.go", StartLine: 3}, ErrBadSelection},
-		{Pin{Path: "ledger/ledger.go", StartLine: 4, EndLine: 2}, ErrBadSelection},
-		{Pin{Path: "."}, ErrBadSelection},
-		{Pin{Path: "../outside.go"}, workspace.ErrOutsideWorkspace},
-	} {
-		if err := e2.Pin(c.pin); !errors.Is(err, c.want) {
-			t.Errorf("Pin(%+v): %v, want %v", c.pin, err, c.want)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(db, pinsFile), []byte("{not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e2.Pins(); err == nil {
-		t.Error("a corrupt pin file must be an error, not an empty list")
+	if p := buildPack(t, e, PackRequest{Query: "settle", Budget: 1000}); findItem(p, "config/app.env", "pinned") != nil {
+		t.Errorf("an unpinned file is still in the pack:\n%s", p.Text)
 	}
 }
 

@@ -28,6 +28,9 @@ func TestGuardRefusesWritesBeforePebble(t *testing.T) {
 	if _, _, err := db.PutFile(fileData("a.go", []string{"A"}, "func ")); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.AddPins(pinA); err != nil {
+		t.Fatal(err)
+	}
 	if h := db.Health(); h.State != HealthOK || h.FreeBytes != 64<<20 {
 		t.Fatalf("health with room: %+v", h)
 	}
@@ -48,6 +51,8 @@ func TestGuardRefusesWritesBeforePebble(t *testing.T) {
 		"SetMeta":    func() error { return db.SetMeta("k", "v") },
 		"PutVectors": func() error { return db.PutVectors("m", []Recipe{{1}}, [][]byte{{1, 2}}) },
 		"TrimLog":    func() error { return db.TrimLog(seq) },
+		"AddPins":    func() error { _, err := db.AddPins(pinB); return err },
+		"RemovePin":  func() error { _, err := db.RemovePin(pinA); return err },
 	} {
 		if err := write(); !errors.Is(err, ErrDiskFull) {
 			t.Errorf("%s on a full disk: %v, want ErrDiskFull", name, err)
@@ -63,6 +68,8 @@ func TestGuardRefusesWritesBeforePebble(t *testing.T) {
 	if rec, err := snap.File("a.go"); err != nil || rec.Size == 1 {
 		t.Fatalf("the previous version is gone or touched: %+v %v", rec, err)
 	}
+	pins, err := snap.Pins()
+	wantPins(t, "pins after refused changes", pins, err, pinA)
 	snap.Release()
 	if db.Seq() != seq {
 		t.Fatalf("seq moved from %d to %d on refused writes", seq, db.Seq())

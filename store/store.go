@@ -20,6 +20,7 @@
 //	l/<seq:8>                         change log: path changed at seq (for derived indexes)
 //	v/<model>\x00<recipe:16>          embedding cache: vector for a chunk recipe
 //	u/<path>                          a file read and found in no indexed language: its size and mtime then (unindexed.go)
+//	p/<ord:8>                         a pin: JSON {path, startLine, endLine}, in the order pinned (pins.go; kept by a wipe)
 //
 // Every file update is one Pebble batch (Writer.PutFile / Writer.DeleteFile):
 // a reader holding a Snapshot sees all of a file's keys or none of them.
@@ -153,6 +154,11 @@ type Options struct {
 	// with another FS).
 	FreeSpace func(dir string) (int64, error)
 
+	// LegacyPins names the file pins were kept in before the store kept
+	// them (pins.json in the index directory): a writable Open adds its
+	// pins and removes it (pins.go).
+	LegacyPins string
+
 	// lock is Pebble's directory lock when Open already holds it.
 	lock *pebble.Lock
 	// memTable overrides the memtable size (tests: compactions with
@@ -197,6 +203,14 @@ type DB struct {
 	// kept holds what the current versions of editor buffers wrote
 	// (kept.go); under mu.
 	kept map[string]*keptFile
+	// legacyPins is Options.LegacyPins; pinsErr is set while the pins of
+	// a pin file could not be taken into the store, and says why (pins.go).
+	legacyPins string
+	pinsErr    atomic.Pointer[error]
+	// savingPins serialises the saves of a damaged store's pins; marked is
+	// set once MarkDamaged has marked the directory.
+	savingPins sync.Mutex
+	marked     atomic.Bool
 }
 
 // Open opens (or creates) the index in dir. An index of another schema
@@ -208,7 +222,7 @@ type DB struct {
 // (ReadOnlyReason says why): it answers queries, writes fail.
 func Open(dir string, opts Options) (*DB, error) {
 	fs := opts.FS
-	db := &DB{dir: dir, onDisk: fs == nil}
+	db := &DB{dir: dir, onDisk: fs == nil, legacyPins: opts.LegacyPins}
 	db.free, db.minFree = spaceGuard(opts)
 	if fs == nil {
 		fs = noPreallocFS{vfs.Default}
@@ -300,6 +314,11 @@ func Open(dir string, opts Options) (*DB, error) {
 	if s, err := db.getMeta("seq"); err == nil {
 		db.seq, _ = strconv.ParseUint(s, 10, 64)
 	}
+	// Pins of a pin file that cannot be taken in now wait (pins.go):
+	// the index opens all the same.
+	db.mu.Lock()
+	db.importPins()
+	db.mu.Unlock()
 	return db, nil
 }
 
@@ -469,10 +488,11 @@ func (db *DB) isEmpty() bool {
 	return !it.First()
 }
 
-// wipe deletes every key except the embedding cache: vectors depend only on
-// the model and the embedded text (their key says both), never on the
-// schema, so a rebuild does not embed anything again. Range tombstones in
-// one batch make it atomic: a crash leaves the old data or the wiped index.
+// wipe deletes every key except the pins and the embedding cache: pins are
+// the user's (pins.go), and vectors depend only on the model and the
+// embedded text (their key says both), never on the schema, so a rebuild
+// does not embed anything again. Range tombstones in one batch make it
+// atomic: a crash leaves the old data or the wiped index.
 func (db *DB) wipe(opts Options) (err error) {
 	if opts.ReadOnly {
 		return fmt.Errorf("index needs rebuilding but was opened read-only")
@@ -482,13 +502,13 @@ func (db *DB) wipe(opts Options) (err error) {
 	}
 	defer db.recoverWrite(&err)
 	b := db.db.NewBatch()
+	plo, phi := prefixRange([]byte("p/"))
 	vlo, vhi := prefixRange([]byte("v/"))
 	end := []byte{0xff, 0xff, 0xff, 0xff}
-	if err := b.DeleteRange([]byte{0}, vlo, nil); err != nil {
-		return err
-	}
-	if err := b.DeleteRange(vhi, end, nil); err != nil {
-		return err
+	for _, r := range [][2][]byte{{{0}, plo}, {phi, vlo}, {vhi, end}} {
+		if err := b.DeleteRange(r[0], r[1], nil); err != nil {
+			return err
+		}
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("wipe index: %w", err)

@@ -157,6 +157,9 @@ func TestSchemaMismatchRebuilds(t *testing.T) {
 	if err := db.PutVector("model@1", recipe, []byte("vec")); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.AddPins(pinA, pinB); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.SetMeta("schema", "0"); err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +181,9 @@ func TestSchemaMismatchRebuilds(t *testing.T) {
 	if v, err := snap.Vector("model@1", recipe); err != nil || string(v) != "vec" {
 		t.Fatalf("embedding cache lost in rebuild: %q %v", v, err)
 	}
+	// So do the pins: they are the user's.
+	pins, err := snap.Pins()
+	wantPins(t, "pins after the rebuild", pins, err, pinA, pinB)
 }
 
 func TestSeqSurvivesReopen(t *testing.T) {

@@ -63,6 +63,12 @@ func (db *DB) MarkDamaged(reason string) error {
 	if !db.onDisk {
 		return nil // an in-memory store dies with its process
 	}
+	// The pins go first: the store that starts over takes them back (and
+	// every pin change from now on saves them again).
+	db.marked.Store(true)
+	if err := db.savePins(); err != nil {
+		return fmt.Errorf("mark index damaged: %w", err)
+	}
 	if err := os.WriteFile(filepath.Join(db.dir, damagedMarker), []byte(reason+"\n"), 0o644); err != nil {
 		return fmt.Errorf("mark index damaged: %w", err)
 	}
@@ -91,7 +97,7 @@ func clearDamaged(fs vfs.FS, dir string) (*pebble.Lock, string, error) {
 		return nil, "", fmt.Errorf("list damaged index %s: %w", dir, err)
 	}
 	for _, n := range names {
-		if n == "LOCK" || n == damagedMarker {
+		if n == "LOCK" || n == damagedMarker || n == savedPinsFile {
 			continue
 		}
 		if err := fs.RemoveAll(fs.PathJoin(dir, n)); err != nil {
@@ -225,6 +231,10 @@ func (db *DB) Verify(ctx context.Context) (VerifyReport, error) {
 		case 'u':
 			if err := decodeUnindexed(v, &Unindexed{}); err != nil {
 				r.problem("unindexed file %q: %v", k[2:], err)
+			}
+		case 'p':
+			if _, err := decodePin(k, v); err != nil {
+				r.problem("%v", err)
 			}
 		case 'n', 'r':
 			// n/<name>\x00<path>\x00<ord:4>, r/ alike: the path ends 5
