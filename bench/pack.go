@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/engine/packing"
 	"github.com/context-ls/context-ls/internal/evalset"
 	"github.com/context-ls/context-ls/packs"
 	"github.com/context-ls/context-ls/search"
@@ -128,7 +129,7 @@ func benchPack(args []string) error {
 	var ours packTotals
 	snap := e.Snapshot()
 	for _, q := range qs {
-		p, err := snap.Pack(ctx, engine.PackRequest{Query: q.Query, Budget: *budget, Format: packs.FormatMarkdown})
+		p, err := packing.Pack(ctx, snap, packing.Request{Query: q.Query, Budget: *budget, Format: packs.FormatMarkdown})
 		if err != nil {
 			snap.Release()
 			e.Close()
@@ -207,7 +208,7 @@ func packLatency(ctx context.Context, snap *engine.Snapshot, qs []evalset.Query,
 	for r := 0; r < rounds; r++ {
 		for _, q := range qs {
 			start := time.Now()
-			if _, err := snap.Pack(ctx, engine.PackRequest{Query: q.Query, Budget: budget}); err != nil {
+			if _, err := packing.Pack(ctx, snap, packing.Request{Query: q.Query, Budget: budget}); err != nil {
 				return nil, err
 			}
 			lat = append(lat, time.Since(start))

@@ -162,8 +162,7 @@ func splitDefs(syms []symbols.Symbol, chunks []store.ChunkRecord) *fileDefs {
 		if !unitKind(s.Kind) {
 			continue
 		}
-		full := s.FullSpan()
-		a, b := full.Start.Line+1, spanEndLine(full)
+		a, b := s.FullSpan().Lines()
 		if a < 1 || b < a || a > last {
 			continue
 		}
@@ -238,15 +237,6 @@ func splitDefs(syms []symbols.Symbol, chunks []store.ChunkRecord) *fileDefs {
 		fd.avgLen = float64(total) / float64(len(fd.units))
 	}
 	return fd
-}
-
-// spanEndLine is the 1-based last line of a span (a span ending at the
-// start of a line ends on the line before).
-func spanEndLine(s symbols.Span) int {
-	if s.End.Column == 0 && s.End.Line > s.Start.Line {
-		return s.End.Line
-	}
-	return s.End.Line + 1
 }
 
 // localBM25 scores every unit of fd for the query terms (term → how often

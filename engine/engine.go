@@ -1,9 +1,33 @@
 // Package engine is the domain API of context-ls: one Engine per workspace
 // folder owns the index (store, text index, vectors), keeps it fresh from
 // disk scans and editor overlays, and answers queries on immutable
-// snapshots. The CLI, the LSP server and the MCP server are thin layers over
-// it; it speaks plain Go structs (workspace-relative paths, line ranges), no
-// protocol types.
+// snapshots. The service layer (package service) answers every operation
+// with it; it speaks plain Go structs (workspace-relative paths, line
+// ranges), no protocol types.
+//
+// Its files, by job:
+//
+//   - the engine and its snapshots: engine.go, accessors.go; pins, kept in
+//     the store: pins.go;
+//   - indexing: indexer.go (a scan: walk, parse, chunk, one store batch per
+//     file), update.go (editor buffers and refreshes of changed files),
+//     textindex.go (the text index's writer and its replay of the change
+//     log), embed.go (the embeddings queue), jobs.go (reindex), verify.go,
+//     health.go (storage state), stats.go, files.go;
+//   - ranking: search.go (Search, its symbol and vector legs, MMR),
+//     locate.go with locate_names.go and locate_paths.go (files ranked by
+//     the evidence a query holds, leg by leg), definitions.go (a hit is a
+//     definition), priors.go, neighbours.go, similarity.go, glob.go;
+//   - lookups: symbols.go (definitions, hover's resolution), graph.go
+//     (callers, callees, tests), names.go (workspace symbols), lookup.go
+//     (indexed files and their content).
+//
+// Context packs and related context are gathered from a Snapshot's queries
+// by package engine/packing. Indexing stays in this package: a write
+// updates what the queries hold under the same locks — the name table
+// (names.go), the snapshot's staleness, the similarity calibration, the
+// embeddings queue —, so a package of its own would have to export most
+// of the engine's state to the package it serves.
 package engine
 
 import (
@@ -256,6 +280,11 @@ var (
 	ErrNotIndexed = errors.New("not indexed")
 	// ErrNoSymbol: no definition matches the target.
 	ErrNoSymbol = errors.New("no such symbol")
+	// ErrBadSelection: a selection's or a pin's line range is not in its
+	// file.
+	ErrBadSelection = errors.New("bad selection")
+	// ErrNotPinned: Unpin of something that is not pinned.
+	ErrNotPinned = errors.New("not pinned")
 	// ErrDiskFull: the disk holding the index has too little free space
 	// for it to grow (a *store.DiskFullError names the disk and the index
 	// directory). Nothing was written; queries answer from the index as it
@@ -368,6 +397,12 @@ func (s *Snapshot) Generation() uint64 { return s.gen }
 
 // Root returns the workspace root.
 func (s *Snapshot) Root() string { return s.e.ws.Root() }
+
+// Workspace returns the workspace (ignore rules, path resolution).
+func (s *Snapshot) Workspace() *workspace.Workspace { return s.e.ws }
+
+// Config returns the workspace configuration the engine runs with.
+func (s *Snapshot) Config() workspace.Config { return s.e.cfg }
 
 // ResolveDir returns the index directory Open uses for root (opts.DBDir,
 // else the default location of the canonical root) and the canonical root.

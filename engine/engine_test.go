@@ -27,6 +27,19 @@ func openTest(t *testing.T, root, db string) *Engine {
 	return e
 }
 
+// indexedEngine indexes files in a new workspace; the caller closes the
+// engine.
+func indexedEngine(t *testing.T, files map[string]string) (*Engine, string) {
+	t.Helper()
+	root := testutil.WriteTree(t, files)
+	e := openTest(t, root, filepath.Join(t.TempDir(), "db"))
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	return e, root
+}
+
 func query(t *testing.T, e *Engine, q string) []Hit {
 	t.Helper()
 	s := e.Snapshot()

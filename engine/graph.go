@@ -195,7 +195,7 @@ func (s *Snapshot) edgeResult(res graph.Result) GraphResult {
 // graphQuery resolves the target to definitions and runs q for each with
 // a resolver reading this snapshot (nothing is cached across snapshots).
 func (s *Snapshot) graphQuery(ctx context.Context, t Target, q func(*graph.Resolver, graph.Def) (GraphResult, error)) ([]GraphResult, error) {
-	r := s.resolver()
+	r := s.Resolver()
 	defs, err := s.targetDefs(ctx, r, t)
 	if err != nil {
 		return nil, err
@@ -235,8 +235,10 @@ const maxGuesses = 1000
 // maxResolverCache bounds the entries one snapshot's resolver caches.
 const maxResolverCache = 200000
 
-// resolver returns the graph resolver of this snapshot.
-func (s *Snapshot) resolver() *graph.Resolver {
+// Resolver returns the graph resolver of this snapshot (one per snapshot,
+// shared by its queries; package packing resolves the names a selection
+// uses with it).
+func (s *Snapshot) Resolver() *graph.Resolver {
 	resolvers.Lock()
 	defer resolvers.Unlock()
 	for snap := range resolvers.m {
@@ -495,7 +497,7 @@ func (s *Snapshot) ResolveCall(ctx context.Context, rel string, line, col int) (
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	matches, found, err := s.resolver().ResolveAt(rel, line, col)
+	matches, found, err := s.Resolver().ResolveAt(rel, line, col)
 	if err != nil || !found {
 		return nil, found, err
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/context-ls/context-ls/chunking"
 	"github.com/context-ls/context-ls/store"
 )
 
@@ -69,6 +70,23 @@ func SymbolScore(query, name string) int {
 	return sc + caseBonus(query, name)
 }
 
+// FirstChunk returns the first chunk of rel, or an error wrapping
+// ErrNotIndexed when the snapshot holds no chunk of it.
+func (s *Snapshot) FirstChunk(rel string) (chunking.Chunk, error) {
+	rec, err := s.st.File(path.Clean(rel))
+	if errors.Is(err, store.ErrNotFound) || err == nil && len(rec.Chunks) == 0 {
+		return chunking.Chunk{}, fmt.Errorf("%s: %w", rel, ErrNotIndexed)
+	}
+	if err != nil {
+		return chunking.Chunk{}, err
+	}
+	c, err := s.st.Chunk(rec.Chunks[0])
+	if err != nil {
+		return chunking.Chunk{}, err
+	}
+	return c.Chunk, nil
+}
+
 // Content returns the text of rel as the snapshot sees it: an indexed
 // editor overlay (rebuilt from its chunks), else the file on disk.
 func (s *Snapshot) Content(rel string) ([]byte, error) {
@@ -76,4 +94,30 @@ func (s *Snapshot) Content(rel string) ([]byte, error) {
 		return s.overlayText(rec)
 	}
 	return s.e.ws.ReadFile(rel)
+}
+
+// overlayText rebuilds an overlay's content from its indexed chunks; lines
+// no chunk covers (blank lines between definitions) come back empty.
+func (s *Snapshot) overlayText(rec store.FileRecord) ([]byte, error) {
+	var lines []string
+	for _, id := range rec.Chunks {
+		c, err := s.st.Chunk(id)
+		if err != nil {
+			return nil, fmt.Errorf("overlay %s: %w", rec.Path, err)
+		}
+		for i, l := range strings.SplitAfter(c.Text, "\n") {
+			n := c.StartLine - 1 + i
+			if l == "" || n < 0 {
+				continue
+			}
+			for len(lines) <= n {
+				lines = append(lines, "\n")
+			}
+			if !strings.HasSuffix(l, "\n") {
+				l += "\n"
+			}
+			lines[n] = l
+		}
+	}
+	return []byte(strings.Join(lines, "")), nil
 }

@@ -366,11 +366,14 @@ func (s *Snapshot) Definition(ctx context.Context, rel string, content []byte, o
 			return defs, nil
 		}
 	}
-	return s.resolveName(ctx, rel, ident, qual)
+	return s.ResolveName(ctx, rel, ident, qual)
 }
 
-// resolveName ranks the definitions of ident as seen from file rel.
-func (s *Snapshot) resolveName(ctx context.Context, rel, ident, qual string) ([]SymbolInfo, error) {
+// ResolveName ranks the definitions named ident as seen from file rel:
+// those qualified by qual (a container or package) first, then those of
+// rel itself, of its directory, the exported ones, the rest; tests last
+// among equals.
+func (s *Snapshot) ResolveName(ctx context.Context, rel, ident, qual string) ([]SymbolInfo, error) {
 	refs, err := s.st.SymbolsNamed(ident)
 	if err != nil {
 		return nil, err
@@ -415,4 +418,23 @@ func (s *Snapshot) resolveName(ctx context.Context, rel, ident, qual string) ([]
 		res[i] = o.si
 	}
 	return res, nil
+}
+
+// FirstSentence returns the first sentence of a doc comment on one line
+// (at most about 200 bytes).
+func FirstSentence(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for i := 0; i < len(doc); i++ {
+		if doc[i] == '.' && (i+1 == len(doc) || doc[i+1] == ' ') {
+			return doc[:i+1]
+		}
+	}
+	if len(doc) > 200 {
+		cut := strings.LastIndexByte(doc[:200], ' ')
+		if cut <= 0 {
+			cut = 200
+		}
+		return strings.ToValidUTF8(doc[:cut], "") + " …"
+	}
+	return doc
 }

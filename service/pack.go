@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/engine/packing"
 	"github.com/context-ls/context-ls/packs"
 )
 
@@ -29,19 +30,19 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 	}
 	vnotes := s.awaitVectors(ctx)
 	return withSnapshot(s, func(snap *engine.Snapshot) (*PackResult, error) {
-		ereq := engine.PackRequest{Query: req.Query, Budget: req.Budget, Format: req.Format, Task: req.Task, Exclude: exclude}
+		ereq := packing.Request{Query: req.Query, Budget: req.Budget, Format: req.Format, Task: req.Task, Exclude: exclude}
 		if req.Selection.Given() {
 			sps, err := s.resolveSelections(snap, s.texts(snap), req.Selection, spanLine)
 			if err != nil {
 				return nil, err
 			}
 			for _, sp := range sps {
-				ereq.Selections = append(ereq.Selections, *s.engineSelection(sp))
+				ereq.Selections = append(ereq.Selections, *s.packSelection(sp))
 			}
 		}
-		p, err := snap.Pack(ctx, ereq)
+		p, err := packing.Pack(ctx, snap, ereq)
 		if err != nil {
-			if errors.Is(err, engine.ErrNothingToPack) {
+			if errors.Is(err, packing.ErrNothingToPack) {
 				return nil, invalid("query", "%v", err)
 			}
 			return nil, classify("file", req.File, err)
@@ -68,8 +69,8 @@ func (s *Service) Pack(ctx context.Context, req PackRequest) (*PackResult, error
 }
 
 // excludes parses PATH or PATH:A-B exclusions.
-func (s *Service) excludes(list []string) ([]engine.Selection, error) {
-	var out []engine.Selection
+func (s *Service) excludes(list []string) ([]packing.Selection, error) {
+	var out []packing.Selection
 	for i, x := range list {
 		field := fmt.Sprintf("exclude[%d]", i)
 		p, lines := x, ""
@@ -84,7 +85,7 @@ func (s *Service) excludes(list []string) ([]engine.Selection, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, engine.Selection{Path: rel, StartLine: start, EndLine: end})
+		out = append(out, packing.Selection{Path: rel, StartLine: start, EndLine: end})
 	}
 	return out, nil
 }
@@ -133,12 +134,12 @@ func (s *Service) Related(ctx context.Context, req RelatedRequest) (*RelatedResu
 		if err != nil {
 			return nil, err
 		}
-		var sels []engine.Selection
+		var sels []packing.Selection
 		for _, sp := range sps {
-			sels = append(sels, *s.engineSelection(sp))
+			sels = append(sels, *s.packSelection(sp))
 		}
 		sp := sps[0]
-		r, err := snap.Related(ctx, sels...)
+		r, err := packing.Related(ctx, snap, sels...)
 		if err != nil {
 			return nil, classify("file", req.File, err)
 		}

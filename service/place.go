@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/context-ls/context-ls/engine"
+	"github.com/context-ls/context-ls/engine/packing"
 	"github.com/context-ls/context-ls/symbols"
 	"github.com/context-ls/context-ls/workspace"
 )
@@ -444,10 +445,10 @@ func contains(sp symbols.Span, p symbols.Point) bool {
 	return after && before
 }
 
-// engineSelection is the span as the engine takes it, with the text the
-// request sees (an editor buffer) when there is one.
-func (s *Service) engineSelection(sp span) *engine.Selection {
-	sel := &engine.Selection{Path: sp.rel, StartLine: sp.start, EndLine: sp.end}
+// packSelection is the span as packs and related context take it, with
+// the text the request sees (an editor buffer) when there is one.
+func (s *Service) packSelection(sp span) *packing.Selection {
+	sel := &packing.Selection{Path: sp.rel, StartLine: sp.start, EndLine: sp.end}
 	if b, ok := s.bufferText(sp.rel); ok {
 		sel.Content = b
 	}

@@ -67,6 +67,16 @@ func (s Span) Empty() bool { return s.EndByte <= s.StartByte }
 // Contains reports whether byte offset off lies inside the span.
 func (s Span) Contains(off int) bool { return off >= s.StartByte && off < s.EndByte }
 
+// Lines returns the 1-based first and last lines the span covers; a span
+// that ends at the start of a later line (column 0) ends on the line
+// before.
+func (s Span) Lines() (first, last int) {
+	if s.End.Column == 0 && s.End.Line > s.Start.Line {
+		return s.Start.Line + 1, s.End.Line
+	}
+	return s.Start.Line + 1, s.End.Line + 1
+}
+
 // Symbol is one definition found in a file.
 type Symbol struct {
 	Name string `json:"name"`

@@ -1,4 +1,4 @@
-package engine
+package packing
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/packs"
 )
 
@@ -90,11 +91,11 @@ func Count(s *Snapshot) int { return s.Len() }
 }
 
 // relatedItems renders the related items as "reason: path:symbol".
-func relatedItems(t *testing.T, e *Engine, sel Selection) []string {
+func relatedItems(t *testing.T, e *engine.Engine, sel Selection) []string {
 	t.Helper()
 	s := e.Snapshot()
 	defer s.Release()
-	rel, err := s.Related(context.Background(), sel)
+	rel, err := Related(context.Background(), s, sel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestGraphGuessesApart(t *testing.T) {
 	defer e.Close()
 	s := e.Snapshot()
 	defer s.Release()
-	res, err := s.Callers(context.Background(), Target{Symbol: "Snapshot.Len"})
+	res, err := s.Callers(context.Background(), engine.Target{Symbol: "Snapshot.Len"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package packing
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/context-ls/context-ls/engine"
 	"github.com/context-ls/context-ls/internal/testutil"
 
 	"github.com/context-ls/context-ls/packs"
@@ -68,11 +69,14 @@ func TestTransfer(t *testing.T) {
 }
 
 // indexedEngine indexes files in a new workspace; the caller closes the
-// engine (Close is not idempotent).
-func indexedEngine(t *testing.T, files map[string]string) (*Engine, string) {
+// engine.
+func indexedEngine(t *testing.T, files map[string]string) (*engine.Engine, string) {
 	t.Helper()
 	root := testutil.WriteTree(t, files)
-	e := openTest(t, root, filepath.Join(t.TempDir(), "db"))
+	e, err := engine.Open(context.Background(), root, engine.Options{DBDir: filepath.Join(t.TempDir(), "db"), Config: workspace.DefaultConfig(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.Index(context.Background(), nil); err != nil {
 		e.Close()
 		t.Fatal(err)
@@ -80,11 +84,11 @@ func indexedEngine(t *testing.T, files map[string]string) (*Engine, string) {
 	return e, root
 }
 
-func buildPack(t *testing.T, e *Engine, req PackRequest) packs.Pack {
+func buildPack(t *testing.T, e *engine.Engine, req Request) packs.Pack {
 	t.Helper()
 	s := e.Snapshot()
 	defer s.Release()
-	p, err := s.Pack(context.Background(), req)
+	p, err := Pack(context.Background(), s, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +110,7 @@ func findItem(p packs.Pack, path, reason string) *packs.Item {
 func TestPackQuery(t *testing.T) {
 	e, _ := indexedEngine(t, packFixture)
 	defer e.Close()
-	p := buildPack(t, e, PackRequest{Query: "transfer money between accounts without overdraft", Budget: 600})
+	p := buildPack(t, e, Request{Query: "transfer money between accounts without overdraft", Budget: 600})
 	if findItem(p, "ledger/ledger.go", "query match") == nil {
 		t.Errorf("no query match from ledger.go in:\n%s", p.Text)
 	}
@@ -124,7 +128,7 @@ func TestPackSelection(t *testing.T) {
 	defer e.Close()
 	// Settle's body (lines 6-11 of report.go).
 	sel := &Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11}
-	p := buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800, Format: packs.FormatXML})
+	p := buildPack(t, e, Request{Selections: []Selection{*sel}, Budget: 800, Format: packs.FormatXML})
 	def := findItem(p, "ledger/ledger.go", "definition of Transfer")
 	if def == nil || !strings.Contains(def.Text, "func Transfer(") {
 		t.Fatalf("no definition of Transfer in:\n%s", p.Text)
@@ -158,7 +162,7 @@ func TestPackSelection(t *testing.T) {
 	abs.Path = filepath.Join(root, "ledger", "report.go")
 	s := e.Snapshot()
 	defer s.Release()
-	rel, err := s.Related(context.Background(), abs)
+	rel, err := Related(context.Background(), s, abs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,12 +182,12 @@ func TestPackSelection(t *testing.T) {
 	if err := e.UpdateOverlay(context.Background(), "ledger/report.go", []byte(edited)); err != nil {
 		t.Fatal(err)
 	}
-	p = buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800})
+	p = buildPack(t, e, Request{Selections: []Selection{*sel}, Budget: 800})
 	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
 		t.Errorf("no definition of Fee from the edited buffer in:\n%s", p.Text)
 	}
 	sel.Content = nil // the overlay is read back from the index
-	p = buildPack(t, e, PackRequest{Selections: []Selection{*sel}, Budget: 800})
+	p = buildPack(t, e, Request{Selections: []Selection{*sel}, Budget: 800})
 	if findItem(p, "ledger/report.go", "definition of Fee") == nil {
 		t.Errorf("no definition of Fee from the indexed overlay in:\n%s", p.Text)
 	}
@@ -195,7 +199,7 @@ func TestPackGraph(t *testing.T) {
 	s := e.Snapshot()
 	defer s.Release()
 	// Transfer's body: its caller Settle and its test come along.
-	rel, err := s.Related(context.Background(), Selection{Path: "ledger/ledger.go", StartLine: 16, EndLine: 20})
+	rel, err := Related(context.Background(), s, Selection{Path: "ledger/ledger.go", StartLine: 16, EndLine: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +220,7 @@ func TestPackGraph(t *testing.T) {
 	}
 	// Settle's body: Transfer is both used (definition) and called (callee);
 	// the pack shows it once.
-	p := buildPack(t, e, PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 6, EndLine: 11}}, Budget: 2000})
+	p := buildPack(t, e, Request{Selections: []Selection{{Path: "ledger/report.go", StartLine: 6, EndLine: 11}}, Budget: 2000})
 	n := 0
 	for _, it := range p.Items {
 		if it.Path == "ledger/ledger.go" && strings.Contains(it.Text, "func Transfer(") {
@@ -254,7 +258,7 @@ func TestPackCoChanged(t *testing.T) {
 	}
 	s := e.Snapshot()
 	defer s.Release()
-	rel, err := s.Related(context.Background(), Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11})
+	rel, err := Related(context.Background(), s, Selection{Path: "ledger/report.go", StartLine: 6, EndLine: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,13 +278,13 @@ func TestPackCoChanged(t *testing.T) {
 func TestPackPins(t *testing.T) {
 	e, root := indexedEngine(t, packFixture)
 	defer e.Close()
-	if err := e.Pin(Pin{Path: "config/app.env"}); err != nil {
+	if err := e.Pin(engine.Pin{Path: "config/app.env"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Pin(Pin{Path: filepath.Join(root, "ledger", "ledger.go"), StartLine: 5, EndLine: 6}); err != nil {
+	if err := e.Pin(engine.Pin{Path: filepath.Join(root, "ledger", "ledger.go"), StartLine: 5, EndLine: 6}); err != nil {
 		t.Fatal(err)
 	}
-	p := buildPack(t, e, PackRequest{Query: "settle", Budget: 1000})
+	p := buildPack(t, e, Request{Query: "settle", Budget: 1000})
 	pinned := findItem(p, "config/app.env", "pinned")
 	if pinned == nil || pinned.IncludeMode != packs.ModeManual {
 		t.Fatalf("no pinned item in:\n%s", p.Text)
@@ -294,7 +298,7 @@ func TestPackPins(t *testing.T) {
 	if err := e.UnpinAll(); err != nil {
 		t.Fatal(err)
 	}
-	if p := buildPack(t, e, PackRequest{Query: "settle", Budget: 1000}); findItem(p, "config/app.env", "pinned") != nil {
+	if p := buildPack(t, e, Request{Query: "settle", Budget: 1000}); findItem(p, "config/app.env", "pinned") != nil {
 		t.Errorf("an unpinned file is still in the pack:\n%s", p.Text)
 	}
 }
@@ -307,19 +311,19 @@ func TestPackErrors(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
-		req  PackRequest
+		req  Request
 		want error
 	}{
-		{"nothing", PackRequest{}, ErrNothingToPack},
-		{"blank query", PackRequest{Query: "  "}, ErrNothingToPack},
-		{"lines past the end", PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 500, EndLine: 501}}}, ErrBadSelection},
-		{"reversed lines", PackRequest{Selections: []Selection{{Path: "ledger/report.go", StartLine: 5, EndLine: 2}}}, ErrBadSelection},
-		{"outside", PackRequest{Selections: []Selection{{Path: "../x.go", StartLine: 1, EndLine: 1}}}, workspace.ErrOutsideWorkspace},
-		{"format", PackRequest{Query: "settle", Format: "html"}, packs.ErrFormat},
-		{"task", PackRequest{Query: "settle", Task: "dance"}, packs.ErrTask},
+		{"nothing", Request{}, ErrNothingToPack},
+		{"blank query", Request{Query: "  "}, ErrNothingToPack},
+		{"lines past the end", Request{Selections: []Selection{{Path: "ledger/report.go", StartLine: 500, EndLine: 501}}}, engine.ErrBadSelection},
+		{"reversed lines", Request{Selections: []Selection{{Path: "ledger/report.go", StartLine: 5, EndLine: 2}}}, engine.ErrBadSelection},
+		{"outside", Request{Selections: []Selection{{Path: "../x.go", StartLine: 1, EndLine: 1}}}, workspace.ErrOutsideWorkspace},
+		{"format", Request{Query: "settle", Format: "html"}, packs.ErrFormat},
+		{"task", Request{Query: "settle", Task: "dance"}, packs.ErrTask},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := s.Pack(ctx, c.req); !errors.Is(err, c.want) {
+			if _, err := Pack(ctx, s, c.req); !errors.Is(err, c.want) {
 				t.Errorf("got %v, want %v", err, c.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package engine
+package packing
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // must keep besides its golden item list.
 type compositionCase struct {
 	name   string
-	req    PackRequest
+	req    Request
 	check  func(t *testing.T, p packs.Pack)
 	budget int
 }
@@ -25,7 +25,7 @@ type compositionCase struct {
 // TestPackComposition pins how a pack spends its budget, on the fixture in
 // testdata/packs/composition.txtar: each case's items (in every format the
 // same) are recorded in testdata/packs/NAME.golden — review a change, then
-// accept it with go test ./engine -run TestPackComposition -update — and
+// accept it with go test ./engine/packing -run TestPackComposition -update — and
 // its rules are checked whatever the golden says.
 func TestPackComposition(t *testing.T) {
 	files := readTxtar(t, filepath.Join("testdata", "packs", "composition.txtar"))
@@ -34,7 +34,7 @@ func TestPackComposition(t *testing.T) {
 	cases := []compositionCase{
 		{
 			name: "edited-method", budget: 1200,
-			req: PackRequest{Query: "Cart.total ignores the discount code when the cart holds a gift card: the gift card is applied to the total before the discount"},
+			req: Request{Query: "Cart.total ignores the discount code when the cart holds a gift card: the gift card is applied to the total before the discount"},
 			check: func(t *testing.T, p packs.Pack) {
 				total := itemNamed(p, "Cart.total")
 				if total == nil || total.Shortened {
@@ -61,7 +61,7 @@ func TestPackComposition(t *testing.T) {
 		},
 		{
 			name: "class-method", budget: 600,
-			req: PackRequest{Query: "DiscountRule.__str__ shows the percentage twice"},
+			req: Request{Query: "DiscountRule.__str__ shows the percentage twice"},
 			check: func(t *testing.T, p packs.Pack) {
 				// The items showing each __str__ (a small class is one item
 				// with its methods).
@@ -77,7 +77,7 @@ func TestPackComposition(t *testing.T) {
 		},
 		{
 			name: "callee-of-selection", budget: 300,
-			req: PackRequest{Selections: []Selection{{Path: "shop/calls.go", StartLine: 4, EndLine: 6}}},
+			req: Request{Selections: []Selection{{Path: "shop/calls.go", StartLine: 4, EndLine: 6}}},
 			check: func(t *testing.T, p packs.Pack) {
 				if it := itemNamed(p, "PriceWithTax"); it == nil || it.Shortened {
 					t.Errorf("the callee PriceWithTax is not in whole: %+v", it)
@@ -96,7 +96,7 @@ func TestPackComposition(t *testing.T) {
 				req := c.req
 				req.Budget, req.Format = c.budget, format
 				s := e.Snapshot()
-				p, err := s.Pack(t.Context(), req)
+				p, err := Pack(t.Context(), s, req)
 				s.Release()
 				if err != nil {
 					t.Fatal(err)
