@@ -245,15 +245,15 @@ describe('real server through vscode-jsonrpc', function () {
     status.setStats(s);
     const f = s.folders[0];
     assert.strictEqual(f.folder.replace(/\/$/, ''), folders[0].uri.replace(/\/$/, ''));
-    assert.deepStrictEqual(f.languages, { go: 4, markdown: 1, python: 1 }, JSON.stringify(f.languages));
-    assert.strictEqual(f.files, 6, 'go.mod is not indexed');
+    assert.deepStrictEqual(f.languages, { go: 4, markdown: 1, python: 3, typescript: 3 }, JSON.stringify(f.languages));
+    assert.strictEqual(f.files, 11, 'go.mod is not indexed');
     assert.strictEqual(f.embeddings.state, 'off', 'embeddings: false from the settings reached the server');
     const view = status.view();
-    assert.strictEqual(view.text, '$(database) 6 files · embeddings off');
+    assert.strictEqual(view.text, '$(database) 11 files · embeddings off');
     assert.strictEqual(view.command, 'contextLs.showStats');
     const md = statsMarkdown(s, folders);
     assert.match(md, /^## shop$/m);
-    assert.match(md, /\| files \| 6 \|/);
+    assert.match(md, /\| files \| 11 \|/);
   });
 
   it('searches, and every hit locates its snippet exactly', async () => {
@@ -441,7 +441,7 @@ describe('real server through vscode-jsonrpc', function () {
     const dry = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('dryRun')] })) as ReindexAnswer;
     assert.strictEqual(dry.folders[0].status, 'planned');
     assert.strictEqual(dry.folders[0].jobId, undefined);
-    assert.match(reindexQuestion(dry), /^Re-index 6 files in 1 folder\?/);
+    assert.match(reindexQuestion(dry), /^Re-index 11 files in 1 folder\?/);
     const ends = progressEnds;
     const res = (await conn!.sendRequest('workspace/executeCommand', { command: Commands.reindex, arguments: [reindexArgs('confirm')] })) as ReindexAnswer;
     const jobId = res.folders[0].jobId;
