@@ -12,12 +12,12 @@ import (
 // FormatVersion is the version of the binary encoding written by Encode and
 // ReverseEntries. Decoders refuse other versions with ErrVersion; the store
 // re-indexes when it changes (store.SchemaVersion).
-const FormatVersion = 2
+const FormatVersion = 3
 
 // ExtractVersion changes whenever Extract produces different data for the
 // same input in the same encoding; the engine re-indexes files extracted
 // by another version.
-const ExtractVersion = 10
+const ExtractVersion = 11
 
 // Errors returned by the decoders; check them with errors.Is.
 var (
@@ -154,6 +154,10 @@ func Encode(g *FileGraph) []byte {
 		head.uint(len(t.Bases))
 		for _, b := range t.Bases {
 			head.typeExpr(b)
+		}
+		head.uint(len(t.Calls))
+		for _, c := range t.Calls {
+			head.str(c)
 		}
 	}
 	head.uint(len(g.Fields))
@@ -418,6 +422,12 @@ func decode(b []byte, full bool) (*FileGraph, error) {
 				t.Bases = make([]TypeExpr, k)
 				for j := range t.Bases {
 					t.Bases[j] = d.typeExpr()
+				}
+			}
+			if k := d.count(); k > 0 {
+				t.Calls = make([]string, k)
+				for j := range t.Calls {
+					t.Calls[j] = d.str()
 				}
 			}
 		}

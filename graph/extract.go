@@ -258,6 +258,7 @@ type pendingType struct {
 	name, container string
 	bases           []rawType
 	iface, alias    bool
+	calls           []string
 }
 
 type pendingRef struct {
@@ -821,8 +822,14 @@ func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sit
 	if elem {
 		ch.fields = append(ch.fields, ElemStep)
 	}
-	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	x.bindChain(name, at, scopeStart, scopeEnd, ch, v.StartByte())
 	return true
+}
+
+// bindChain binds name to the expression chain ch, read as seen from
+// offset viaAt.
+func (x *extractor) bindChain(name string, at, scopeStart, scopeEnd uint32, ch chain, viaAt uint32) {
+	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: viaAt})
 }
 
 // bindResult binds name to the k-th result of call expression v.
@@ -834,7 +841,7 @@ func (x *extractor) bindResult(name string, at, scopeStart, scopeEnd uint32, v *
 	if !ok || ch.root == rootUnknown || ch.root == rootNone {
 		return false
 	}
-	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: v.StartByte()})
+	x.bindChain(name, at, scopeStart, scopeEnd, ch, v.StartByte())
 	return true
 }
 
@@ -1180,6 +1187,11 @@ func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int)
 			c.Recv = Recv{Kind: RecvVar, Type: TypeExpr{Name: fn, Module: mod, Call: true, Result: k}, Fields: fields[1:]}
 			return
 		}
+		if fn, a, k, ok := ParseParamStep(fields[0]); ok && fn != "" {
+			// pkg.define((c) => …): an argument of function define of pkg.
+			c.Recv = Recv{Kind: RecvFree, Module: mod, Root: fn, Fields: append([]string{ArgStep("", a, k)}, fields[1:]...)}
+			return
+		}
 		// pkg.Var.Method(): a package-level variable of another package.
 		c.Recv = Recv{Kind: RecvFree, Module: mod, Root: fields[0], Fields: fields[1:]}
 		return
@@ -1202,7 +1214,7 @@ func (x *extractor) resolveMembers() {
 		x.g.Fields = append(x.g.Fields, Field{Owner: clean(f.owner), Name: clean(f.name), Type: x.resolveType(f.typ), Embedded: f.embedded})
 	}
 	for _, t := range x.types {
-		td := TypeDecl{Name: clean(t.name), Container: clean(t.container), Interface: t.iface, Alias: t.alias}
+		td := TypeDecl{Name: clean(t.name), Container: clean(t.container), Interface: t.iface, Alias: t.alias, Calls: t.calls}
 		for _, b := range t.bases {
 			if te := x.resolveType(b); te.Known() {
 				td.Bases = append(td.Bases, te)

@@ -84,6 +84,9 @@ func render(g *FileGraph, syms []symbols.Symbol) string {
 		for _, bs := range t.Bases {
 			fmt.Fprintf(&b, " base=%s", typeString(bs))
 		}
+		for _, c := range t.Calls {
+			fmt.Fprintf(&b, " call=(%s)", c)
+		}
 		b.WriteByte('\n')
 	}
 	for _, f := range g.Fields {

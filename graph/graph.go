@@ -189,6 +189,51 @@ func ParseCallStep(step string) (m string, k int, ok bool) {
 	return m, k, true
 }
 
+// ParamStep is the Recv.Fields step for the type of parameter k of a
+// function passed where a function of the current type is expected (a
+// callback of a declared type alias: const h: Handler = (c) => …).
+// ArgStep(m, a, k) is the same for the function passed as argument a of
+// method m of the current type (app.route("/", (c) => …)); an empty m is
+// argument a of the current value, a function (define((c) => …)). Neither
+// can be written as a member name.
+func ParamStep(k int) string { return "(" + strconv.Itoa(k) + ")" }
+
+// ArgStep: see ParamStep.
+func ArgStep(m string, a, k int) string {
+	return m + "(" + strconv.Itoa(a) + ")" + ParamStep(k)
+}
+
+// ParseParamStep reverses ParamStep (a < 0) and ArgStep; ok is false for
+// other steps.
+func ParseParamStep(step string) (m string, a, k int, ok bool) {
+	num := func(s string) (int, bool) {
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 0
+	}
+	if !strings.HasSuffix(step, ")") {
+		return "", 0, 0, false
+	}
+	i := strings.LastIndexByte(step, '(')
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	if k, ok = num(step[i+1 : len(step)-1]); !ok {
+		return "", 0, 0, false
+	}
+	head := step[:i]
+	if head == "" {
+		return "", -1, k, true
+	}
+	j := strings.LastIndexByte(head, '(')
+	if j < 0 || !strings.HasSuffix(head, ")") {
+		return "", 0, 0, false
+	}
+	if a, ok = num(head[j+1 : len(head)-1]); !ok {
+		return "", 0, 0, false
+	}
+	return head[:j], a, k, true
+}
+
 // Call is one call site (or a reference to a function or constructor).
 type Call struct {
 	// Caller is the index in the file's symbols of the innermost enclosing
@@ -232,6 +277,11 @@ type TypeDecl struct {
 	// Alias marks a type alias (Go type A = B): its only base is the
 	// aliased type.
 	Alias bool
+	// Calls are the parameter lists of the type's call signatures, as
+	// written without their parentheses (a TypeScript interface's
+	// "(path: string, handler: H): App" gives "path: string, handler: H"):
+	// a value of the type is a function.
+	Calls []string
 }
 
 // Field is the declared type of a member or package-level variable.

@@ -139,6 +139,10 @@ func init() {
 		// a name justifies nothing.
 		outsideMethods: true,
 		testFiles:      jsTestFiles,
+		paramList:      tsParamList,
+		listParam:      tsListParam,
+		fnParams:       tsFnParams,
+		aliasOf:        tsAliasOf,
 	}
 	jsSpec.rules, tsSpec.rules = rules, rules
 	registerSpec(jsSpec, "javascript")
@@ -388,9 +392,13 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if fn == nil {
 			return
 		}
+		k := -1
 		for _, p := range namedChildren(n) {
 			var id *sitter.Node
 			var rt rawType
+			if jsParamNode(p) {
+				k++
+			}
 			switch p.Type() {
 			case "identifier":
 				id = p
@@ -412,6 +420,16 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 				continue
 			}
 			if id.Type() == "identifier" {
+				if !rt.known() {
+					// (c) => c.req.header(): typed by the function type
+					// expected where the function is written.
+					crt, ch, viaAt, ok := x.jsCallbackParam(fn, k)
+					if ok && !crt.known() {
+						x.bindChain(x.text(id), fn.StartByte(), fn.StartByte(), fn.EndByte(), ch, viaAt)
+						continue
+					}
+					rt = crt
+				}
 				x.bind(x.text(id), fn.StartByte(), fn.StartByte(), fn.EndByte(), rt)
 				continue
 			}
@@ -567,6 +585,8 @@ func jsClass(x *extractor, n *sitter.Node, _ []capNode) {
 					pt.bases = append(pt.bases, rt)
 				}
 			}
+		case "interface_body", "object_type":
+			pt.calls = tsCallSignatures(x.src[c.StartByte():])
 		}
 	}
 	x.types = append(x.types, pt)
@@ -591,6 +611,24 @@ func jsExport(x *extractor, n *sitter.Node, caps []capNode) {
 			}
 		}
 		return
+	}
+	if n.ChildByFieldName("source") == nil {
+		// export { Hono as HonoBase }: the module's own definition under
+		// another name, recorded like a re-export of its own module.
+		var renamed []ImportName
+		for _, c := range namedChildren(n) {
+			if c.Type() != "export_clause" {
+				continue
+			}
+			for _, s := range x.jsSpecifiers(c, "export_specifier") {
+				if s.Alias != "" && s.Alias != s.Name && s.Name != "default" {
+					renamed = append(renamed, s)
+				}
+			}
+		}
+		if len(renamed) > 0 {
+			x.g.Imports = append(x.g.Imports, Import{Path: "./" + path.Base(x.path), Module: jsModule(x.path), Names: renamed, Line: int(n.StartPoint().Row)})
+		}
 	}
 	isDefault := false
 	count := int(n.ChildCount())

@@ -398,6 +398,11 @@ func (r *Resolver) reachesBase(t typeRef, is func(typeRef) bool, depth int) (boo
 			if is(b) {
 				return true, nil
 			}
+			// class Hono extends HonoBase, which its module exports
+			// renamed (export { Hono as HonoBase }).
+			if orig, ok, err := r.renamedExport(b); err != nil || ok && is(orig) {
+				return err == nil, err
+			}
 			if ok, err := r.reachesBase(b, is, depth+1); err != nil || ok {
 				return ok, err
 			}

@@ -742,6 +742,15 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 	conf := Exact
 	var t typeRef
 	var err error
+	fields := c.Recv.Fields
+	if callee, a, k, ok := calleeArg(c.Recv); ok {
+		// define((c) => c.m()): the type define declares for its argument.
+		t, conf, ok, err = r.calleeArgParam(callee, s, a, k)
+		if err != nil || !ok {
+			return typeRef{}, 0, false, err
+		}
+		return r.walkFields(t, conf, fields[1:])
+	}
 	switch c.Recv.Kind {
 	case RecvSelf:
 		if c.Recv.Type.Name == "" {
@@ -781,12 +790,25 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 	default:
 		return typeRef{}, 0, false, nil
 	}
-	for _, f := range c.Recv.Fields {
+	return r.walkFields(t, conf, fields)
+}
+
+// walkFields follows the steps of a receiver from its root's type t.
+func (r *Resolver) walkFields(t typeRef, conf Confidence, fields []string) (typeRef, Confidence, bool, error) {
+	for _, f := range fields {
 		var ft typeRef
 		var fc Confidence
 		var ok bool
+		var err error
 		if m, k, isCall := ParseCallStep(f); isCall {
 			ft, fc, ok, err = r.methodResult(t, m, k)
+		} else if m, a, k, isParam := ParseParamStep(f); isParam {
+			switch {
+			case a < 0:
+				ft, fc, ok, err = r.fnTypeParam(t, k, 0)
+			case m != "":
+				ft, fc, ok, err = r.methodArgParam(t, m, a, k)
+			}
 		} else {
 			ft, fc, ok, err = r.fieldType(t, f, 0)
 		}
@@ -796,6 +818,26 @@ func (r *Resolver) recvType(s *Site) (typeRef, Confidence, bool, error) {
 		t, conf = ft, min(conf, fc)
 	}
 	return t, conf, true, nil
+}
+
+// calleeArg reports a receiver that starts with the argument of a function
+// (ArgStep with no method): the function's name, the argument and the
+// parameter of the function passed there.
+func calleeArg(rv Recv) (te TypeExpr, a, k int, ok bool) {
+	if len(rv.Fields) == 0 {
+		return TypeExpr{}, 0, 0, false
+	}
+	m, a, k, ok := ParseParamStep(rv.Fields[0])
+	if !ok || m != "" || a < 0 {
+		return TypeExpr{}, 0, 0, false
+	}
+	switch {
+	case rv.Kind == RecvFree:
+		return TypeExpr{Name: rv.Root, Module: rv.Module}, a, k, true
+	case rv.Kind == RecvVar && !rv.Type.Call && !rv.Type.Elem:
+		return TypeExpr{Name: rv.Type.Name, Module: rv.Type.Module}, a, k, true
+	}
+	return TypeExpr{}, 0, 0, false
 }
 
 // importedValue resolves an imported name that names no type of its
@@ -931,39 +973,13 @@ func (r *Resolver) callResult(te TypeExpr, s *Site) (typeRef, Confidence, bool, 
 }
 
 func (r *Resolver) callResultUncached(te TypeExpr, s *Site) (typeRef, Confidence, bool, error) {
-	keep := r.inModule(te.Module, family(s.Lang))
-	if te.Module == "" {
-		if pm, ok := pathModule(s.Lang, s.Path); ok {
-			fam := family(s.Lang)
-			keep = func(ref DefRef) bool {
-				m, ok := pathModule(ref.Lang, ref.Path)
-				return family(ref.Lang) == fam && (!ok || m == pm || globalNamespace(ref.Lang))
-			}
-		}
-	}
-	defs, err := r.definitionsWhere(te.Name, keep)
+	defs, err := r.visibleCallees(te, s)
 	if err != nil {
 		return typeRef{}, 0, false, err
 	}
 	var found []typeRef
-	for _, d := range defs {
-		if family(d.Lang) != family(s.Lang) || d.Container != "" && !isTypeKind(d.Kind) {
-			continue
-		}
-		dg, err := r.graph(d.Path)
-		if err != nil {
-			return typeRef{}, 0, false, err
-		}
-		if dg == nil {
-			continue
-		}
-		if te.Module != "" {
-			if !r.moduleMatch(te.Module, d, dg) {
-				continue
-			}
-		} else if !sameModule(s, d, dg) {
-			continue
-		}
+	for _, cd := range defs {
+		d, dg := cd.def, cd.g
 		if isTypeKind(d.Kind) {
 			// An instantiation: the value is an instance of the class.
 			found = append(found, typeRef{name: d.Name, module: dg.Module, lang: d.Lang, from: d.Path})
@@ -982,6 +998,48 @@ func (r *Resolver) callResultUncached(te TypeExpr, s *Site) (typeRef, Confidence
 		return found[0], Exact, true, nil
 	}
 	return found[0], Likely, true, nil
+}
+
+// visibleCallees returns the functions and classes (never methods) named
+// te.Name that a call from site s reaches: of module te.Module, else of
+// the caller's own module.
+func (r *Resolver) visibleCallees(te TypeExpr, s *Site) ([]typeDecl, error) {
+	keep := r.inModule(te.Module, family(s.Lang))
+	if te.Module == "" {
+		if pm, ok := pathModule(s.Lang, s.Path); ok {
+			fam := family(s.Lang)
+			keep = func(ref DefRef) bool {
+				m, ok := pathModule(ref.Lang, ref.Path)
+				return family(ref.Lang) == fam && (!ok || m == pm || globalNamespace(ref.Lang))
+			}
+		}
+	}
+	defs, err := r.definitionsWhere(te.Name, keep)
+	if err != nil {
+		return nil, err
+	}
+	var out []typeDecl
+	for _, d := range defs {
+		if family(d.Lang) != family(s.Lang) || d.Container != "" && !isTypeKind(d.Kind) {
+			continue
+		}
+		dg, err := r.graph(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		if dg == nil {
+			continue
+		}
+		if te.Module != "" {
+			if !r.moduleMatch(te.Module, d, dg) {
+				continue
+			}
+		} else if !sameModule(s, d, dg) {
+			continue
+		}
+		out = append(out, typeDecl{def: d, g: dg})
+	}
+	return out, nil
 }
 
 // qualifyRaw resolves a type as written in definition d's file.

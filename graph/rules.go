@@ -89,6 +89,16 @@ type langRules struct {
 	// testFiles lists where the tests of file name (its extension ext) in
 	// dir live by the language's naming convention; nil: nowhere.
 	testFiles func(dir, name, ext string) []string
+	// Callback parameters typed by their context (callbacks.go); nil: not
+	// typed. paramList reads the parameter list of function name from its
+	// signature; listParam the declared type of the parameter receiving
+	// argument a from a list; fnParams the parameter types of a function
+	// type's text (ok false when text is no function type); aliasOf the
+	// text a type alias declaration's signature stands for.
+	paramList func(sig, name string) (string, bool)
+	listParam func(list string, a int) (string, bool)
+	fnParams  func(text string) ([]string, bool)
+	aliasOf   func(sig string) (string, bool)
 }
 
 // noRules are the general rules, for a language without a spec.

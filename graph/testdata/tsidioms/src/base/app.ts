@@ -1,0 +1,3 @@
+import { AppBase } from "./base";
+
+export class App extends AppBase {}

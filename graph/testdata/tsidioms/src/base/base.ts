@@ -1,0 +1,7 @@
+class App {
+  basePath(path: string): App {
+    return this;
+  }
+}
+
+export { App as AppBase };
