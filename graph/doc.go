@@ -20,7 +20,11 @@
 // reads only what resolution needs) together with one self-contained
 // reverse entry per call site (ReverseEntries), keyed by the lower-cased
 // callee name: the callers index. Calls made from tests are keyed apart
-// (TestCalleeKey) so two-hop test lookups stay cheap.
+// (TestCalleeKey) so two-hop test lookups stay cheap. Member reads and
+// assignments that are no call (x.p, x.p = v) are sites too where the
+// language has accessors (Python's properties, FileGraph.Accessors), keyed
+// apart again (AccessKey, TestAccessKey): they call an accessor's getter
+// or setter through a resolved receiver, and nothing else.
 //
 // # Resolution
 //

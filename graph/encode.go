@@ -117,7 +117,7 @@ func (e *encoder) call(c *Call, withText, head bool) {
 		e.str(f)
 	}
 	e.str(c.Self)
-	e.flags(c.New, c.DefaultImport, c.Ref)
+	e.flags(c.New, c.DefaultImport, c.Ref, c.Read, c.Write)
 	e.span(c.Site)
 }
 
@@ -173,6 +173,11 @@ func Encode(g *FileGraph) []byte {
 		head.str(t.Name)
 		head.str(string(t.Kind))
 		head.span(t.Span)
+	}
+	head.uint(len(g.Accessors))
+	for _, a := range g.Accessors {
+		head.int(a.Ord)
+		head.flags(a.Set)
 	}
 	body := &encoder{table: map[string]int{}}
 	body.uint(len(g.Calls))
@@ -364,7 +369,7 @@ func (d *decoder) call(c *Call, withText, head bool) {
 	}
 	c.Self = d.str()
 	f := d.byte()
-	c.New, c.DefaultImport, c.Ref = f&1 != 0, f&2 != 0, f&4 != 0
+	c.New, c.DefaultImport, c.Ref, c.Read, c.Write = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
 	c.Site = d.span()
 }
 
@@ -451,6 +456,14 @@ func decode(b []byte, full bool) (*FileGraph, error) {
 			t.Span = d.span()
 		}
 	}
+	if n := d.count(); n > 0 {
+		g.Accessors = make([]Accessor, n)
+		for i := range g.Accessors {
+			a := &g.Accessors[i]
+			a.Ord = d.int()
+			a.Set = d.byte()&1 != 0
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("trailing bytes in header")
 	}
@@ -515,8 +528,8 @@ type Site struct {
 
 // Reverse is one reverse-index entry to store with the file.
 type Reverse struct {
-	// Key is the lower-cased lookup key: CalleeKey, TestCalleeKey or
-	// DefaultExportKey.
+	// Key is the lower-cased lookup key: CalleeKey, TestCalleeKey,
+	// AccessKey, TestAccessKey or DefaultExportKey.
 	Key   string
 	Value []byte
 }
@@ -531,6 +544,14 @@ func CalleeKey(name string) string { return strings.ToLower(name) }
 // TestCalleeKey is the reverse key of calls of name made from tests; a
 // separate key lets Tests look two hops up without scanning every caller.
 func TestCalleeKey(name string) string { return "\x01t:" + strings.ToLower(name) }
+
+// AccessKey is the reverse key of member reads and assignments of name
+// made outside tests (Call.Access): kept apart, they are read only for the
+// callers of an accessor.
+func AccessKey(name string) string { return "\x01a:" + strings.ToLower(name) }
+
+// TestAccessKey is AccessKey for reads and assignments made from tests.
+func TestAccessKey(name string) string { return "\x01at:" + strings.ToLower(name) }
 
 // EmbedKey is the reverse key of the Go interfaces that embed standard
 // library interface std ("io.Closer"; ".error" for error), so resolution
@@ -627,6 +648,10 @@ func ReverseEntries(g *FileGraph) []Reverse {
 		switch {
 		case c.DefaultImport:
 			key = DefaultExportKey
+		case c.Access() && ti >= 0:
+			key = TestAccessKey(c.Name)
+		case c.Access():
+			key = AccessKey(c.Name)
 		case ti >= 0:
 			key = TestCalleeKey(c.Name)
 		}

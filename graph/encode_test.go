@@ -81,10 +81,13 @@ func TestEncodeRoundTrip(t *testing.T) {
 			if name, kind, lang, err := PeekSite(r.Value); err != nil || string(name) != s.Call.Name || kind != s.Call.Recv.Kind || string(lang) != s.Lang {
 				t.Fatalf("%s: PeekSite = %q %v %q %v", g.Path, name, kind, lang, err)
 			}
-			if r.Key != CalleeKey(s.Call.Name) && r.Key != TestCalleeKey(s.Call.Name) && r.Key != DefaultExportKey {
-				t.Fatalf("%s: key %q for call %q", g.Path, r.Key, s.Call.Name)
+			callKeys := r.Key == CalleeKey(s.Call.Name) || r.Key == TestCalleeKey(s.Call.Name) || r.Key == DefaultExportKey
+			accessKeys := r.Key == AccessKey(s.Call.Name) || r.Key == TestAccessKey(s.Call.Name)
+			if !callKeys && !accessKeys || accessKeys != s.Call.Access() {
+				t.Fatalf("%s: key %q for call %+v", g.Path, r.Key, s.Call)
 			}
-			if (r.Key == TestCalleeKey(s.Call.Name)) != (s.CallerTest != nil && !s.Call.DefaultImport) {
+			inTest := r.Key == TestCalleeKey(s.Call.Name) || r.Key == TestAccessKey(s.Call.Name)
+			if inTest != (s.CallerTest != nil && !s.Call.DefaultImport) {
 				t.Fatalf("%s: key %q but caller test %+v", g.Path, r.Key, s.CallerTest)
 			}
 		}

@@ -29,6 +29,9 @@ type langSpec struct {
 	// query captures, per pattern, one outer node whose capture name says
 	// what it is, plus inner captures:
 	//   @call / @new / @ref  with @name (callee identifier) and optional @qual
+	//   @access  with @name (a member) and @qual (its object): a member
+	//   read or assigned (access says which) unless it is also matched as
+	//   a call or reference
 	//   @param (the function) with @name and optional @type
 	//   @import, @local, @field, @type, @package, @export, @typeref
 	//   @test with @name and @test.name (JS blocks)
@@ -57,6 +60,10 @@ type langSpec struct {
 	types typeSpec
 	// finish runs after all matches (tests, default exports …).
 	finish func(x *extractor)
+	// access says how the member access n (an @access match that is no
+	// call or reference) uses the member: read, write (x.p = v), both
+	// (x.p += v) or neither (del x.p).
+	access func(x *extractor, n *sitter.Node) (read, write bool)
 	// implicitThis reports languages where a bare call inside a class may
 	// call a method of that class (Java, C#, Kotlin, C++, Ruby).
 	implicitThis bool
@@ -246,6 +253,10 @@ type pendingCall struct {
 	ch       chain
 	text     string
 	new, ref bool
+	// access is the member access node of a member read or assignment
+	// (spec.access tells which, once its receiver is known); nil for
+	// calls and references.
+	access *sitter.Node
 }
 
 type pendingField struct {
@@ -285,6 +296,9 @@ type extractor struct {
 	aliases map[string]importBinding
 	// truncated is set when MaxCallsPerFile cut the call list.
 	truncated bool
+	// accesses are the @access matches, recorded once the calls are
+	// known (addAccesses).
+	accesses []access
 	// linePos and lineNo cache lineOf's last answer.
 	linePos, lineNo int
 }
@@ -423,6 +437,10 @@ func (x *extractor) run(m *TreeMatches) {
 		switch outer.name {
 		case "call", "new", "ref":
 			x.addCall(outer, caps)
+		case "access":
+			if name := capture(caps, "name"); name != nil && x.spec.access != nil {
+				x.accesses = append(x.accesses, access{outer.node, name, capture(caps, "qual")})
+			}
 		case "param":
 			x.addParam(outer.node, caps)
 		default:
@@ -439,6 +457,7 @@ func (x *extractor) run(m *TreeMatches) {
 	if x.spec.finish != nil {
 		x.spec.finish(x)
 	}
+	x.addAccesses()
 	x.resolveCalls()
 	x.resolveMembers()
 }
@@ -496,29 +515,30 @@ func spanOf(n *sitter.Node) symbols.Span {
 	}
 }
 
-// addCall records a call site from a @call/@new/@ref match.
-func (x *extractor) addCall(outer capNode, caps []capNode) {
+// addCall records a call site from a @call/@new/@ref match; false when
+// it records none.
+func (x *extractor) addCall(outer capNode, caps []capNode) bool {
 	nameNode := capture(caps, "name")
 	if nameNode == nil {
-		return
+		return false
 	}
 	if len(x.calls) >= MaxCallsPerFile {
 		x.truncated = true
-		return
+		return false
 	}
 	site := spanOf(nameNode)
 	name := x.textIn(site.StartByte, site.EndByte)
 	name = strings.TrimPrefix(name, "$") // PHP function names never carry $
 	if name == "" || strings.ContainsAny(name, "\x00\n") {
-		return
+		return false
 	}
 	pc := pendingCall{name: name, site: site, new: outer.name == "new", ref: outer.name == "ref"}
 	if m := capture(caps, "method"); m != nil && x.text(m) != "new" {
-		return // Ruby: only Foo.new is a constructor call
+		return false // Ruby: only Foo.new is a constructor call
 	}
 	q := capture(caps, "qual")
 	if (q == nil || x.spec.builtinsAlways) && x.spec.builtins[name] {
-		return
+		return false
 	}
 	if q != nil {
 		pc.text = cut(strings.Join(strings.Fields(x.text(q)), ""), maxTextBytes)
@@ -528,6 +548,43 @@ func (x *extractor) addCall(outer capNode, caps []capNode) {
 		}
 	}
 	x.calls = append(x.calls, pc)
+	return true
+}
+
+// access is an @access match: the member access node, the member's name
+// and the object.
+type access struct {
+	node, name, qual *sitter.Node
+}
+
+// addAccesses records the member accesses that are no call or reference
+// (the member of x.m() and of f(x.m) is matched as both): calls of the
+// member's getter or setter when it is an accessor (resolveCalls keeps
+// those whose receiver may have one). A member of an object of unknown
+// type calls nothing the graph can name: it is left out.
+func (x *extractor) addAccesses() {
+	if len(x.accesses) == 0 {
+		return
+	}
+	called := make(map[int]bool, len(x.calls))
+	for i := range x.calls {
+		called[x.calls[i].site.StartByte] = true
+	}
+	for _, a := range x.accesses {
+		if called[int(a.name.StartByte())] || a.qual == nil {
+			continue
+		}
+		if !x.addCall(capNode{name: "access"}, []capNode{{"name", a.name}, {"qual", a.qual}}) {
+			continue
+		}
+		if pc := &x.calls[len(x.calls)-1]; pc.ch.root == rootUnknown {
+			x.calls = x.calls[:len(x.calls)-1]
+		} else {
+			pc.access = a.node
+		}
+	}
+	// In source order, as the calls are.
+	sort.SliceStable(x.calls, func(i, j int) bool { return x.calls[i].site.StartByte < x.calls[j].site.StartByte })
 }
 
 // addParam binds a parameter captured as @name (with an optional @type)
@@ -1073,10 +1130,47 @@ func (x *extractor) resolveCalls() {
 			c.Self = x.selfType(c.Caller)
 		}
 		x.resolveRecv(c, *pc)
-		if c.Ref && (c.Recv.Kind == RecvLocal || c.Recv.Kind == RecvExpr) {
+		switch k := c.Recv.Kind; {
+		case c.Ref && (k == RecvLocal || k == RecvExpr):
 			x.g.Calls = x.g.Calls[:len(x.g.Calls)-1] // a local value, or a member of unknown type: noise
+		case pc.access == nil:
+		case k == RecvLocal || k == RecvExpr || k == RecvNone || k == RecvImport:
+			x.g.Calls = x.g.Calls[:len(x.g.Calls)-1] // a member of unknown type, a module's attribute: no accessor
+		default:
+			if c.Read, c.Write = x.spec.access(x, pc.access); !c.Access() {
+				x.g.Calls = x.g.Calls[:len(x.g.Calls)-1] // del x.p
+			}
 		}
 	}
+	x.dropDataMembers()
+}
+
+// dropDataMembers drops the reads and assignments on self of members the
+// file assigns on self in the same type (self.x = v) and declares no
+// accessor of there: data members, which call nothing. (An accessor a base
+// type declares and a subtype assigns is lost with them: rare, and the
+// price of not storing every self.x of a class.)
+func (x *extractor) dropDataMembers() {
+	type member struct{ typ, name string }
+	assigned := map[member]bool{}
+	for i := range x.g.Calls {
+		if c := &x.g.Calls[i]; c.Write && c.Recv.Kind == RecvSelf && len(c.Recv.Fields) == 0 {
+			assigned[member{c.Self, c.Name}] = true
+		}
+	}
+	if len(assigned) == 0 {
+		return
+	}
+	for _, a := range x.g.Accessors {
+		delete(assigned, member{x.selfType(a.Ord), x.syms[a.Ord].Name})
+	}
+	keep := x.g.Calls[:0]
+	for _, c := range x.g.Calls {
+		if !c.Access() || c.Recv.Kind != RecvSelf || len(c.Recv.Fields) > 0 || !assigned[member{c.Self, c.Name}] {
+			keep = append(keep, c)
+		}
+	}
+	x.g.Calls = keep
 }
 
 // testAt returns the innermost JS test block containing off, or -1.

@@ -113,6 +113,12 @@ func render(g *FileGraph, syms []symbols.Symbol) string {
 			kind = "new"
 		case c.Ref:
 			kind = "ref"
+		case c.Read && c.Write:
+			kind = "read-write"
+		case c.Read:
+			kind = "read"
+		case c.Write:
+			kind = "write"
 		}
 		fmt.Fprintf(&b, "%s L%d:%d %s -> ", kind, c.Site.Start.Line+1, c.Site.Start.Column+1, caller(c.Caller))
 		if c.Text != "" {
@@ -151,6 +157,13 @@ func render(g *FileGraph, syms []symbols.Symbol) string {
 	}
 	for _, t := range g.Tests {
 		fmt.Fprintf(&b, "test %s %q L%d-%d\n", t.Kind, t.Name, t.Span.Start.Line+1, t.Span.End.Line+1)
+	}
+	for _, a := range g.Accessors {
+		kind := "getter"
+		if a.Set {
+			kind = "setter"
+		}
+		fmt.Fprintf(&b, "accessor %s %s\n", kind, caller(a.Ord))
 	}
 	return b.String()
 }
@@ -244,6 +257,11 @@ func checkGraph(t testing.TB, g *FileGraph, syms []symbols.Symbol, n int) {
 	for _, tt := range g.Tests {
 		if tt.Ord >= len(syms) {
 			t.Fatalf("test %q ord %d out of range", tt.Name, tt.Ord)
+		}
+	}
+	for _, a := range g.Accessors {
+		if a.Ord < 0 || a.Ord >= len(syms) || syms[a.Ord].Kind != symbols.KindMethod {
+			t.Fatalf("accessor %d is no method", a.Ord)
 		}
 	}
 }

@@ -42,6 +42,9 @@ type FileGraph struct {
 	TypeRefs []TypeRef
 	// Tests are the test definitions of the file.
 	Tests []Test
+	// Accessors are the methods called by reading or assigning a member
+	// (Python properties' getters and setters).
+	Accessors []Accessor
 
 	// memberAt holds where each field and type declaration that fed Types
 	// and Fields starts (they carry no position of their own): a spliced
@@ -261,6 +264,12 @@ type Call struct {
 	// Ref marks a reference to a function value rather than a call
 	// (sort.Slice(x, less), d.onEvent passed as a callback).
 	Ref bool
+	// Read marks a member read that is not a call (x.p), Write an
+	// assignment to a member (x.p = v; both for x.p += v): they call the
+	// getter or setter of an accessor (FileGraph.Accessors) and nothing
+	// else, and only through a receiver the graph resolves, never by name
+	// alone. Their reverse entries are kept apart (AccessKey).
+	Read, Write bool
 	// Site is the range of the callee name at the call site.
 	Site symbols.Span
 }
@@ -293,6 +302,19 @@ type Field struct {
 	Type  TypeExpr
 	// Embedded marks a Go embedded field (its methods are promoted).
 	Embedded bool
+}
+
+// Access reports a member read or assignment (Read or Write).
+func (c *Call) Access() bool { return c.Read || c.Write }
+
+// Accessor is a method called by reading a member (a getter: Python's
+// @property, @cached_property) or by assigning it (a setter:
+// @p.setter).
+type Accessor struct {
+	// Ord is the index of the method's symbol.
+	Ord int
+	// Set marks a setter.
+	Set bool
 }
 
 // TypeRef records that a definition mentions a type name.

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,8 +163,19 @@ func (ix *memIndex) def(t testing.TB, spec string) Def {
 	if !ok {
 		t.Fatalf("bad def spec %q", spec)
 	}
+	// Name#2 is the second definition of Name (a property's setter).
+	skip := 0
+	if i := strings.LastIndexByte(q, '#'); i >= 0 {
+		if n, err := strconv.Atoi(q[i+1:]); err == nil && n >= 1 {
+			q, skip = q[:i], n-1
+		}
+	}
 	for i, s := range ix.syms[p] {
 		if s.QualifiedName() == q {
+			if skip > 0 {
+				skip--
+				continue
+			}
 			return Def{Path: p, Ord: i, Lang: ix.lang[p], Symbol: s}
 		}
 	}

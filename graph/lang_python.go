@@ -29,6 +29,8 @@ var pythonSpec = &langSpec{
 (with_item) @local
 (class_definition) @type
 (function_definition) @local
+(attribute object: (_) @qual attribute: (identifier) @name) @access
+(decorated_definition) @decorated
 `,
 	family:   "python",
 	builtins: setOf("print len isinstance issubclass range str int float bool bytes list dict set frozenset tuple super getattr setattr hasattr delattr type repr enumerate zip map filter sorted reversed min max sum any all iter next open id hash format vars dir callable object abs round divmod chr ord hex bin oct property staticmethod classmethod NotImplementedError ValueError TypeError KeyError RuntimeError Exception AttributeError IndexError OSError StopIteration AssertionError True False None"),
@@ -49,11 +51,13 @@ var pythonSpec = &langSpec{
 		generic:   map[string]string{},
 	},
 	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
-		"import": pyImport,
-		"local":  pyLocal,
-		"type":   pyClass,
+		"import":    pyImport,
+		"local":     pyLocal,
+		"type":      pyClass,
+		"decorated": pyAccessor,
 	},
 	finish: pyFinish,
+	access: pyAccess,
 }
 
 func init() {
@@ -534,3 +538,71 @@ func pyFinish(x *extractor) {
 		}
 	}
 }
+
+// pyAccess says how attribute n is used: assigned (x.p = v), read and
+// assigned (x.p += v), deleted (del x.p: neither), else read.
+func pyAccess(_ *extractor, n *sitter.Node) (read, write bool) {
+	p := n.Parent()
+	if p == nil {
+		return true, false
+	}
+	switch p.Type() {
+	case "assignment", "augmented_assignment":
+		if l := p.ChildByFieldName("left"); l != nil && l.Equal(n) {
+			return p.Type() == "augmented_assignment", true
+		}
+	case "delete_statement":
+		return false, false
+	}
+	return true, false
+}
+
+// pyAccessor records a method decorated @property, @cached_property
+// (functools', werkzeug's …) or @p.setter as an accessor of its class; a
+// getter's return annotation is the member's type.
+func pyAccessor(x *extractor, n *sitter.Node, _ []capNode) {
+	def := n.ChildByFieldName("definition")
+	if def == nil || def.Type() != "function_definition" {
+		return
+	}
+	name := def.ChildByFieldName("name")
+	if name == nil {
+		return
+	}
+	ord := x.enclosing(int(name.StartByte()), false)
+	if ord < 0 || x.syms[ord].Kind != symbols.KindMethod || x.syms[ord].Name != x.text(name) {
+		return
+	}
+	for _, d := range namedChildren(n) {
+		if d.Type() != "decorator" {
+			continue
+		}
+		e := firstNamedChild(d)
+		if e == nil {
+			continue
+		}
+		var set bool
+		switch e.Type() {
+		case "identifier":
+		case "attribute":
+			if obj := e.ChildByFieldName("object"); obj != nil && x.text(obj) == x.syms[ord].Name && x.text(e.ChildByFieldName("attribute")) == "setter" {
+				set = true // @p.setter
+			}
+		default:
+			continue
+		}
+		if !set && !pyGetterDecorators[lastComponent(x.text(e))] {
+			continue
+		}
+		x.g.Accessors = append(x.g.Accessors, Accessor{Ord: ord, Set: set})
+		if rt := x.pyType(def.ChildByFieldName("return_type")); !set && rt.known() {
+			x.g.memberAt = append(x.g.memberAt, int(n.StartByte()))
+			x.fields = append(x.fields, pendingField{owner: x.selfType(ord), name: x.syms[ord].Name, typ: rt})
+		}
+		return
+	}
+}
+
+// pyGetterDecorators make a method a getter: property, and
+// functools.cached_property or its look-alikes (werkzeug, Django).
+var pyGetterDecorators = setOf("property cached_property")

@@ -41,6 +41,9 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if err != nil || dg == nil {
 		return 0, "", false, err
 	}
+	if c.Access() || c.Ref && isAccessor(dg, d) {
+		return r.matchAccess(s, d, dg)
+	}
 	rules := rulesOf(d.Lang)
 	if rules.match != nil {
 		return rules.match(r, s, d, dg)
@@ -68,43 +71,14 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		}
 		return 0, "", false, nil
 	case RecvSuper:
-		if !isMember(d) {
-			return 0, "", false, nil
-		}
-		self := typeRef{name: c.Self, module: s.Module, lang: s.Lang, from: s.Path}
-		ok, err := r.inherits(self, d, dg, 0)
-		if err != nil || !ok {
-			return 0, "", false, err
-		}
-		if over, err := r.superOverridden(self, d); err != nil || over {
-			return 0, "", false, err
-		}
-		return Likely, "super call from " + c.Self, true, nil
+		return r.matchSuper(s, d, dg)
 	case RecvExpr:
 		return r.matchUnknown(s, d)
 	}
 	// RecvSelf, RecvVar, RecvFree
 	t, conf, ok, err := r.recvType(s)
 	if err == nil && ok && isMember(d) {
-		// Many sites share a receiver type: decide (type, d) once.
-		type result struct {
-			conf   Confidence
-			reason string
-			ok     bool
-		}
-		// The answer depends on the site only through these two facts.
-		self, local := "", ""
-		if c.Recv.Kind == RecvSelf {
-			self = "self"
-		}
-		if sameModule(s, d, dg) {
-			local = "local"
-		}
-		key := memoKey("typed", t.key(), d.Path, strconv.Itoa(d.Ord), self, local)
-		res, err := memoized(r, key, func() (result, error) {
-			conf, reason, ok, err := r.matchTyped(s, d, dg, t, Exact)
-			return result{conf, reason, ok}, err
-		})
+		res, err := r.matchTypedOnce(s, d, dg, t)
 		if err != nil || !res.ok {
 			return 0, "", false, err
 		}
@@ -146,6 +120,73 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		return 0, "", false, nil
 	}
 	return r.matchTyped(s, d, dg, t, conf)
+}
+
+// matchAccess decides a member read or assignment (Call.Access), or a
+// reference to an accessor (f(x.p) reads x.p): it calls d when d is that
+// member's getter or setter and the receiver's type reaches d as it would
+// for a call; a receiver of unknown type calls nothing, not even as a
+// guess (a member's name alone is far too common).
+func (r *Resolver) matchAccess(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	c := &s.Call
+	read := c.Read || c.Ref
+	if a, ok := accessorOf(dg, d); !ok || !isMember(d) || !(a.Set && c.Write || !a.Set && read) {
+		return 0, "", false, nil
+	}
+	if c.Recv.Kind == RecvSuper {
+		return r.matchSuper(s, d, dg)
+	}
+	t, conf, ok, err := r.recvType(s)
+	if err != nil || !ok {
+		return 0, "", false, err
+	}
+	res, err := r.matchTypedOnce(s, d, dg, t)
+	if err != nil || !res.ok {
+		return 0, "", false, err
+	}
+	return min(res.conf, conf), res.reason, true, nil
+}
+
+// matchSuper decides a call through super() to member d: a member of a
+// base of the enclosing type that no type between them overrides.
+func (r *Resolver) matchSuper(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+	if !isMember(d) {
+		return 0, "", false, nil
+	}
+	self := typeRef{name: s.Call.Self, module: s.Module, lang: s.Lang, from: s.Path}
+	ok, err := r.inherits(self, d, dg, 0)
+	if err != nil || !ok {
+		return 0, "", false, err
+	}
+	if over, err := r.superOverridden(self, d); err != nil || over {
+		return 0, "", false, err
+	}
+	return Likely, "super call from " + s.Call.Self, true, nil
+}
+
+// typedMatch is matchTyped's answer.
+type typedMatch struct {
+	conf   Confidence
+	reason string
+	ok     bool
+}
+
+// matchTypedOnce is matchTyped at exact confidence, decided once per
+// receiver type and member: many sites share a receiver type.
+func (r *Resolver) matchTypedOnce(s *Site, d Def, dg *FileGraph, t typeRef) (typedMatch, error) {
+	// The answer depends on the site only through these two facts.
+	self, local := "", ""
+	if s.Call.Recv.Kind == RecvSelf {
+		self = "self"
+	}
+	if sameModule(s, d, dg) {
+		local = "local"
+	}
+	key := memoKey("typed", t.key(), d.Path, strconv.Itoa(d.Ord), self, local)
+	return memoized(r, key, func() (typedMatch, error) {
+		conf, reason, ok, err := r.matchTyped(s, d, dg, t, Exact)
+		return typedMatch{conf, reason, ok}, err
+	})
 }
 
 // matchTyped decides a call on a receiver of known type t to member d.
@@ -420,7 +461,13 @@ func (r *Resolver) overridden(t typeRef, d Def) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
-	return m.Path != d.Path || m.Ord != d.Ord, nil
+	return !sameMember(m, d), nil
+}
+
+// sameMember reports methods a type declares under one name: one
+// definition, or several (a property's getter and setter, overloads).
+func sameMember(a, b Def) bool {
+	return a.Path == b.Path && a.Container == b.Container && a.Parent == b.Parent
 }
 
 // superOverridden is overridden for super().m() in type self: the search
@@ -434,7 +481,7 @@ func (r *Resolver) superOverridden(self typeRef, d Def) (bool, error) {
 		for _, b := range r.basesOf(td) {
 			m, ok, err := r.findMethod(b, d.Name, 0)
 			if err != nil || ok {
-				return ok && (m.Path != d.Path || m.Ord != d.Ord), err
+				return ok && !sameMember(m, d), err
 			}
 		}
 	}

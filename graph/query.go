@@ -187,7 +187,30 @@ func (r *Resolver) siteKeys(d Def) ([]string, error) {
 	if g != nil && g.DefaultExport != "" && g.DefaultExport == d.Name {
 		keys = append(keys, DefaultExportKey)
 	}
+	if isAccessor(g, d) {
+		keys = append(keys, AccessKey(d.Name), TestAccessKey(d.Name))
+	}
 	return keys, nil
+}
+
+// accessorOf returns d's entry in FileGraph.Accessors of g, the graph of
+// its file: whether d is a getter or setter.
+func accessorOf(g *FileGraph, d Def) (Accessor, bool) {
+	if g != nil {
+		for _, a := range g.Accessors {
+			if a.Ord == d.Ord {
+				return a, true
+			}
+		}
+	}
+	return Accessor{}, false
+}
+
+// isAccessor reports whether d, declared in the file of graph g, is a
+// getter or setter.
+func isAccessor(g *FileGraph, d Def) bool {
+	_, ok := accessorOf(g, d)
+	return ok
 }
 
 // callerOf turns a site into its caller: the definition's location (its
@@ -347,7 +370,7 @@ func (r *Resolver) Callees(ctx context.Context, d Def) (Result, error) {
 			}
 			col.add(edgeKey{path: m.Def.Path, ord: m.Def.Ord}, m.Def, nil, c.Site, m.Confidence, m.Reason)
 		}
-		if len(matches) == 0 && !c.Ref && c.Recv.Kind != RecvLocal {
+		if len(matches) == 0 && !c.Ref && !c.Access() && c.Recv.Kind != RecvLocal {
 			name := c.Name
 			if c.Text != "" {
 				name = c.Text + "." + c.Name
@@ -611,7 +634,16 @@ func rank(h TestHit) int { return (3-reasonRank(h.Reason))*10 + int(h.Confidence
 // testCallers adds the tests that call intermediate mid (a caller of d).
 func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(TestHit)) error {
 	m := mid.Def
-	sites, err := r.testSites(m.Name)
+	g, err := r.graph(m.Path)
+	if err != nil {
+		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
+	}
+	sites, err := r.testSites(TestCalleeKey(m.Name))
+	if err == nil && isAccessor(g, m) {
+		var reads []Site
+		reads, err = r.testSites(TestAccessKey(m.Name))
+		sites = append(sites[:len(sites):len(sites)], reads...)
+	}
 	if err != nil {
 		return fmt.Errorf("tests of %s via %s: %w", d.Name, m.Name, err)
 	}
@@ -645,13 +677,14 @@ func (r *Resolver) testCallers(ctx context.Context, mid Edge, d Def, add func(Te
 	return nil
 }
 
-// testSites returns the decoded calls of name made from tests, read once
-// per resolver: two-hop test lookups go through the same intermediates'
-// names again and again.
-func (r *Resolver) testSites(name string) ([]Site, error) {
-	return memoized(r, memoKey("testsites", strings.ToLower(name)), func() ([]Site, error) {
+// testSites returns the decoded calls made from tests stored under
+// reverse key key (TestCalleeKey, TestAccessKey), read once per resolver:
+// two-hop test lookups go through the same intermediates' names again and
+// again.
+func (r *Resolver) testSites(key string) ([]Site, error) {
+	return memoized(r, memoKey("testsites", key), func() ([]Site, error) {
 		var out []Site
-		err := r.ix.Sites(TestCalleeKey(name), func(p string, v []byte) bool {
+		err := r.ix.Sites(key, func(p string, v []byte) bool {
 			if s, err := DecodeSite(p, v); err == nil && s.CallerTest != nil {
 				out = append(out, s)
 			}

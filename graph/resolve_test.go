@@ -99,6 +99,7 @@ func describeTests(hits []TestHit) []string {
 func TestTests(t *testing.T) {
 	goIx := buildIndex(t, "testdata/go")
 	pyIx := buildIndex(t, "testdata/python")
+	pyIdioms := buildIndex(t, "testdata/pyidioms")
 	luaIx := buildIndex(t, "testdata/lua")
 	tests := []struct {
 		name   string
@@ -119,6 +120,10 @@ func TestTests(t *testing.T) {
 		{"python direct", pyIx, "app/store/db.py:open_db", []string{"tests/test_db.py:test_open direct"}},
 		{"python two hops through a method", pyIx, "app/util.py:slugify", []string{
 			"tests/test_db.py:TestDatabase.test_get two-hops via Database.get", "tests/test_db.py:test_open two-hops via Database.get"}},
+		{"python: a test reading a property whose body calls the function", pyIdioms, "shelf/wrappers.py:failed", []string{
+			"tests/test_wrappers.py:test_error two-hops via Response.is_error"}},
+		{"python: a test assigning a property whose setter calls the function", pyIdioms, "shelf/wrappers.py:build_auth", []string{
+			"tests/test_wrappers.py:test_auth two-hops via Response.auth"}},
 		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
 			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
 			"tests/test_db.py:test_open two-hops via Database.get"}},
@@ -235,8 +240,8 @@ func TestCallersPythonIdioms(t *testing.T) {
 	}{
 		{"a function re-exported by the package: import shelf; shelf.url_for()", "shelf/helpers.py:url_for", []string{
 			"tests/test_app.py:index exact"}},
-		{"a class re-exported by the package: req = shelf.Request(); req.prepare()", "shelf/models.py:Request.prepare", []string{
-			"tests/test_app.py:test_prepare exact"}},
+		{"a class re-exported by the package: req = shelf.Request(); req.prepare(); through a property's annotation", "shelf/models.py:Request.prepare", []string{
+			"shelf/wrappers.py:fetch exact", "tests/test_app.py:test_prepare exact"}},
 		{"self call reaches the override, super() the base", "shelf/scaffold.py:Scaffold.add_url_rule", []string{
 			"shelf/app.py:App.add_url_rule likely", "shelf/scaffold.py:Scaffold.route exact"}},
 		{"the override, through self and an instance of a subclass", "shelf/app.py:App.add_url_rule", []string{
@@ -247,6 +252,16 @@ func TestCallersPythonIdioms(t *testing.T) {
 		{"a module-level instance imported from the package", "shelf/app.py:App.make_response", []string{
 			"tests/test_app.py:test_current_app exact"}},
 		{"a method of a standard library type is not the only workspace method of its name", "shelf/models.py:Request.read", []string{}},
+		{"a property read on self, on a typed parameter, on a constructed instance; not on an unknown receiver", "shelf/wrappers.py:Response.is_error", []string{
+			"shelf/wrappers.py:Response.raise_for_status exact", "shelf/wrappers.py:check exact", "tests/test_wrappers.py:test_error exact"}},
+		{"a property read in a chain", "shelf/wrappers.py:Response.request", []string{"shelf/wrappers.py:fetch exact"}},
+		{"functools.cached_property", "shelf/wrappers.py:Response.body", []string{
+			"shelf/wrappers.py:fetch exact", "tests/test_wrappers.py:test_body exact"}},
+		{"a property passed as an argument is read; an assignment calls no getter", "shelf/wrappers.py:Response.auth", []string{
+			"shelf/wrappers.py:log_auth exact"}},
+		{"a property's setter, assigned on self, on an instance, on an instance of a subclass", "shelf/wrappers.py:Response.auth#2", []string{
+			"shelf/wrappers.py:Response.__init__ exact", "shelf/wrappers.py:fetch exact", "tests/test_wrappers.py:test_auth likely"}},
+		{"a method named like a property is called, not read", "shelf/wrappers.py:Job.is_error", []string{"shelf/wrappers.py:check exact"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,6 +277,14 @@ func TestCallersPythonIdioms(t *testing.T) {
 	}
 	if len(res.Guesses) != 0 {
 		t.Errorf("guesses of Request.read: %v, want none", res.Guesses)
+	}
+	// thing.is_error (thing of unknown type) is not even a guess.
+	res, err = NewResolver(ix, Options{}).Callers(context.Background(), ix.def(t, "shelf/wrappers.py:Response.is_error"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Guesses) != 0 {
+		t.Errorf("guesses of Response.is_error: %v, want none", res.Guesses)
 	}
 }
 

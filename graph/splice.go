@@ -72,6 +72,11 @@ func extractSpliced(prev *FileGraph, f *symbols.File, path string) *FileGraph {
 	if len(mid.memberAt) > 0 {
 		return nil
 	}
+	// Accessors are held by symbol index, which a splice moves (no
+	// language that splices has any).
+	if len(prev.Accessors)+len(mid.Accessors) > 0 {
+		return nil
+	}
 	g := &FileGraph{
 		Path: path, Lang: mid.Lang, Package: mid.Package, Module: mid.Module,
 		DefaultExport: mid.DefaultExport, Imports: mid.Imports,

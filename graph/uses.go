@@ -51,7 +51,9 @@ func Uses(f *symbols.File, path string, start, end int) (*FileGraph, []Use) {
 	x.run(MatchTree(f.Lang, f.Tree))
 	calls := map[int]*Call{}
 	for i := range x.g.Calls {
-		calls[x.g.Calls[i].Site.StartByte] = &x.g.Calls[i]
+		if !x.g.Calls[i].Access() { // a member after a receiver, as any other
+			calls[x.g.Calls[i].Site.StartByte] = &x.g.Calls[i]
+		}
 	}
 	u := usesWalker{x: x, calls: calls, seen: map[string]bool{}, start: start, end: end}
 	u.walk(x.tree.RootNode(), 0)

@@ -53,7 +53,7 @@ local function scenario()
     'server binary: ' .. installed .. ' (context-ls 0.',
     'installed by the build step',
     'runtime: ONNX Runtime 1.24.1 loaded from ' .. plugin .. '/server/lib/libonnxruntime.so.1 (beside the binary)',
-    'index: healthy: 6 files',
+    'index: healthy: 11 files',
     'server running (client ' .. client.id,
   }
   if carries_model then
