@@ -12,12 +12,12 @@ import (
 // FormatVersion is the version of the binary encoding written by Encode and
 // ReverseEntries. Decoders refuse other versions with ErrVersion; the store
 // re-indexes when it changes (store.SchemaVersion).
-const FormatVersion = 3
+const FormatVersion = 4
 
 // ExtractVersion changes whenever Extract produces different data for the
 // same input in the same encoding; the engine re-indexes files extracted
 // by another version.
-const ExtractVersion = 11
+const ExtractVersion = 12
 
 // Errors returned by the decoders; check them with errors.Is.
 var (
