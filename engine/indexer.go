@@ -91,8 +91,10 @@ type IndexResult struct {
 // graph.ExtractVersion the graph. Files indexed by another version are
 // re-indexed on the next scan (no wipe needed). Version 2: large generated
 // data files (chunking.IsData) are no longer parsed. Version 3: chunk ids
-// no longer depend on the chunk's place (store.NewChunkID).
-const extractVersion = 3
+// no longer depend on the chunk's place (store.NewChunkID). Version 4:
+// TypeScript interfaces whose generic call signatures start their lines
+// parse (symbols' repair of the source), with the definitions after them.
+const extractVersion = 4
 
 // dataNote is the note of a file indexed as data (chunking.IsData).
 const dataNote = "data: chunked as line windows, without definitions or call graph"

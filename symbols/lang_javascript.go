@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -231,4 +232,59 @@ func jsSigEnd(x *extractor, d *def) int {
 		return int(body.StartByte())
 	}
 	return -1
+}
+
+// separateCallSignatures repairs TypeScript the grammar cannot read: in an
+// interface, a call signature that starts a line with its type parameters
+// ("<P>(path: P): App", or "<" alone on its line) after a member that
+// ends without a separator reads as type arguments of that member's last
+// type ("): B" then "<P>" is B<P>), and the parse gives up on the rest of
+// the file — routers declare their overloads this way. The space before
+// such a "<" becomes ";", which keeps every offset and line. nil when no
+// line is of that kind.
+func separateCallSignatures(src []byte) []byte {
+	var out []byte
+	prevEnd := byte(0) // the last character of the previous line of code
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		line := src[start:end]
+		trimmed := bytes.TrimSpace(line)
+		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
+		switch {
+		case len(trimmed) == 0 || bytes.HasPrefix(trimmed, []byte("//")) || bytes.HasPrefix(trimmed, []byte("/*")) || bytes.HasPrefix(trimmed, []byte("*")):
+			// blank or comment: the previous line of code stays
+		default:
+			if trimmed[0] == '<' && indent > 0 && startsTypeParams(trimmed) && endsMember(prevEnd) {
+				if out == nil {
+					out = append([]byte(nil), src...)
+				}
+				out[start+indent-1] = ';'
+			}
+			prevEnd = trimmed[len(trimmed)-1]
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// startsTypeParams reports a line that opens a type parameter list: "<"
+// alone, or followed by a name.
+func startsTypeParams(line []byte) bool {
+	if len(line) == 1 {
+		return true
+	}
+	c := line[1]
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// endsMember reports a line of code ending where a member may end: after
+// a name or a closing bracket, not after an operator or an opening one.
+func endsMember(c byte) bool {
+	return c == ')' || c == ']' || c == '>' || c == '}' || c == '_' || c == '$' ||
+		c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

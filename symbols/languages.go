@@ -51,6 +51,12 @@ type Language struct {
 	// by its first bytes (a C header written in C++).
 	refine func(p string, head []byte) *Language
 
+	// repair, when set, returns a copy of src of the same length that the
+	// grammar parses where it fails on src (a defect of the grammar worked
+	// around), or nil; the copy is parsed only when src's tree has
+	// errors, and kept only when it has fewer (Parser.parseTree).
+	repair func(src []byte) []byte
+
 	// parseMu, when set, serialises parses of this language across every
 	// Parser: for grammars whose external scanner keeps state in C
 	// globals instead of its per-parser payload.

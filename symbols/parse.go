@@ -334,7 +334,7 @@ func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte, old 
 				tree.Close()
 				return nil, err
 			}
-			return tree, nil
+			return p.repaired(ctx, lang, src, tree), nil
 		}
 		p.renew()
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -351,6 +351,49 @@ func (p *Parser) parseTree(ctx context.Context, lang *Language, src []byte, old 
 		}
 		return nil, fmt.Errorf("symbols: parse %s: %w", lang.Name, err)
 	}
+}
+
+// repaired returns tree, or when it has errors and the language repairs
+// its source, the tree of the repaired source if that has fewer bytes in
+// errors (tree is closed then). The repaired source has src's length and
+// lines, so the tree's positions are src's.
+func (p *Parser) repaired(ctx context.Context, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
+	if lang.repair == nil || !tree.RootNode().HasError() {
+		return tree
+	}
+	fixed := lang.repair(src)
+	if len(fixed) != len(src) {
+		return tree
+	}
+	alt, err := p.parseOnce(ctx, lang, fixed, nil)
+	if err != nil || alt == nil {
+		p.renew()
+		return tree
+	}
+	if errorBytes(alt.RootNode()) < errorBytes(tree.RootNode()) {
+		tree.Close()
+		return alt
+	}
+	alt.Close()
+	return tree
+}
+
+// errorBytes counts the bytes under the ERROR nodes of a tree, and one
+// for each missing node.
+func errorBytes(n *sitter.Node) int {
+	switch {
+	case n.IsError():
+		return int(n.EndByte() - n.StartByte())
+	case n.IsMissing():
+		return 1
+	case !n.HasError():
+		return 0
+	}
+	total := 0
+	for i := 0; i < int(n.ChildCount()); i++ {
+		total += errorBytes(n.Child(i))
+	}
+	return total
 }
 
 // parseOnce is one tree-sitter parse, serialised with every other parse of

@@ -35,6 +35,7 @@ func codeLanguages() []*Language {
 		{
 			Name: "typescript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".ts", ".mts", ".cts"},
 			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
+			repair: separateCallSignatures,
 		},
 		{Name: "c", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec, refine: cppHeader},
 		{
