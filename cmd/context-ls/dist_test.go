@@ -217,7 +217,7 @@ func checkSums(t *testing.T, root string) {
 		}
 		return nil
 	})
-	for _, want := range []string{"bin/context-ls", "lib/libonnxruntime.so.1", "THIRD-PARTY-NOTICES.md", "licenses/onnxruntime/LICENSE"} {
+	for _, want := range []string{"bin/context-ls", "lib/libonnxruntime.so.1", "THIRD-PARTY-NOTICES.md", "licenses/onnxruntime/LICENSE", "licenses/gitleaks/LICENSE"} {
 		if !listed[want] {
 			t.Errorf("the archive lacks %s", want)
 		}
