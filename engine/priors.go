@@ -225,9 +225,10 @@ const askedCodePrior = 0.5
 // when English function words ("the", "of", "to", …) are a large share of
 // them. Code has few (keywords and identifiers: "if err != nil" has one in
 // four at most), and so does code held in literals (a shell script, a
-// template of generated code); English prose has 40–50 %. Python is left
-// out: its docstrings are prose that documents the code beside it, and a
-// chunk cut inside one cannot tell it from a literal.
+// template of generated code); English prose has 40–50 %. A language
+// documenting code in literals (symbols.Language.DocStrings: Python's
+// docstrings) is left out: a chunk cut inside one cannot tell it from a
+// literal.
 const (
 	proseStopShare = 0.35 // share of the words that are English function words, at least
 	proseMinWords  = 40   // words outside comment lines, at least
@@ -237,7 +238,7 @@ const (
 // isEmbeddedProse reports whether a chunk of code in language lang is
 // mostly English outside its comments (see proseStopShare).
 func isEmbeddedProse(text, lang string) bool {
-	if lang == "" || lang == "python" {
+	if l := symbols.ByName(lang); l == nil || l.DocStrings {
 		return false
 	}
 	words, stops := 0, 0

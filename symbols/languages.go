@@ -37,6 +37,10 @@ type Language struct {
 	// Bodies says how function bodies are delimited, for tools that elide
 	// them (context packs).
 	Bodies Bodies
+	// DocStrings: the language documents its code in string literals
+	// (Python's docstrings), so English in a literal is documentation,
+	// not embedded prose.
+	DocStrings bool
 
 	// grammar returns the tree-sitter language; nil for text languages.
 	grammar func() *sitter.Language

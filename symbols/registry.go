@@ -24,7 +24,7 @@ func codeLanguages() []*Language {
 	return []*Language{
 		{Name: "go", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
 		{
-			Name: "python", LineComment: "#", Bodies: IndentedBodies, Extensions: []string{".py", ".pyi", ".pyw"},
+			Name: "python", LineComment: "#", Bodies: IndentedBodies, DocStrings: true, Extensions: []string{".py", ".pyi", ".pyw"},
 			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
 			grammar: python.GetLanguage, spec: pythonSpec,
 		},
