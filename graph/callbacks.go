@@ -15,8 +15,9 @@ import (
 //	app.route("/", (c) => …)                             // ArgStep("route", a, k)
 //
 // The language reads the declared types from signatures (langRules
-// paramType, fnParams, aliasOf); a union of function types types a
-// parameter when its members agree on it.
+// paramList, listParam, fnParams, aliasOf); a union of function types
+// types a parameter when its members agree on it, an intersection by its
+// first member that does.
 
 // maxCallbackDepth bounds the type aliases followed for one parameter
 // (type A = B; type B = A).
@@ -136,10 +137,10 @@ func (r *Resolver) listArgParam(list string, d Def, dg *FileGraph, a, k int) (ty
 // function at argument a must agree.
 func (r *Resolver) methodArgParam(t typeRef, m string, a, k int) (typeRef, Confidence, bool, error) {
 	d, ok, err := r.findMethod(t, m, 0)
-	if err != nil || ok {
-		if err != nil {
-			return typeRef{}, 0, false, err
-		}
+	if err != nil {
+		return typeRef{}, 0, false, err
+	}
+	if ok {
 		return r.argParam(d, a, k)
 	}
 	ft, conf, ok, err := r.fieldType(t, m, 0)
