@@ -10,8 +10,9 @@ import (
 // TypeScript callbacks typed by their context (callbacks.go): a function
 // that declares no type for a parameter takes it from the function type
 // expected where it is written — a declared variable's type, the declared
-// result of the function returning it, or the declared parameter of the
-// function or method it is passed to.
+// result of the function returning it, the declared parameter of the
+// function or method it is passed to, or the call signatures of the
+// interface a field called as a method is declared with.
 
 // jsCallbackParam types parameter k of function fn when fn is a function
 // expression: a type read here (rt, for a function type written out) or a
@@ -47,11 +48,14 @@ func (x *extractor) jsCallbackParam(fn *sitter.Node, k int) (rt rawType, ch chai
 		if call == nil || call.Type() != "call_expression" {
 			return rawType{}, chain{}, 0, false
 		}
-		a := -1
-		for i, arg := range namedChildren(p) {
+		a, i := -1, 0
+		for _, arg := range namedChildren(p) {
 			if arg.Equal(n) {
 				a = i
 				break
+			}
+			if arg.Type() != "comment" {
+				i++
 			}
 		}
 		ch, ok = x.jsArgChain(call, a, k)
