@@ -306,7 +306,7 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 		{"this inside a plain function is not the class's", "src/schema/number.ts:NumberSchema.parse", []string{
 			"test/number.ts:max chains exact"}},
 		{"a getter's declared type; callbacks typed by a declared variable, a declared result, a parameter (a union agreeing, a rest, a method's) but not by a union disagreeing nor by an untyped callee", "src/request.ts:Request.header", []string{
-			"src/app/handlers.ts:annotated exact", "src/app/handlers.ts:arrow exact", "src/app/handlers.ts:called exact", "src/app/handlers.ts:factory exact",
+			"src/app/handlers.ts:annotated exact", "src/app/handlers.ts:arrow exact", "src/app/handlers.ts:called exact", "src/app/handlers.ts:commented exact", "src/app/handlers.ts:factory exact",
 			"src/app/handlers.ts:namespaced exact", "src/app/handlers.ts:passed exact", "src/app/handlers.ts:routed exact",
 			"src/app/handlers.ts:spread exact", "src/app/handlers.ts:written exact", "src/app/handlers.ts:ws exact", "src/cors.ts:cors exact"}},
 		{"vitest blocks in a .spec file", "src/cors.ts:cors", []string{"src/cors.spec.ts:cors > reads the origin exact"}},

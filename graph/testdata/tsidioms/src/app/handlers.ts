@@ -41,3 +41,5 @@ export function called() {
   router.get((c) => c.req.header("l"));
   router.get("/", (c, next) => c.req.header("m"), (c) => c.req.header("n"));
 }
+
+export const commented = define(/* the handler */ (c) => c.req.header("o"));
