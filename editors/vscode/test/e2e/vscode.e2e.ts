@@ -278,10 +278,25 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     ] as const) {
       await wb.openFile(rel);
       await wb.gotoLine(...at(rel, needle));
-      await wb.runCommand('Peek References');
       const peek = wb.page.locator('.zone-widget .peekview-widget');
-      await peek.waitFor();
-      await peek.locator('.peekview-title').filter({ hasText: `References (${count})` }).waitFor();
+      // Waiting for the peek widget before its title timed out on the title
+      // in three full runs in a row (the server's answer was complete: the
+      // title read 4 s later said so); the title is waited for alone, and a
+      // peek still without it after 10 s is closed and asked for again, at
+      // most three times.
+      for (let attempt = 1; ; attempt++) {
+        await wb.runCommand('Peek References');
+        try {
+          await peek.locator('.peekview-title').filter({ hasText: `References (${count})` }).waitFor({ timeout: 10_000 });
+          break;
+        } catch (err) {
+          if (attempt === 3) {
+            throw err;
+          }
+          console.log(`      (Peek References on ${rel}: no visible title after 10 s, attempt ${attempt}; asked again)`);
+          await wb.page.keyboard.press('Escape');
+        }
+      }
       await peek.locator('.ref-tree').filter({ hasText: shown }).waitFor();
       await wb.page.keyboard.press('Escape');
       await peek.waitFor({ state: 'detached' });
