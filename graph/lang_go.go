@@ -210,7 +210,7 @@ func goResultType(sig, name string, k int) (string, bool) {
 	res := strings.TrimSpace(skipBalanced(rest, '(', ')'))
 	if strings.HasPrefix(res, "(") {
 		inner := strings.TrimSuffix(strings.TrimPrefix(res, "("), ")")
-		list := splitAll(inner)
+		list := splitTopLevel(inner, ',')
 		if k >= len(list) {
 			return "", false
 		}

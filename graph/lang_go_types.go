@@ -822,7 +822,7 @@ func goTypeParams(sig string) []string {
 		}
 	}
 	var out []string
-	for _, part := range splitAll(list) {
+	for _, part := range splitTopLevel(list, ',') {
 		if f := strings.Fields(part); len(f) > 0 && isIdentifier(f[0]) {
 			out = append(out, f[0])
 		}

@@ -1229,22 +1229,87 @@ func skipBalanced(s string, open, close byte) string {
 	return ""
 }
 
-// splitAll splits s at its top-level commas.
-func splitAll(s string) []string {
-	var out []string
-	depth, start := 0, 0
+// walkBrackets calls fn for each byte of s outside quotes with the depth
+// of brackets, parentheses and braces around it — an opening one's before
+// it, a closing one's after it — until fn returns false. The ">" of "=>"
+// closes nothing.
+func walkBrackets(s string, fn func(i int, c byte, depth int) bool) {
+	depth := 0
+	var quote byte
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}', '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
+		c := s[i]
+		d := depth
+		switch {
+		case quote != 0:
+			if c == quote && s[i-1] != '\\' {
+				quote = 0
 			}
+			continue
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+			continue
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || s[i-1] != '=')):
+			depth--
+			d = depth
+		}
+		if !fn(i, c, d) {
+			return
 		}
 	}
-	return append(out, s[start:])
+}
+
+// scanTopLevel calls fn for each byte of s outside brackets and quotes
+// (an opening bracket included) until fn returns false.
+func scanTopLevel(s string, fn func(i int, c byte) bool) {
+	walkBrackets(s, func(i int, c byte, depth int) bool {
+		if depth != 0 || c == ')' || c == ']' || c == '}' || c == '>' {
+			return true
+		}
+		return fn(i, c)
+	})
+}
+
+// closingIndex is the index of the bracket closing the one at s[open], or
+// -1.
+func closingIndex(s string, open int) int {
+	end := -1
+	walkBrackets(s[open:], func(i int, c byte, depth int) bool {
+		if depth == 0 && i > 0 && (c == ')' || c == ']' || c == '}' || c == '>') {
+			end = open + i
+			return false
+		}
+		return true
+	})
+	return end
+}
+
+// splitTopLevel splits s at sep outside brackets, parentheses, braces and
+// quotes; it trims the parts and drops empty ones.
+func splitTopLevel(s string, sep byte) []string {
+	var out []string
+	start := 0
+	scanTopLevel(s, func(i int, c byte) bool {
+		if c == sep {
+			out = appendTrimmed(out, s[start:i])
+			start = i + 1
+		}
+		return true
+	})
+	return appendTrimmed(out, s[start:])
+}
+
+func appendTrimmed(out []string, s string) []string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n') {
+		j--
+	}
+	if i == j {
+		return out
+	}
+	return append(out, s[i:j])
 }
