@@ -122,6 +122,19 @@ func (g *gatherer) language(rel string) string {
 	return ""
 }
 
+// withoutMembers makes c, a class or type spanning lines start..end, its
+// own lines — header, doc, attributes — with its methods elided: they are
+// items of their own when they bear on the task, and a class with every
+// method would crowd them out. Other kinds are left as they are.
+func (g *gatherer) withoutMembers(c *packs.Candidate, start, end int) {
+	if !containerKind(c.Kind) {
+		return
+	}
+	if own, elided, ok := g.ownLines(c.Path, c.Language, start, end); ok {
+		c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = own, start, end, 0, elided
+	}
+}
+
 // ownLines returns lines start..end (1-based) of rel — a class or type —
 // without those of the definitions inside it: each run of their lines
 // becomes one "… N lines elided" line; elided says whether there was any.

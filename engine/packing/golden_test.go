@@ -76,6 +76,20 @@ func TestPackComposition(t *testing.T) {
 			},
 		},
 		{
+			name: "class-used-by-best", budget: 1500,
+			req: Request{Query: "scan_basket builds the basket from the scanned skus"},
+			check: func(t *testing.T, p packs.Pack) {
+				if it := itemNamed(p, "scan_basket"); it == nil || it.Shortened {
+					t.Errorf("scan_basket, the function the text is about, is not in whole: %+v", it)
+				}
+				for _, it := range p.Items {
+					if it.Symbol == "Cart" && strings.Contains(it.Text, "def total") {
+						t.Errorf("the class Cart, which scan_basket uses, is shown with its methods (%s):\n%s", it.Reason, it.Text)
+					}
+				}
+			},
+		},
+		{
 			name: "callee-of-selection", budget: 300,
 			req: Request{Selections: []Selection{{Path: "shop/calls.go", StartLine: 4, EndLine: 6}}},
 			check: func(t *testing.T, p packs.Pack) {

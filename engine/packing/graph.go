@@ -90,6 +90,7 @@ func (g *gatherer) neighbours(ctx context.Context, d engine.SymbolInfo, scale fl
 				if share != "" {
 					c.Source = share
 				}
+				g.withoutMembers(&c, a, b)
 				g.add(c)
 				n++
 			}

@@ -50,10 +50,8 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 				if text, a, b, err := g.text(h.Path, h.DefStart, h.DefEnd); err == nil && text != "" {
 					c.Text, c.StartLine, c.EndLine, c.Tokens = text, a, b, 0
 				}
-			case containerKind(h.Kind):
-				if text, elided, ok := g.ownLines(h.Path, h.Language, h.DefStart, h.DefEnd); ok {
-					c.Text, c.StartLine, c.EndLine, c.Tokens, c.Members = text, h.DefStart, h.DefEnd, 0, elided
-				}
+			default:
+				g.withoutMembers(&c, h.DefStart, h.DefEnd)
 			}
 		}
 		g.add(c)

@@ -290,13 +290,7 @@ func (g *gatherer) addDefinition(rel string, sel Selection, d engine.SymbolInfo,
 		Language: d.Language, Text: text, Score: score, Source: packs.SourceDefinition,
 		Reason: "definition of " + name,
 	}
-	if containerKind(string(d.Kind)) {
-		// A class the selection uses is its header, doc and attributes:
-		// its methods, when the selection calls them, come on their own.
-		if own, elided, ok := g.ownLines(d.Path, d.Language, a, b); ok && elided {
-			c.Text, c.Members = own, true
-		}
-	}
+	g.withoutMembers(&c, a, b) // the methods the selection calls come on their own
 	g.add(c)
 }
 
