@@ -117,6 +117,12 @@ type chainSpec struct {
 	// index maps indexing node types to the field holding the indexed
 	// expression (x[i] selects an element).
 	index map[string]string
+	// literal lists the node types of literal values (strings, numbers,
+	// lists …): their members are the language's own, never a workspace
+	// definition (", ".join(x) calls no workspace join). True: so are the
+	// results of those members (a string's methods give strings; a list's
+	// may give any of its elements).
+	literal map[string]bool
 }
 
 // typeSpec tells rawTypeOf how type expressions look.
@@ -224,6 +230,7 @@ const (
 	rootSuper
 	rootType
 	rootUnknown
+	rootLiteral // a literal value (chainSpec.literal)
 )
 
 // chain is a qualifier expression: a root and the fields selected after it.
@@ -232,6 +239,9 @@ type chain struct {
 	ident  string  // rootIdent
 	typ    rawType // rootType
 	fields []string
+	// closed: a literal whose members' results are the language's own
+	// values too (rootLiteral).
+	closed bool
 }
 
 // chainType is the type of value v when the chain read reads from it is
@@ -641,6 +651,9 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 			return x.chainOf(c, depth+1)
 		}
 	}
+	if closed, ok := cs.literal[t]; ok {
+		return chain{root: rootLiteral, closed: closed}
+	}
 	if f, ok := cs.member[t]; ok {
 		obj := n.ChildByFieldName(f[0])
 		prop := n.ChildByFieldName(f[1])
@@ -648,8 +661,8 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 			return chain{root: rootUnknown}
 		}
 		c := x.chainOf(obj, depth+1)
-		if c.root == rootUnknown {
-			return c
+		if c.root == rootUnknown || c.root == rootLiteral {
+			return ofLiteral(c)
 		}
 		if len(c.fields) >= maxFields {
 			return chain{root: rootUnknown}
@@ -659,7 +672,7 @@ func (x *extractor) chainOf(n *sitter.Node, depth int) chain {
 	}
 	if f, ok := cs.index[t]; ok {
 		c := x.chainOf(n.ChildByFieldName(f), depth+1)
-		if c.root == rootUnknown || len(c.fields) >= maxFields {
+		if c.root == rootUnknown || c.root == rootLiteral || len(c.fields) >= maxFields {
 			return chain{root: rootUnknown}
 		}
 		c.fields = append(c.fields, ElemStep)
@@ -723,11 +736,23 @@ func (x *extractor) callChain(obj, prop *sitter.Node, depth int) chain {
 		return chain{root: rootUnknown}
 	}
 	c := x.chainOf(obj, depth+1)
+	if c.root == rootLiteral {
+		return ofLiteral(c)
+	}
 	if c.root == rootUnknown || len(c.fields) >= maxFields {
 		return chain{root: rootUnknown}
 	}
 	c.fields = append(c.fields, CallStep(x.text(prop), 0))
 	return c
+}
+
+// ofLiteral is the chain of a member of c, or of its result when called:
+// the language's own value when c is a closed literal, else unknown.
+func ofLiteral(c chain) chain {
+	if c.root == rootLiteral && c.closed {
+		return c
+	}
+	return chain{root: rootUnknown}
 }
 
 // withResult makes a call chain take the k-th result of its last call
@@ -1229,6 +1254,12 @@ func (x *extractor) resolveRecvAt(c *Call, pc pendingCall, at uint32, depth int)
 		return
 	case rootUnknown:
 		c.Recv.Kind = RecvExpr
+		return
+	case rootLiteral:
+		c.Recv.Kind = RecvLocal // a member of a literal value: the language's own
+		if len(ch.fields) > 0 && !ch.closed {
+			c.Recv.Kind = RecvExpr // xs = [a, b]; xs[0].m(): an element
+		}
 		return
 	}
 	// rootIdent

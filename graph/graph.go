@@ -95,7 +95,8 @@ const (
 	// RecvNone: a bare call, foo().
 	RecvNone RecvKind = iota
 	// RecvLocal: a bare call of a name bound locally (a closure variable or
-	// parameter): it calls no definition.
+	// parameter), or a member of a literal value (", ".join(x)): it calls
+	// no definition.
 	RecvLocal
 	// RecvImport: the qualifier is an imported package or module
 	// (pkg.Func, module.func); Recv.Module holds its identity.

@@ -59,6 +59,7 @@ var jsChain = chainSpec{
 	self:    map[string]bool{"this": true},
 	super:   map[string]bool{"super": true},
 	wrap:    map[string]bool{"parenthesized_expression": true, "await_expression": true, "non_null_expression": true},
+	literal: map[string]bool{"string": true, "template_string": true, "number": true, "regex": true, "array": false},
 }
 
 var jsHandlers = map[string]func(*extractor, *sitter.Node, []capNode){

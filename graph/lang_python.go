@@ -43,6 +43,9 @@ var pythonSpec = &langSpec{
 		self:   map[string]bool{"self": true, "cls": true},
 		super:  map[string]bool{"super": true},
 		wrap:   map[string]bool{"parenthesized_expression": true, "await": true},
+		literal: map[string]bool{"string": true, "concatenated_string": true, "integer": true, "float": true,
+			"list": false, "dictionary": false, "set": false, "tuple": false,
+			"list_comprehension": false, "dictionary_comprehension": false, "set_comprehension": false},
 	},
 	types: typeSpec{
 		names:     map[string]bool{"identifier": true},

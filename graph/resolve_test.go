@@ -252,6 +252,8 @@ func TestCallersPythonIdioms(t *testing.T) {
 		{"a module-level instance imported from the package", "shelf/app.py:App.make_response", []string{
 			"tests/test_app.py:test_current_app exact"}},
 		{"a method of a standard library type is not the only workspace method of its name", "shelf/models.py:Request.read", []string{}},
+		{"a string literal's method, even through a local or another of its methods, is no workspace method; a list's element may be", "shelf/helpers.py:UrlPath.join", []string{
+			"shelf/helpers.py:bound_paths likely", "shelf/helpers.py:first_path likely", "shelf/helpers.py:typed exact"}},
 		{"a property read on self, on a typed parameter, on a constructed instance; not on an unknown receiver", "shelf/wrappers.py:Response.is_error", []string{
 			"shelf/wrappers.py:Response.raise_for_status exact", "shelf/wrappers.py:check exact", "tests/test_wrappers.py:test_error exact"}},
 		{"a property read in a chain", "shelf/wrappers.py:Response.request", []string{"shelf/wrappers.py:fetch exact"}},
