@@ -55,6 +55,7 @@ func benchSpans(args []string) error {
 	work := fs.String("work", filepath.Join(benchDir(), "spans"), "where outputs are written for score_pack.py")
 	repo := fs.String("repo", "", "only this repository (owner/name)")
 	perQuery := fs.String("per-query", "", "score_pack.py's per-query lines, written to this file (markdown)")
+	hybrid := fs.Bool("hybrid", false, "search and pack with use-lite embeddings too (embeds every tree on first use: long)")
 	fs.Parse(args)
 
 	scorer := filepath.Join(filepath.Dir(*data), "score_pack.py")
@@ -98,7 +99,7 @@ func benchSpans(args []string) error {
 	}
 	var packLat []time.Duration
 	for _, tree := range order {
-		e, err := openTree(ctx, filepath.Join(*trees, tree), *db, false)
+		e, err := openTree(ctx, filepath.Join(*trees, tree), *db, *hybrid)
 		if err != nil {
 			return err
 		}
