@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/context-ls/context-ls/internal/testutil"
+	_ "github.com/context-ls/context-ls/lang/all" // plugin.lua: Lua is kept in its own package
 	"github.com/context-ls/context-ls/symbols"
 )
 

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/context-ls/context-ls/internal/logcap"
+	_ "github.com/context-ls/context-ls/lang/all" // every language kept in its own package
 	"github.com/context-ls/context-ls/search"
 	"github.com/context-ls/context-ls/store"
 	"github.com/context-ls/context-ls/symbols"

@@ -144,17 +144,12 @@ func isTestdataPath(p string) bool {
 	return strings.HasPrefix(p, "testdata/") || strings.Contains(p, "/testdata/")
 }
 
-// isTestPath reports paths that hold tests by the common conventions.
+// isTestPath reports paths that hold tests by the common conventions: its
+// language's test-file names (symbols.Language.IsTestFile), x.test.* and
+// x.spec.* in any language, and the usual test directories.
 func isTestPath(p string) bool {
 	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
-		strings.HasSuffix(base, "_spec.lua"), strings.HasSuffix(base, "_test.lua"):
+	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || symbols.ForPath(p).IsTestFile(base) {
 		return true
 	}
 	for _, seg := range strings.Split(path.Dir(p), "/") {

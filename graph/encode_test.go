@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"bytes"
@@ -9,6 +9,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	. "github.com/context-ls/context-ls/graph" // the tests of graph, outside it to share graphtest
+	"github.com/context-ls/context-ls/graph/graphtest"
+	_ "github.com/context-ls/context-ls/lang/all" // FuzzExtract covers the languages kept in their own packages too
 
 	"github.com/context-ls/context-ls/symbols"
 )
@@ -26,8 +30,8 @@ func fixtureGraphs(t testing.TB) []*FileGraph {
 			continue
 		}
 		dir := filepath.Join("testdata", l.Name())
-		ix := buildIndex(t, dir)
-		for p := range ix.graph {
+		ix := graphtest.Build(t, dir)
+		for _, p := range ix.Paths() {
 			g, err := ix.Graph(p)
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +137,7 @@ func TestDecodeErrors(t *testing.T) {
 		})
 	}
 	site := ReverseEntries(g)[0].Value
-	for _, in := range [][]byte{nil, {siteMagic}, site[:len(site)-1], append(append([]byte(nil), site...), 1)} {
+	for _, in := range [][]byte{nil, {SiteMagic}, site[:len(site)-1], append(append([]byte(nil), site...), 1)} {
 		if _, err := DecodeSite("a.go", in); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("DecodeSite(%x) = %v, want ErrCorrupt", in, err)
 		}
@@ -197,7 +201,7 @@ func FuzzExtract(f *testing.F) {
 				continue
 			}
 			g := Extract(file, "dir/file"+l.Extensions[0])
-			checkGraph(t, g, file.Symbols, len(src))
+			graphtest.Check(t, g, file.Symbols, len(src))
 			file.Close()
 			back, err := Decode(Encode(g))
 			if err != nil {
@@ -224,7 +228,7 @@ func TestExtractCapsCalls(t *testing.T) {
 		b.WriteString("\tg()\n")
 	}
 	b.WriteString("}\n\nfunc g() {}\n")
-	f, g := parseFile(t, "p/p.go", []byte(b.String()))
+	f, g := graphtest.Parse(t, "p/p.go", []byte(b.String()))
 	_ = f
 	if len(g.Calls) != MaxCallsPerFile {
 		t.Fatalf("calls = %d, want %d", len(g.Calls), MaxCallsPerFile)
@@ -234,7 +238,7 @@ func TestExtractCapsCalls(t *testing.T) {
 // normalize makes nil and empty slices compare equal.
 func normalize(g *FileGraph) *FileGraph {
 	c := *g
-	c.memberAt = nil // not encoded: only a spliced extraction reads it
+	ClearMemberAt(&c)
 	for i := range c.Calls {
 		if len(c.Calls[i].Recv.Fields) == 0 {
 			c.Calls[i].Recv.Fields = nil

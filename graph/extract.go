@@ -849,8 +849,8 @@ func firstNamedChild(n *sitter.Node) *sitter.Node {
 	return nil
 }
 
-// namedChildren returns n's named children that are not comments.
-func namedChildren(n *sitter.Node) []*sitter.Node {
+// NamedChildren returns n's named children that are not comments.
+func NamedChildren(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
@@ -938,7 +938,7 @@ func (x *extractor) bindInFunction(name string, at uint32, typ rawType) {
 // symbol containing off, or of the whole file.
 func (x *extractor) functionScope(off int) (int, int) {
 	i := x.enclosing(off, true)
-	if i < 0 || !isFunctionKind(x.syms[i].Kind) {
+	if i < 0 || !symbols.IsFunctionKind(x.syms[i].Kind) {
 		return 0, len(x.src)
 	}
 	return x.syms[i].Span.StartByte, x.syms[i].Span.EndByte
@@ -975,14 +975,6 @@ func (x *extractor) lookup(name string, off uint32) (local, bool) {
 	return best, found
 }
 
-func isFunctionKind(k symbols.Kind) bool {
-	switch k {
-	case symbols.KindFunction, symbols.KindMethod, symbols.KindConstructor:
-		return true
-	}
-	return false
-}
-
 // enclosing returns the index of the innermost symbol containing off;
 // with funcOnly, the innermost function-like one if any (else the
 // innermost of any kind); -1 if none.
@@ -1005,7 +997,7 @@ func (x *extractor) enclosing(off int, funcOnly bool) int {
 		return inner
 	}
 	for j, guard := inner, 0; j >= 0 && guard < 64; guard++ {
-		if isFunctionKind(syms[j].Kind) && syms[j].Span.Contains(off) {
+		if symbols.IsFunctionKind(syms[j].Kind) && syms[j].Span.Contains(off) {
 			return j
 		}
 		p := syms[j].Parent
@@ -1027,7 +1019,7 @@ func (x *extractor) selfType(i int) string {
 			return s.Name
 		case symbols.KindMethod, symbols.KindConstructor, symbols.KindField:
 			if s.Container != "" {
-				return lastComponent(s.Container)
+				return LastComponent(s.Container)
 			}
 		}
 		p := s.Parent
@@ -1039,7 +1031,9 @@ func (x *extractor) selfType(i int) string {
 	return ""
 }
 
-func lastComponent(s string) string {
+// LastComponent is the last part of a dotted, colon- or backslash-separated
+// name ("b" for "a.b").
+func LastComponent(s string) string {
 	if i := strings.LastIndexAny(s, ".:\\"); i >= 0 {
 		return s[i+1:]
 	}
@@ -1407,8 +1401,8 @@ func (x *extractor) addTest(i int, kind TestKind) {
 	x.g.Tests = append(x.g.Tests, Test{Ord: i, Name: name, Kind: kind, Span: s.Span})
 }
 
-// setOf makes a set of the space-separated words of s.
-func setOf(s string) map[string]bool {
+// SetOf makes a set of the space-separated words of s.
+func SetOf(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {
 		m[w] = true

@@ -326,7 +326,8 @@ type TypeRef struct {
 	Line   int // first mention, 0-based
 }
 
-// TestKind says which convention recognised a test.
+// TestKind says which convention recognised a test. A language kept in
+// its own package declares its own (lang/lua's TestBusted).
 type TestKind string
 
 const (
@@ -342,7 +343,6 @@ const (
 	TestCSharp    TestKind = "csharp-test"  // [Test]/[Fact]/[TestMethod] methods
 	TestPHPUnit   TestKind = "phpunit"      // test* methods of *Test classes
 	TestRuby      TestKind = "ruby-test"    // minitest test_* methods, RSpec it blocks
-	TestBusted    TestKind = "busted"       // Lua describe/it/test blocks
 )
 
 // Test is a test definition.

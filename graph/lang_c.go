@@ -36,7 +36,7 @@ var cTypes = typeSpec{
 	generic:   map[string]string{"struct_specifier": "name", "class_specifier": "name", "template_type": "name"},
 }
 
-var cBuiltins = setOf("printf fprintf sprintf snprintf malloc calloc realloc free memcpy memset memmove strlen strcmp strncmp strcpy strncpy assert sizeof exit abort")
+var cBuiltins = SetOf("printf fprintf sprintf snprintf malloc calloc realloc free memcpy memset memmove strlen strcmp strncmp strcpy strncpy assert sizeof exit abort")
 
 var cSpec = &langSpec{
 	query:    cQuery + "(struct_specifier) @type\n",
@@ -131,7 +131,7 @@ func cLocal(x *extractor, n *sitter.Node, _ []capNode) {
 	switch n.Type() {
 	case "declaration":
 		encl := x.enclosing(int(n.StartByte()), true)
-		inFunc := encl >= 0 && isFunctionKind(x.syms[encl].Kind)
+		inFunc := encl >= 0 && symbols.IsFunctionKind(x.syms[encl].Kind)
 		scope := n.Parent()
 		for _, d := range symbols.FieldChildren(n, "declarator") {
 			name, isFn := cDeclName(d)
@@ -210,11 +210,11 @@ func cType(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	pt := pendingType{name: x.text(name)}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		if c.Type() != "base_class_clause" {
 			continue
 		}
-		for _, b := range namedChildren(c) {
+		for _, b := range NamedChildren(c) {
 			if rt := x.rawTypeOf(b); rt.known() {
 				pt.bases = append(pt.bases, rt)
 			}

@@ -53,7 +53,7 @@ var goSpec = &langSpec{
 `,
 	family:   "go",
 	module:   goModule,
-	builtins: setOf("append cap clear close complex copy delete imag len make max min new panic print println real recover bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable nil true false iota"),
+	builtins: SetOf("append cap clear close complex copy delete imag len make max min new panic print println real recover bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable nil true false iota"),
 	chain: chainSpec{
 		member: map[string][2]string{"selector_expression": {"operand", "field"}},
 		call:   map[string]string{"call_expression": "function"},
@@ -171,7 +171,7 @@ func goDotImport(r *Resolver, s *Site, d Def, dg *FileGraph) (Confidence, string
 		return 0, "", false, err
 	}
 	for _, im := range cg.Imports {
-		if im.Alias == "." && r.moduleMatch(im.Module, d, dg) {
+		if im.Alias == "." && r.ModuleMatch(im.Module, d, dg) {
 			return Exact, "dot import of " + im.Module, true, nil
 		}
 	}
@@ -215,7 +215,7 @@ func goResultType(sig, name string, k int) (string, bool) {
 			return "", false
 		}
 		res = strings.TrimSpace(list[k])
-		if f := strings.Fields(res); len(f) >= 2 && isIdentifier(f[0]) {
+		if f := strings.Fields(res); len(f) >= 2 && IsIdentifier(f[0]) {
 			res = strings.TrimSpace(res[len(f[0]):]) // named result (not *Cache[K, V])
 		}
 	} else if k > 0 {
@@ -267,8 +267,8 @@ func goImport(x *extractor, n *sitter.Node, _ []capNode) {
 func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 	switch n.Type() {
 	case "short_var_declaration":
-		left := namedChildren(n.ChildByFieldName("left"))
-		right := namedChildren(n.ChildByFieldName("right"))
+		left := NamedChildren(n.ChildByFieldName("left"))
+		right := NamedChildren(n.ChildByFieldName("right"))
 		x.goBindList(n, left, right, nil)
 	case "var_spec":
 		names := symbols.FieldChildren(n, "name")
@@ -276,8 +276,8 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 		if t := n.ChildByFieldName("type"); t != nil {
 			typ = t
 		}
-		values := namedChildren(n.ChildByFieldName("value"))
-		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+		values := NamedChildren(n.ChildByFieldName("value"))
+		if i := x.enclosing(int(n.StartByte()), true); i < 0 || !symbols.IsFunctionKind(x.syms[i].Kind) {
 			for k, nm := range names {
 				rt := x.goDeclType(typ, values, k, len(names))
 				if typ != nil && typ.Type() == "struct_type" {
@@ -294,7 +294,7 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 			return
 		}
 		right := n.ChildByFieldName("right")
-		for i, nm := range namedChildren(n.ChildByFieldName("left")) {
+		for i, nm := range NamedChildren(n.ChildByFieldName("left")) {
 			if nm.Type() != "identifier" {
 				continue
 			}
@@ -305,7 +305,7 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 			x.bind(x.text(nm), n.EndByte(), scope.StartByte(), scope.EndByte(), rawType{})
 		}
 	case "type_switch_statement":
-		names := namedChildren(capture(caps, "local.names"))
+		names := NamedChildren(capture(caps, "local.names"))
 		for _, nm := range names {
 			x.bind(x.text(nm), n.StartByte(), n.StartByte(), n.EndByte(), rawType{})
 		}
@@ -313,7 +313,7 @@ func goLocal(x *extractor, n *sitter.Node, caps []capNode) {
 			return
 		}
 		// switch x := v.(type) { case T: … }: x is a T in a case of one type.
-		for _, tc := range namedChildren(n) {
+		for _, tc := range NamedChildren(n) {
 			if tc.Type() != "type_case" {
 				continue
 			}
@@ -388,7 +388,7 @@ func (x *extractor) goConstraint(fn *sitter.Node, rt rawType) rawType {
 	if rt.qual != "" || !rt.known() {
 		return rt
 	}
-	for _, d := range namedChildren(fn.ChildByFieldName("type_parameters")) {
+	for _, d := range NamedChildren(fn.ChildByFieldName("type_parameters")) {
 		if d.Type() != "type_parameter_declaration" {
 			continue
 		}
@@ -501,7 +501,7 @@ func (x *extractor) goValueType(v *sitter.Node) rawType {
 			}
 			if fn.Type() == "identifier" && (x.text(fn) == "new" || x.text(fn) == "make") {
 				// new(T) is a *T, make(T, …) a T.
-				if args := namedChildren(v.ChildByFieldName("arguments")); len(args) >= 1 && (len(args) == 1 || x.text(fn) == "make") {
+				if args := NamedChildren(v.ChildByFieldName("arguments")); len(args) >= 1 && (len(args) == 1 || x.text(fn) == "make") {
 					return x.rawTypeOf(args[0])
 				}
 				return rawType{}
@@ -535,7 +535,7 @@ func (x *extractor) goResultType(res *sitter.Node) rawType {
 		return rawType{}
 	}
 	if res.Type() == "parameter_list" {
-		params := namedChildren(res)
+		params := NamedChildren(res)
 		if len(params) == 0 {
 			return rawType{}
 		}
@@ -571,7 +571,7 @@ func (x *extractor) goStructOwner(st *sitter.Node, depth int) string {
 	case "var_spec":
 		names := symbols.FieldChildren(parent, "name")
 		if len(names) == 1 {
-			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !isFunctionKind(x.syms[i].Kind) {
+			if i := x.enclosing(int(parent.StartByte()), true); i < 0 || !symbols.IsFunctionKind(x.syms[i].Kind) {
 				return AnonStructName("var", x.text(names[0]))
 			}
 		}
@@ -598,9 +598,9 @@ func (x *extractor) goLiteralOwner(lit *sitter.Node) string {
 	if decl == nil || decl.Type() != "short_var_declaration" {
 		return ""
 	}
-	right, left := namedChildren(decl.ChildByFieldName("right")), namedChildren(decl.ChildByFieldName("left"))
+	right, left := NamedChildren(decl.ChildByFieldName("right")), NamedChildren(decl.ChildByFieldName("left"))
 	fn := x.enclosing(int(lit.StartByte()), true)
-	if fn < 0 || !isFunctionKind(x.syms[fn].Kind) || len(left) != len(right) {
+	if fn < 0 || !symbols.IsFunctionKind(x.syms[fn].Kind) || len(left) != len(right) {
 		return ""
 	}
 	for i, v := range right {
@@ -698,7 +698,7 @@ func goType(x *extractor, n *sitter.Node, caps []capNode) {
 		return
 	}
 	pt := pendingType{name: name, container: x.containerAt(name), iface: true}
-	for _, c := range namedChildren(it) {
+	for _, c := range NamedChildren(it) {
 		if c.Type() == "type_elem" {
 			if rt := x.rawTypeOf(firstNamedChild(c)); rt.known() {
 				pt.bases = append(pt.bases, rt)

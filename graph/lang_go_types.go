@@ -115,7 +115,7 @@ var stdTypes = func() map[string]*stdType {
 		dot := strings.LastIndexByte(key, '.')
 		si := &stdType{pkg: key[:dot], methods: map[string]string{}, concrete: n >= concrete}
 		for _, part := range strings.Split(rest, "; ") {
-			if i := strings.IndexByte(part, '('); i > 0 && isIdentifier(part[:i]) {
+			if i := strings.IndexByte(part, '('); i > 0 && IsIdentifier(part[:i]) {
 				si.methods[part[:i]] = part
 				continue
 			}
@@ -816,14 +816,14 @@ func goTypeParams(sig string) []string {
 			list = recv[i+1 : max(i+1, strings.LastIndexByte(recv, ']'))]
 		}
 	} else if rest, ok := strings.CutPrefix(sig, "type "); ok {
-		if i := strings.IndexByte(rest, '['); i >= 0 && isIdentifier(strings.TrimSpace(rest[:i])) {
+		if i := strings.IndexByte(rest, '['); i >= 0 && IsIdentifier(strings.TrimSpace(rest[:i])) {
 			inner := skipBalanced(rest[i:], '[', ']')
 			list = rest[i+1 : len(rest)-len(inner)-1]
 		}
 	}
 	var out []string
 	for _, part := range splitTopLevel(list, ',') {
-		if f := strings.Fields(part); len(f) > 0 && isIdentifier(f[0]) {
+		if f := strings.Fields(part); len(f) > 0 && IsIdentifier(f[0]) {
 			out = append(out, f[0])
 		}
 	}
@@ -884,7 +884,7 @@ func goTypeList(s string) []string {
 	}
 	named := false
 	for _, p := range parts {
-		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
+		if f := strings.Fields(p); len(f) >= 2 && IsIdentifier(f[0]) && !strings.HasPrefix(f[1], ".") {
 			named = true
 		}
 	}

@@ -1,33 +1,36 @@
-package graph
+package graph_test
 
 import (
 	"context"
 	"reflect"
 	"sort"
 	"testing"
+
+	. "github.com/context-ls/context-ls/graph" // the tests of graph, outside it to share graphtest
+	"github.com/context-ls/context-ls/graph/graphtest"
 )
 
 // callersAndGuesses returns the described callers and name-only guesses
 // of spec in ix.
-func callersAndGuesses(t *testing.T, ix *memIndex, spec string) (items, guesses []string) {
+func callersAndGuesses(t *testing.T, ix *graphtest.Index, spec string) (items, guesses []string) {
 	t.Helper()
 	r := NewResolver(ix, Options{})
-	res, err := r.Callers(context.Background(), ix.def(t, spec))
+	res, err := r.Callers(context.Background(), ix.Def(t, spec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	items, guesses = []string{}, []string{}
 	for _, e := range res.Edges {
 		if e.Confidence == NameOnly {
-			t.Errorf("callers of %s: name-only edge %s among the items", spec, describe(e))
+			t.Errorf("callers of %s: name-only edge %s among the items", spec, graphtest.Describe(e))
 		}
-		items = append(items, describe(e))
+		items = append(items, graphtest.Describe(e))
 	}
 	for _, e := range res.Guesses {
 		if e.Confidence != NameOnly {
-			t.Errorf("callers of %s: %s edge %s among the guesses", spec, e.Confidence, describe(e))
+			t.Errorf("callers of %s: %s edge %s among the guesses", spec, e.Confidence, graphtest.Describe(e))
 		}
-		guesses = append(guesses, describe(e))
+		guesses = append(guesses, graphtest.Describe(e))
 	}
 	sort.Strings(items)
 	sort.Strings(guesses)
@@ -35,7 +38,7 @@ func callersAndGuesses(t *testing.T, ix *memIndex, spec string) (items, guesses 
 }
 
 func TestCallersGoTypes(t *testing.T) {
-	ix := buildIndex(t, "testdata/gotypes")
+	ix := graphtest.Build(t, "testdata/gotypes")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -91,7 +94,7 @@ func TestCallersGoTypes(t *testing.T) {
 // TestCallersGoStdWorkspace: when the workspace is the standard library,
 // its own declarations answer, not the built-in table of standard types.
 func TestCallersGoStdWorkspace(t *testing.T) {
-	ix := buildIndex(t, "testdata/gostd")
+	ix := graphtest.Build(t, "testdata/gostd")
 	items, guesses := callersAndGuesses(t, ix, "os/file.go:File.Close")
 	want := []string{"app/app.go:closeAny likely", "app/app.go:closeFile exact"}
 	if !reflect.DeepEqual(items, want) || len(guesses) != 0 {

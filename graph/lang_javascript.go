@@ -71,7 +71,7 @@ var jsHandlers = map[string]func(*extractor, *sitter.Node, []capNode){
 	"type":   jsClass,
 }
 
-var jsBuiltins = setOf("require describe it test expect beforeEach afterEach beforeAll afterAll parseInt parseFloat String Number Boolean Array Object Promise Symbol Error TypeError setTimeout clearTimeout setInterval clearInterval console JSON Math isNaN encodeURIComponent decodeURIComponent")
+var jsBuiltins = SetOf("require describe it test expect beforeEach afterEach beforeAll afterAll parseInt parseFloat String Number Boolean Array Object Promise Symbol Error TypeError setTimeout clearTimeout setInterval clearInterval console JSON Math isNaN encodeURIComponent decodeURIComponent")
 
 var jsSpec = &langSpec{
 	query:     jsQuery + "(class_declaration) @type\n(class) @type\n",
@@ -167,7 +167,7 @@ func jsTestFiles(dir, name, ext string) []string {
 		}
 		out = append(out, joinPath(dir, "__tests__", name+e))
 	}
-	return dedupe(out)
+	return out
 }
 
 // jsModule is a file's path without extension, and a directory for index
@@ -224,11 +224,11 @@ func jsImport(x *extractor, n *sitter.Node, _ []capNode) {
 		jsReexport(x, n, im)
 		return
 	}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		if c.Type() != "import_clause" {
 			continue
 		}
-		for _, part := range namedChildren(c) {
+		for _, part := range NamedChildren(c) {
 			switch part.Type() {
 			case "identifier":
 				im.Names = append(im.Names, ImportName{Name: "default", Alias: x.text(part)})
@@ -248,7 +248,7 @@ func jsImport(x *extractor, n *sitter.Node, _ []capNode) {
 // re-exports, under the names it exports them by.
 func jsReexport(x *extractor, n *sitter.Node, im Import) {
 	clause := false
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "export_clause":
 			clause = true
@@ -267,7 +267,7 @@ func jsReexport(x *extractor, n *sitter.Node, im Import) {
 // as c }), whose items are nodes of type kind.
 func (x *extractor) jsSpecifiers(list *sitter.Node, kind string) []ImportName {
 	var out []ImportName
-	for _, sp := range namedChildren(list) {
+	for _, sp := range NamedChildren(list) {
 		if sp.Type() != kind {
 			continue
 		}
@@ -291,7 +291,7 @@ func (x *extractor) jsRequire(v *sitter.Node) string {
 	if fn == nil || x.text(fn) != "require" {
 		return ""
 	}
-	args := namedChildren(v.ChildByFieldName("arguments"))
+	args := NamedChildren(v.ChildByFieldName("arguments"))
 	if len(args) != 1 || args[0].Type() != "string" {
 		return ""
 	}
@@ -316,7 +316,7 @@ func (x *extractor) jsValueType(v *sitter.Node) rawType {
 			v = firstNamedChild(v)
 			continue
 		case "as_expression", "satisfies_expression":
-			kids := namedChildren(v)
+			kids := NamedChildren(v)
 			if len(kids) == 2 {
 				return x.rawTypeOf(kids[1])
 			}
@@ -357,7 +357,7 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			case "identifier":
 				im.Alias = x.text(name)
 			case "object_pattern":
-				for _, p := range namedChildren(name) {
+				for _, p := range NamedChildren(name) {
 					switch p.Type() {
 					case "shorthand_property_identifier_pattern":
 						im.Names = append(im.Names, ImportName{Name: x.text(p)})
@@ -394,7 +394,7 @@ func jsLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			return
 		}
 		k := -1
-		for _, p := range namedChildren(n) {
+		for _, p := range NamedChildren(n) {
 			var id *sitter.Node
 			var rt rawType
 			if jsParamNode(p) {
@@ -482,7 +482,7 @@ func (x *extractor) jsDeclType(decl, value *sitter.Node) rawType {
 // jsPatternNames returns the identifiers a destructuring pattern binds.
 func jsPatternNames(x *extractor, n *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "identifier", "shorthand_property_identifier_pattern":
 			out = append(out, c)
@@ -563,13 +563,13 @@ func jsClass(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	pt := pendingType{name: x.text(name), iface: n.Type() == "interface_declaration"}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "class_heritage":
-			for _, h := range namedChildren(c) {
+			for _, h := range NamedChildren(c) {
 				switch h.Type() {
 				case "extends_clause", "implements_clause":
-					for _, b := range namedChildren(h) {
+					for _, b := range NamedChildren(h) {
 						if rt := x.rawTypeOf(b); rt.known() {
 							pt.bases = append(pt.bases, rt)
 						}
@@ -581,7 +581,7 @@ func jsClass(x *extractor, n *sitter.Node, _ []capNode) {
 				}
 			}
 		case "extends_type_clause":
-			for _, b := range namedChildren(c) {
+			for _, b := range NamedChildren(c) {
 				if rt := x.rawTypeOf(b); rt.known() {
 					pt.bases = append(pt.bases, rt)
 				}
@@ -617,7 +617,7 @@ func jsExport(x *extractor, n *sitter.Node, caps []capNode) {
 		// export { Hono as HonoBase }: the module's own definition under
 		// another name, recorded like a re-export of its own module.
 		var renamed []ImportName
-		for _, c := range namedChildren(n) {
+		for _, c := range NamedChildren(n) {
 			if c.Type() != "export_clause" {
 				continue
 			}
@@ -667,7 +667,7 @@ func jsTestFile(p string) bool {
 }
 
 // jsTestFns are the functions that open test blocks.
-var jsTestFns = setOf("describe it test context suite specify fdescribe fit xdescribe xit")
+var jsTestFns = SetOf("describe it test context suite specify fdescribe fit xdescribe xit")
 
 func jsTestBlock(x *extractor, n *sitter.Node, caps []capNode) {
 	fn := x.text(capture(caps, "test.fn"))
@@ -681,7 +681,7 @@ func jsTestBlock(x *extractor, n *sitter.Node, caps []capNode) {
 // jsTestModules are the test runners' modules: a file importing one is a
 // test file wherever it lives (ava, vitest, node:test, mocha, jest, uvu,
 // tap).
-var jsTestModules = setOf("ava vitest node:test test mocha @jest/globals uvu tap @japa/runner")
+var jsTestModules = SetOf("ava vitest node:test test mocha @jest/globals uvu tap @japa/runner")
 
 // jsTestDirs are directories whose scripts are tests by convention (ava's
 // and node --test's test/, mocha's).
@@ -710,12 +710,17 @@ func jsIsTestFile(x *extractor) bool {
 	return false
 }
 
-// jsFinish keeps test blocks in test files only, orders them and prefixes
-// each name with the names of the blocks around it ("Cart > adds items").
+// jsFinish keeps test blocks in test files only and nests them.
 func jsFinish(x *extractor) {
 	if len(x.g.Tests) > 0 && !jsIsTestFile(x) {
 		x.g.Tests = nil
 	}
+	x.nestTests()
+}
+
+// nestTests orders the test blocks and prefixes each name with the names
+// of the blocks around it ("Cart > adds items").
+func (x *extractor) nestTests() {
 	tests := x.g.Tests
 	sort.SliceStable(tests, func(i, j int) bool { return tests[i].Span.StartByte < tests[j].Span.StartByte })
 	var stack []int

@@ -49,7 +49,7 @@ func (x *extractor) jsCallbackParam(fn *sitter.Node, k int) (rt rawType, ch chai
 			return rawType{}, chain{}, 0, false
 		}
 		a, i := -1, 0
-		for _, arg := range namedChildren(p) {
+		for _, arg := range NamedChildren(p) {
 			if arg.Equal(n) {
 				a = i
 				break
@@ -97,7 +97,7 @@ func (x *extractor) jsExpectedParam(t *sitter.Node, k int) (rawType, chain, bool
 	}
 	if t.Type() == "function_type" {
 		i := 0
-		for _, p := range namedChildren(t.ChildByFieldName("parameters")) {
+		for _, p := range NamedChildren(t.ChildByFieldName("parameters")) {
 			if !jsParamNode(p) {
 				continue
 			}

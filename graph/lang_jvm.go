@@ -33,7 +33,7 @@ var javaSpec = &langSpec{
 	family:        "java",
 	packageModule: true,
 	implicitThis:  true,
-	builtins:      setOf("println printf format"),
+	builtins:      SetOf("println printf format"),
 	chain: chainSpec{
 		member:  map[string][2]string{"field_access": {"object", "field"}},
 		newExpr: map[string]string{"object_creation_expression": "type"},
@@ -75,7 +75,7 @@ var kotlinSpec = &langSpec{
 	family:        "kotlin",
 	packageModule: true,
 	implicitThis:  true,
-	builtins:      setOf("println print listOf mutableListOf mapOf mutableMapOf setOf mutableSetOf arrayOf require check error requireNotNull checkNotNull lazy run let apply also with repeat TODO emptyList emptyMap"),
+	builtins:      SetOf("println print listOf mutableListOf mapOf mutableMapOf setOf mutableSetOf arrayOf require check error requireNotNull checkNotNull lazy run let apply also with repeat TODO emptyList emptyMap"),
 	chain: chainSpec{
 		ident: map[string]bool{"simple_identifier": true},
 		self:  map[string]bool{"this_expression": true},
@@ -124,7 +124,7 @@ var csharpSpec = &langSpec{
 	family:        "csharp",
 	packageModule: true,
 	implicitThis:  true,
-	builtins:      setOf("nameof typeof sizeof"),
+	builtins:      SetOf("nameof typeof sizeof"),
 	chain: chainSpec{
 		member:  map[string][2]string{"member_access_expression": {"expression", "name"}},
 		call:    map[string]string{"invocation_expression": "function"},
@@ -155,7 +155,7 @@ var csharpSpec = &langSpec{
 
 func init() {
 	for _, s := range []*langSpec{javaSpec, kotlinSpec, csharpSpec} {
-		s.rules = langRules{namespace: nsPackage, matchModule: matchPackage, defaultBinding: lastComponent, testFiles: jvmTestFiles}
+		s.rules = langRules{namespace: nsPackage, matchModule: matchPackage, defaultBinding: LastComponent, testFiles: jvmTestFiles}
 	}
 	kotlinSpec.rules.resultType = colonResult
 	registerSpec(javaSpec, "java")
@@ -180,7 +180,7 @@ func jvmTestFiles(dir, name, ext string) []string {
 		td := dir[:i] + "src/test/" + dir[i+len("src/main/"):]
 		out = append(out, joinPath(td, name+"Test"+ext), joinPath(td, name+"Tests"+ext))
 	}
-	return dedupe(out)
+	return out
 }
 
 // invocationHook analyses call nodes that carry object and name fields
@@ -345,14 +345,14 @@ func javaType(x *extractor, n *sitter.Node, _ []capNode) {
 			}
 			return
 		}
-		for _, k := range namedChildren(c) {
+		for _, k := range NamedChildren(c) {
 			collect(k, depth+1)
 		}
 	}
 	for _, f := range []string{"superclass", "interfaces"} {
 		collect(n.ChildByFieldName(f), 0)
 	}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		if c.Type() == "extends_interfaces" {
 			collect(c, 0)
 		}
@@ -381,7 +381,7 @@ func annotatedTests(kind TestKind, re *regexp.Regexp) func(*extractor) {
 			if s.Span.StartByte <= s.NameSpan.StartByte && s.NameSpan.StartByte <= len(x.src) {
 				head = string(x.src[s.Span.StartByte:s.NameSpan.StartByte])
 			}
-			if re.MatchString(head) || (strings.HasPrefix(s.Name, "test") && testCase[lastComponent(s.Container)]) {
+			if re.MatchString(head) || (strings.HasPrefix(s.Name, "test") && testCase[LastComponent(s.Container)]) {
 				x.addTest(i, kind)
 			}
 		}
@@ -392,7 +392,7 @@ func annotatedTests(kind TestKind, re *regexp.Regexp) func(*extractor) {
 func kotlinChain(x *extractor, n *sitter.Node, depth int) (chain, bool) {
 	switch n.Type() {
 	case "navigation_expression":
-		kids := namedChildren(n)
+		kids := NamedChildren(n)
 		if len(kids) < 2 {
 			return chain{root: rootUnknown}, true
 		}
@@ -408,7 +408,7 @@ func kotlinChain(x *extractor, n *sitter.Node, depth int) (chain, bool) {
 		c.fields = append(c.fields, x.text(prop))
 		return c, true
 	case "call_expression":
-		kids := namedChildren(n)
+		kids := NamedChildren(n)
 		if len(kids) > 0 && kids[0].Type() == "simple_identifier" {
 			return chain{root: rootType, typ: rawType{name: x.text(kids[0]), call: true}}, true
 		}
@@ -420,7 +420,7 @@ func kotlinChain(x *extractor, n *sitter.Node, depth int) (chain, bool) {
 func kotlinImport(x *extractor, n *sitter.Node, _ []capNode) {
 	var path, alias string
 	wildcard := false
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "identifier":
 			path = strings.Join(strings.Fields(x.text(c)), "")
@@ -451,10 +451,10 @@ func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 	switch n.Type() {
 	case "property_declaration":
 		var nameNode, typeNode, value *sitter.Node
-		for _, c := range namedChildren(n) {
+		for _, c := range NamedChildren(n) {
 			switch c.Type() {
 			case "variable_declaration":
-				kids := namedChildren(c)
+				kids := NamedChildren(c)
 				if len(kids) > 0 {
 					nameNode = kids[0]
 				}
@@ -477,7 +477,7 @@ func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		encl := x.enclosing(int(n.StartByte()), true)
 		switch {
-		case encl >= 0 && isFunctionKind(x.syms[encl].Kind):
+		case encl >= 0 && symbols.IsFunctionKind(x.syms[encl].Kind):
 			if scope := n.Parent(); scope != nil {
 				x.bind(x.text(nameNode), n.EndByte(), scope.StartByte(), scope.EndByte(), rt)
 			}
@@ -489,7 +489,7 @@ func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 			x.fields = append(x.fields, pendingField{name: x.text(nameNode), typ: rt})
 		}
 	case "parameter":
-		kids := namedChildren(n)
+		kids := NamedChildren(n)
 		fn := n.Parent()
 		if fn != nil {
 			fn = fn.Parent()
@@ -510,7 +510,7 @@ func kotlinLocal(x *extractor, n *sitter.Node, _ []capNode) {
 func kotlinClassParameter(x *extractor, n *sitter.Node, _ []capNode) {
 	var name, typ *sitter.Node
 	member := false
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "binding_pattern_kind":
 			member = true
@@ -531,7 +531,7 @@ func kotlinClassParameter(x *extractor, n *sitter.Node, _ []capNode) {
 
 func kotlinType(x *extractor, n *sitter.Node, _ []capNode) {
 	var pt pendingType
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "type_identifier", "simple_identifier":
 			if pt.name == "" {
@@ -588,7 +588,7 @@ func csharpLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if scope == nil {
 			return
 		}
-		for _, vd := range namedChildren(n) {
+		for _, vd := range NamedChildren(n) {
 			if vd.Type() != "variable_declaration" {
 				continue
 			}
@@ -625,11 +625,11 @@ func (x *extractor) csharpDeclarators(vd *sitter.Node, fn func(string, rawType))
 	if t != nil && t.Type() != "implicit_type" {
 		rt = x.rawTypeOf(t)
 	}
-	for _, d := range namedChildren(vd) {
+	for _, d := range NamedChildren(vd) {
 		if d.Type() != "variable_declarator" {
 			continue
 		}
-		kids := namedChildren(d)
+		kids := NamedChildren(d)
 		if len(kids) == 0 {
 			continue
 		}
@@ -663,7 +663,7 @@ func csharpField(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		return
 	}
-	for _, vd := range namedChildren(n) {
+	for _, vd := range NamedChildren(n) {
 		if vd.Type() == "variable_declaration" {
 			x.csharpDeclarators(vd, func(name string, rt rawType) {
 				if rt.known() {
@@ -680,11 +680,11 @@ func csharpType(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	pt := pendingType{name: x.text(name), iface: n.Type() == "interface_declaration"}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		if c.Type() != "base_list" {
 			continue
 		}
-		for _, b := range namedChildren(c) {
+		for _, b := range NamedChildren(c) {
 			if rt := x.rawTypeOf(b); rt.known() {
 				pt.bases = append(pt.bases, rt)
 			}

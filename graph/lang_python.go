@@ -33,7 +33,7 @@ var pythonSpec = &langSpec{
 (decorated_definition) @decorated
 `,
 	family:   "python",
-	builtins: setOf("print len isinstance issubclass range str int float bool bytes list dict set frozenset tuple super getattr setattr hasattr delattr type repr enumerate zip map filter sorted reversed min max sum any all iter next open id hash format vars dir callable object abs round divmod chr ord hex bin oct property staticmethod classmethod NotImplementedError ValueError TypeError KeyError RuntimeError Exception AttributeError IndexError OSError StopIteration AssertionError True False None"),
+	builtins: SetOf("print len isinstance issubclass range str int float bool bytes list dict set frozenset tuple super getattr setattr hasattr delattr type repr enumerate zip map filter sorted reversed min max sum any all iter next open id hash format vars dir callable object abs round divmod chr ord hex bin oct property staticmethod classmethod NotImplementedError ValueError TypeError KeyError RuntimeError Exception AttributeError IndexError OSError StopIteration AssertionError True False None"),
 	module:   pythonModule,
 	hoisted:  true,
 	chain: chainSpec{
@@ -116,7 +116,7 @@ func pyTestFiles(dir, name, ext string) []string {
 			}
 		}
 	}
-	return dedupe(out)
+	return out
 }
 
 // pythonModule is the dotted module of a file: a/b/c.py → a.b.c,
@@ -195,7 +195,7 @@ func pyImport(x *extractor, n *sitter.Node, _ []capNode) {
 		mod = mod[dots:]
 	}
 	im.Module = pyResolve(x.path, im.Level, mod)
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "wildcard_import":
 			im.Names = append(im.Names, ImportName{Name: "*"})
@@ -219,7 +219,7 @@ func pyAnnotation(n *sitter.Node) *sitter.Node {
 		case "type":
 			n = firstNamedChild(n)
 		case "generic_type", "subscript":
-			kids := namedChildren(n)
+			kids := NamedChildren(n)
 			if len(kids) == 2 && len(kids[0].Type()) > 0 {
 				// Optional[X], Type[X]: the parameter is the type.
 				n = kids[1]
@@ -238,7 +238,7 @@ func pyAnnotation(n *sitter.Node) *sitter.Node {
 
 // pyContainers are the generic containers whose elements are of their
 // one type parameter.
-var pyContainers = setOf("list List Sequence MutableSequence Iterable Iterator AsyncIterable AsyncIterator Collection set Set frozenset FrozenSet deque Deque Generator AsyncGenerator")
+var pyContainers = SetOf("list List Sequence MutableSequence Iterable Iterator AsyncIterable AsyncIterator Collection set Set frozenset FrozenSet deque Deque Generator AsyncGenerator")
 
 // pyType is rawTypeOf for annotations.
 func (x *extractor) pyType(n *sitter.Node) rawType {
@@ -250,13 +250,13 @@ func (x *extractor) pyType(n *sitter.Node) rawType {
 		inner = firstNamedChild(inner)
 	}
 	if inner != nil && (inner.Type() == "generic_type" || inner.Type() == "subscript") {
-		kids := namedChildren(inner)
+		kids := NamedChildren(inner)
 		if len(kids) > 0 {
 			base := x.text(kids[0])
 			if base == "Optional" || strings.HasSuffix(base, ".Optional") || base == "Type" || base == "type" {
 				return x.rawTypeOf(pyAnnotation(inner))
 			}
-			if pyContainers[lastComponent(base)] && len(kids) == 2 {
+			if pyContainers[LastComponent(base)] && len(kids) == 2 {
 				// list[T], typing.Sequence[T]: iterating or indexing gives a T.
 				if rt := x.rawTypeOf(pyAnnotation(kids[1])); rt.known() && !rt.elem {
 					rt.elem = true
@@ -269,7 +269,7 @@ func (x *extractor) pyType(n *sitter.Node) rawType {
 	}
 	if inner != nil && inner.Type() == "string" {
 		s := strings.Trim(x.text(inner), `"'`)
-		if isIdentifier(s) {
+		if IsIdentifier(s) {
 			return rawType{name: s}
 		}
 		return rawType{}
@@ -277,8 +277,8 @@ func (x *extractor) pyType(n *sitter.Node) rawType {
 	return x.rawTypeOf(inner)
 }
 
-// isIdentifier reports an ASCII identifier.
-func isIdentifier(s string) bool {
+// IsIdentifier reports an ASCII identifier.
+func IsIdentifier(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -330,7 +330,7 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		off := int(n.StartByte())
 		encl := x.enclosing(off, true)
-		inFunc := encl >= 0 && isFunctionKind(x.syms[encl].Kind)
+		inFunc := encl >= 0 && symbols.IsFunctionKind(x.syms[encl].Kind)
 		switch left.Type() {
 		case "identifier":
 			name := x.text(left)
@@ -368,7 +368,7 @@ func pyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if fn == nil {
 			return
 		}
-		for _, p := range namedChildren(n) {
+		for _, p := range NamedChildren(n) {
 			var name *sitter.Node
 			var rt rawType
 			switch p.Type() {
@@ -460,7 +460,7 @@ func pyNames(n *sitter.Node) []*sitter.Node {
 		return []*sitter.Node{n}
 	}
 	var out []*sitter.Node
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "identifier":
 			out = append(out, c)
@@ -482,7 +482,7 @@ func pyClass(x *extractor, n *sitter.Node, _ []capNode) {
 		pt.container = x.syms[i].Container
 	}
 	if sc := n.ChildByFieldName("superclasses"); sc != nil {
-		for _, b := range namedChildren(sc) {
+		for _, b := range NamedChildren(sc) {
 			if rt := x.rawTypeOf(b); rt.known() {
 				pt.bases = append(pt.bases, rt)
 				if rt.name == "Protocol" || rt.name == "ABC" {
@@ -576,7 +576,7 @@ func pyAccessor(x *extractor, n *sitter.Node, _ []capNode) {
 	if ord < 0 || x.syms[ord].Kind != symbols.KindMethod || x.syms[ord].Name != x.text(name) {
 		return
 	}
-	for _, d := range namedChildren(n) {
+	for _, d := range NamedChildren(n) {
 		if d.Type() != "decorator" {
 			continue
 		}
@@ -594,7 +594,7 @@ func pyAccessor(x *extractor, n *sitter.Node, _ []capNode) {
 		default:
 			continue
 		}
-		if !set && !pyGetterDecorators[lastComponent(x.text(e))] {
+		if !set && !pyGetterDecorators[LastComponent(x.text(e))] {
 			continue
 		}
 		x.g.Accessors = append(x.g.Accessors, Accessor{Ord: ord, Set: set})
@@ -608,4 +608,4 @@ func pyAccessor(x *extractor, n *sitter.Node, _ []capNode) {
 
 // pyGetterDecorators make a method a getter: property, and
 // functools.cached_property or its look-alikes (werkzeug, Django).
-var pyGetterDecorators = setOf("property cached_property")
+var pyGetterDecorators = SetOf("property cached_property")

@@ -35,7 +35,7 @@ var rustSpec = &langSpec{
 `,
 	family: "rust",
 	module: rustModule,
-	builtins: setOf("println print eprintln eprint format write writeln vec assert assert_eq assert_ne debug_assert debug_assert_eq " +
+	builtins: SetOf("println print eprintln eprint format write writeln vec assert assert_eq assert_ne debug_assert debug_assert_eq " +
 		"panic todo unimplemented unreachable matches dbg Ok Err Some None Box String Vec include_str concat env cfg"),
 	chain: chainSpec{
 		member:  map[string][2]string{"field_expression": {"value", "field"}, "scoped_identifier": {"path", "name"}},
@@ -68,7 +68,7 @@ func init() {
 			return ref == module || strings.HasSuffix(ref, "::"+module) || (module != "" && strings.HasSuffix(module, "::"+ref))
 		},
 		resultType:     arrowResult,
-		defaultBinding: func(p string) string { return lastComponent(strings.ReplaceAll(p, "::", ":")) },
+		defaultBinding: func(p string) string { return LastComponent(strings.ReplaceAll(p, "::", ":")) },
 		testFiles: func(dir, name, ext string) []string {
 			if ext != ".rs" {
 				return nil
@@ -168,12 +168,12 @@ func rustUse(x *extractor, n *sitter.Node, _ []capNode) {
 				p = x.text(pn)
 			}
 			if l := c.ChildByFieldName("list"); l != nil {
-				for _, k := range namedChildren(l) {
+				for _, k := range NamedChildren(l) {
 					walk(rustJoin(prefix, p), k)
 				}
 			}
 		case "use_list":
-			for _, k := range namedChildren(c) {
+			for _, k := range NamedChildren(c) {
 				walk(prefix, k)
 			}
 		case "use_wildcard":
@@ -239,7 +239,7 @@ func (x *extractor) rustValueType(v *sitter.Node) rawType {
 		case "call_expression":
 			fn := v.ChildByFieldName("function")
 			if fn != nil && fn.Type() == "scoped_identifier" {
-				if p := fn.ChildByFieldName("path"); p != nil && !isLowerName(lastComponent(strings.ReplaceAll(x.text(p), "::", ":"))) {
+				if p := fn.ChildByFieldName("path"); p != nil && !isLowerName(LastComponent(strings.ReplaceAll(x.text(p), "::", ":"))) {
 					return x.rawTypeOf(p) // Type::new(): by convention a Type
 				}
 			}
@@ -323,7 +323,7 @@ func rustPatternNames(n *sitter.Node) []*sitter.Node {
 		return []*sitter.Node{n}
 	}
 	var out []*sitter.Node
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "identifier":
 			out = append(out, c)

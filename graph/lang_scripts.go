@@ -28,7 +28,7 @@ var rubySpec = &langSpec{
 	builtinsAlways: true,
 	module:         func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) },
 	implicitThis:   true,
-	builtins: setOf("require require_relative load puts print p pp raise attr_accessor attr_reader attr_writer include extend " +
+	builtins: SetOf("require require_relative load puts print p pp raise attr_accessor attr_reader attr_writer include extend " +
 		"private protected public module_function describe it context before after let subject expect to eq new lambda proc loop"),
 	chain: chainSpec{
 		member: map[string][2]string{"call": {"receiver", "method"}, "scope_resolution": {"scope", "name"}},
@@ -76,7 +76,7 @@ var phpSpec = &langSpec{
 	family:        "php",
 	packageModule: true,
 	implicitThis:  false,
-	builtins: setOf("count strlen array_map array_filter array_keys array_values in_array isset unset empty is_null is_array " +
+	builtins: SetOf("count strlen array_map array_filter array_keys array_values in_array isset unset empty is_null is_array " +
 		"sprintf printf implode explode str_replace json_encode json_decode var_dump print_r die exit"),
 	chain: chainSpec{
 		member:  map[string][2]string{"member_access_expression": {"object", "name"}, "nullsafe_member_access_expression": {"object", "name"}},
@@ -111,7 +111,7 @@ var bashSpec = &langSpec{
 (command name: (command_name (word) @import.fn) argument: (_) @import.path) @import
 `,
 	family: "bash",
-	builtins: setOf(": echo printf cd pwd test [ [[ exit return local export set unset shift read eval exec source . true false " +
+	builtins: SetOf(": echo printf cd pwd test [ [[ exit return local export set unset shift read eval exec source . true false " +
 		"trap wait kill let declare typeset readonly getopts command type hash alias unalias printenv env sleep cat grep sed awk " +
 		"ls rm cp mv mkdir rmdir chmod chown find xargs sort uniq head tail wc cut tr tee date basename dirname git make go python3 " +
 		"python curl tar"),
@@ -131,7 +131,7 @@ func init() {
 	}}
 	bashSpec.rules = langRules{namespace: nsGlobal, globalFunctions: true}
 	// Namespaced classes, global functions.
-	phpSpec.rules = langRules{namespace: nsPackage, globalFunctions: true, matchModule: matchPackage, defaultBinding: lastComponent,
+	phpSpec.rules = langRules{namespace: nsPackage, globalFunctions: true, matchModule: matchPackage, defaultBinding: LastComponent,
 		testFiles: func(dir, name, ext string) []string {
 			if ext != ".php" {
 				return nil
@@ -197,7 +197,7 @@ func rubyLocal(x *extractor, n *sitter.Node, _ []capNode) {
 		if fn == nil {
 			return
 		}
-		for _, p := range namedChildren(n) {
+		for _, p := range NamedChildren(n) {
 			id := p
 			if p.Type() != "identifier" {
 				id = p.ChildByFieldName("name")
@@ -214,7 +214,7 @@ func rubyClass(x *extractor, n *sitter.Node, _ []capNode) {
 	if name == nil {
 		return
 	}
-	pt := pendingType{name: lastComponent(strings.ReplaceAll(x.text(name), "::", ":"))}
+	pt := pendingType{name: LastComponent(strings.ReplaceAll(x.text(name), "::", ":"))}
 	if sc := n.ChildByFieldName("superclass"); sc != nil {
 		if rt := x.rawTypeOf(firstNamedChild(sc)); rt.known() {
 			pt.bases = append(pt.bases, rt)
@@ -249,7 +249,7 @@ func rubyFinish(x *extractor) {
 		}
 	}
 	for i, s := range x.syms {
-		if s.Kind == symbols.KindMethod && strings.HasPrefix(s.Name, "test_") && testClass[lastComponent(s.Container)] {
+		if s.Kind == symbols.KindMethod && strings.HasPrefix(s.Name, "test_") && testClass[LastComponent(s.Container)] {
 			x.addTest(i, TestRuby)
 		}
 	}
@@ -266,7 +266,7 @@ func phpChain(x *extractor, n *sitter.Node, _ int) (chain, bool) {
 			return chain{root: rootSelf}, true
 		}
 	case "object_creation_expression":
-		for _, c := range namedChildren(n) {
+		for _, c := range NamedChildren(n) {
 			if c.Type() == "name" || c.Type() == "qualified_name" {
 				if rt := x.rawTypeOf(c); rt.known() {
 					return chain{root: rootType, typ: rt}, true
@@ -291,12 +291,12 @@ func phpImport(x *extractor, n *sitter.Node, caps []capNode) {
 		}
 		return
 	}
-	for _, cl := range namedChildren(n) {
+	for _, cl := range NamedChildren(n) {
 		if cl.Type() != "namespace_use_clause" {
 			continue
 		}
 		var full, alias string
-		for _, c := range namedChildren(cl) {
+		for _, c := range NamedChildren(cl) {
 			switch c.Type() {
 			case "qualified_name", "name":
 				full = x.phpName(c)
@@ -363,7 +363,7 @@ func phpField(x *extractor, n *sitter.Node, _ []capNode) {
 		}
 		return
 	}
-	for _, el := range namedChildren(n) {
+	for _, el := range NamedChildren(n) {
 		if el.Type() != "property_element" {
 			continue
 		}
@@ -379,10 +379,10 @@ func phpClass(x *extractor, n *sitter.Node, _ []capNode) {
 		return
 	}
 	pt := pendingType{name: x.text(name), iface: n.Type() == "interface_declaration"}
-	for _, c := range namedChildren(n) {
+	for _, c := range NamedChildren(n) {
 		switch c.Type() {
 		case "base_clause", "class_interface_clause":
-			for _, b := range namedChildren(c) {
+			for _, b := range NamedChildren(c) {
 				if rt := x.rawTypeOf(b); rt.known() {
 					pt.bases = append(pt.bases, rt)
 				}
@@ -398,7 +398,7 @@ func phpTests(x *extractor) {
 		if s.Kind != symbols.KindMethod {
 			continue
 		}
-		cls := lastComponent(s.Container)
+		cls := LastComponent(s.Container)
 		head := ""
 		if s.DocSpan.EndByte > s.DocSpan.StartByte && s.DocSpan.EndByte <= len(x.src) {
 			head = string(x.src[s.DocSpan.StartByte:s.DocSpan.EndByte])

@@ -1,8 +1,10 @@
-package graph
+package graph_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/context-ls/context-ls/graph/graphtest"
 
 	"github.com/context-ls/context-ls/symbols"
 )
@@ -52,22 +54,8 @@ func TestCallersLanguages(t *testing.T) {
 		{"php", "use of a class, alias and $this", "Cart.php:Acme\\Shop.Cart.validate", []string{"Cart.php:Acme\\Shop.Cart.add exact"}},
 		{"php", "typed property", "Cart.php:Acme\\Shop.Cart.add", []string{"CartTest.php:Acme\\Shop.CartTest.testAdd exact"}},
 		{"bash", "sourced function", "lib.sh:prepare", []string{"build.sh:build likely"}},
-		{"lua", "required module's table, not another M", "lua/shop/util.lua:M.slug", []string{"lua/shop/cart.lua:Cart.add exact"}},
-		{"lua", "same-file table", "lua/other.lua:M.slug", []string{"lua/other.lua:M.use exact"}},
-		{"lua", "table path in the same module", "lua/shop/util.lua:M.trim", []string{"lua/shop/util.lua:M.slug exact"}},
-		{"lua", "self call with a colon, method on a constructor's result", "lua/shop/cart.lua:Cart.validate", []string{
-			"lua/shop/cart.lua:Cart.add exact", "spec/shop/cart_spec.lua:validate > rejects empty names likely"}},
-		{"lua", "file-level local function", "lua/shop/cart.lua:subtotal", []string{"lua/shop/cart.lua:Cart.total exact"}},
-		{"lua", "require of a directory's init.lua, anonymous table", "lua/shop/pricing/init.lua:price", []string{"lua/shop/cart.lua:subtotal likely"}},
-		{"lua", "the only global function", "lua/log.lua:log", []string{"lua/other.lua:<file> likely", "lua/shop/cart.lua:Cart.add likely"}},
-		{"lua", "a local function is not seen by other files", "lua/log.lua:slug", []string{}},
-		{"lua", "busted blocks through the required class", "lua/shop/cart.lua:Cart.new", []string{
-			"spec/shop/cart_spec.lua:Cart > adds items exact", "spec/shop/cart_spec.lua:Cart > totals exact", "spec/shop/cart_spec.lua:Cart exact",
-			"spec/shop/cart_spec.lua:validate > rejects empty names exact"}},
-		{"lua", "method on an instance from a constructor", "lua/shop/cart.lua:Cart.add", []string{"spec/shop/cart_spec.lua:Cart > adds items likely"}},
-		{"lua", "method on a constructor's result", "lua/shop/cart.lua:Cart.total", []string{"spec/shop/cart_spec.lua:Cart > totals likely"}},
 	}
-	indexes := map[string]*memIndex{}
+	indexes := map[string]*graphtest.Index{}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.name, func(t *testing.T) {
 			if l := symbols.ByName(tt.lang); l == nil || !l.HasGrammar() {
@@ -75,10 +63,10 @@ func TestCallersLanguages(t *testing.T) {
 			}
 			ix := indexes[tt.lang]
 			if ix == nil {
-				ix = buildIndex(t, "testdata/"+tt.lang)
+				ix = graphtest.Build(t, "testdata/"+tt.lang)
 				indexes[tt.lang] = ix
 			}
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})

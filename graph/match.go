@@ -24,7 +24,7 @@ func (r *Resolver) isNested(d Def) bool {
 		return false
 	}
 	p, err := r.symbol(d.Path, d.Parent)
-	return err == nil && isFunctionKind(p.Kind)
+	return err == nil && symbols.IsFunctionKind(p.Kind)
 }
 
 // match decides whether call site s refers to definition d and how sure
@@ -66,7 +66,7 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		if r.isNested(d) {
 			return 0, "", false, nil
 		}
-		if r.moduleMatch(c.Recv.Module, d, dg) {
+		if r.ModuleMatch(c.Recv.Module, d, dg) {
 			return Exact, "qualified by import " + c.Recv.Module, true, nil
 		}
 		return 0, "", false, nil
@@ -90,7 +90,7 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if !ok {
 		if !isMember(d) && c.Recv.Kind == RecvVar && c.Recv.Type.Module != "" && len(c.Recv.Fields) == 0 && !c.Recv.Type.Call {
 			// from pkg import mod; mod.func(): the "type" is a submodule.
-			if r.moduleMatch(c.Recv.Type.Module+"."+c.Recv.Type.Name, d, dg) {
+			if r.ModuleMatch(c.Recv.Type.Module+"."+c.Recv.Type.Name, d, dg) {
 				return Exact, "qualified by module " + c.Recv.Type.Module + "." + c.Recv.Type.Name, true, nil
 			}
 			return 0, "", false, nil
@@ -98,7 +98,7 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 		if c.Recv.Kind == RecvSelf && len(c.Recv.Fields) == 0 && isMember(d) && typeName(d) == c.Self && sameModule(s, d, dg) {
 			return Exact, "self call in " + c.Self, true, nil
 		}
-		if c.Recv.Kind == RecvFree && !isMember(d) && len(c.Recv.Fields) == 0 && d.Container != "" && lastComponent(d.Container) == c.Recv.Root {
+		if c.Recv.Kind == RecvFree && !isMember(d) && len(c.Recv.Fields) == 0 && d.Container != "" && LastComponent(d.Container) == c.Recv.Root {
 			return Likely, "qualified by namespace " + c.Recv.Root, true, nil
 		}
 		mod := c.Recv.Module
@@ -113,7 +113,7 @@ func (r *Resolver) match(s *Site, d Def) (Confidence, string, bool, error) {
 	if !isMember(d) {
 		if isTypeKind(d.Kind) || d.Kind == symbols.KindFunction {
 			// A static nested type, or a module used like a type.
-			if c.Recv.Kind != RecvSelf && t.module != "" && r.moduleMatch(t.module+"."+t.name, d, dg) {
+			if c.Recv.Kind != RecvSelf && t.module != "" && r.ModuleMatch(t.module+"."+t.name, d, dg) {
 				return Exact, "qualified by module " + t.module + "." + t.name, true, nil
 			}
 		}
@@ -243,7 +243,7 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 	c := &s.Call
 	switch {
 	case c.DefaultImport:
-		if dg.DefaultExport == d.Name && r.moduleMatch(c.Recv.Module, d, dg) {
+		if dg.DefaultExport == d.Name && r.ModuleMatch(c.Recv.Module, d, dg) {
 			return Exact, "default import of " + c.Recv.Module, true, nil
 		}
 		return 0, "", false, nil
@@ -258,7 +258,7 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		if r.isNested(d) {
 			return 0, "", false, nil
 		}
-		if r.moduleMatch(c.Recv.Module, d, dg) {
+		if r.ModuleMatch(c.Recv.Module, d, dg) {
 			return Exact, "imported from " + c.Recv.Module, true, nil
 		}
 		return 0, "", false, nil
@@ -301,7 +301,7 @@ func (r *Resolver) matchBare(s *Site, d Def, dg *FileGraph) (Confidence, string,
 		return Exact, "same file", true, nil
 	}
 	// A definition of the name in the calling file itself wins.
-	if own, err := r.definesTopLevel(s.Path, c.Name); err != nil || own {
+	if own, err := r.DefinesTopLevel(s.Path, c.Name); err != nil || own {
 		return 0, "", false, err
 	}
 	rules := rulesOf(d.Lang)
@@ -329,18 +329,18 @@ func (r *Resolver) memberOfModule(mod string, d Def, dg *FileGraph) bool {
 		return false
 	}
 	pkg := strings.TrimRight(mod[:i], ".:\\")
-	return pkg == dg.Package || pkg == dg.Module || r.moduleMatch(pkg, d, dg)
+	return pkg == dg.Package || pkg == dg.Module || r.ModuleMatch(pkg, d, dg)
 }
 
-// definesTopLevel reports whether file p defines a top-level (not member,
+// DefinesTopLevel reports whether file p defines a top-level (not member,
 // not nested) symbol called name.
-func (r *Resolver) definesTopLevel(p, name string) (bool, error) {
+func (r *Resolver) DefinesTopLevel(p, name string) (bool, error) {
 	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
 	if err != nil {
 		return false, err
 	}
 	for _, d := range defs {
-		if d.Container == "" && (isFunctionKind(d.Kind) || isTypeKind(d.Kind)) {
+		if d.Container == "" && (symbols.IsFunctionKind(d.Kind) || isTypeKind(d.Kind)) {
 			return true, nil
 		}
 	}
@@ -356,12 +356,12 @@ func (r *Resolver) matchGlobal(s *Site, d Def, dg *FileGraph) (Confidence, strin
 	}
 	if cg != nil {
 		for _, im := range cg.Imports {
-			if r.moduleMatch(im.Module, d, dg) {
+			if r.ModuleMatch(im.Module, d, dg) {
 				return Likely, "declared in included " + im.Path, true, nil
 			}
 		}
 	}
-	n, err := r.countDefs(d, func(o Def) bool { return !isMember(o) && !r.isNested(o) })
+	n, err := r.CountDefs(d, func(o Def) bool { return !isMember(o) && !r.isNested(o) })
 	if err != nil {
 		return 0, "", false, err
 	}
@@ -378,7 +378,7 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 	if !isMember(d) {
 		return 0, "", false, nil
 	}
-	n, err := r.countDefs(d, isMember)
+	n, err := r.CountDefs(d, isMember)
 	if err != nil {
 		return 0, "", false, err
 	}
@@ -391,9 +391,9 @@ func (r *Resolver) matchUnknown(s *Site, d Def) (Confidence, string, bool, error
 	return NameOnly, "name only: receiver type unknown", true, nil
 }
 
-// countDefs counts definitions in d's language family named like d that
+// CountDefs counts definitions in d's language family named like d that
 // pass keep, stopping at 2 (callers only distinguish one from several).
-func (r *Resolver) countDefs(d Def, keep func(Def) bool) (int, error) {
+func (r *Resolver) CountDefs(d Def, keep func(Def) bool) (int, error) {
 	refs, err := r.defRefs(d.Name)
 	if err != nil {
 		return 0, err
@@ -553,7 +553,7 @@ func (r *Resolver) hasMethodUncached(t typeRef, m, sig string, depth int) (bool,
 		if err != nil {
 			return false, err
 		}
-		if og != nil && (t.module == "" || og.Module == t.module || r.moduleMatch(t.module, o, og)) && sameSignature(o.Lang, sig, o.Signature, m) {
+		if og != nil && (t.module == "" || og.Module == t.module || r.ModuleMatch(t.module, o, og)) && sameSignature(o.Lang, sig, o.Signature, m) {
 			return true, nil
 		}
 	}
@@ -574,13 +574,13 @@ func (r *Resolver) hasMethodUncached(t typeRef, m, sig string, depth int) (bool,
 // interfaceMethods maps the method names of an interface declaration
 // (with embedded interfaces) to their signatures.
 func (r *Resolver) interfaceMethods(td typeDecl, depth int) (map[string]string, error) {
-	syms, err := r.symbolsOf(td.def.Path)
+	syms, err := r.SymbolsOf(td.def.Path)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	for _, s := range syms {
-		if s.Kind == symbols.KindMethod && lastComponent(s.Container) == td.def.Name && td.def.Span.Contains(s.Span.StartByte) {
+		if s.Kind == symbols.KindMethod && LastComponent(s.Container) == td.def.Name && td.def.Span.Contains(s.Span.StartByte) {
 			out[s.Name] = s.Signature
 		}
 	}

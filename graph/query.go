@@ -724,7 +724,7 @@ func (r *Resolver) namingTests(d Def, add func(TestHit)) error {
 
 // ConventionalTestFiles lists where the tests of the file at p live by
 // each language's naming convention (foo_test.go, test_foo.py,
-// foo.test.ts, FooTest.java …). The files need not exist.
+// foo.test.ts, FooTest.java …), each once. The files need not exist.
 func ConventionalTestFiles(p string) []string {
 	lang := symbols.ForPath(p)
 	if lang == nil {
@@ -736,7 +736,7 @@ func ConventionalTestFiles(p string) []string {
 	}
 	base := path.Base(p)
 	ext := path.Ext(base)
-	return files(path.Dir(p), strings.TrimSuffix(base, ext), ext)
+	return dedupe(files(path.Dir(p), strings.TrimSuffix(base, ext), ext))
 }
 
 // joinPath joins path elements into a clean slash-separated path.
@@ -777,7 +777,7 @@ func TestNameMentions(testName, name, container string) bool {
 	n := norm(name)
 	cands := []string{tn}
 	if container != "" {
-		cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(tn, lastComponent(container)), "_"))
+		cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(tn, LastComponent(container)), "_"))
 	}
 	for _, c := range cands {
 		nc := norm(c)
@@ -819,7 +819,7 @@ func (r *Resolver) Implementations(ctx context.Context, d Def) (Result, error) {
 	var decl typeDecl
 	method := ""
 	switch {
-	case isMember(d) && isFunctionKind(d.Kind):
+	case isMember(d) && symbols.IsFunctionKind(d.Kind):
 		decls, err := r.findTypes(typeRef{name: typeName(d), module: dg.Module, lang: d.Lang, from: d.Path})
 		if err != nil || len(decls) == 0 {
 			return Result{}, err
@@ -904,6 +904,6 @@ func (r *Resolver) implementsDecl(t typeRef, decl typeDecl) (Confidence, string,
 // superclasses, implemented interfaces), up to four levels.
 func (r *Resolver) derives(t typeRef, decl typeDecl) (bool, error) {
 	return r.reachesBase(t, func(b typeRef) bool {
-		return b.name == decl.def.Name && (b.module == "" || b.module == decl.g.Module || r.moduleMatch(b.module, decl.def, decl.g))
+		return b.name == decl.def.Name && (b.module == "" || b.module == decl.g.Module || r.ModuleMatch(b.module, decl.def, decl.g))
 	}, 0)
 }

@@ -186,7 +186,9 @@ func (r *Resolver) loadGraph(p string, cache map[string]*FileGraph, decode func(
 	})
 }
 
-func (r *Resolver) symbolsOf(p string) ([]symbols.Symbol, error) {
+// SymbolsOf returns the definitions of file p in order (cached for the
+// Resolver's life).
+func (r *Resolver) SymbolsOf(p string) ([]symbols.Symbol, error) {
 	return cached(r, r.syms, p, func() ([]symbols.Symbol, error) {
 		s, err := r.ix.Symbols(p)
 		if err != nil {
@@ -298,7 +300,7 @@ func isTypeKind(k symbols.Kind) bool {
 
 // typeName is the type a method belongs to: the last component of its
 // container.
-func typeName(d Def) string { return lastComponent(d.Container) }
+func typeName(d Def) string { return LastComponent(d.Container) }
 
 // typeRef is a resolved type: a name and the module identity it lives in.
 type typeRef struct {
@@ -325,12 +327,12 @@ func (t typeRef) key() string {
 	return memoKey(t.name, t.module, family(t.lang), elem, from)
 }
 
-// moduleMatch reports whether module reference ref (as a file records it:
+// ModuleMatch reports whether module reference ref (as a file records it:
 // an import path, a dotted module, a resolved JS path, a package) names
 // the module of definition d, whose file graph is dg, or a module that
 // re-exports d (a Python package's __init__, a JS index: a member through
 // its type's name).
-func (r *Resolver) moduleMatch(ref string, d Def, dg *FileGraph) bool {
+func (r *Resolver) ModuleMatch(ref string, d Def, dg *FileGraph) bool {
 	if ref == "" || dg == nil {
 		return false
 	}
@@ -524,7 +526,7 @@ func (r *Resolver) typeMatches(t typeRef, d Def, dg *FileGraph) bool {
 	if t.module == dg.Module {
 		return true
 	}
-	return r.moduleMatch(t.module, d, dg)
+	return r.ModuleMatch(t.module, d, dg)
 }
 
 // typeDecl is a type definition with its file graph.
@@ -607,7 +609,7 @@ func (r *Resolver) findDecls(t typeRef) ([]typeDecl, error) {
 		if dg == nil {
 			continue
 		}
-		if t.module != "" && t.module != dg.Module && !r.moduleMatch(t.module, d, dg) {
+		if t.module != "" && t.module != dg.Module && !r.ModuleMatch(t.module, d, dg) {
 			continue
 		}
 		out = append(out, typeDecl{d, dg})
@@ -918,7 +920,7 @@ func (r *Resolver) freeRootUncached(s *Site) (typeRef, Confidence, bool, error) 
 		}
 		visible := false
 		if c.Recv.Module != "" {
-			visible = r.moduleMatch(c.Recv.Module, d, dg)
+			visible = r.ModuleMatch(c.Recv.Module, d, dg)
 		} else {
 			visible = sameModule(s, d, dg)
 			if !visible {
@@ -954,7 +956,7 @@ func (r *Resolver) wildcardImported(s *Site, d Def, dg *FileGraph) (bool, error)
 	}
 	for _, im := range cg.Imports {
 		for _, n := range im.Names {
-			if n.Name == "*" && (im.Module == dg.Package || r.moduleMatch(im.Module, d, dg)) {
+			if n.Name == "*" && (im.Module == dg.Package || r.ModuleMatch(im.Module, d, dg)) {
 				return true, nil
 			}
 		}
@@ -1031,7 +1033,7 @@ func (r *Resolver) visibleCallees(te TypeExpr, s *Site) ([]typeDecl, error) {
 			continue
 		}
 		if te.Module != "" {
-			if !r.moduleMatch(te.Module, d, dg) {
+			if !r.ModuleMatch(te.Module, d, dg) {
 				continue
 			}
 		} else if !sameModule(s, d, dg) {
@@ -1205,11 +1207,11 @@ func parseTypeName(s string) (rawType, bool) {
 	}
 	sep := strings.LastIndexAny(s, ".:\\")
 	if sep < 0 {
-		return rawType{name: s}, isIdentifier(s)
+		return rawType{name: s}, IsIdentifier(s)
 	}
 	name := s[sep+1:]
 	qual := strings.TrimRight(s[:sep], ".:\\")
-	return rawType{name: name, qual: qual}, isIdentifier(name)
+	return rawType{name: name, qual: qual}, IsIdentifier(name)
 }
 
 // skipBalanced returns s after the balanced group that starts it.

@@ -1,30 +1,17 @@
-package graph
+package graph_test
 
 import (
 	"context"
 	"reflect"
 	"sort"
 	"testing"
+
+	. "github.com/context-ls/context-ls/graph" // the tests of graph, outside it to share graphtest
+	"github.com/context-ls/context-ls/graph/graphtest"
 )
 
-// callers returns the described callers of spec in ix.
-func callers(t *testing.T, ix *memIndex, spec string) []string {
-	t.Helper()
-	r := NewResolver(ix, Options{})
-	res, err := r.Callers(context.Background(), ix.def(t, spec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := []string{}
-	for _, e := range res.Edges {
-		out = append(out, describe(e))
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestCallersGo(t *testing.T) {
-	ix := buildIndex(t, "testdata/go")
+	ix := graphtest.Build(t, "testdata/go")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -49,7 +36,7 @@ func TestCallersGo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
@@ -57,7 +44,7 @@ func TestCallersGo(t *testing.T) {
 }
 
 func TestCallersPython(t *testing.T) {
-	ix := buildIndex(t, "testdata/python")
+	ix := graphtest.Build(t, "testdata/python")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -77,33 +64,20 @@ func TestCallersPython(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
 	}
 }
 
-func describeTests(hits []TestHit) []string {
-	out := []string{}
-	for _, h := range hits {
-		s := h.Path + ":" + h.Test.Name + " " + string(h.Reason)
-		if h.Via != nil {
-			s += " via " + h.Via.QualifiedName()
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func TestTests(t *testing.T) {
-	goIx := buildIndex(t, "testdata/go")
-	pyIx := buildIndex(t, "testdata/python")
-	pyIdioms := buildIndex(t, "testdata/pyidioms")
-	luaIx := buildIndex(t, "testdata/lua")
+	goIx := graphtest.Build(t, "testdata/go")
+	pyIx := graphtest.Build(t, "testdata/python")
+	pyIdioms := graphtest.Build(t, "testdata/pyidioms")
 	tests := []struct {
 		name   string
-		ix     *memIndex
+		ix     *graphtest.Index
 		target string
 		want   []string
 	}{
@@ -127,21 +101,15 @@ func TestTests(t *testing.T) {
 		{"python unittest through inheritance", pyIx, "app/store/db.py:Base.close", []string{
 			"tests/test_db.py:DatabaseCase.test_close direct", "tests/test_db.py:TestDatabase.test_get two-hops via Database.get",
 			"tests/test_db.py:test_open two-hops via Database.get"}},
-		{"lua busted blocks", luaIx, "lua/shop/cart.lua:Cart.new", []string{
-			"spec/shop/cart_spec.lua:Cart > adds items direct", "spec/shop/cart_spec.lua:Cart > totals direct", "spec/shop/cart_spec.lua:Cart direct",
-			"spec/shop/cart_spec.lua:validate > rejects empty names direct"}},
-		{"lua direct, two hops through a method, naming (spec/ mirrors lua/)", luaIx, "lua/shop/cart.lua:Cart.validate", []string{
-			"spec/shop/cart_spec.lua:Cart > adds items two-hops via Cart.add", "spec/shop/cart_spec.lua:validate > rejects empty names direct",
-			"spec/shop/cart_spec.lua:validate naming"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewResolver(tt.ix, Options{})
-			res, err := r.Tests(context.Background(), tt.ix.def(t, tt.target))
+			res, err := r.Tests(context.Background(), tt.ix.Def(t, tt.target))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := describeTests(res.Hits)
+			got := graphtest.DescribeTests(res.Hits)
 			sort.Strings(got)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
@@ -163,10 +131,7 @@ func TestCallees(t *testing.T) {
 }
 
 func TestResolveAt(t *testing.T) {
-	goR := NewResolver(buildIndex(t, "testdata/go"), Options{})
-	// Lua: the grammar starts a file-level statement with the white space
-	// before it; the site is the name alone.
-	luaR := NewResolver(buildIndex(t, "testdata/lua"), Options{})
+	goR := NewResolver(graphtest.Build(t, "testdata/go"), Options{})
 	tests := []struct {
 		r         *Resolver
 		path      string
@@ -179,12 +144,6 @@ func TestResolveAt(t *testing.T) {
 		{goR, "shop/cart.go", 67, 3, []string{"shop/cart.go:Sizer.Len exact"}, true},            // s.Len(): the interface method
 		{goR, "shop/cart.go", 90, 2, nil, true},                                                 // a local closure shadows helper
 		{goR, "shop/cart.go", 10, 0, nil, false},                                                // not a call site
-		{luaR, "lua/shop/cart.lua", 20, 29, []string{"lua/shop/util.lua:M.slug exact"}, true},   // util.slug(name)
-		{luaR, "lua/shop/cart.lua", 22, 2, []string{"lua/log.lua:log likely"}, true},            // a global function
-		{luaR, "lua/shop/cart.lua", 40, 10, nil, true},                                          // round: a nested local function
-		{luaR, "lua/other.lua", 10, 2, []string{"lua/other.lua:M.use exact"}, true},             // M.use() at file level
-		{luaR, "lua/other.lua", 11, 0, []string{"lua/log.lua:log likely"}, true},                // log(…) at file level
-		{luaR, "lua/other.lua", 10, 7, nil, false},                                              // the end of the line before
 	}
 	for _, tt := range tests {
 		ms, found, err := tt.r.ResolveAt(tt.path, tt.line-1, tt.col)
@@ -193,7 +152,7 @@ func TestResolveAt(t *testing.T) {
 		}
 		var got []string
 		for _, m := range ms {
-			got = append(got, describe(Edge{Def: m.Def, Confidence: m.Confidence}))
+			got = append(got, graphtest.Describe(Edge{Def: m.Def, Confidence: m.Confidence}))
 		}
 		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.path, tt.line, tt.col, got, found, tt.want, tt.found)
@@ -215,14 +174,14 @@ func TestCalleesSkipValues(t *testing.T) {
 // fixture and describes them, sorted.
 func calleesOf(t *testing.T, key string) ([]string, Result) {
 	t.Helper()
-	ix := buildIndex(t, "testdata/go")
-	res, err := NewResolver(ix, Options{}).Callees(context.Background(), ix.def(t, key))
+	ix := graphtest.Build(t, "testdata/go")
+	res, err := NewResolver(ix, Options{}).Callees(context.Background(), ix.Def(t, key))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, e := range res.Edges {
-		got = append(got, describe(e))
+		got = append(got, graphtest.Describe(e))
 	}
 	sort.Strings(got)
 	return got, res
@@ -233,7 +192,7 @@ func calleesOf(t *testing.T, key string) ([]string, Result) {
 // hierarchy with overrides, a module-level instance, a package module
 // named like a standard one).
 func TestCallersPythonIdioms(t *testing.T) {
-	ix := buildIndex(t, "testdata/pyidioms")
+	ix := graphtest.Build(t, "testdata/pyidioms")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -267,13 +226,13 @@ func TestCallersPythonIdioms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
 	}
 	// zip_file.read() is not even a guess: its receiver is a type of a module outside the workspace.
-	res, err := NewResolver(ix, Options{}).Callers(context.Background(), ix.def(t, "shelf/models.py:Request.read"))
+	res, err := NewResolver(ix, Options{}).Callers(context.Background(), ix.Def(t, "shelf/models.py:Request.read"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +240,7 @@ func TestCallersPythonIdioms(t *testing.T) {
 		t.Errorf("guesses of Request.read: %v, want none", res.Guesses)
 	}
 	// thing.is_error (thing of unknown type) is not even a guess.
-	res, err = NewResolver(ix, Options{}).Callers(context.Background(), ix.def(t, "shelf/wrappers.py:Response.is_error"))
+	res, err = NewResolver(ix, Options{}).Callers(context.Background(), ix.Def(t, "shelf/wrappers.py:Response.is_error"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +254,7 @@ func TestCallersPythonIdioms(t *testing.T) {
 // call or a chain, this in a plain function, getters' types, tests of
 // ava, vitest and node:test.
 func TestCallersTypeScriptIdioms(t *testing.T) {
-	ix := buildIndex(t, "testdata/tsidioms")
+	ix := graphtest.Build(t, "testdata/tsidioms")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -317,17 +276,17 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
 	}
 	r := NewResolver(ix, Options{})
-	res, err := r.Tests(context.Background(), ix.def(t, "src/schema/number.ts:NumberSchema.#add"))
+	res, err := r.Tests(context.Background(), ix.Def(t, "src/schema/number.ts:NumberSchema.#add"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := describeTests(res.Hits)
+	got := graphtest.DescribeTests(res.Hits)
 	sort.Strings(got)
 	want := []string{"test/number.ts:max chains two-hops via NumberSchema.max", "test/number.ts:renamed class two-hops via NumberSchema.max"}
 	if !reflect.DeepEqual(got, want) {
@@ -340,7 +299,7 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 // slices, type switches, values of named function types, test tables,
 // copies and reassignments.
 func TestCallersGoIdioms(t *testing.T) {
-	ix := buildIndex(t, "testdata/goidioms")
+	ix := graphtest.Build(t, "testdata/goidioms")
 	tests := []struct {
 		name, target string
 		want         []string
@@ -361,7 +320,7 @@ func TestCallersGoIdioms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
@@ -372,11 +331,11 @@ func TestCallersGoIdioms(t *testing.T) {
 // methods of an interface's implementations (by method sets in Go, generic
 // ones too), overrides of a base class's method, the types themselves.
 func TestImplementations(t *testing.T) {
-	goIx := buildIndex(t, "testdata/goidioms")
-	pyIx := buildIndex(t, "testdata/pyidioms")
+	goIx := graphtest.Build(t, "testdata/goidioms")
+	pyIx := graphtest.Build(t, "testdata/pyidioms")
 	tests := []struct {
 		name   string
-		ix     *memIndex
+		ix     *graphtest.Index
 		target string
 		want   []string
 	}{
@@ -390,13 +349,13 @@ func TestImplementations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := NewResolver(tt.ix, Options{}).Implementations(context.Background(), tt.ix.def(t, tt.target))
+			res, err := NewResolver(tt.ix, Options{}).Implementations(context.Background(), tt.ix.Def(t, tt.target))
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := []string{}
 			for _, e := range res.Edges {
-				got = append(got, describe(e))
+				got = append(got, graphtest.Describe(e))
 			}
 			sort.Strings(got)
 			if !reflect.DeepEqual(got, tt.want) {

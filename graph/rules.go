@@ -171,7 +171,7 @@ func starImports(r *Resolver, s *Site, d Def, dg *FileGraph) (Confidence, string
 	}
 	for _, im := range cg.Imports {
 		for _, n := range im.Names {
-			if n.Name == "*" && r.moduleMatch(im.Module, d, dg) {
+			if n.Name == "*" && r.ModuleMatch(im.Module, d, dg) {
 				return Likely, "star import of " + im.Module, true, nil
 			}
 		}

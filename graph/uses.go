@@ -121,7 +121,7 @@ func (u *usesWalker) visit(n *sitter.Node) bool {
 		return true
 	}
 	name := x.text(n)
-	if spec.builtins[name] || spec.chain.self[name] || spec.chain.super[name] || !isIdentifier(name) {
+	if spec.builtins[name] || spec.chain.self[name] || spec.chain.super[name] || !IsIdentifier(name) {
 		return false
 	}
 	parent := n.Parent()

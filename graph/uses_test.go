@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"context"
@@ -8,12 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/context-ls/context-ls/graph" // the tests of graph, outside it to share graphtest
+	"github.com/context-ls/context-ls/graph/graphtest"
+
 	"github.com/context-ls/context-ls/symbols"
 )
 
 // usesIn lists the uses in the lines [from, to] (1-based) of fixture
 // file rel, each as "kind name -> definition" (or "-> none").
-func usesIn(t *testing.T, ix *memIndex, dir, rel string, from, to int) []string {
+func usesIn(t *testing.T, ix *graphtest.Index, dir, rel string, from, to int) []string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
@@ -50,7 +53,7 @@ func usesIn(t *testing.T, ix *memIndex, dir, rel string, from, to int) []string 
 
 func TestUses(t *testing.T) {
 	const dir = "testdata/gotypes"
-	ix := buildIndex(t, dir)
+	ix := graphtest.Build(t, dir)
 	tests := []struct {
 		name     string
 		rel      string
@@ -92,7 +95,7 @@ func TestUses(t *testing.T) {
 
 func TestUsesPython(t *testing.T) {
 	const dir = "testdata/python"
-	ix := buildIndex(t, dir)
+	ix := graphtest.Build(t, dir)
 	// Database.get: self's attribute chain, a local, an imported function.
 	got := usesIn(t, ix, dir, "app/store/db.py", 22, 27)
 	want := []string{

@@ -388,7 +388,7 @@ func (x *extractor) nest() {
 		}
 		if len(stack) > 0 {
 			d.parent = stack[len(stack)-1]
-			if isFuncKind(x.defs[d.parent].kind) {
+			if IsFunctionKind(x.defs[d.parent].kind) {
 				// Definitions local to a function body are not listed;
 				// most bodies are not even searched (langSpec.prune), and
 				// this keeps the rule independent of body size.
@@ -421,8 +421,8 @@ func (x *extractor) nest() {
 	x.defs = kept
 }
 
-// isFuncKind reports kinds whose bodies are code rather than declarations.
-func isFuncKind(k Kind) bool {
+// IsFunctionKind reports kinds whose bodies are code rather than declarations.
+func IsFunctionKind(k Kind) bool {
 	return k == KindFunction || k == KindMethod || k == KindConstructor
 }
 
@@ -601,7 +601,7 @@ func (x *extractor) signature(d *def) string {
 	if end < start {
 		end = start
 	}
-	s := collapseSpace(x.src[start:end])
+	s := CollapseSpace(x.src[start:end])
 	if header {
 		s = strings.TrimRight(s, " \t:{,")
 	}
@@ -636,12 +636,12 @@ func (x *extractor) sigStart(n *sitter.Node) int {
 	return int(n.StartByte())
 }
 
-// collapseSpace replaces every run of white space with one space and trims
+// CollapseSpace replaces every run of white space with one space and trims
 // the ends; backslash line continuations count as space. A run that breaks
 // a line next to a bracket disappears, and so does a trailing comma before
 // a closing bracket on the next line, so that multi-line parameter lists
 // read as they would on one line.
-func collapseSpace(b []byte) string {
+func CollapseSpace(b []byte) string {
 	out := make([]byte, 0, len(b))
 	pending, newline := false, false
 	for i, c := range b {
@@ -747,8 +747,8 @@ func (x *extractor) bodyOf(n *sitter.Node) *sitter.Node {
 	return nil
 }
 
-// hasChildOfType reports whether n has a direct child (named or not) of type t.
-func hasChildOfType(n *sitter.Node, t string) bool {
+// HasChildOfType reports whether n has a direct child (named or not) of type t.
+func HasChildOfType(n *sitter.Node, t string) bool {
 	count := int(n.ChildCount())
 	for i := 0; i < count; i++ {
 		if n.Child(i).Type() == t {
@@ -758,9 +758,9 @@ func hasChildOfType(n *sitter.Node, t string) bool {
 	return false
 }
 
-// childBefore returns n's first direct child of type want that comes
+// ChildBefore returns n's first direct child of type want that comes
 // before the first child of type stop, or nil.
-func childBefore(n *sitter.Node, want, stop string) *sitter.Node {
+func ChildBefore(n *sitter.Node, want, stop string) *sitter.Node {
 	count := int(n.ChildCount())
 	for i := 0; i < count; i++ {
 		c := n.Child(i)

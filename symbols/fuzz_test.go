@@ -1,60 +1,36 @@
-package symbols
+package symbols_test
 
 import (
-	"context"
-	"errors"
 	"os"
 	"testing"
+
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/symbols/symbolstest"
 )
 
-// fuzzParser is reused across fuzz inputs: the fuzz function runs
-// sequentially within one worker process.
-var fuzzParser *Parser
-
-// FuzzParse feeds arbitrary bytes to every grammar (selected by the first
-// argument) and checks that parsing never panics and every symbol keeps
-// the span invariants. Seeds are the golden fixtures.
+// FuzzParse feeds arbitrary bytes to every grammar kept in this package
+// (selected by the first argument) and checks that parsing never panics
+// and every symbol keeps the span invariants. Seeds are the golden
+// fixtures.
 //
 //	go test ./symbols -run '^$' -fuzz FuzzParse -fuzztime 60s
 func FuzzParse(f *testing.F) {
-	var langs []*Language
-	for _, l := range All() {
+	var langs []*symbols.Language
+	for _, l := range symbols.All() {
 		if l.HasGrammar() {
 			langs = append(langs, l)
 		}
 	}
-	index := map[*Language]uint8{}
-	for i, l := range langs {
-		index[l] = uint8(i)
-	}
 	fx := fixtures(f)
+	seeds := make([]symbolstest.Seed, 0, len(fx)+2)
 	for _, path := range sortedKeys(fx) {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(index[fx[path]], src)
+		seeds = append(seeds, symbolstest.Seed{Lang: fx[path], Src: src})
 	}
-	f.Add(uint8(0), []byte("\xff\xfe\x00\x00"))
-	f.Add(uint8(1), []byte("int (*(*f)(int))[3];\n#define X(a) a##__VA_ARGS__\n"))
-	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
-		if fuzzParser == nil {
-			fuzzParser = NewParser()
-		}
-		lang := langs[int(which)%len(langs)]
-		file, err := fuzzParser.Parse(context.Background(), lang, src)
-		if err != nil {
-			if errors.Is(err, ErrTimeout) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrIrregular) {
-				return
-			}
-			t.Fatalf("%s: %v", lang.Name, err)
-		}
-		defer file.Close()
-		checkInvariants(t, file)
-		for off := -1; off <= len(src); off += 1 + len(src)/16 {
-			if i := file.SymbolAt(off); i >= 0 && !file.Symbols[i].Span.Contains(off) {
-				t.Fatalf("SymbolAt(%d) = %d does not contain it", off, i)
-			}
-		}
-	})
+	seeds = append(seeds, symbolstest.Seed{Lang: langs[0], Src: []byte("\xff\xfe\x00\x00")},
+		symbolstest.Seed{Lang: langs[1], Src: []byte("int (*(*f)(int))[3];\n#define X(a) a##__VA_ARGS__\n")})
+	symbolstest.Fuzz(f, langs, seeds)
 }

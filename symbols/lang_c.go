@@ -317,8 +317,8 @@ func cTypedefSig(x *extractor, d *def) (string, bool) {
 	if body == nil {
 		return "", false
 	}
-	head := collapseSpace(x.src[d.node.StartByte():body.StartByte()])
-	tail := collapseSpace(x.src[body.EndByte():d.node.EndByte()])
+	head := CollapseSpace(x.src[d.node.StartByte():body.StartByte()])
+	tail := CollapseSpace(x.src[body.EndByte():d.node.EndByte()])
 	return strings.TrimRight(head+" {…} "+strings.TrimLeft(tail, " "), " ;"), true
 }
 

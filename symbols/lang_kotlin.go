@@ -17,15 +17,15 @@ var kotlinSpec = &langSpec{
 		case "class_declaration":
 			mods := modifierSet(x, n, "modifiers")
 			switch {
-			case hasChildOfType(n, "interface"):
+			case HasChildOfType(n, "interface"):
 				d.kind = KindInterface
-			case mods["enum"] || hasChildOfType(n, "enum"):
+			case mods["enum"] || HasChildOfType(n, "enum"):
 				d.kind = KindEnum
 			}
 		case "function_declaration":
 			// Extension functions (fun String.pad()) are qualified by
 			// their receiver type, like Go methods.
-			if recv := childBefore(n, "user_type", "simple_identifier"); recv != nil {
+			if recv := ChildBefore(n, "user_type", "simple_identifier"); recv != nil {
 				d.hasOverride = true
 				d.containerOverride = x.text(recv)
 			}

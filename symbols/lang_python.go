@@ -43,7 +43,7 @@ func preparePython(x *extractor, d *def) bool {
 		switch {
 		case strings.HasSuffix(ann, "TypeAlias"):
 			d.kind = KindType
-		case isConstantName(d.name) || strings.HasPrefix(ann, "Final") || strings.Contains(ann, ".Final"):
+		case IsConstantName(d.name) || strings.HasPrefix(ann, "Final") || strings.Contains(ann, ".Final"):
 			d.kind = KindConst
 		}
 	}
@@ -70,8 +70,8 @@ func pythonPublic(name string) bool {
 	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
-// isConstantName reports an ALL_CAPS identifier with at least one letter.
-func isConstantName(name string) bool {
+// IsConstantName reports an ALL_CAPS identifier with at least one letter.
+func IsConstantName(name string) bool {
 	letter := false
 	for _, r := range name {
 		switch {

@@ -41,6 +41,10 @@ type Language struct {
 	// (Python's docstrings), so English in a literal is documentation,
 	// not embedded prose.
 	DocStrings bool
+	// TestFiles lists the base names of test files by the language's
+	// naming convention, each with at most one "*" standing for any run of
+	// characters ("*_test.go", "test_*.py", "conftest.py"); see IsTestFile.
+	TestFiles []string
 
 	// grammar returns the tree-sitter language; nil for text languages.
 	grammar func() *sitter.Language
@@ -95,6 +99,21 @@ func (l *Language) HeaderNode(n *sitter.Node, src []byte) (header, ok bool) {
 		return false, false
 	}
 	return l.header(n, src), true
+}
+
+// IsTestFile reports whether base, the base name of a file of this
+// language, names a test file by the language's convention.
+func (l *Language) IsTestFile(base string) bool {
+	if l == nil {
+		return false
+	}
+	for _, pat := range l.TestFiles {
+		pre, suf, wild := strings.Cut(pat, "*")
+		if !wild && base == pat || wild && len(base) >= len(pre)+len(suf) && strings.HasPrefix(base, pre) && strings.HasSuffix(base, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasGrammar reports whether the language is parsed with tree-sitter. Text

@@ -24,7 +24,6 @@ func TestForPath(t *testing.T) {
 		{"a.cs", "csharp"},
 		{"index.php", "php"},
 		{"a.kt", "kotlin"}, {"build.gradle.kts", "kotlin"},
-		{"init.lua", "lua"}, {"lua/plugin/config.LUA", "lua"}, {"pkg-1.0-1.rockspec", "lua"}, {".luacheckrc", "lua"},
 		{"run.sh", "bash"}, {"x.bash", "bash"}, {".bashrc", "bash"}, {"home/u/.profile", "bash"},
 		{"README.md", "markdown"}, {"doc.markdown", "markdown"},
 		{"ci.yml", "yaml"}, {"ci.yaml", "yaml"},
@@ -60,8 +59,6 @@ func TestForContent(t *testing.T) {
 		{"bin/tool", "#!/usr/bin/env ruby\n", "ruby"},
 		{"bin/tool", "#!/usr/bin/env FOO=1 php\n", "php"},
 		{"bin/tool", "\xef\xbb\xbf#!/bin/bash\n", "bash"},
-		{"bin/tool", "#!/usr/bin/env lua5.4\n", "lua"},
-		{"bin/tool", "#!/usr/bin/luajit\n", "lua"},
 		{"bin/tool", "#!/usr/bin/env perl\n", ""},
 		{"bin/tool", "#!\n", ""},
 		{"bin/tool", "plain text", ""},
@@ -84,7 +81,7 @@ func TestForContent(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	wantGrammar := []string{"bash", "c", "cpp", "csharp", "go", "java", "javascript", "kotlin", "lua", "php", "python", "ruby", "rust", "tsx", "typescript"}
+	wantGrammar := []string{"bash", "c", "cpp", "csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby", "rust", "tsx", "typescript"}
 	wantText := []string{"json", "markdown", "sql", "text", "toml", "yaml"}
 	all := All()
 	if len(all) != len(wantGrammar)+len(wantText) {
@@ -161,5 +158,28 @@ func BenchmarkCompileQueries(b *testing.B) {
 				q.Close()
 			}
 		})
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	tests := []struct {
+		lang, base string
+		want       bool
+	}{
+		{"go", "cart_test.go", true}, {"go", "_test.go", true}, {"go", "cart.go", false}, {"go", "testing.go", false},
+		{"python", "test_db.py", true}, {"python", "db_test.py", true}, {"python", "conftest.py", true},
+		{"python", "test_.py", true}, {"python", "db.py", false}, {"python", "testing.py", false}, {"python", "xconftest.py", false},
+		{"java", "CartTest.java", true}, {"java", "CartTests.java", true}, {"java", "Cart.java", false},
+		{"ruby", "cart_spec.rb", true}, {"ruby", "cart_test.rb", true}, {"ruby", "cart.rb", false},
+		{"typescript", "cart.test.ts", false}, // x.test.* is the caller's rule, for every language
+	}
+	for _, tt := range tests {
+		if got := ByName(tt.lang).IsTestFile(tt.base); got != tt.want {
+			t.Errorf("%s IsTestFile(%q) = %v, want %v", tt.lang, tt.base, got, tt.want)
+		}
+	}
+	var none *Language
+	if none.IsTestFile("x_test.go") {
+		t.Error("a nil language names no test file")
 	}
 }

@@ -1,4 +1,4 @@
-package symbols
+package symbols_test
 
 import (
 	"context"
@@ -6,26 +6,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/symbols/symbolstest"
 )
 
-func parseString(t *testing.T, lang, src string) *File {
+func parseString(t *testing.T, lang, src string) *symbols.File {
 	t.Helper()
-	l := ByName(lang)
+	l := symbols.ByName(lang)
 	if l == nil {
 		t.Fatalf("no language %q", lang)
 	}
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	f, err := p.Parse(context.Background(), l, []byte(src))
 	if err != nil {
 		t.Fatalf("parse %s: %v", lang, err)
 	}
 	t.Cleanup(f.Close)
-	checkInvariants(t, f)
+	symbolstest.CheckInvariants(t, f)
 	return f
 }
 
-func names(f *File) []string {
+func names(f *symbols.File) []string {
 	var out []string
 	for _, s := range f.Symbols {
 		out = append(out, s.QualifiedName())
@@ -123,34 +126,34 @@ func TestDeepNesting(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	ctx := context.Background()
-	if _, err := p.Parse(ctx, ByName("markdown"), []byte("# x")); !errors.Is(err, ErrNoGrammar) {
+	if _, err := p.Parse(ctx, symbols.ByName("markdown"), []byte("# x")); !errors.Is(err, symbols.ErrNoGrammar) {
 		t.Errorf("markdown: %v, want ErrNoGrammar", err)
 	}
-	if _, err := p.Parse(ctx, nil, []byte("x")); !errors.Is(err, ErrNoGrammar) {
+	if _, err := p.Parse(ctx, nil, []byte("x")); !errors.Is(err, symbols.ErrNoGrammar) {
 		t.Errorf("nil language: %v, want ErrNoGrammar", err)
 	}
-	big := make([]byte, MaxSourceBytes+1)
-	if _, err := p.Parse(ctx, ByName("go"), big); !errors.Is(err, ErrTooLarge) {
+	big := make([]byte, symbols.MaxSourceBytes+1)
+	if _, err := p.Parse(ctx, symbols.ByName("go"), big); !errors.Is(err, symbols.ErrTooLarge) {
 		t.Errorf("huge: %v, want ErrTooLarge", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := p.Parse(cctx, ByName("go"), []byte("package p")); !errors.Is(err, context.Canceled) {
+	if _, err := p.Parse(cctx, symbols.ByName("go"), []byte("package p")); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 	// The parser stays usable after every failure.
-	f, err := p.Parse(ctx, ByName("go"), []byte("package p\nfunc F() {}\n"))
+	f, err := p.Parse(ctx, symbols.ByName("go"), []byte("package p\nfunc F() {}\n"))
 	if err != nil || len(f.Symbols) != 1 {
 		t.Fatalf("parse after failures: %v", err)
 	}
 	f.Close()
 	f.Close() // idempotent
-	closed := NewParser()
+	closed := symbols.NewParser()
 	closed.Close()
-	if _, err := closed.Parse(ctx, ByName("go"), []byte("package p")); err == nil {
+	if _, err := closed.Parse(ctx, symbols.ByName("go"), []byte("package p")); err == nil {
 		t.Error("Parse on a closed Parser succeeded")
 	}
 }
@@ -159,11 +162,11 @@ func TestCancelDuringParse(t *testing.T) {
 	// A large input and a context that ends almost at once: Parse must
 	// return the context's error, not hang or panic.
 	src := []byte("package p\n" + strings.Repeat("func F() { if x { for { y() } } }\n", 200000))
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	_, err := p.Parse(ctx, ByName("go"), src)
+	_, err := p.Parse(ctx, symbols.ByName("go"), src)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)
 	}
@@ -171,14 +174,14 @@ func TestCancelDuringParse(t *testing.T) {
 
 func TestTimeout(t *testing.T) {
 	src := []byte("package p\n" + strings.Repeat("func F() { if x { for { y() } } }\n", 200000))
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	p.SetTimeout(time.Millisecond)
-	if _, err := p.Parse(context.Background(), ByName("go"), src); !errors.Is(err, ErrTimeout) {
+	if _, err := p.Parse(context.Background(), symbols.ByName("go"), src); !errors.Is(err, symbols.ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
 	p.SetTimeout(0)
-	f, err := p.Parse(context.Background(), ByName("go"), []byte("package p\nfunc F() {}\n"))
+	f, err := p.Parse(context.Background(), symbols.ByName("go"), []byte("package p\nfunc F() {}\n"))
 	if err != nil {
 		t.Fatalf("after timeout: %v", err)
 	}
@@ -189,13 +192,13 @@ func TestTimeout(t *testing.T) {
 // ends right after a parse can leave the parser's cancellation flag set, and
 // the next parse fails at once. Parse must recover.
 func TestContextEndingAfterParse(t *testing.T) {
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	// Big enough that tree-sitter checks the flag (every 100 operations).
 	src := []byte("package p\n" + strings.Repeat("func F() { x := 1; _ = x }\n", 50))
 	for i := 0; i < 300; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
-		f, err := p.Parse(ctx, ByName("go"), src)
+		f, err := p.Parse(ctx, symbols.ByName("go"), src)
 		cancel()
 		if err != nil {
 			t.Fatalf("iteration %d: %v", i, err)

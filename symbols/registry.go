@@ -9,24 +9,24 @@ import (
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/kotlin"
-	"github.com/smacker/go-tree-sitter/lua"
 	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/ruby"
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
-	"sync"
 )
 
-// codeLanguages lists the languages parsed with a tree-sitter grammar.
+// codeLanguages lists the languages parsed with a tree-sitter grammar
+// whose rules live in this package; a language in its own package
+// (lang/<name>) adds itself with Register.
 func codeLanguages() []*Language {
 	return []*Language{
-		{Name: "go", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
+		{Name: "go", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, TestFiles: []string{"*_test.go"}, grammar: golang.GetLanguage, spec: goSpec},
 		{
 			Name: "python", LineComment: "#", Bodies: IndentedBodies, DocStrings: true, Extensions: []string{".py", ".pyi", ".pyw"},
 			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
-			grammar: python.GetLanguage, spec: pythonSpec,
+			TestFiles: []string{"test_*.py", "*_test.py", "conftest.py"}, grammar: python.GetLanguage, spec: pythonSpec,
 		},
 		{
 			Name: "javascript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
@@ -42,12 +42,12 @@ func codeLanguages() []*Language {
 			Name: "cpp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
 			grammar: cpp.GetLanguage, spec: cppSpec,
 		},
-		{Name: "java", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
+		{Name: "java", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".java"}, TestFiles: []string{"*Test.java", "*Tests.java"}, grammar: java.GetLanguage, spec: javaSpec},
 		{Name: "kotlin", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
 		{
 			Name: "ruby", LineComment: "#", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 			Filenames:    []string{"Gemfile", "Rakefile", "Vagrantfile", "Guardfile", "Podfile", "Brewfile"},
-			Interpreters: []string{"ruby", "jruby"}, grammar: ruby.GetLanguage, spec: rubySpec,
+			Interpreters: []string{"ruby", "jruby"}, TestFiles: []string{"*_spec.rb", "*_test.rb"}, grammar: ruby.GetLanguage, spec: rubySpec,
 		},
 		{Name: "csharp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
 		{Name: "php", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".php", ".phtml", ".php3", ".php4", ".php5", ".phps"}, Interpreters: []string{"php"}, grammar: php.GetLanguage, spec: phpSpec},
@@ -57,13 +57,6 @@ func codeLanguages() []*Language {
 			Interpreters: []string{"bash"}, grammar: bash.GetLanguage, spec: bashSpec,
 		},
 		{Name: "rust", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
-		{
-			Name: "lua", LineComment: "--", Extensions: []string{".lua", ".rockspec"}, Filenames: []string{".luacheckrc", ".busted"},
-			Interpreters: []string{"lua", "luajit"}, grammar: lua.GetLanguage, spec: luaSpec, header: luaHeader,
-			// The Lua grammar's external scanner keeps its long-bracket
-			// state in C globals: two parses at once corrupt each other.
-			parseMu: new(sync.Mutex),
-		},
 		{Name: "tsx", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }

@@ -1,4 +1,4 @@
-package symbols
+package symbols_test
 
 import (
 	"context"
@@ -10,21 +10,24 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/symbols"
+	"github.com/context-ls/context-ls/symbols/symbolstest"
 )
 
 // fixtures returns every fixture file with its language.
-func fixtures(t testing.TB) map[string]*Language {
+func fixtures(t testing.TB) map[string]*symbols.Language {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*Language{}
+	out := map[string]*symbols.Language{}
 	for _, p := range paths {
 		if strings.HasSuffix(p, ".golden") {
 			continue
 		}
-		if l := ByName(filepath.Base(filepath.Dir(p))); l != nil {
+		if l := symbols.ByName(filepath.Base(filepath.Dir(p))); l != nil {
 			out[p] = l
 		}
 	}
@@ -34,7 +37,7 @@ func fixtures(t testing.TB) map[string]*Language {
 	return out
 }
 
-func sortedKeys(m map[string]*Language) []string {
+func sortedKeys(m map[string]*symbols.Language) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -48,7 +51,7 @@ func sortedKeys(m map[string]*Language) []string {
 // that parsing never fails or panics and the invariants hold.
 func TestCorruptedFixtures(t *testing.T) {
 	fx := fixtures(t)
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	rng := rand.New(rand.NewSource(1))
 	for _, path := range sortedKeys(fx) {
@@ -83,7 +86,7 @@ func TestCorruptedFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s variant %d: %v", path, i, err)
 			}
-			checkInvariants(t, f)
+			symbolstest.CheckInvariants(t, f)
 			f.Close()
 		}
 	}
@@ -93,7 +96,7 @@ func TestCorruptedFixtures(t *testing.T) {
 // fixture: definitions away from the damage must survive.
 func TestSyntaxErrorsKeepSymbols(t *testing.T) {
 	fx := fixtures(t)
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	for _, path := range sortedKeys(fx) {
 		lang := fx[path]
@@ -115,7 +118,7 @@ func TestSyntaxErrorsKeepSymbols(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkInvariants(t, g)
+		symbolstest.CheckInvariants(t, g)
 		got := map[string]bool{}
 		for _, s := range g.Symbols {
 			got[s.Name] = true
@@ -143,20 +146,20 @@ func TestSyntaxErrorsKeepSymbols(t *testing.T) {
 // TestDeepNestingAllLanguages feeds every grammar deeply nested brackets:
 // each parses them or refuses them as too irregular to query.
 func TestDeepNestingAllLanguages(t *testing.T) {
-	p := NewParser()
+	p := symbols.NewParser()
 	defer p.Close()
 	nest := strings.Repeat("(", 1000) + strings.Repeat("[", 1000) + strings.Repeat("{", 1000) +
 		strings.Repeat("}", 1000) + strings.Repeat("]", 1000) + strings.Repeat(")", 1000)
-	for _, l := range All() {
+	for _, l := range symbols.All() {
 		if !l.HasGrammar() {
 			continue
 		}
 		f, err := p.Parse(context.Background(), l, []byte(nest))
-		if err != nil && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrIrregular) {
+		if err != nil && !errors.Is(err, symbols.ErrTimeout) && !errors.Is(err, symbols.ErrIrregular) {
 			t.Fatalf("%s: %v", l.Name, err)
 		}
 		if f != nil {
-			checkInvariants(t, f)
+			symbolstest.CheckInvariants(t, f)
 			f.Close()
 		}
 	}
@@ -169,7 +172,7 @@ func TestConcurrentParsers(t *testing.T) {
 	fx := fixtures(t)
 	paths := sortedKeys(fx)
 	want := map[string]string{}
-	p := NewParser()
+	p := symbols.NewParser()
 	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -179,7 +182,7 @@ func TestConcurrentParsers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[path] = renderSymbols(f)
+		want[path] = symbolstest.Render(f)
 		f.Close()
 	}
 	p.Close()
@@ -187,7 +190,7 @@ func TestConcurrentParsers(t *testing.T) {
 	errs := make(chan error, workers)
 	for w := 0; w < workers; w++ {
 		go func(w int) {
-			p := NewParser()
+			p := symbols.NewParser()
 			defer p.Close()
 			for i := range paths {
 				path := paths[(i+w)%len(paths)]
@@ -201,7 +204,7 @@ func TestConcurrentParsers(t *testing.T) {
 					errs <- err
 					return
 				}
-				got := renderSymbols(f)
+				got := symbolstest.Render(f)
 				f.Close()
 				if got != want[path] {
 					errs <- fmt.Errorf("worker %d: %s differs from the sequential parse", w, path)

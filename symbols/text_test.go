@@ -18,8 +18,8 @@ func TestCollapseSpace(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := collapseSpace([]byte(tt.in)); got != tt.want {
-			t.Errorf("collapseSpace(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := CollapseSpace([]byte(tt.in)); got != tt.want {
+			t.Errorf("CollapseSpace(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

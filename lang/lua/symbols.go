@@ -1,10 +1,12 @@
-package symbols
+package lua
 
 import (
 	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/context-ls/context-ls/symbols"
 )
 
 // Lua, with tjdevries' grammar (the one go-tree-sitter ships). Its trees
@@ -31,37 +33,35 @@ import (
 // reachable from other files: global functions and tables, and the
 // members of a global table or of the table the file returns; names that
 // start with "_" are private by convention.
-var luaSpec = &langSpec{
-	scopes:    map[string]bool{"program": true, "variable_declaration": true, "tableconstructor": true, "fieldlist": true, "field": true, "module_return_statement": true},
-	prune:     map[string]string{"function_statement": "", "function": ""},
-	bodyTypes: map[string]bool{"function_body": true},
-	query: `
+var symbolsSpec = &symbols.Spec{
+	Scopes:    map[string]bool{"program": true, "variable_declaration": true, "tableconstructor": true, "fieldlist": true, "field": true, "module_return_statement": true},
+	Prune:     map[string]string{"function_statement": "", "function": ""},
+	BodyTypes: map[string]bool{"function_body": true},
+	Query: `
 (function_statement name: (_) @name) @function
 (variable_declaration name: (variable_declarator) @name) @var
 (field name: (identifier) @name value: (function)) @function
 (module_return_statement (identifier) @returned)
 `,
-	names: func(x *extractor, d *def) []*sitter.Node {
-		if d.node.Type() == "variable_declaration" {
-			return FieldChildren(d.node, "name")
+	Names: func(x *symbols.Extractor, d *symbols.Def) []*sitter.Node {
+		if d.Node().Type() == "variable_declaration" {
+			return symbols.FieldChildren(d.Node(), "name")
 		}
 		return nil
 	},
-	mark: func(x *extractor, aux map[string]*sitter.Node) {
+	Mark: func(x *symbols.Extractor, aux map[string]*sitter.Node) {
 		if n := aux["returned"]; n != nil {
-			x.mark(luaReturned + luaTrim(x.text(n)))
+			x.Mark(luaReturned + luaTrim(x.Text(n)))
 		}
 	},
-	prepare:     prepareLua,
-	post:        postLua,
-	finish:      finishLua,
-	sigText:     luaSignature,
-	foldsTrivia: true,
-	doc: docRules{
-		line:     []string{"--"},
-		notLine:  []string{"--[[", "--]]", "---[[", "---]]"},
-		comments: luaComments(),
-	},
+	Prepare:     prepareLua,
+	Post:        postLua,
+	Finish:      finishLua,
+	Signature:   luaSignature,
+	FoldsTrivia: true,
+	DocLine:     []string{"--"},
+	NotDocLine:  []string{"--[[", "--]]", "---[[", "---]]"},
+	Comments:    luaComments(),
 }
 
 // Prefixes of the names the Lua hooks record with x.mark.
@@ -89,27 +89,27 @@ func luaComments() map[string]bool {
 // luaTrim drops the white space the grammar folds into a token.
 func luaTrim(s string) string { return strings.TrimLeft(s, " \t\r\n\f\v") }
 
-func prepareLua(x *extractor, d *def) bool {
-	switch d.node.Type() {
+func prepareLua(x *symbols.Extractor, d *symbols.Def) bool {
+	switch d.Node().Type() {
 	case "function_statement":
-		if !x.atFileLevel(d.node) {
+		if !x.AtFileLevel(d.Node()) {
 			return false // inside a call's function argument (describe blocks)
 		}
-		if d.nameNode.Type() == "function_name" && !x.luaPath(d, d.nameNode) {
+		if d.NameNode().Type() == "function_name" && !luaPath(x, d, d.NameNode()) {
 			return false
 		}
-		d.name = luaTrim(x.text(d.nameNode))
-		if hasChildOfType(d.node, "local") {
-			x.mark(luaLocal + d.name)
+		d.SetName(luaTrim(x.Text(d.NameNode())), nil)
+		if symbols.HasChildOfType(d.Node(), "local") {
+			x.Mark(luaLocal + d.Name())
 		}
-		x.luaFunctionKind(d, d.node)
-		if d.hasOverride {
-			x.mark(luaHasFunc + d.containerOverride)
+		luaFunctionKind(x, d, d.Node())
+		if c, ok := d.Container(); ok {
+			x.Mark(luaHasFunc + c)
 		}
 	case "variable_declaration":
-		return x.prepareLuaVar(d)
+		return prepareLuaVar(x, d)
 	case "field":
-		return x.prepareLuaField(d)
+		return prepareLuaField(x, d)
 	}
 	return true
 }
@@ -119,7 +119,7 @@ func prepareLua(x *extractor, d *def) bool {
 // which becomes the name, and the table path before it, which becomes the
 // container. A ":" makes the definition a method. It reports false for
 // names it cannot read (M["x"], M[1]).
-func (x *extractor) luaPath(d *def, n *sitter.Node) bool {
+func luaPath(x *symbols.Extractor, d *symbols.Def, n *sitter.Node) bool {
 	var parts []string
 	var last *sitter.Node
 	count := int(n.ChildCount())
@@ -128,12 +128,12 @@ func (x *extractor) luaPath(d *def, n *sitter.Node) bool {
 		switch c.Type() {
 		case "identifier":
 			if last != nil {
-				parts = append(parts, luaTrim(x.text(last)))
+				parts = append(parts, luaTrim(x.Text(last)))
 			}
 			last = c
 		case ".", "table_dot":
 		case "table_colon":
-			d.kind = KindMethod
+			d.SetKind(symbols.KindMethod)
 		default:
 			return false
 		}
@@ -141,12 +141,12 @@ func (x *extractor) luaPath(d *def, n *sitter.Node) bool {
 	if last == nil {
 		return false
 	}
-	d.nameNode, d.name = last, luaTrim(x.text(last))
+	d.SetName(luaTrim(x.Text(last)), last)
 	if len(parts) > 0 {
-		d.hasOverride = true
-		d.containerOverride = strings.Join(parts, ".")
-		if d.kind == KindMethod {
-			x.mark(luaClass + d.containerOverride)
+		c := strings.Join(parts, ".")
+		d.SetContainer(c)
+		if d.Kind() == symbols.KindMethod {
+			x.Mark(luaClass + c)
 		}
 	}
 	return true
@@ -154,82 +154,88 @@ func (x *extractor) luaPath(d *def, n *sitter.Node) bool {
 
 // luaFunctionKind makes a table's function whose first parameter is self
 // a method (function M.f(self), M.f = function(self)).
-func (x *extractor) luaFunctionKind(d *def, fn *sitter.Node) {
-	if d.kind != KindMethod && d.hasOverride && x.luaSelfFirst(fn) {
-		d.kind = KindMethod
-		x.mark(luaClass + d.containerOverride)
+func luaFunctionKind(x *symbols.Extractor, d *symbols.Def, fn *sitter.Node) {
+	if c, ok := d.Container(); d.Kind() != symbols.KindMethod && ok && luaSelfFirst(x, fn) {
+		d.SetKind(symbols.KindMethod)
+		x.Mark(luaClass + c)
 	}
 }
 
 // luaSelfFirst reports a function (statement or expression) whose first
 // parameter is self.
-func (x *extractor) luaSelfFirst(fn *sitter.Node) bool {
+func luaSelfFirst(x *symbols.Extractor, fn *sitter.Node) bool {
 	if fn == nil {
 		return false
 	}
-	params := childBefore(fn, "parameter_list", "function_body")
-	first := x.firstNamed(params)
-	return first != nil && x.text(first) == "self"
+	params := symbols.ChildBefore(fn, "parameter_list", "function_body")
+	first := x.FirstNamed(params)
+	return first != nil && x.Text(first) == "self"
+}
+
+// luaQualified is d's name with its table path.
+func luaQualified(d *symbols.Def) string {
+	if c, ok := d.Container(); ok {
+		return c + "." + d.Name()
+	}
+	return d.Name()
 }
 
 // prepareLuaVar reads one declarator of a file-level variable_declaration
-// (d.nameNode) and its value.
-func (x *extractor) prepareLuaVar(d *def) bool {
-	n := d.node
-	if !x.atFileLevel(n) {
+// (d.NameNode) and its value.
+func prepareLuaVar(x *symbols.Extractor, d *symbols.Def) bool {
+	n := d.Node()
+	if !x.AtFileLevel(n) {
 		return false
 	}
-	decl := d.nameNode
+	decl := d.NameNode()
 	var value *sitter.Node
 	values := luaValues(n)
-	for i, nm := range FieldChildren(n, "name") {
+	for i, nm := range symbols.FieldChildren(n, "name") {
 		if nm.StartByte() == decl.StartByte() && i < len(values) {
 			value = values[i]
 		}
 	}
-	local := hasChildOfType(n, "local")
-	if !x.luaPath(d, decl) {
+	local := symbols.HasChildOfType(n, "local")
+	if !luaPath(x, d, decl) {
 		return false
 	}
-	qual := d.name
-	if d.hasOverride {
-		qual = d.containerOverride + "." + d.name
-	}
+	qual := luaQualified(d)
+	container, member := d.Container()
 	vt := ""
 	if value != nil {
 		vt = value.Type()
 	}
 	switch {
 	case vt == "function":
-		d.kind = KindFunction
-		x.luaFunctionKind(d, value)
-	case d.hasOverride && d.name == "__index":
-		x.mark(luaClass + d.containerOverride) // a metatable: Foo.__index = Foo
+		d.SetKind(symbols.KindFunction)
+		luaFunctionKind(x, d, value)
+	case member && d.Name() == "__index":
+		x.Mark(luaClass + container) // a metatable: Foo.__index = Foo
 		return false
-	case vt == "function_call" && x.luaRequire(value):
+	case vt == "function_call" && luaRequire(x, value):
 		return false // an import, not a definition
 	case vt == "tableconstructor":
 		// postLua decides between class, module and this.
-		d.aux = map[string]*sitter.Node{"table": value}
-		d.kind = KindVar
-		if len(d.name) > 1 && isConstantName(d.name) {
-			d.kind = KindConst // M is the usual module table, not a constant
+		d.SetAux("table", value)
+		d.SetKind(symbols.KindVar)
+		if len(d.Name()) > 1 && symbols.IsConstantName(d.Name()) {
+			d.SetKind(symbols.KindConst) // M is the usual module table, not a constant
 		}
-	case isConstantName(d.name):
-		d.kind = KindConst
-	case d.hasOverride:
+	case symbols.IsConstantName(d.Name()):
+		d.SetKind(symbols.KindConst)
+	case member:
 		return false // M.options = nil: module state, not a definition
 	default:
-		d.kind = KindVar
+		d.SetKind(symbols.KindVar)
 	}
-	if !x.firstAtTop(&def{name: qual}) {
+	if !x.FirstAtTop(qual) {
 		return false // a later assignment of a name or a table member
 	}
 	if local {
-		x.mark(luaLocal + d.name)
+		x.Mark(luaLocal + d.Name())
 	}
-	if (d.kind == KindFunction || d.kind == KindMethod) && d.hasOverride {
-		x.mark(luaHasFunc + d.containerOverride)
+	if (d.Kind() == symbols.KindFunction || d.Kind() == symbols.KindMethod) && member {
+		x.Mark(luaHasFunc + container)
 	}
 	return true
 }
@@ -258,15 +264,15 @@ func luaValues(n *sitter.Node) []*sitter.Node {
 }
 
 // luaRequire reports a call of require (require("a.b"), require "a.b").
-func (x *extractor) luaRequire(call *sitter.Node) bool {
-	prefix := FieldChildren(call, "prefix")
-	return len(prefix) == 1 && prefix[0].Type() == "identifier" && luaTrim(x.text(prefix[0])) == "require"
+func luaRequire(x *symbols.Extractor, call *sitter.Node) bool {
+	prefix := symbols.FieldChildren(call, "prefix")
+	return len(prefix) == 1 && prefix[0].Type() == "identifier" && luaTrim(x.Text(prefix[0])) == "require"
 }
 
 // prepareLuaField keeps function fields of a table constructor that is a
 // file-level declaration's value or the file's return value.
-func (x *extractor) prepareLuaField(d *def) bool {
-	list := d.node.Parent()
+func prepareLuaField(x *symbols.Extractor, d *symbols.Def) bool {
+	list := d.Node().Parent()
 	if list == nil || list.Type() != "fieldlist" {
 		return false
 	}
@@ -275,23 +281,23 @@ func (x *extractor) prepareLuaField(d *def) bool {
 		return false
 	}
 	holder := table.Parent()
-	if holder == nil || !x.atFileLevel(holder) {
+	if holder == nil || !x.AtFileLevel(holder) {
 		return false
 	}
 	switch holder.Type() {
 	case "module_return_statement":
 	case "variable_declaration":
 		// The table's own definition is the field's container (nest).
-		if names := FieldChildren(holder, "name"); len(names) == 1 {
-			x.mark(luaHasFunc + luaTrim(x.text(names[0])))
+		if names := symbols.FieldChildren(holder, "name"); len(names) == 1 {
+			x.Mark(luaHasFunc + luaTrim(x.Text(names[0])))
 		}
 	default:
 		return false
 	}
-	d.name = luaTrim(x.text(d.nameNode))
-	d.kind = KindFunction
-	if x.luaSelfFirst(d.node.ChildByFieldName("value")) {
-		d.kind = KindMethod
+	d.SetName(luaTrim(x.Text(d.NameNode())), nil)
+	d.SetKind(symbols.KindFunction)
+	if luaSelfFirst(x, d.Node().ChildByFieldName("value")) {
+		d.SetKind(symbols.KindMethod)
 	}
 	return true
 }
@@ -299,55 +305,54 @@ func (x *extractor) prepareLuaField(d *def) bool {
 // postLua settles the kind of tables: a class when methods are defined on
 // it or it has an __index field, a module when functions are defined in it
 // or the file returns it, else a variable.
-func postLua(x *extractor) {
-	for _, d := range x.defs {
-		if d.aux["table"] == nil || d.node.Type() != "variable_declaration" {
+func postLua(x *symbols.Extractor) {
+	for _, d := range x.Defs() {
+		if d.Aux("table") == nil || d.Node().Type() != "variable_declaration" {
 			continue
 		}
-		qual := d.name
-		if d.hasOverride {
-			qual = d.containerOverride + "." + d.name
-		}
+		qual := luaQualified(d)
+		_, member := d.Container()
 		switch {
-		case x.marked(luaClass + qual):
-			d.kind = KindClass
-		case x.marked(luaHasFunc+qual) || (!d.hasOverride && x.marked(luaReturned+qual)):
-			d.kind = KindModule
+		case x.Marked(luaClass + qual):
+			d.SetKind(symbols.KindClass)
+		case x.Marked(luaHasFunc+qual) || (!member && x.Marked(luaReturned+qual)):
+			d.SetKind(symbols.KindModule)
 		}
 	}
 }
 
-func finishLua(x *extractor, d *def) {
-	if strings.HasPrefix(d.name, "_") {
-		d.exported = false
+func finishLua(x *symbols.Extractor, d *symbols.Def) {
+	if strings.HasPrefix(d.Name(), "_") {
+		d.SetExported(false)
 		return
 	}
-	if p := x.parentDef(d); p != nil {
-		d.exported = p.exported // a field of a table constructor
+	if p := x.Parent(d); p != nil {
+		d.SetExported(p.Exported()) // a field of a table constructor
 		return
 	}
-	if !d.hasOverride {
-		d.exported = !x.marked(luaLocal+d.name) || x.marked(luaReturned+d.name)
+	container, member := d.Container()
+	if !member {
+		d.SetExported(!x.Marked(luaLocal+d.Name()) || x.Marked(luaReturned+d.Name()))
 		return
 	}
-	root, _, _ := strings.Cut(d.containerOverride, ".")
-	d.exported = !strings.HasPrefix(root, "_") && (!x.marked(luaLocal+root) || x.marked(luaReturned+root))
+	root, _, _ := strings.Cut(container, ".")
+	d.SetExported(!strings.HasPrefix(root, "_") && (!x.Marked(luaLocal+root) || x.Marked(luaReturned+root)))
 }
 
 // luaSignature is the definition's header: up to the closing parenthesis
 // of a function's parameters; a declaration on one line whole; the first
 // line of a longer one.
-func luaSignature(x *extractor, d *def) (string, bool) {
-	start := d.span.StartByte
-	end := d.span.EndByte
+func luaSignature(x *symbols.Extractor, d *symbols.Def) (string, bool) {
+	start := d.Span().StartByte
+	end := d.Span().EndByte
 	var fn *sitter.Node // the function whose parameters end the header
-	switch d.node.Type() {
+	switch d.Node().Type() {
 	case "function_statement":
-		fn = d.node
+		fn = d.Node()
 	case "field":
-		fn = d.node.ChildByFieldName("value")
+		fn = d.Node().ChildByFieldName("value")
 	case "variable_declaration":
-		if vs := luaValues(d.node); len(vs) == 1 && vs[0].Type() == "function" {
+		if vs := luaValues(d.Node()); len(vs) == 1 && vs[0].Type() == "function" {
 			fn = vs[0]
 		}
 	}
@@ -356,10 +361,11 @@ func luaSignature(x *extractor, d *def) (string, bool) {
 			end = int(p.EndByte())
 		}
 	}
-	if end > len(x.src) || end < start {
+	src := x.Source()
+	if end > len(src) || end < start {
 		return "", false
 	}
-	text := x.src[start:end]
+	text := src[start:end]
 	if fn == nil {
 		if i := strings.IndexByte(string(text), '\n'); i >= 0 {
 			first := strings.TrimRight(string(text[:i]), " \t\r")
@@ -369,7 +375,7 @@ func luaSignature(x *extractor, d *def) (string, bool) {
 			return first + " …", true
 		}
 	}
-	return collapseSpace(text), true
+	return symbols.CollapseSpace(text), true
 }
 
 // lastChildOfType returns n's last direct child of type t, or nil.

@@ -1,4 +1,4 @@
-package graph
+package lua
 
 import (
 	"path"
@@ -6,6 +6,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/context-ls/context-ls/graph"
 	"github.com/context-ls/context-ls/symbols"
 )
 
@@ -23,8 +24,8 @@ import (
 // by their file only, a required module's functions through the table it
 // returns (FileGraph.DefaultExport), globals everywhere.
 
-var luaSpec = &langSpec{
-	query: `
+var graphSpec = &graph.Lang{
+	Query: `
 (function_call) @lua.call
 (variable_declaration) @lua.decl
 (function_statement) @lua.func
@@ -33,31 +34,25 @@ var luaSpec = &langSpec{
 (for_numeric) @lua.for
 (module_return_statement) @lua.return
 `,
-	family: "lua",
-	module: luaModule,
-	builtins: setOf("require print pairs ipairs next type tostring tonumber error assert pcall xpcall select " +
+	Family: "lua",
+	Module: luaModule,
+	Builtins: graph.SetOf("require print pairs ipairs next type tostring tonumber error assert pcall xpcall select " +
 		"setmetatable getmetatable rawget rawset rawequal rawlen unpack load loadstring loadfile dofile collectgarbage " +
 		"describe context it test spec insulate expose pending before_each after_each setup teardown lazy_setup " +
 		"lazy_teardown strict_setup strict_teardown finally"),
-	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
+	Handlers: map[string]func(*graph.Extractor, *sitter.Node){
 		"lua.call":   luaCall,
 		"lua.decl":   luaDecl,
 		"lua.func":   luaParams,
 		"lua.for":    luaLoop,
 		"lua.return": luaReturn,
 	},
-	finish: luaFinish,
-}
-
-func init() {
-	luaSpec.rules = langRules{
-		match: (*Resolver).matchLua,
-		// require("a.b") finds a/b.lua or a/b/init.lua on the package
-		// path, which may start anywhere (lua/ on Neovim's runtime path).
-		matchModule: func(_ *Resolver, ref, _, module, _ string) bool { return strings.HasSuffix(module, "/"+ref) },
-		testFiles:   luaTestFiles,
-	}
-	registerSpec(luaSpec, "lua")
+	Finish: luaFinish,
+	Match:  matchLua,
+	// require("a.b") finds a/b.lua or a/b/init.lua on the package path,
+	// which may start anywhere (lua/ on Neovim's runtime path).
+	MatchModule: func(ref, _, module, _ string) bool { return strings.HasSuffix(module, "/"+ref) },
+	TestFiles:   luaTestFiles,
 }
 
 // luaTestFiles: x_spec.lua or x_test.lua beside it, or under spec/,
@@ -70,7 +65,7 @@ func luaTestFiles(dir, name, ext string) []string {
 	if name == "init" {
 		dir, name = path.Dir(dir), path.Base(dir)
 	}
-	out := []string{joinPath(dir, name+"_spec.lua"), joinPath(dir, name+"_test.lua")}
+	out := []string{path.Join(dir, name+"_spec.lua"), path.Join(dir, name+"_test.lua")}
 	base, mod := "", dir
 	segs := strings.Split(dir, "/")
 	for i := len(segs) - 1; i >= 0; i-- {
@@ -80,14 +75,14 @@ func luaTestFiles(dir, name, ext string) []string {
 		}
 	}
 	for _, td := range []string{"spec", "test", "tests"} {
-		out = append(out, joinPath(base, td, mod, name+"_spec.lua"), joinPath(base, td, name+"_spec.lua"))
+		out = append(out, path.Join(base, td, mod, name+"_spec.lua"), path.Join(base, td, name+"_spec.lua"))
 	}
-	return dedupe(out)
+	return out
 }
 
 // luaStdlib lists the standard library tables: calls on them (string.format,
 // table.insert) never reach a workspace definition and are not recorded.
-var luaStdlib = setOf("string table math io os coroutine debug utf8 package bit bit32 jit ffi assert")
+var luaStdlib = graph.SetOf("string table math io os coroutine debug utf8 package bit bit32 jit ffi assert")
 
 // luaModule is the module a Lua file is required as: its path without
 // ".lua", and a directory's init.lua is the directory ("a/b/init.lua" is
@@ -124,33 +119,38 @@ const luaRequireKey = "require:"
 
 // luaFinish names nested busted blocks and binds every required module
 // to its luaRequireKey.
-func luaFinish(x *extractor) {
-	jsFinish(x)
-	for _, im := range x.g.Imports {
-		x.aliases[luaRequireKey+im.Path] = importBinding{module: im.Module}
+func luaFinish(x *graph.Extractor) {
+	x.NestTests()
+	for _, im := range x.Imports() {
+		x.BindModule(luaRequireKey+im.Path, im.Module)
 	}
 }
 
+// TestBusted is the kind of busted's describe/it/test blocks.
+const TestBusted graph.TestKind = "busted"
+
 // luaTestFns open busted blocks (describe, it and their aliases).
-var luaTestFns = setOf("describe context it test spec insulate expose")
+var luaTestFns = graph.SetOf("describe context it test spec insulate expose")
 
 // trimmed is the span of n without the white space the grammar folds into
 // its start.
-func (x *extractor) trimmed(n *sitter.Node) symbols.Span { return symbols.SkipSpace(x.src, spanOf(n)) }
+func trimmed(x *graph.Extractor, n *sitter.Node) symbols.Span {
+	return symbols.SkipSpace(x.Source(), x.Span(n))
+}
 
 // luaText is the text of n without folded white space.
-func (x *extractor) luaText(n *sitter.Node) string {
-	return strings.TrimLeft(x.text(n), " \t\r\n\f\v")
+func luaText(x *graph.Extractor, n *sitter.Node) string {
+	return strings.TrimLeft(x.Text(n), " \t\r\n\f\v")
 }
 
 // luaString returns the value of a string literal node (its content
 // field), and false for anything else.
-func (x *extractor) luaString(n *sitter.Node) (string, bool) {
+func luaString(x *graph.Extractor, n *sitter.Node) (string, bool) {
 	if n == nil || (n.Type() != "string" && n.Type() != "string_argument") {
 		return "", false
 	}
 	if c := n.ChildByFieldName("content"); c != nil {
-		return x.text(c), true
+		return x.Text(c), true
 	}
 	return "", true // ""
 }
@@ -198,87 +198,88 @@ func luaArgs(n *sitter.Node) []*sitter.Node {
 	if a.Type() != "function_arguments" {
 		return []*sitter.Node{a}
 	}
-	return namedChildren(a)
+	return graph.NamedChildren(a)
 }
 
 // luaChain reads a flat run of nodes (a, ".", b, "[", k, "]", …) as a
 // qualifier chain. A leading call contributes its own chain and a call
 // step; self is the enclosing table unless a local named self is in scope.
-func (x *extractor) luaChain(nodes []*sitter.Node, depth int) chain {
+func luaChain(x *graph.Extractor, nodes []*sitter.Node, depth int) graph.Chain {
 	if len(nodes) == 0 || depth > 12 {
-		return chain{root: rootUnknown}
+		return graph.UnknownChain
 	}
-	var c chain
+	var c graph.Chain
 	first := nodes[0]
 	switch first.Type() {
 	case "identifier":
-		id := x.luaText(first)
+		id := luaText(x, first)
 		if id == "" {
-			return chain{root: rootUnknown}
+			return graph.UnknownChain
 		}
-		if _, bound := x.lookup(id, first.StartByte()); id == "self" && !bound {
-			c = chain{root: rootSelf}
+		if id == "self" && !x.Bound(id, first.StartByte()) {
+			c = graph.SelfChain()
 		} else {
-			c = chain{root: rootIdent, ident: id}
+			c = graph.NameChain(id)
 		}
 	case "function_call":
 		qual, name := luaCallee(first)
 		if name == nil {
-			return chain{root: rootUnknown}
+			return graph.UnknownChain
 		}
-		if spec, ok := x.luaRequired(first); ok {
-			c = chain{root: rootIdent, ident: luaRequireKey + spec} // require("a.b").f()
+		if spec, ok := luaRequired(x, first); ok {
+			c = graph.NameChain(luaRequireKey + spec) // require("a.b").f()
 			break
 		}
 		if len(qual) == 0 {
-			c = chain{root: rootType, typ: rawType{name: x.luaText(name), call: true}}
+			c = graph.ResultChain(luaText(x, name))
 		} else {
-			c = x.luaChain(qual, depth+1)
-			if c.root == rootUnknown {
+			c = luaChain(x, qual, depth+1)
+			if !c.Known() {
 				return c
 			}
-			c.fields = append(c.fields, CallStep(x.luaText(name), 0))
+			c = c.With(graph.CallStep(luaText(x, name), 0))
 		}
 	default:
-		return chain{root: rootUnknown}
+		return graph.UnknownChain
 	}
 	for i := 1; i < len(nodes); i++ {
-		if len(c.fields) >= maxFields {
-			return chain{root: rootUnknown}
-		}
+		var ok bool
 		switch nodes[i].Type() {
 		case ".":
+			continue
 		case "identifier":
-			f := x.luaText(nodes[i])
+			f := luaText(x, nodes[i])
 			if f == "" {
-				return chain{root: rootUnknown}
+				return graph.UnknownChain
 			}
-			c.fields = append(c.fields, f)
+			c, ok = c.Field(f)
 		case "[":
-			if i+2 < len(nodes) && nodes[i+2].Type() == "]" {
-				if k, ok := x.luaString(nodes[i+1]); ok && isIdentifier(k) {
-					c.fields = append(c.fields, k) // t["k"] is t.k
-				} else {
-					c.fields = append(c.fields, ElemStep)
-				}
-				i += 2
-				continue
+			if i+2 >= len(nodes) || nodes[i+2].Type() != "]" {
+				return graph.UnknownChain
 			}
-			return chain{root: rootUnknown}
+			step := graph.ElemStep
+			if k, isStr := luaString(x, nodes[i+1]); isStr && graph.IsIdentifier(k) {
+				step = k // t["k"] is t.k
+			}
+			c, ok = c.Field(step)
+			i += 2
 		default:
-			return chain{root: rootUnknown}
+			return graph.UnknownChain
+		}
+		if !ok {
+			return graph.UnknownChain
 		}
 	}
 	return c
 }
 
 // luaCall records a call site, a require import or a busted block.
-func luaCall(x *extractor, n *sitter.Node, _ []capNode) {
+func luaCall(x *graph.Extractor, n *sitter.Node) {
 	qual, name := luaCallee(n)
 	if name == nil {
 		return
 	}
-	callee := x.luaText(name)
+	callee := luaText(x, name)
 	if callee == "" {
 		return // a name tree-sitter made up to recover from an error
 	}
@@ -286,73 +287,69 @@ func luaCall(x *extractor, n *sitter.Node, _ []capNode) {
 		switch {
 		case callee == "require":
 			if p := n.Parent(); p == nil || p.Type() != "variable_declaration" {
-				if spec, ok := x.luaRequired(n); ok {
-					x.luaImport(spec, "", name) // an assigned require is luaDecl's
+				if spec, ok := luaRequired(x, n); ok {
+					luaImport(x, spec, "", name) // an assigned require is luaDecl's
 				}
 			}
-		case luaTestFns[callee] && luaTestFile(x.path):
-			x.luaTestBlock(n)
+		case luaTestFns[callee] && luaTestFile(x.Path()):
+			luaTestBlock(x, n)
 		}
-		if x.spec.builtins[callee] {
+		if x.Builtin(callee) {
 			return
 		}
-	} else if qual[0].Type() == "identifier" && luaStdlib[x.luaText(qual[0])] {
-		if _, bound := x.lookup(x.luaText(qual[0]), qual[0].StartByte()); !bound {
+	} else if qual[0].Type() == "identifier" && luaStdlib[luaText(x, qual[0])] {
+		if !x.Bound(luaText(x, qual[0]), qual[0].StartByte()) {
 			return
 		}
 	}
-	if len(x.calls) >= MaxCallsPerFile {
-		x.truncated = true
-		return
-	}
-	pc := pendingCall{name: callee, site: x.trimmed(name)}
+	var text string
+	var recv graph.Chain
 	if len(qual) > 0 {
 		var b strings.Builder
 		for _, q := range qual {
-			b.WriteString(strings.Join(strings.Fields(x.text(q)), ""))
+			b.WriteString(strings.Join(strings.Fields(x.Text(q)), ""))
 		}
-		pc.text = cut(b.String(), maxTextBytes)
-		pc.ch = x.luaChain(qual, 0)
+		text, recv = b.String(), luaChain(x, qual, 0)
 	}
-	x.calls = append(x.calls, pc)
+	x.AddCall(callee, trimmed(x, name), text, recv)
 }
 
 // luaRequired returns the module a call of require names ("a.b" for
 // require("a.b") and require "a.b"); ok is false for other calls.
-func (x *extractor) luaRequired(call *sitter.Node) (string, bool) {
+func luaRequired(x *graph.Extractor, call *sitter.Node) (string, bool) {
 	if call == nil || call.Type() != "function_call" {
 		return "", false
 	}
-	if qual, fn := luaCallee(call); len(qual) > 0 || fn == nil || x.luaText(fn) != "require" {
+	if qual, fn := luaCallee(call); len(qual) > 0 || fn == nil || luaText(x, fn) != "require" {
 		return "", false
 	}
 	args := luaArgs(call)
 	if len(args) != 1 {
 		return "", false
 	}
-	spec, ok := x.luaString(args[0])
+	spec, ok := luaString(x, args[0])
 	return spec, ok && spec != ""
 }
 
 // luaImport records an import of module spec ("a.b", module a/b) bound to
 // alias, written at node at.
-func (x *extractor) luaImport(spec, alias string, at *sitter.Node) {
-	x.g.Imports = append(x.g.Imports, Import{
-		Path: spec, Module: strings.ReplaceAll(spec, ".", "/"), Alias: alias, Line: x.trimmed(at).Start.Line,
+func luaImport(x *graph.Extractor, spec, alias string, at *sitter.Node) {
+	x.AddImport(graph.Import{
+		Path: spec, Module: strings.ReplaceAll(spec, ".", "/"), Alias: alias, Line: trimmed(x, at).Start.Line,
 	})
 }
 
 // luaTestBlock records a busted block: it("does x", function() … end).
-func (x *extractor) luaTestBlock(call *sitter.Node) {
+func luaTestBlock(x *graph.Extractor, call *sitter.Node) {
 	args := luaArgs(call)
 	if len(args) < 2 || args[len(args)-1].Type() != "function" {
 		return
 	}
-	name, ok := x.luaString(args[0])
+	name, ok := luaString(x, args[0])
 	if !ok {
 		return
 	}
-	x.g.Tests = append(x.g.Tests, Test{Ord: -1, Name: cut(name, 200), Kind: TestBusted, Span: x.trimmed(call)})
+	x.AddTest(name, TestBusted, trimmed(x, call))
 }
 
 // luaValueRuns splits the values of a declaration at its top-level commas:
@@ -381,7 +378,7 @@ func luaValueRuns(n *sitter.Node) [][]*sitter.Node {
 // luaScope returns the block a local declared at n is visible in: the
 // innermost enclosing function, loop, conditional or do block, else the
 // file.
-func (x *extractor) luaScope(n *sitter.Node) (uint32, uint32) {
+func luaScope(x *graph.Extractor, n *sitter.Node) (uint32, uint32) {
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		switch p.Type() {
 		case "function_body", "function", "function_statement", "do_statement", "if_statement",
@@ -389,19 +386,19 @@ func (x *extractor) luaScope(n *sitter.Node) (uint32, uint32) {
 			return p.StartByte(), p.EndByte()
 		}
 	}
-	return 0, uint32(len(x.src))
+	return 0, uint32(len(x.Source()))
 }
 
 // luaDecl handles a variable_declaration: requires become imports, locals
 // are bound (through what they were assigned, when that is a table path,
 // a call or setmetatable(…, T)), and assigning a local declared without a
 // value gives it one (local x … x = require("a.b")).
-func luaDecl(x *extractor, n *sitter.Node, _ []capNode) {
-	isLocal := hasChild(n, "local")
+func luaDecl(x *graph.Extractor, n *sitter.Node) {
+	isLocal := symbols.HasChildOfType(n, "local")
 	var names []string
 	for _, d := range symbols.FieldChildren(n, "name") {
-		if ids := namedChildren(d); len(ids) == 1 && ids[0].Type() == "identifier" {
-			names = append(names, x.luaText(ids[0]))
+		if ids := graph.NamedChildren(d); len(ids) == 1 && ids[0].Type() == "identifier" {
+			names = append(names, luaText(x, ids[0]))
 		} else {
 			names = append(names, "") // a table member: M.x = …
 		}
@@ -409,25 +406,25 @@ func luaDecl(x *extractor, n *sitter.Node, _ []capNode) {
 	values := luaValueRuns(n)
 	if len(names) == 2 && len(values) == 1 && len(values[0]) == 1 && values[0][0].Type() == "function_call" {
 		// local ok, mod = pcall(require, "a.b")
-		if qual, fn := luaCallee(values[0][0]); len(qual) == 0 && fn != nil && x.luaText(fn) == "pcall" {
-			if args := luaArgs(values[0][0]); len(args) == 2 && x.luaText(args[0]) == "require" {
-				if spec, ok := x.luaString(args[1]); ok && spec != "" && names[1] != "" {
-					x.luaImport(spec, names[1], args[1])
+		if qual, fn := luaCallee(values[0][0]); len(qual) == 0 && fn != nil && luaText(x, fn) == "pcall" {
+			if args := luaArgs(values[0][0]); len(args) == 2 && luaText(x, args[0]) == "require" {
+				if spec, ok := luaString(x, args[1]); ok && spec != "" && names[1] != "" {
+					luaImport(x, spec, names[1], args[1])
 					names[1] = ""
 				}
 			}
 		}
 	}
 	fileLevel := n.Parent() != nil && n.Parent().Type() == "program"
-	start, end := x.luaScope(n)
+	start, end := luaScope(x, n)
 	for i, name := range names {
 		var v []*sitter.Node
 		if i < len(values) {
 			v = values[i]
 		}
 		if len(v) == 1 {
-			if spec, ok := x.luaRequired(v[0]); ok {
-				x.luaImport(spec, name, v[0])
+			if spec, ok := luaRequired(x, v[0]); ok {
+				luaImport(x, spec, name, v[0])
 				if isLocal {
 					continue // bound by the import
 				}
@@ -436,104 +433,84 @@ func luaDecl(x *extractor, n *sitter.Node, _ []capNode) {
 		switch {
 		case name == "":
 		case !isLocal:
-			x.luaAssign(name, n.StartByte(), v)
+			via, at := luaVia(x, v)
+			x.Assign(name, n.StartByte(), via, at)
 		case fileLevel && len(v) == 1 && (v[0].Type() == "tableconstructor" || v[0].Type() == "function"):
 			// A definition of the file (symbols lists it): found by name.
 		default:
-			l := local{at: n.EndByte(), scopeStart: start, scopeEnd: end}
-			l.via, l.viaAt = x.luaVia(v)
-			x.locals[name] = append(x.locals[name], l)
+			via, at := luaVia(x, v)
+			x.BindVia(name, n.EndByte(), start, end, via, at)
 		}
 	}
 }
 
 // luaVia reads what a local is assigned, when calls on the local can be
 // resolved through it: a table path, a call or setmetatable(…, T) (an
-// instance of T). It returns nil otherwise.
-func (x *extractor) luaVia(v []*sitter.Node) (*chain, uint32) {
+// instance of T). The chain is not Known otherwise.
+func luaVia(x *graph.Extractor, v []*sitter.Node) (graph.Chain, uint32) {
 	if len(v) == 0 {
-		return nil, 0
+		return graph.UnknownChain, 0
 	}
-	ch := x.luaChain(v, 0)
+	ch := luaChain(x, v, 0)
 	if len(v) == 1 && v[0].Type() == "function_call" {
-		if qual, fn := luaCallee(v[0]); len(qual) == 0 && fn != nil && x.luaText(fn) == "setmetatable" {
-			ch = chain{root: rootUnknown}
+		if qual, fn := luaCallee(v[0]); len(qual) == 0 && fn != nil && luaText(x, fn) == "setmetatable" {
+			ch = graph.UnknownChain
 			if args := luaArgs(v[0]); len(args) == 2 {
-				ch = x.luaChain(args[1:], 0)
+				ch = luaChain(x, args[1:], 0)
 			}
 		}
 	}
-	if ch.root != rootIdent && ch.root != rootSelf && ch.root != rootType {
-		return nil, 0
-	}
-	return &ch, v[0].StartByte()
-}
-
-// luaAssign gives the local name visible at off, when it was declared
-// without a value, the value v: forward-declared locals (local client …
-// client = require("x")) resolve through their assignment everywhere.
-func (x *extractor) luaAssign(name string, off uint32, v []*sitter.Node) {
-	ls := x.locals[name]
-	best := -1
-	for i, l := range ls {
-		if off >= l.scopeStart && off < l.scopeEnd && l.at <= off && (best < 0 || l.scopeStart >= ls[best].scopeStart) {
-			best = i
-		}
-	}
-	if best < 0 || ls[best].via != nil || ls[best].def {
-		return
-	}
-	ls[best].via, ls[best].viaAt = x.luaVia(v)
+	return ch, v[0].StartByte()
 }
 
 // luaParams binds a function's parameters, and a nested local function's
 // name in its block (a file-level function is a symbol).
-func luaParams(x *extractor, n *sitter.Node, _ []capNode) {
-	if n.Type() == "function_statement" && hasChild(n, "local") {
+func luaParams(x *graph.Extractor, n *sitter.Node) {
+	if n.Type() == "function_statement" && symbols.HasChildOfType(n, "local") {
 		if p := n.Parent(); p != nil && p.Type() != "program" {
 			if name := n.ChildByFieldName("name"); name != nil {
-				start, end := x.luaScope(n)
-				x.bind(x.luaText(name), n.StartByte(), start, end, rawType{})
+				start, end := luaScope(x, n)
+				x.Bind(luaText(x, name), n.StartByte(), start, end)
 			}
 		}
 	}
-	for _, params := range namedChildren(n) {
+	for _, params := range graph.NamedChildren(n) {
 		if params.Type() != "parameter_list" {
 			continue
 		}
-		for _, p := range namedChildren(params) {
+		for _, p := range graph.NamedChildren(params) {
 			if p.Type() == "identifier" {
-				x.bind(x.luaText(p), n.StartByte(), n.StartByte(), n.EndByte(), rawType{})
+				x.Bind(luaText(x, p), n.StartByte(), n.StartByte(), n.EndByte())
 			}
 		}
 	}
 }
 
 // luaLoop binds the variables of a for loop in the loop.
-func luaLoop(x *extractor, n *sitter.Node, _ []capNode) {
+func luaLoop(x *graph.Extractor, n *sitter.Node) {
 	loop := n.Parent()
 	if loop == nil {
 		return
 	}
 	vars := symbols.FieldChildren(n, "var")
 	if l := n.ChildByFieldName("identifier_list"); l != nil {
-		vars = namedChildren(l)
+		vars = graph.NamedChildren(l)
 	}
 	for _, v := range vars {
 		if v.Type() == "identifier" {
-			x.bind(x.luaText(v), n.StartByte(), loop.StartByte(), loop.EndByte(), rawType{})
+			x.Bind(luaText(x, v), n.StartByte(), loop.StartByte(), loop.EndByte())
 		}
 	}
 }
 
 // luaReturn records the table a module returns (return M) as the file's
 // default export: a required module's functions are that table's.
-func luaReturn(x *extractor, n *sitter.Node, _ []capNode) {
+func luaReturn(x *graph.Extractor, n *sitter.Node) {
 	if p := n.Parent(); p == nil || p.Type() != "program" {
 		return
 	}
-	if vs := namedChildren(n); len(vs) == 1 && vs[0].Type() == "identifier" {
-		x.g.DefaultExport = x.luaText(vs[0])
+	if vs := graph.NamedChildren(n); len(vs) == 1 && vs[0].Type() == "identifier" {
+		x.SetDefaultExport(luaText(x, vs[0]))
 	}
 }
 
@@ -541,48 +518,48 @@ func luaReturn(x *extractor, n *sitter.Node, _ []capNode) {
 // file whose graph is dg), by Lua's scoping: a bare name is a function of
 // the calling file or a global; a table path names the table holding d; a
 // required module reaches the table it returns.
-func (r *Resolver) matchLua(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+func matchLua(r *graph.Resolver, s *graph.Site, d graph.Def, dg *graph.FileGraph) (graph.Confidence, string, bool, error) {
 	c := &s.Call
 	switch c.Recv.Kind {
-	case RecvLocal:
+	case graph.RecvLocal:
 		return 0, "", false, nil
-	case RecvNone:
-		return r.luaBare(s, d, dg)
-	case RecvImport:
-		return r.luaInModule(c.Recv.Module, nil, d, dg)
-	case RecvFree:
+	case graph.RecvNone:
+		return luaBare(r, s, d, dg)
+	case graph.RecvImport:
+		return luaInModule(r, c.Recv.Module, nil, d, dg)
+	case graph.RecvFree:
 		p := append([]string{c.Recv.Root}, c.Recv.Fields...)
 		if c.Recv.Module != "" {
-			return r.luaInModule(c.Recv.Module, p, d, dg) // m.sub.f() with m = require(…)
+			return luaInModule(r, c.Recv.Module, p, d, dg) // m.sub.f() with m = require(…)
 		}
-		return r.luaTable(s, p, d, dg)
-	case RecvSelf:
+		return luaTable(r, s, p, d, dg)
+	case graph.RecvSelf:
 		if len(c.Recv.Fields) == 0 && c.Self != "" {
-			if lastComponent(d.Container) != c.Self {
+			if graph.LastComponent(d.Container) != c.Self {
 				return 0, "", false, nil
 			}
 			if d.Path == s.Path {
-				return Exact, "self call in " + c.Self, true, nil
+				return graph.Exact, "self call in " + c.Self, true, nil
 			}
-			return r.luaGlobalTable(d, "self call in "+c.Self)
+			return luaGlobalTable(r, d, "self call in "+c.Self)
 		}
-	case RecvVar:
+	case graph.RecvVar:
 		// x = m.new(): an instance of the table module m returns.
 		if te := c.Recv.Type; te.Call && te.Module != "" && len(c.Recv.Fields) == 0 {
-			conf, reason, ok, err := r.luaInModule(te.Module, nil, d, dg)
-			return min(conf, Likely), reason, ok, err
+			conf, reason, ok, err := luaInModule(r, te.Module, nil, d, dg)
+			return min(conf, graph.Likely), reason, ok, err
 		}
 	}
-	return r.luaUnknown(d)
+	return luaUnknown(r, d)
 }
 
 // luaBare decides a bare call f().
-func (r *Resolver) luaBare(s *Site, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+func luaBare(r *graph.Resolver, s *graph.Site, d graph.Def, dg *graph.FileGraph) (graph.Confidence, string, bool, error) {
 	c := &s.Call
 	if c.Recv.Module != "" {
 		// local f = require("m"); f(): the function module m returns.
-		if d.Container == "" && dg.DefaultExport == d.Name && r.moduleMatch(c.Recv.Module, d, dg) {
-			return Exact, "returned by " + c.Recv.Module, true, nil
+		if d.Container == "" && dg.DefaultExport == d.Name && r.ModuleMatch(c.Recv.Module, d, dg) {
+			return graph.Exact, "returned by " + c.Recv.Module, true, nil
 		}
 		return 0, "", false, nil
 	}
@@ -590,38 +567,40 @@ func (r *Resolver) luaBare(s *Site, d Def, dg *FileGraph) (Confidence, string, b
 		return 0, "", false, nil // Lua has no implicit self
 	}
 	if d.Path == s.Path {
-		return Exact, "same file", true, nil
+		return graph.Exact, "same file", true, nil
 	}
 	if luaLocalDef(d.Symbol) {
 		return 0, "", false, nil
 	}
-	if own, err := r.definesTopLevel(s.Path, c.Name); err != nil || own {
+	if own, err := r.DefinesTopLevel(s.Path, c.Name); err != nil || own {
 		return 0, "", false, err
 	}
-	n, err := r.countDefs(d, func(o Def) bool { return o.Container == "" && isFunctionKind(o.Kind) && !luaLocalDef(o.Symbol) })
+	n, err := r.CountDefs(d, func(o graph.Def) bool {
+		return o.Container == "" && symbols.IsFunctionKind(o.Kind) && !luaLocalDef(o.Symbol)
+	})
 	if err != nil {
 		return 0, "", false, err
 	}
 	if n == 1 {
-		return Likely, "the only global function " + d.Name, true, nil
+		return graph.Likely, "the only global function " + d.Name, true, nil
 	}
-	return NameOnly, "name only: global function", true, nil
+	return graph.NameOnly, "name only: global function", true, nil
 }
 
 // luaInModule decides a call through required module mod: d must live in
 // the module's file, in the table it returns (then the table path p below
 // it), or anywhere in it when the module returns no named table.
-func (r *Resolver) luaInModule(mod string, p []string, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+func luaInModule(r *graph.Resolver, mod string, p []string, d graph.Def, dg *graph.FileGraph) (graph.Confidence, string, bool, error) {
 	p, conf, ok := luaTablePath(p)
 	if !ok {
-		return r.luaUnknown(d)
+		return luaUnknown(r, d)
 	}
-	if !r.moduleMatch(mod, d, dg) {
+	if !r.ModuleMatch(mod, d, dg) {
 		return 0, "", false, nil
 	}
 	reason := "qualified by required " + mod
 	if dg.DefaultExport == "" {
-		return Likely, reason, true, nil
+		return graph.Likely, reason, true, nil
 	}
 	if d.Container == strings.Join(append([]string{dg.DefaultExport}, p...), ".") {
 		return conf, reason, true, nil
@@ -634,26 +613,26 @@ func (r *Resolver) luaInModule(mod string, p []string, d Def, dg *FileGraph) (Co
 // function called, by the convention that a constructor returns one: the
 // path is then that table's and the confidence at most likely. ok is
 // false for paths through an index or an earlier call.
-func luaTablePath(p []string) ([]string, Confidence, bool) {
+func luaTablePath(p []string) ([]string, graph.Confidence, bool) {
 	for i, step := range p {
-		if step == ElemStep {
+		if step == graph.ElemStep {
 			return nil, 0, false
 		}
-		if _, _, isCall := ParseCallStep(step); isCall {
+		if _, _, isCall := graph.ParseCallStep(step); isCall {
 			if i != len(p)-1 {
 				return nil, 0, false
 			}
-			return p[:i], Likely, true
+			return p[:i], graph.Likely, true
 		}
 	}
-	return p, Exact, true
+	return p, graph.Exact, true
 }
 
 // luaTable decides a call on table path p (T.f(), a.b:m(), T.new():m()).
-func (r *Resolver) luaTable(s *Site, p []string, d Def, dg *FileGraph) (Confidence, string, bool, error) {
+func luaTable(r *graph.Resolver, s *graph.Site, p []string, d graph.Def, dg *graph.FileGraph) (graph.Confidence, string, bool, error) {
 	p, conf, ok := luaTablePath(p)
 	if !ok {
-		return r.luaUnknown(d)
+		return luaUnknown(r, d)
 	}
 	if len(p) == 0 || d.Container != strings.Join(p, ".") {
 		return 0, "", false, nil
@@ -664,18 +643,18 @@ func (r *Resolver) luaTable(s *Site, p []string, d Def, dg *FileGraph) (Confiden
 	}
 	// Another file's table: only a global one is visible, and only when
 	// the calling file has no table of that name itself.
-	if own, err := r.definesTopLevelName(s.Path, p[0]); err != nil || own {
+	if own, err := r.DefinesTopLevelName(s.Path, p[0]); err != nil || own {
 		return 0, "", false, err
 	}
-	c, reason, ok, err := r.luaGlobalTable(d, "global "+what)
+	c, reason, ok, err := luaGlobalTable(r, d, "global "+what)
 	return min(c, conf), reason, ok, err
 }
 
 // luaGlobalTable accepts member d of another file when the root table of
 // its container is global there (not a file-level local).
-func (r *Resolver) luaGlobalTable(d Def, reason string) (Confidence, string, bool, error) {
+func luaGlobalTable(r *graph.Resolver, d graph.Def, reason string) (graph.Confidence, string, bool, error) {
 	root, _, _ := strings.Cut(d.Container, ".")
-	syms, err := r.symbolsOf(d.Path)
+	syms, err := r.SymbolsOf(d.Path)
 	if err != nil {
 		return 0, "", false, err
 	}
@@ -684,49 +663,23 @@ func (r *Resolver) luaGlobalTable(d Def, reason string) (Confidence, string, boo
 			return 0, "", false, nil
 		}
 	}
-	return Likely, reason, true, nil
+	return graph.Likely, reason, true, nil
 }
 
 // luaUnknown decides a call on a receiver of unknown value: a function of
 // some table with that name; likely when only one table has one.
-func (r *Resolver) luaUnknown(d Def) (Confidence, string, bool, error) {
+func luaUnknown(r *graph.Resolver, d graph.Def) (graph.Confidence, string, bool, error) {
 	if d.Container == "" {
 		return 0, "", false, nil
 	}
-	n, err := r.countDefs(d, func(o Def) bool { return o.Container != "" })
+	n, err := r.CountDefs(d, func(o graph.Def) bool { return o.Container != "" })
 	if err != nil {
 		return 0, "", false, err
 	}
 	if n == 1 {
-		return Likely, "the only table function named " + d.Name, true, nil
+		return graph.Likely, "the only table function named " + d.Name, true, nil
 	}
-	return NameOnly, "name only: receiver unknown", true, nil
-}
-
-// definesTopLevelName reports whether file p has a file-level definition
-// (of any kind) called name.
-func (r *Resolver) definesTopLevelName(p, name string) (bool, error) {
-	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
-	if err != nil {
-		return false, err
-	}
-	for _, d := range defs {
-		if d.Container == "" {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// hasChild reports whether n has a direct child (named or not) of type t.
-func hasChild(n *sitter.Node, t string) bool {
-	count := int(n.ChildCount())
-	for i := 0; i < count; i++ {
-		if n.Child(i).Type() == t {
-			return true
-		}
-	}
-	return false
+	return graph.NameOnly, "name only: receiver unknown", true, nil
 }
 
 // luaLocalDef reports a file-level local (local function f, local M = {}):
