@@ -104,14 +104,7 @@ func TestTests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := NewResolver(tt.ix, Options{})
-			res, err := r.Tests(context.Background(), tt.ix.Def(t, tt.target))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := graphtest.DescribeTests(res.Hits)
-			sort.Strings(got)
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Tests(t, tt.ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
@@ -146,14 +139,7 @@ func TestResolveAt(t *testing.T) {
 		{goR, "shop/cart.go", 10, 0, nil, false},                                                // not a call site
 	}
 	for _, tt := range tests {
-		ms, found, err := tt.r.ResolveAt(tt.path, tt.line-1, tt.col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, m := range ms {
-			got = append(got, graphtest.Describe(Edge{Def: m.Def, Confidence: m.Confidence}))
-		}
+		got, found := graphtest.ResolveAt(t, tt.r, tt.path, tt.line-1, tt.col)
 		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.path, tt.line, tt.col, got, found, tt.want, tt.found)
 		}

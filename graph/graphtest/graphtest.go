@@ -230,6 +230,32 @@ func Callers(t *testing.T, ix *Index, spec string) []string {
 	return out
 }
 
+// Tests returns the described tests of spec in ix (DescribeTests), sorted.
+func Tests(t *testing.T, ix *Index, spec string) []string {
+	t.Helper()
+	res, err := graph.NewResolver(ix, graph.Options{}).Tests(context.Background(), ix.Def(t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := DescribeTests(res.Hits)
+	sort.Strings(out)
+	return out
+}
+
+// ResolveAt resolves the call site at line (0-based) and byte column col
+// of file p with r and describes its targets; found is ResolveAt's.
+func ResolveAt(t *testing.T, r *graph.Resolver, p string, line, col int) (got []string, found bool) {
+	t.Helper()
+	ms, found, err := r.ResolveAt(p, line, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		got = append(got, Describe(graph.Edge{Def: m.Def, Confidence: m.Confidence}))
+	}
+	return got, found
+}
+
 // DescribeTests renders test hits as "path:Test reason [via Def]".
 func DescribeTests(hits []graph.TestHit) []string {
 	out := []string{}

@@ -1,11 +1,9 @@
 package lua_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/context-ls/context-ls/graph"
@@ -132,13 +130,7 @@ func TestTests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := graph.NewResolver(ix, graph.Options{}).Tests(context.Background(), ix.Def(t, tt.target))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := graphtest.DescribeTests(res.Hits)
-			sort.Strings(got)
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := graphtest.Tests(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
 			}
 		})
@@ -163,14 +155,7 @@ func TestResolveAt(t *testing.T) {
 		{"lua/other.lua", 10, 7, nil, false},                                            // the end of the line before
 	}
 	for _, tt := range tests {
-		ms, found, err := r.ResolveAt(tt.path, tt.line-1, tt.col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, m := range ms {
-			got = append(got, graphtest.Describe(graph.Edge{Def: m.Def, Confidence: m.Confidence}))
-		}
+		got, found := graphtest.ResolveAt(t, r, tt.path, tt.line-1, tt.col)
 		if found != tt.found || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: ResolveAt(%d:%d) = %q, %v; want %q, %v", tt.path, tt.line, tt.col, got, found, tt.want, tt.found)
 		}
