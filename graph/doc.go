@@ -2,7 +2,7 @@
 // sites, imports, struct and class member types, cheap type references and
 // test definitions, for every language the symbols package parses (Go,
 // Python, JavaScript, TypeScript/TSX, Java, Kotlin, C#, Rust, C, C++, Ruby,
-// PHP, Bash, and Lua from lang/lua).
+// PHP, and Bash and Lua from their packages lang/bash and lang/lua).
 //
 // # Extraction
 //
@@ -43,7 +43,7 @@
 // a module-qualified call may reach — each language's file (lang_*.go)
 // sets its rules (rules.go) beside its extraction spec; the resolver holds
 // no case on a language's name. A language kept in a package of its own
-// (lang/lua) registers through the extension point in langapi.go: Lang,
+// (lang/bash, lang/lua) registers through the extension point in langapi.go: Lang,
 // Register, Extractor and Chain, and the Resolver queries its Match hook
 // may ask.
 //

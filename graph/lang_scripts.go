@@ -9,7 +9,7 @@ import (
 	"github.com/context-ls/context-ls/symbols"
 )
 
-// Ruby, PHP and Bash.
+// Ruby and PHP.
 
 var rubySpec = &langSpec{
 	query: `
@@ -105,22 +105,6 @@ var phpSpec = &langSpec{
 	finish: phpTests,
 }
 
-var bashSpec = &langSpec{
-	query: `
-(command name: (command_name (word) @name)) @call
-(command name: (command_name (word) @import.fn) argument: (_) @import.path) @import
-`,
-	family: "bash",
-	builtins: SetOf(": echo printf cd pwd test [ [[ exit return local export set unset shift read eval exec source . true false " +
-		"trap wait kill let declare typeset readonly getopts command type hash alias unalias printenv env sleep cat grep sed awk " +
-		"ls rm cp mv mkdir rmdir chmod chown find xargs sort uniq head tail wc cut tr tee date basename dirname git make go python3 " +
-		"python curl tar"),
-	chain: chainSpec{},
-	handlers: map[string]func(*extractor, *sitter.Node, []capNode){
-		"import": bashSource,
-	},
-}
-
 func init() {
 	// One global namespace; requires and sources name paths.
 	rubySpec.rules = langRules{namespace: nsGlobal, globalFunctions: true, testFiles: func(dir, name, ext string) []string {
@@ -129,7 +113,6 @@ func init() {
 		}
 		return []string{joinPath(dir, name+"_test.rb"), joinPath(dir, name+"_spec.rb"), joinPath("test", name+"_test.rb"), joinPath("spec", name+"_spec.rb")}
 	}}
-	bashSpec.rules = langRules{namespace: nsGlobal, globalFunctions: true}
 	// Namespaced classes, global functions.
 	phpSpec.rules = langRules{namespace: nsPackage, globalFunctions: true, matchModule: matchPackage, defaultBinding: LastComponent,
 		testFiles: func(dir, name, ext string) []string {
@@ -140,7 +123,6 @@ func init() {
 		}}
 	registerSpec(rubySpec, "ruby")
 	registerSpec(phpSpec, "php")
-	registerSpec(bashSpec, "bash")
 }
 
 // rubyChain reads @ivar as a field of self and Foo.new as an instance.
@@ -407,22 +389,4 @@ func phpTests(x *extractor) {
 			x.addTest(i, TestPHPUnit)
 		}
 	}
-}
-
-func bashSource(x *extractor, n *sitter.Node, caps []capNode) {
-	fn := x.text(capture(caps, "import.fn"))
-	if fn != "source" && fn != "." {
-		return
-	}
-	spec := strings.Trim(x.text(capture(caps, "import.path")), `"'`)
-	if i := strings.LastIndexByte(spec, '}'); i >= 0 {
-		spec = strings.TrimPrefix(spec[i+1:], "/") // "${DIR}/lib.sh" → lib.sh
-	}
-	if i := strings.LastIndex(spec, "/"); strings.HasPrefix(spec, "$") && i >= 0 {
-		spec = spec[i+1:] // "$DIR/lib.sh" → lib.sh
-	}
-	if spec == "" || strings.HasPrefix(spec, "$") {
-		return
-	}
-	x.g.Imports = append(x.g.Imports, Import{Path: spec, Module: path.Clean(path.Join(path.Dir(x.path), spec)), Line: int(n.StartPoint().Row)})
 }

@@ -17,11 +17,12 @@ import (
 // Lang is a language's graph support: how its calls, imports and tests
 // are read from a syntax tree, and its rules of resolution.
 type Lang struct {
-	// Query is the tree-sitter query whose outer captures Handlers
-	// process. Outer capture names the generic extraction gives a meaning
-	// (call, new, ref, access, param, import, local, field, type, package,
-	// export, typeref, test) must not be used: a language names its own
-	// with its prefix ("lua.call").
+	// Query is the tree-sitter query. An outer capture named call with
+	// the callee's identifier as @name is a bare call site the extraction
+	// records itself, Builtins skipped; the names new, ref, access, param,
+	// field and type have meanings of their own too. Every other outer
+	// capture goes to Handlers by name: a language package names its own
+	// ("lua.call").
 	Query string
 	// Family groups languages whose definitions call each other; "" is
 	// the language's own name.
@@ -29,11 +30,16 @@ type Lang struct {
 	// Module returns the module identity of a file by its path
 	// (FileGraph.Module); nil means the path.
 	Module func(path string) string
-	// Builtins lists names whose bare calls are never recorded (AddCall
-	// callers check Extractor.Builtin).
+	// Builtins lists names whose bare calls are never recorded (call
+	// captures; a handler's calls check Extractor.Builtin).
 	Builtins map[string]bool
-	// Handlers process the outer captures, by capture name.
-	Handlers map[string]func(x *Extractor, n *sitter.Node)
+	// Global: one global namespace, every file's definitions visible by
+	// their bare names and a bare call reaching a function declared in
+	// any file (shell scripts).
+	Global bool
+	// Handlers process the outer captures, by capture name, with the
+	// match's inner captures.
+	Handlers map[string]func(x *Extractor, n *sitter.Node, caps Captures)
 	// Finish runs once all matches are handled.
 	Finish func(x *Extractor)
 	// Match decides whether call site s refers to definition d (of the
@@ -54,10 +60,13 @@ func Register(l *Lang, names ...string) {
 	spec := &langSpec{query: l.Query, family: l.Family, module: l.Module, builtins: l.Builtins}
 	spec.handlers = make(map[string]func(*extractor, *sitter.Node, []capNode), len(l.Handlers))
 	for name, h := range l.Handlers {
-		spec.handlers[name] = func(x *extractor, n *sitter.Node, _ []capNode) { h((*Extractor)(x), n) }
+		spec.handlers[name] = func(x *extractor, n *sitter.Node, caps []capNode) { h((*Extractor)(x), n, Captures(caps)) }
 	}
 	if f := l.Finish; f != nil {
 		spec.finish = func(x *extractor) { f((*Extractor)(x)) }
+	}
+	if l.Global {
+		spec.rules.namespace, spec.rules.globalFunctions = nsGlobal, true
 	}
 	spec.rules.match = l.Match
 	if f := l.MatchModule; f != nil {
@@ -66,6 +75,12 @@ func Register(l *Lang, names ...string) {
 	spec.rules.testFiles = l.TestFiles
 	registerSpec(spec, names...)
 }
+
+// Captures are the inner captures of a query match.
+type Captures []capNode
+
+// Node returns the node captured as name, or nil.
+func (c Captures) Node(name string) *sitter.Node { return capture(c, name) }
 
 // Extractor is one extraction run, as a Lang's handlers see it.
 type Extractor extractor

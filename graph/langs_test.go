@@ -53,7 +53,6 @@ func TestCallersLanguages(t *testing.T) {
 		{"ruby", "spec block", "lib/cart.rb:Cart.add", []string{"spec/cart_spec.rb:Cart > adds exact"}},
 		{"php", "use of a class, alias and $this", "Cart.php:Acme\\Shop.Cart.validate", []string{"Cart.php:Acme\\Shop.Cart.add exact"}},
 		{"php", "typed property", "Cart.php:Acme\\Shop.Cart.add", []string{"CartTest.php:Acme\\Shop.CartTest.testAdd exact"}},
-		{"bash", "sourced function", "lib.sh:prepare", []string{"build.sh:build likely"}},
 	}
 	indexes := map[string]*graphtest.Index{}
 	for _, tt := range tests {

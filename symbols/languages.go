@@ -31,6 +31,9 @@ type Language struct {
 	// Interpreters lists the interpreter names recognised on a "#!" line
 	// ("python", "bash"), without version suffixes.
 	Interpreters []string
+	// Aliases lists other names ByName accepts, lower case ("golang",
+	// "py", "sh").
+	Aliases []string
 	// LineComment is the line comment marker ("//", "#", "--"; "" for
 	// none).
 	LineComment string
@@ -162,21 +165,16 @@ func (l *Language) compile() error {
 func (l *Language) querySource() string { return l.spec.query }
 
 var (
-	registry    []*Language
-	byName      = map[string]*Language{}
-	byExt       = map[string]*Language{}
-	byFilename  = map[string]*Language{}
-	byInterp    = map[string]*Language{}
-	nameAliases = map[string]string{
-		"golang": "go", "py": "python", "python3": "python", "js": "javascript",
-		"node": "javascript", "ts": "typescript", "rs": "rust", "c++": "cpp",
-		"cxx": "cpp", "cs": "csharp", "c#": "csharp", "rb": "ruby", "kt": "kotlin",
-		"sh": "bash", "shell": "bash", "md": "markdown", "yml": "yaml", "txt": "text",
-	}
+	registry   []*Language
+	byName     = map[string]*Language{}
+	byExt      = map[string]*Language{}
+	byFilename = map[string]*Language{}
+	byInterp   = map[string]*Language{}
+	byAlias    = map[string]*Language{}
 )
 
-// register adds l to the registry; it panics on a duplicate name, extension
-// or file name because that is a programming error caught by every test run.
+// register adds l to the registry; it panics on a duplicate name, extension,
+// file name or alias because that is a programming error caught by every test run.
 func register(l *Language) {
 	if _, dup := byName[l.Name]; dup {
 		panic("symbols: duplicate language " + l.Name)
@@ -198,6 +196,12 @@ func register(l *Language) {
 	for _, i := range l.Interpreters {
 		byInterp[i] = l
 	}
+	for _, a := range l.Aliases {
+		if _, dup := byAlias[a]; dup {
+			panic("symbols: duplicate alias " + a)
+		}
+		byAlias[a] = l
+	}
 }
 
 func init() {
@@ -213,15 +217,15 @@ func init() {
 // textLanguages are detected but not parsed: they have no grammar here.
 func textLanguages() []*Language {
 	return []*Language{
-		{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}},
-		{Name: "yaml", Extensions: []string{".yml", ".yaml"}, LineComment: "#"},
+		{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}, Aliases: []string{"md"}},
+		{Name: "yaml", Extensions: []string{".yml", ".yaml"}, LineComment: "#", Aliases: []string{"yml"}},
 		{Name: "toml", Extensions: []string{".toml"}, Filenames: []string{"Cargo.lock", "Pipfile"}, LineComment: "#"},
 		{Name: "sql", Extensions: []string{".sql"}, LineComment: "--"},
 		{Name: "json", Extensions: []string{".json", ".jsonc", ".json5", ".jsonl", ".ndjson"}, Filenames: []string{".babelrc", ".eslintrc"}},
 		{
 			Name:       "text",
-			Extensions: []string{".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org"},
-			Filenames:  []string{"README", "LICENSE", "COPYING", "NOTICE", "AUTHORS", "CHANGELOG", "Makefile", "GNUmakefile", "makefile", "Dockerfile", "Containerfile"},
+			Extensions: []string{".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org"}, Aliases: []string{"txt"},
+			Filenames: []string{"README", "LICENSE", "COPYING", "NOTICE", "AUTHORS", "CHANGELOG", "Makefile", "GNUmakefile", "makefile", "Dockerfile", "Containerfile"},
 		},
 	}
 }
@@ -230,8 +234,8 @@ func textLanguages() []*Language {
 // "golang", "c++", "ts"), case-insensitively; nil if unknown.
 func ByName(name string) *Language {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := nameAliases[n]; ok {
-		n = a
+	if l, ok := byAlias[n]; ok {
+		return l
 	}
 	return byName[n]
 }
@@ -308,12 +312,5 @@ func shebangInterpreter(head []byte) string {
 			break
 		}
 	}
-	name = strings.TrimRight(name, "0123456789.")
-	switch name {
-	case "sh", "dash", "ash", "ksh", "zsh":
-		return "bash" // POSIX-family shells parse well enough with the bash grammar
-	case "nodejs":
-		return "node"
-	}
-	return name
+	return strings.TrimRight(name, "0123456789.")
 }

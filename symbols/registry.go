@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"github.com/smacker/go-tree-sitter/bash"
 	"github.com/smacker/go-tree-sitter/c"
 	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/csharp"
@@ -22,41 +21,36 @@ import (
 // (lang/<name>) adds itself with Register.
 func codeLanguages() []*Language {
 	return []*Language{
-		{Name: "go", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, TestFiles: []string{"*_test.go"}, grammar: golang.GetLanguage, spec: goSpec},
+		{Name: "go", Aliases: []string{"golang"}, LineComment: "//", Bodies: BraceBodies, Extensions: []string{".go"}, TestFiles: []string{"*_test.go"}, grammar: golang.GetLanguage, spec: goSpec},
 		{
 			Name: "python", LineComment: "#", Bodies: IndentedBodies, DocStrings: true, Extensions: []string{".py", ".pyi", ".pyw"},
-			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"},
+			Filenames: []string{"SConstruct", "SConscript"}, Interpreters: []string{"python", "pypy"}, Aliases: []string{"py", "python3"},
 			TestFiles: []string{"test_*.py", "*_test.py", "conftest.py"}, grammar: python.GetLanguage, spec: pythonSpec,
 		},
 		{
 			Name: "javascript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
-			Interpreters: []string{"node"}, grammar: javascript.GetLanguage, spec: javascriptSpec,
+			Interpreters: []string{"node", "nodejs"}, Aliases: []string{"js", "node"}, grammar: javascript.GetLanguage, spec: javascriptSpec,
 		},
 		{
 			Name: "typescript", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".ts", ".mts", ".cts"},
-			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
+			Interpreters: []string{"ts-node", "tsx", "deno", "bun"}, Aliases: []string{"ts"}, grammar: typescript.GetLanguage, spec: typescriptSpec,
 			repair: separateCallSignatures,
 		},
 		{Name: "c", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec, refine: cppHeader},
 		{
 			Name: "cpp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
-			grammar: cpp.GetLanguage, spec: cppSpec,
+			Aliases: []string{"c++", "cxx"}, grammar: cpp.GetLanguage, spec: cppSpec,
 		},
 		{Name: "java", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".java"}, TestFiles: []string{"*Test.java", "*Tests.java"}, grammar: java.GetLanguage, spec: javaSpec},
-		{Name: "kotlin", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
+		{Name: "kotlin", Aliases: []string{"kt"}, LineComment: "//", Bodies: BraceBodies, Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
 		{
 			Name: "ruby", LineComment: "#", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 			Filenames:    []string{"Gemfile", "Rakefile", "Vagrantfile", "Guardfile", "Podfile", "Brewfile"},
-			Interpreters: []string{"ruby", "jruby"}, TestFiles: []string{"*_spec.rb", "*_test.rb"}, grammar: ruby.GetLanguage, spec: rubySpec,
+			Interpreters: []string{"ruby", "jruby"}, Aliases: []string{"rb"}, TestFiles: []string{"*_spec.rb", "*_test.rb"}, grammar: ruby.GetLanguage, spec: rubySpec,
 		},
-		{Name: "csharp", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
+		{Name: "csharp", Aliases: []string{"cs", "c#"}, LineComment: "//", Bodies: BraceBodies, Extensions: []string{".cs", ".csx"}, grammar: csharp.GetLanguage, spec: csharpSpec},
 		{Name: "php", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".php", ".phtml", ".php3", ".php4", ".php5", ".phps"}, Interpreters: []string{"php"}, grammar: php.GetLanguage, spec: phpSpec},
-		{
-			Name: "bash", LineComment: "#", Extensions: []string{".sh", ".bash", ".zsh", ".ksh"},
-			Filenames:    []string{".bashrc", ".bash_profile", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".envrc"},
-			Interpreters: []string{"bash"}, grammar: bash.GetLanguage, spec: bashSpec,
-		},
-		{Name: "rust", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
+		{Name: "rust", Aliases: []string{"rs"}, LineComment: "//", Bodies: BraceBodies, Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
 		{Name: "tsx", LineComment: "//", Bodies: BraceBodies, Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: typescriptSpec},
 	}
 }

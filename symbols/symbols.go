@@ -26,9 +26,9 @@
 // Container are valid UTF-8 (invalid bytes become U+FFFD).
 //
 // The languages are listed in registry.go with their rules in lang_*.go; a
-// language kept in a package of its own (lang/lua) adds itself with Register
-// through the extension point in langapi.go, and is known once that
-// package is imported (lang/all imports every one).
+// language kept in a package of its own (lang/bash, lang/lua) adds itself
+// with Register through the extension point in langapi.go, and is known
+// once that package is imported (lang/all imports every one).
 package symbols
 
 // Kind classifies a definition. The values are stable: they are stored in the

@@ -4,5 +4,6 @@
 package all
 
 import (
-	_ "github.com/context-ls/context-ls/lang/lua" // Lua
+	_ "github.com/context-ls/context-ls/lang/bash" // shell scripts
+	_ "github.com/context-ls/context-ls/lang/lua"  // Lua
 )

@@ -40,7 +40,7 @@ var graphSpec = &graph.Lang{
 		"setmetatable getmetatable rawget rawset rawequal rawlen unpack load loadstring loadfile dofile collectgarbage " +
 		"describe context it test spec insulate expose pending before_each after_each setup teardown lazy_setup " +
 		"lazy_teardown strict_setup strict_teardown finally"),
-	Handlers: map[string]func(*graph.Extractor, *sitter.Node){
+	Handlers: map[string]func(*graph.Extractor, *sitter.Node, graph.Captures){
 		"lua.call":   luaCall,
 		"lua.decl":   luaDecl,
 		"lua.func":   luaParams,
@@ -274,7 +274,7 @@ func luaChain(x *graph.Extractor, nodes []*sitter.Node, depth int) graph.Chain {
 }
 
 // luaCall records a call site, a require import or a busted block.
-func luaCall(x *graph.Extractor, n *sitter.Node) {
+func luaCall(x *graph.Extractor, n *sitter.Node, _ graph.Captures) {
 	qual, name := luaCallee(n)
 	if name == nil {
 		return
@@ -393,7 +393,7 @@ func luaScope(x *graph.Extractor, n *sitter.Node) (uint32, uint32) {
 // are bound (through what they were assigned, when that is a table path,
 // a call or setmetatable(…, T)), and assigning a local declared without a
 // value gives it one (local x … x = require("a.b")).
-func luaDecl(x *graph.Extractor, n *sitter.Node) {
+func luaDecl(x *graph.Extractor, n *sitter.Node, _ graph.Captures) {
 	isLocal := symbols.HasChildOfType(n, "local")
 	var names []string
 	for _, d := range symbols.FieldChildren(n, "name") {
@@ -465,7 +465,7 @@ func luaVia(x *graph.Extractor, v []*sitter.Node) (graph.Chain, uint32) {
 
 // luaParams binds a function's parameters, and a nested local function's
 // name in its block (a file-level function is a symbol).
-func luaParams(x *graph.Extractor, n *sitter.Node) {
+func luaParams(x *graph.Extractor, n *sitter.Node, _ graph.Captures) {
 	if n.Type() == "function_statement" && symbols.HasChildOfType(n, "local") {
 		if p := n.Parent(); p != nil && p.Type() != "program" {
 			if name := n.ChildByFieldName("name"); name != nil {
@@ -487,7 +487,7 @@ func luaParams(x *graph.Extractor, n *sitter.Node) {
 }
 
 // luaLoop binds the variables of a for loop in the loop.
-func luaLoop(x *graph.Extractor, n *sitter.Node) {
+func luaLoop(x *graph.Extractor, n *sitter.Node, _ graph.Captures) {
 	loop := n.Parent()
 	if loop == nil {
 		return
@@ -505,7 +505,7 @@ func luaLoop(x *graph.Extractor, n *sitter.Node) {
 
 // luaReturn records the table a module returns (return M) as the file's
 // default export: a required module's functions are that table's.
-func luaReturn(x *graph.Extractor, n *sitter.Node) {
+func luaReturn(x *graph.Extractor, n *sitter.Node, _ graph.Captures) {
 	if p := n.Parent(); p == nil || p.Type() != "program" {
 		return
 	}
