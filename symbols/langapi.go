@@ -82,8 +82,9 @@ type Def def
 
 // Register adds code language l, parsed and extracted by c, to the
 // registry. A language package calls it from its init; it panics on a
-// duplicate name, extension or file name, a programming error every test
-// run catches. l must not be changed afterwards.
+// duplicate name, extension, file name or alias, a programming error every test
+// run catches. c.Grammar and c.Spec are required; l must not be changed
+// afterwards.
 func Register(l *Language, c Code) {
 	s := c.Spec
 	l.grammar, l.header = c.Grammar, c.Header
