@@ -1,7 +1,6 @@
 package bash_test
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -46,19 +45,7 @@ func TestSymbolsGolden(t *testing.T) {
 //
 //	go test ./lang/bash -run '^$' -fuzz FuzzParse -fuzztime 60s
 func FuzzParse(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "symbols", "*.sh"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no fixtures: %v", err)
-	}
-	seeds := []symbolstest.Seed{{Lang: bash.Language, Src: []byte("\xff\xfe\x00\x00")}}
-	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, symbolstest.Seed{Lang: bash.Language, Src: src})
-	}
-	symbolstest.Fuzz(f, []*symbols.Language{bash.Language}, seeds)
+	symbolstest.FuzzFixtures(f, bash.Language, filepath.Join("testdata", "symbols"), []byte("\xff\xfe\x00\x00"))
 }
 
 func TestGraphGolden(t *testing.T) {

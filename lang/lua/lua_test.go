@@ -1,7 +1,6 @@
 package lua_test
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -63,19 +62,7 @@ func TestSymbolsGolden(t *testing.T) {
 //
 //	go test ./lang/lua -run '^$' -fuzz FuzzParse -fuzztime 60s
 func FuzzParse(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "symbols", "*.lua"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no fixtures: %v", err)
-	}
-	var seeds []symbolstest.Seed
-	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, symbolstest.Seed{Lang: lua.Language, Src: src})
-	}
-	symbolstest.Fuzz(f, []*symbols.Language{lua.Language}, seeds)
+	symbolstest.FuzzFixtures(f, lua.Language, filepath.Join("testdata", "symbols"))
 }
 
 func TestGraphGolden(t *testing.T) {

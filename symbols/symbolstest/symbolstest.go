@@ -158,6 +158,33 @@ type Seed struct {
 	Src  []byte
 }
 
+// FuzzFixtures is Fuzz of lang alone, seeded with the source files in dir
+// (a language package's symbols fixtures) and extra.
+func FuzzFixtures(f *testing.F, lang *symbols.Language, dir string, extra ...[]byte) {
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var seeds []Seed
+	for _, p := range files {
+		if strings.HasSuffix(p, ".golden") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, Seed{Lang: lang, Src: src})
+	}
+	if len(seeds) == 0 {
+		f.Fatalf("no fixtures in %s", dir)
+	}
+	for _, src := range extra {
+		seeds = append(seeds, Seed{Lang: lang, Src: src})
+	}
+	Fuzz(f, []*symbols.Language{lang}, seeds)
+}
+
 // fuzzParser is reused across fuzz inputs: the fuzz function runs
 // sequentially within one worker process.
 var fuzzParser *symbols.Parser
