@@ -22,7 +22,8 @@ type Lang struct {
 	// records itself, Builtins skipped; the names new, ref, access, param,
 	// field and type have meanings of their own too. Every other outer
 	// capture goes to Handlers by name: a language package names its own
-	// ("lua.call").
+	// ("lua_call"). An outer capture's name has no "." and is not name or
+	// qual; the inner captures' names are ("import.fn").
 	Query string
 	// Family groups languages whose definitions call each other; "" is
 	// the language's own name.

@@ -15,7 +15,7 @@ import (
 var graphSpec = &graph.Lang{
 	Query: `
 (command name: (command_name (word) @name)) @call
-(command name: (command_name (word) @import.fn) argument: (_) @import.path) @bash.source
+(command name: (command_name (word) @import.fn) argument: (_) @import.path) @bash_source
 `,
 	Family: "bash",
 	Builtins: graph.SetOf(": echo printf cd pwd test [ [[ exit return local export set unset shift read eval exec source . true false " +
@@ -23,7 +23,7 @@ var graphSpec = &graph.Lang{
 		"ls rm cp mv mkdir rmdir chmod chown find xargs sort uniq head tail wc cut tr tee date basename dirname git make go python3 " +
 		"python curl tar"),
 	Handlers: map[string]func(*graph.Extractor, *sitter.Node, graph.Captures){
-		"bash.source": bashSource,
+		"bash_source": bashSource,
 	},
 	Global: true,
 }

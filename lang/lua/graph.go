@@ -26,13 +26,13 @@ import (
 
 var graphSpec = &graph.Lang{
 	Query: `
-(function_call) @lua.call
-(variable_declaration) @lua.decl
-(function_statement) @lua.func
-(function) @lua.func
-(for_generic) @lua.for
-(for_numeric) @lua.for
-(module_return_statement) @lua.return
+(function_call) @lua_call
+(variable_declaration) @lua_decl
+(function_statement) @lua_func
+(function) @lua_func
+(for_generic) @lua_for
+(for_numeric) @lua_for
+(module_return_statement) @lua_return
 `,
 	Family: "lua",
 	Module: luaModule,
@@ -41,11 +41,11 @@ var graphSpec = &graph.Lang{
 		"describe context it test spec insulate expose pending before_each after_each setup teardown lazy_setup " +
 		"lazy_teardown strict_setup strict_teardown finally"),
 	Handlers: map[string]func(*graph.Extractor, *sitter.Node, graph.Captures){
-		"lua.call":   luaCall,
-		"lua.decl":   luaDecl,
-		"lua.func":   luaParams,
-		"lua.for":    luaLoop,
-		"lua.return": luaReturn,
+		"lua_call":   luaCall,
+		"lua_decl":   luaDecl,
+		"lua_func":   luaParams,
+		"lua_for":    luaLoop,
+		"lua_return": luaReturn,
 	},
 	Finish: luaFinish,
 	Match:  matchLua,
