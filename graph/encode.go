@@ -17,7 +17,7 @@ const FormatVersion = 4
 // ExtractVersion changes whenever Extract produces different data for the
 // same input in the same encoding; the engine re-indexes files extracted
 // by another version.
-const ExtractVersion = 13
+const ExtractVersion = 14
 
 // Errors returned by the decoders; check them with errors.Is.
 var (

@@ -87,10 +87,17 @@ type langSpec struct {
 	// rules are the language's rules of resolution (rules.go).
 	rules langRules
 
-	once    sync.Once
+	// queries holds the query compiled for each grammar the spec serves:
+	// TypeScript's serves typescript and tsx, whose node ids differ.
+	mu      sync.Mutex
+	queries map[*sitter.Language]*specQuery
+}
+
+// specQuery is a spec's query compiled for one grammar.
+type specQuery struct {
 	q       *sitter.Query
 	capName []string
-	qerr    error
+	err     error
 }
 
 // chainSpec tells the qualifier walker how member accesses, calls and
@@ -147,20 +154,28 @@ type capNode struct {
 	node *sitter.Node
 }
 
-func (s *langSpec) compile(lang *sitter.Language) error {
-	s.once.Do(func() {
-		q, err := sitter.NewQuery([]byte(s.query), lang)
-		if err != nil {
-			s.qerr = fmt.Errorf("graph: compile query: %w", err)
-			return
+// compile returns s's query compiled for grammar lang, once per grammar.
+func (s *langSpec) compile(lang *sitter.Language) (*specQuery, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sq := s.queries[lang]; sq != nil {
+		return sq, sq.err
+	}
+	sq := &specQuery{}
+	if q, err := sitter.NewQuery([]byte(s.query), lang); err != nil {
+		sq.err = fmt.Errorf("graph: compile query: %w", err)
+	} else {
+		sq.q = q
+		sq.capName = make([]string, q.CaptureCount())
+		for i := range sq.capName {
+			sq.capName[i] = q.CaptureNameForId(uint32(i))
 		}
-		s.q = q
-		s.capName = make([]string, q.CaptureCount())
-		for i := range s.capName {
-			s.capName[i] = q.CaptureNameForId(uint32(i))
-		}
-	})
-	return s.qerr
+	}
+	if s.queries == nil {
+		s.queries = map[*sitter.Language]*specQuery{}
+	}
+	s.queries[lang] = sq
+	return sq, sq.err
 }
 
 // specs maps symbols language names to their graph spec.
@@ -291,6 +306,7 @@ type pendingRef struct {
 // extractor is the state of one Extract call.
 type extractor struct {
 	spec   *langSpec
+	query  *specQuery // spec's query for the file's grammar
 	lang   string
 	path   string
 	src    []byte
@@ -341,6 +357,7 @@ func Extract(f *symbols.File, path string) *FileGraph {
 // which must stay open until ExtractMatched returns.
 type TreeMatches struct {
 	spec  *langSpec
+	query *specQuery
 	caps  []capNode // every match's captures, one match after the other
 	ends  []int     // the end of each match in caps
 	outer []int     // each match's outer capture, an index in caps
@@ -355,10 +372,14 @@ func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
 		return nil
 	}
 	spec := specs[lang.Name]
-	if spec == nil || spec.compile(lang.Grammar()) != nil {
+	if spec == nil {
 		return nil
 	}
-	m := &TreeMatches{spec: spec}
+	sq, err := spec.compile(lang.Grammar())
+	if err != nil {
+		return nil
+	}
+	m := &TreeMatches{spec: spec, query: sq}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	m.add(qc, tree)
@@ -368,8 +389,7 @@ func MatchTree(lang *symbols.Language, tree *sitter.Tree) *TreeMatches {
 // add appends the matches qc finds in tree (in the range set on qc, if
 // any).
 func (m *TreeMatches) add(qc *sitter.QueryCursor, tree *sitter.Tree) {
-	spec := m.spec
-	qc.Exec(spec.q, tree.RootNode())
+	qc.Exec(m.query.q, tree.RootNode())
 	for {
 		qm, ok := qc.NextMatch()
 		if !ok {
@@ -381,7 +401,7 @@ func (m *TreeMatches) add(qc *sitter.QueryCursor, tree *sitter.Tree) {
 		begin := len(m.caps)
 		outer := -1
 		for _, c := range qm.Captures {
-			name := spec.capName[c.Index]
+			name := m.query.capName[c.Index]
 			if outer < 0 && !strings.Contains(name, ".") && name != "name" && name != "qual" {
 				outer = len(m.caps)
 			}
@@ -403,7 +423,7 @@ func (m *TreeMatches) add(qc *sitter.QueryCursor, tree *sitter.Tree) {
 // f.Tree or of a copy of it; nil when the language has no graph support).
 func ExtractMatched(f *symbols.File, path string, m *TreeMatches) *FileGraph {
 	x := newExtractor(f, path)
-	if x == nil || m == nil || m.spec != x.spec {
+	if x == nil || m == nil || m.spec != x.spec || m.query != x.query {
 		g := &FileGraph{Path: path}
 		if f != nil && f.Lang != nil {
 			g.Lang = f.Lang.Name
@@ -425,12 +445,13 @@ func newExtractor(f *symbols.File, path string) *extractor {
 	if spec == nil || f.Tree == nil || !f.Lang.HasGrammar() {
 		return nil
 	}
-	if err := spec.compile(f.Lang.Grammar()); err != nil {
+	sq, err := spec.compile(f.Lang.Grammar())
+	if err != nil {
 		return nil
 	}
 	g := &FileGraph{Path: path, Lang: f.Lang.Name, Module: ModuleOf(f.Lang.Name, path, "")}
 	return &extractor{
-		spec: spec, lang: g.Lang, path: path, src: f.Source, tree: f.Tree, syms: f.Symbols, g: g,
+		spec: spec, query: sq, lang: g.Lang, path: path, src: f.Source, tree: f.Tree, syms: f.Symbols, g: g,
 		locals: map[string][]local{}, aliases: map[string]importBinding{},
 	}
 }

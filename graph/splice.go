@@ -50,7 +50,7 @@ func extractSpliced(prev *FileGraph, f *symbols.File, path string) *FileGraph {
 	if last == nil || int(last.EndByte()) > s.Start {
 		return nil
 	}
-	m := &TreeMatches{spec: x.spec}
+	m := &TreeMatches{spec: x.spec, query: x.query}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	qc.SetPointRange(sitter.Point{}, last.EndPoint())
