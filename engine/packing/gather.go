@@ -25,6 +25,28 @@ type gatherer struct {
 	selText string
 	// files caches file contents split into lines (with their "\n").
 	files map[string][]string
+	// defs caches the indexed definitions of files, by path.
+	defs map[string]fileSymbols
+}
+
+type fileSymbols struct {
+	syms []engine.SymbolInfo
+	err  error
+}
+
+// symbols returns the indexed definitions of rel (Snapshot.DocumentSymbols),
+// read once per pack: query hits, graph neighbours and selections ask for
+// the same files.
+func (g *gatherer) symbols(rel string) ([]engine.SymbolInfo, error) {
+	if fs, ok := g.defs[rel]; ok {
+		return fs.syms, fs.err
+	}
+	syms, err := g.s.DocumentSymbols(rel)
+	if g.defs == nil {
+		g.defs = map[string]fileSymbols{}
+	}
+	g.defs[rel] = fileSymbols{syms, err}
+	return syms, err
 }
 
 // dropSelected drops the candidates that overlap a selection made after
@@ -140,7 +162,7 @@ func (g *gatherer) withoutMembers(c *packs.Candidate, start, end int) {
 // becomes one "… N lines elided" line; elided says whether there was any.
 // It reports false when rel cannot be read as indexed.
 func (g *gatherer) ownLines(rel, lang string, start, end int) (text string, elided, ok bool) {
-	syms, err := g.s.DocumentSymbols(rel)
+	syms, err := g.symbols(rel)
 	if err != nil {
 		return "", false, false
 	}

@@ -72,7 +72,7 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 // definitionAt returns the definition of rel whose lines end at end and
 // begin at start (its doc comment, or a comment above it, included).
 func (g *gatherer) definitionAt(rel string, start, end int) (engine.SymbolInfo, bool) {
-	syms, err := g.s.DocumentSymbols(rel)
+	syms, err := g.symbols(rel)
 	if err != nil {
 		return engine.SymbolInfo{}, false
 	}

@@ -91,7 +91,7 @@ func (g *gatherer) selectionCandidate() packs.Candidate {
 // selectedSymbols returns the definitions overlapping the selection, in
 // source order (an enclosing definition before those it contains).
 func (g *gatherer) selectedSymbols(rel string, sel Selection) ([]engine.SymbolInfo, error) {
-	syms, err := g.s.DocumentSymbols(rel)
+	syms, err := g.symbols(rel)
 	if errors.Is(err, engine.ErrNotIndexed) {
 		return nil, nil
 	}
