@@ -230,10 +230,18 @@ const (
 	proseDepth     = 40   // chunks of a text leg checked, best first
 )
 
+// literalsJudged reports whether isEmbeddedProse can judge the string
+// literals of language lang: a known language that does not document its
+// code in them.
+func literalsJudged(lang string) bool {
+	l := symbols.ByName(lang)
+	return l != nil && !l.DocStrings
+}
+
 // isEmbeddedProse reports whether a chunk of code in language lang is
 // mostly English outside its comments (see proseStopShare).
 func isEmbeddedProse(text, lang string) bool {
-	if l := symbols.ByName(lang); l == nil || l.DocStrings {
+	if !literalsJudged(lang) {
 		return false
 	}
 	words, stops := 0, 0

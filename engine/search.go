@@ -288,8 +288,8 @@ func (qc *queryCtx) prior(p string) float64 { return qc.priors[classOf(p)] }
 // English held in string literals (isEmbeddedProse). Its text is read once
 // per process (proseCache); a chunk whose text cannot be read is not prose.
 func (qc *queryCtx) embeddedProse(c *store.ChunkRecord) bool {
-	if !isCode(classOf(c.Path)) {
-		return false
+	if !isCode(classOf(c.Path)) || !literalsJudged(c.Language) {
+		return false // no chunk text read for an answer known already
 	}
 	if v, ok := proseCache.get(c.ID); ok {
 		return v
