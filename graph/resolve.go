@@ -1303,15 +1303,8 @@ func splitTopLevel(s string, sep byte) []string {
 }
 
 func appendTrimmed(out []string, s string) []string {
-	i, j := 0, len(s)
-	for i < j && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
-		i++
+	if s = strings.Trim(s, " \t\n"); s != "" {
+		out = append(out, s)
 	}
-	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n') {
-		j--
-	}
-	if i == j {
-		return out
-	}
-	return append(out, s[i:j])
+	return out
 }
