@@ -216,18 +216,3 @@ func (c Chain) With(step string) Chain {
 	c.c.fields = append(c.c.fields, step)
 	return c
 }
-
-// DefinesTopLevelName reports whether file p has a file-level definition
-// (of any kind) called name.
-func (r *Resolver) DefinesTopLevelName(p, name string) (bool, error) {
-	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
-	if err != nil {
-		return false, err
-	}
-	for _, d := range defs {
-		if d.Container == "" {
-			return true, nil
-		}
-	}
-	return false, nil
-}

@@ -333,14 +333,26 @@ func (r *Resolver) memberOfModule(mod string, d Def, dg *FileGraph) bool {
 }
 
 // DefinesTopLevel reports whether file p defines a top-level (not member,
-// not nested) symbol called name.
+// not nested) function or type called name.
 func (r *Resolver) DefinesTopLevel(p, name string) (bool, error) {
+	return r.definesAtFileLevel(p, name, func(d Def) bool { return symbols.IsFunctionKind(d.Kind) || isTypeKind(d.Kind) })
+}
+
+// DefinesTopLevelName reports whether file p has a file-level definition
+// (of any kind) called name.
+func (r *Resolver) DefinesTopLevelName(p, name string) (bool, error) {
+	return r.definesAtFileLevel(p, name, func(Def) bool { return true })
+}
+
+// definesAtFileLevel reports whether file p has a definition called name
+// outside every container that keep accepts.
+func (r *Resolver) definesAtFileLevel(p, name string, keep func(Def) bool) (bool, error) {
 	defs, err := r.definitionsWhere(name, func(ref DefRef) bool { return ref.Path == p })
 	if err != nil {
 		return false, err
 	}
 	for _, d := range defs {
-		if d.Container == "" && (symbols.IsFunctionKind(d.Kind) || isTypeKind(d.Kind)) {
+		if d.Container == "" && keep(d) {
 			return true, nil
 		}
 	}
