@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -114,7 +113,6 @@ func Register(l *Language, c Code) {
 		l.spec.sigText = func(x *extractor, d *def) (string, bool) { return f((*Extractor)(x), (*Def)(d)) }
 	}
 	register(l)
-	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
 
 // Source returns the file's text.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -179,7 +179,8 @@ func register(l *Language) {
 	if _, dup := byName[l.Name]; dup {
 		panic("symbols: duplicate language " + l.Name)
 	}
-	registry = append(registry, l)
+	i, _ := slices.BinarySearchFunc(registry, l.Name, func(r *Language, name string) int { return strings.Compare(r.Name, name) })
+	registry = slices.Insert(registry, i, l) // by name, as All lists them
 	byName[l.Name] = l
 	for _, e := range l.Extensions {
 		if _, dup := byExt[e]; dup {
@@ -211,7 +212,6 @@ func init() {
 	for _, l := range textLanguages() {
 		register(l)
 	}
-	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
 
 // textLanguages are detected but not parsed: they have no grammar here.
