@@ -340,6 +340,30 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
+  /**
+   * Presses Enter in the quick input's own text box. Through the page's
+   * keyboard a widget that closed meanwhile (focus taken by a notification
+   * on a loaded machine) would let the key reach the editor behind it and
+   * split a line of the fixture; the box is waited for and focused instead.
+   */
+  async quickEnter(timeout = 5000): Promise<void> {
+    await this.quickInput().locator('input').press('Enter', { timeout });
+  }
+
+  /** Labels of the editor tabs with unsaved changes. */
+  async dirtyTabs(): Promise<string[]> {
+    return this.page.locator('.tabs-container .tab.dirty .label-name').allTextContents();
+  }
+
+  /** Puts every editor with unsaved changes back to its file on disk. */
+  async revertDirty(): Promise<void> {
+    const tab = this.page.locator('.tabs-container .tab.dirty').first();
+    for (let n = 0; n < 10 && (await tab.count()) > 0; n++) {
+      await tab.click();
+      await this.runCommand('File: Revert File');
+    }
+  }
+
   /** Rows of the visible quick input list. */
   quickRows(): Locator {
     return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -409,7 +433,7 @@ export class Workbench {
         .filter({ has: this.page.locator('.label-name .highlight') });
       try {
         await first.waitFor({ timeout: 5000 });
-        await this.page.keyboard.press('Enter');
+        await this.quickEnter();
         await this.activeTab(base).waitFor({ timeout: 5000 });
         await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 5000 });
         return;
@@ -450,7 +474,7 @@ export class Workbench {
   async gotoLine(line: number, column: number): Promise<void> {
     await this.quickOpen('Control+P', `:${line}:${column}`);
     await this.quickRows().filter({ hasText: new RegExp(`line ${line}\\b`, "i") }).first().waitFor();
-    await this.page.keyboard.press('Enter');
+    await this.quickEnter();
     await this.cursorAt(line);
   }
 

@@ -114,6 +114,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let wb: Workbench;
+  const damaged: string[] = []; // tests that left fixture files edited
 
   before(async function () {
     this.timeout(300_000);
@@ -150,6 +151,18 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     if (this.currentTest?.state === 'failed' && wb !== undefined) {
       await wb.screenshot(path.join(ARTIFACTS, `${slug(this.currentTest.title)}.png`)).catch(() => undefined);
     }
+    // No test edits a fixture file: one left with unsaved changes means a
+    // key reached an editor it was not meant for, and every later answer
+    // about that file would be about the damaged text. It is put back and
+    // named with the test that left it; the suite fails in after().
+    if (wb !== undefined) {
+      const dirty = (await wb.dirtyTabs().catch(() => [] as string[])).filter((t) => !t.startsWith('Untitled'));
+      if (dirty.length > 0) {
+        await wb.screenshot(path.join(ARTIFACTS, `${slug(this.currentTest?.title ?? '')}-dirty.png`)).catch(() => undefined);
+        damaged.push(`${this.currentTest?.title}: ${dirty.join(', ')}`);
+        await wb.revertDirty();
+      }
+    }
   });
 
   after(async function () {
@@ -163,6 +176,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
       fs.cpSync(path.join(userData, 'logs'), path.join(ARTIFACTS, 'logs'), { recursive: true });
     }
     await tearDown(browser, server, tmp);
+    assert.deepStrictEqual(damaged, [], 'tests left fixture files with unsaved changes');
   });
 
   it('starts `context-ls serve` and shows indexing, then the file count, in the status bar', async function () {
@@ -226,7 +240,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     const row = wb.quickRows().filter({ hasText: 'retry_upload' });
     await row.first().waitFor();
     assert.match((await wb.quickRows().first().textContent()) ?? '', /retry_upload.*retry\/backoff\.py:6/);
-    await wb.page.keyboard.press('Enter');
+    await wb.quickEnter();
     await wb.activeTab('backoff.py').waitFor();
     await wb.cursorAt(6);
   });
@@ -393,7 +407,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     await wb.activeTab('Untitled-1').waitFor();
     await wb.runCommand('Context: Preview Context for Query…');
     await wb.quickInput().locator('input').fill('retry a failed upload with backoff');
-    await wb.page.keyboard.press('Enter');
+    await wb.quickEnter();
     const description = wb.view('Context Pack').locator('.pane-header .description');
     await description.filter({ hasText: /^“retry a failed upload with backoff” · [\d,]+ \/ 4,000 tokens$/ }).waitFor();
     await wb.viewRows('Context Pack').filter({ hasText: /^retry\/backoff\.py:\d+-\d+retry_upload · / }).first().waitFor();
@@ -403,7 +417,7 @@ describe('the extension in a real VS Code (code-server + Chromium)', function ()
     const input = wb.quickInput().locator('input');
     assert.strictEqual(await input.inputValue(), '4000');
     await input.fill('300');
-    await wb.page.keyboard.press('Enter');
+    await wb.quickEnter();
     await description.filter({ hasText: / \/ 300 tokens$/ }).waitFor();
     const used = tokensUsed((await description.textContent()) ?? '');
     assert.ok(used <= 300, `${used} tokens of 300`);
