@@ -28,6 +28,11 @@ const (
 	membersItemShare = 0.15
 	// minItemTokens keeps the per-item limit useful for tiny budgets.
 	minItemTokens = 120
+	// holdTokens is what each chosen item still to come keeps back when
+	// the budget is handed out again in score order (respend): enough for a
+	// shortened item to clear minItemTokens, as shortening lands under its
+	// target.
+	holdTokens = minItemTokens * 3 / 2
 	// summaryMinTokens: items smaller than this are not summarised.
 	summaryMinTokens = 100
 	// summaryMaxShare: a summary is only offered when it costs at most this
@@ -99,6 +104,7 @@ type cand struct {
 	fit      string
 	fitCost  int
 	fitDone  bool
+	shortFor map[int]shortenedText // shortened's answers, by limit
 
 	// The summary: every function body elided, taken when nothing else fits.
 	summary     string
@@ -336,7 +342,26 @@ func (b *builder) toItem(c *cand, text string) Item {
 }
 
 // shortened returns c's text shortened so its item costs at most limit.
+// The answer is kept per limit: respend asks again for most items.
 func (b *builder) shortened(c *cand, limit int) (string, int, bool) {
+	if r, ok := c.shortFor[limit]; ok {
+		return r.text, r.cost, r.ok
+	}
+	text, cost, ok := b.shorten(c, limit)
+	if c.shortFor == nil {
+		c.shortFor = map[int]shortenedText{}
+	}
+	c.shortFor[limit] = shortenedText{text, cost, ok}
+	return text, cost, ok
+}
+
+type shortenedText struct {
+	text string
+	cost int
+	ok   bool
+}
+
+func (b *builder) shorten(c *cand, limit int) (string, int, bool) {
 	header := c.fullCost - CountTokens(c.Text)
 	target := limit - header
 	if target <= 0 {
@@ -443,10 +468,11 @@ func (b *builder) selectFixed(mode string) {
 // within each source's share of the budget, then without shares. An item is
 // taken whole when it is within its limit and fits what is left, else
 // shortened to that (focused on the lines that bear on the request when
-// LineWeight is set), else as its summary (bodies elided) when that fits:
-// the budget is spent down the ranking, so the best item keeps its lines
-// and the weaker ones give way. The first agent item may take
-// firstItemShare of the budget, the others maxItemShare.
+// LineWeight is set), else as its summary (bodies elided) when that fits.
+// The first agent item may take firstItemShare of the budget, the others
+// maxItemShare. Once chosen, the items are taken again in score order
+// (respend): the budget is spent down the ranking, so the best item keeps
+// its lines and the weaker ones give way.
 func (b *builder) selectAgents() {
 	var agents []*cand
 	for _, c := range b.cands {
@@ -543,6 +569,55 @@ func (b *builder) selectAgents() {
 	for {
 		if _, _, ok := pick(rest, all, true); !ok {
 			break
+		}
+	}
+	// The items are chosen; their lines are now handed out again, best
+	// first, and what is left goes to more items.
+	b.respend(limit, share)
+	for {
+		if _, _, ok := pick(rest, all, true); !ok {
+			break
+		}
+	}
+}
+
+// respend gives the budget the agent items hold back and takes them again
+// in score order, each whole when within its limit and the room, else
+// shortened to that. The selection above is made in MMR order, which puts
+// a definition of an already-shown file after weaker ones of other files:
+// taken in that order, the weaker item kept its body and the better one got
+// what was left, often its signature alone. Each item still to come keeps
+// holdTokens (or its cost, if less) back, so none chosen is dropped and the
+// pack keeps its files.
+func (b *builder) respend(limit func() int, share func(float64) int) {
+	var again []*cand
+	kept := b.selected[:0]
+	held := 0
+	hold := map[*cand]int{}
+	for _, c := range b.selected {
+		if c.IncludeMode != ModeAgent {
+			kept = append(kept, c)
+			continue
+		}
+		again = append(again, c)
+		hold[c] = min(c.cost(), holdTokens)
+		held += hold[c]
+		b.remaining += c.cost()
+		c.selected, c.useFit, c.isSummary = false, false, false
+	}
+	b.selected = kept
+	sort.SliceStable(again, func(i, j int) bool { return again[i].Score > again[j].Score })
+	for _, c := range again {
+		held -= hold[c]
+		if c.dup { // released by a whole item taken before it
+			continue
+		}
+		lim := limit()
+		if c.elided {
+			lim = min(lim, share(membersItemShare))
+		}
+		if !b.takeBest(c, lim, b.remaining-held, true) {
+			c.missed = true
 		}
 	}
 }

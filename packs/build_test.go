@@ -411,6 +411,46 @@ func TestMMRAcrossFiles(t *testing.T) {
 	}
 }
 
+// TestBudgetDownTheRanking pins the order in which the budget is spent:
+// the MMR order chooses the items, and a definition of the best file comes
+// after a weaker one of another file there; the better item keeps more of
+// its lines, and the weaker one stays in, shortened.
+func TestBudgetDownTheRanking(t *testing.T) {
+	cs := []Candidate{
+		mkCand("a.go", 1, "best", 80, 1, SourceQuery, ""),
+		mkCand("a.go", 100, "second", 600, 0.9, SourceQuery, ""),
+		mkCand("b.go", 1, "other", 600, 0.6, SourceQuery, ""),
+	}
+	for i := range cs {
+		cs[i].Language = "go"
+	}
+	// Every body line bears on the request, as the engine's weights make
+	// the lines of a hit do: a shortened item keeps lines, not a summary.
+	bears := func(line string) float64 {
+		if strings.Contains(line, "step_") {
+			return 1
+		}
+		return 0
+	}
+	p, err := Build(Request{Budget: 900, IncludeScore: 0.99, LineWeight: bears}, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := map[string]int{}
+	for _, it := range p.Items {
+		tokens[it.Symbol] = it.Tokens
+	}
+	if len(tokens) != 3 {
+		t.Fatalf("items %v, want all three", symbolsOf(p))
+	}
+	if tokens["second"] <= tokens["other"] {
+		t.Errorf("second (0.9) shows %d tokens, other (0.6) %d: the better item should keep more", tokens["second"], tokens["other"])
+	}
+	if tokens["other"] < minItemTokens {
+		t.Errorf("other shows %d tokens, want at least %d", tokens["other"], minItemTokens)
+	}
+}
+
 func TestShortenedItem(t *testing.T) {
 	long := mkCand("big.go", 10, "Big", 900, 1, SourceQuery, "")
 	long.Text = "// Big does a lot.\n" + long.Text

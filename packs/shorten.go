@@ -54,6 +54,8 @@ type shortener struct {
 	// weight says how much a line bears on the request (Request.LineWeight);
 	// nil: every line alike.
 	weight func(line string) float64
+	// parsed keeps the function bodies of each text parsed (bodies).
+	parsed map[string]parsedBodies
 }
 
 func (s *shortener) close() {
@@ -146,13 +148,11 @@ func (s *shortener) elideBodiesWhere(lang, text string, target int, elidable fun
 		return "", false
 	}
 	lines := strings.SplitAfter(text, "\n")
-	root, ok := s.parse(l, text)
+	all, ok := s.bodies(l, text, lines)
 	if !ok {
 		return "", false
 	}
-	var regions []region
-	collectBodies(root.node, lang, lines, &regions)
-	root.close()
+	regions := append([]region(nil), all...)
 	if elidable != nil {
 		kept := regions[:0]
 		for _, r := range regions {
@@ -201,6 +201,33 @@ func (s *shortener) elideBodiesWhere(lang, text string, target int, elidable fun
 		return "", false
 	}
 	return out, true
+}
+
+// bodies returns the function bodies of text (a snippet in language l,
+// split into lines) as elision regions, and false when it does not parse
+// cleanly. Parsed once per text: a pack shortens an item for several
+// targets and summarises it too.
+func (s *shortener) bodies(l *symbols.Language, text string, lines []string) ([]region, bool) {
+	key := l.Name + "\x00" + text
+	if b, ok := s.parsed[key]; ok {
+		return b.regions, b.ok
+	}
+	var regions []region
+	root, ok := s.parse(l, text)
+	if ok {
+		collectBodies(root.node, l.Name, lines, &regions)
+		root.close()
+	}
+	if s.parsed == nil {
+		s.parsed = map[string]parsedBodies{}
+	}
+	s.parsed[key] = parsedBodies{regions, ok}
+	return regions, ok
+}
+
+type parsedBodies struct {
+	regions []region
+	ok      bool
 }
 
 func allSafe(rs []region) bool {
