@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"regexp"
@@ -487,8 +488,9 @@ const focusContext = 2
 
 // focusLines keeps the lines of text that bear on the request (weight > 0)
 // with focusContext lines around each, the first lines (a definition's
-// signature) and the last, best first while they fit target, then the
-// lines after those already kept, in order, while they still fit; every run
+// signature) and the last, the most weight per token first (a marker's
+// cost counted) while they fit target, then the lines after those already
+// kept, in order, while they still fit; every run
 // of lines left out becomes one marked "… N lines elided" line. It reports
 // false when not even the first line fits.
 func focusLines(lang, text string, target int, weight func(string) float64) (string, bool) {
@@ -530,16 +532,21 @@ func focusLines(lang, text string, target int, weight func(string) float64) (str
 	kept := make([]bool, n)
 	used := 0
 	runs := 1 // elided runs: at first, all of the text
-	add := func(i int) bool {
+	// runDelta is how many elided runs adding line i makes: it splits its
+	// run in two (+1), ends a run of its own (−1), or trims a run (0).
+	runDelta := func(i int) int {
 		left := i > 0 && !kept[i-1]
 		right := i < n-1 && !kept[i+1]
-		delta := 0
 		switch {
 		case left && right:
-			delta = 1 // splits its run in two
+			return 1
 		case !left && !right:
-			delta = -1 // was a run of its own
+			return -1
 		}
+		return 0
+	}
+	add := func(i int) bool {
+		delta := runDelta(i)
 		if used+cost[i]+(runs+delta)*markerCost > target {
 			return false
 		}
@@ -559,15 +566,36 @@ func focusLines(lang, text string, target int, weight func(string) float64) (str
 	if n > head && !kept[n-1] {
 		add(n - 1)
 	}
-	order := make([]int, 0, n)
+	// The lines that bear on the request are then kept by what they bring
+	// per token they cost, their marker counted: a line that closes a gap
+	// saves one, a line in the middle of a run adds one. Each line's value
+	// changes as its neighbours are kept, so the queue is re-read lazily.
+	value := func(i int) float64 {
+		return prio[i] / float64(max(1, cost[i]+runDelta(i)*markerCost))
+	}
+	q := &lineQueue{}
 	for i := range lines {
 		if !kept[i] && prio[i] > 0 {
-			order = append(order, i)
+			heap.Push(q, lineValue{i, value(i)})
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return prio[order[a]] > prio[order[b]] })
-	for _, i := range order {
-		add(i)
+	for q.Len() > 0 {
+		top := heap.Pop(q).(lineValue)
+		if kept[top.line] {
+			continue
+		}
+		if v := value(top.line); v != top.value {
+			heap.Push(q, lineValue{top.line, v})
+			continue
+		}
+		if !add(top.line) {
+			continue
+		}
+		for _, j := range []int{top.line - 1, top.line + 1} {
+			if j >= 0 && j < n && !kept[j] && prio[j] > 0 {
+				heap.Push(q, lineValue{j, value(j)}) // its run changed
+			}
+		}
 	}
 	// A short run left out costs about what its marker does: keep it.
 	for i := 0; i < n; {
@@ -628,5 +656,30 @@ func abs(x int) int {
 	if x < 0 {
 		return -x
 	}
+	return x
+}
+
+// lineValue is a line of focusLines with its value when queued.
+type lineValue struct {
+	line  int
+	value float64
+}
+
+// lineQueue is a max-heap of lines by value, earlier lines first on ties.
+type lineQueue []lineValue
+
+func (q lineQueue) Len() int { return len(q) }
+func (q lineQueue) Less(i, j int) bool {
+	if q[i].value != q[j].value {
+		return q[i].value > q[j].value
+	}
+	return q[i].line < q[j].line
+}
+func (q lineQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *lineQueue) Push(x any)   { *q = append(*q, x.(lineValue)) }
+func (q *lineQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
 	return x
 }

@@ -2,6 +2,7 @@ package packs
 
 import (
 	"context"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -184,6 +185,49 @@ func TestShortenByLines(t *testing.T) {
 		t.Fatal("could not shorten broken code")
 	}
 	checkWholeLines(t, broken, out)
+}
+
+// TestFocusByValuePerToken pins how focusLines spends a tight target: of
+// two lines that bear on the request alike, the one that costs less comes
+// first (with the lines around it), though the costly one comes earlier in
+// the text and would fit on its own.
+func TestFocusByValuePerToken(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("func sync() {\n")
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "\tstepA%d()\n", i)
+	}
+	long := "\t// the upload is retried with an exponential backoff and a little jitter so that many clients do not retry in step\n"
+	b.WriteString(long)
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "\tstepB%d()\n", i)
+	}
+	short := "\tupload(f)\n"
+	b.WriteString(short)
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "\tstepC%d()\n", i)
+	}
+	b.WriteString("}\n")
+	text := b.String()
+	bears := func(line string) float64 {
+		if strings.Contains(line, "upload") {
+			return 1
+		}
+		return 0
+	}
+	// Room for the head, the last line, two markers and the long line.
+	target := CountTokens("func sync() {\n\tstepA0()\n}\n") + 2*CountTokens("\t// … 10 lines elided\n") + CountTokens(long)
+	if CountTokens(long) < 4*CountTokens(short) {
+		t.Fatalf("the long line (%d tokens) should cost far more than the short one (%d)", CountTokens(long), CountTokens(short))
+	}
+	out, ok := focusLines("go", text, target, bears)
+	if !ok {
+		t.Fatal("could not focus")
+	}
+	checkWholeLines(t, text, out)
+	if !strings.Contains(out, short) || strings.Contains(out, long) {
+		t.Errorf("want the cheap line that bears on the request, not the long comment:\n%s", out)
+	}
 }
 
 func FuzzShorten(f *testing.F) {
