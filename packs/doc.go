@@ -14,7 +14,7 @@
 //   - agent items are then taken best first — at each step the one of highest
 //     maximal-marginal-relevance score (a second item of a file already in
 //     is worth less) — whole when within their limit and what is left, else
-//     shortened to it, else as their summary: the first may take 0.6 of the
+//     shortened to it, else as their summary: the first may take 0.75 of the
 //     budget, the others 0.5. Items scoring below IncludeScore compete
 //     within the task's source shares first (shares of sources without
 //     candidates flow to the others), then freely, while fewer than TopN
