@@ -620,6 +620,16 @@ func focusLines(lang, text string, target int, weight func(string) float64) (str
 			add(i)
 		}
 	}
+	// A marker of an earlier shortening (a class's methods) next to a run
+	// left out joins it: one marker says how many lines both hide.
+	for i := 0; i < n; i++ {
+		if kept[i] && markerRe.MatchString(lines[i]) && (i > 0 && !kept[i-1] || i < n-1 && !kept[i+1]) {
+			kept[i] = false
+			if i > 0 {
+				i -= 2 // the line before may be a marker now next to a run
+			}
+		}
+	}
 	var b strings.Builder
 	for i := 0; i < n; {
 		if kept[i] {
