@@ -583,43 +583,70 @@ func (b *builder) selectAgents() {
 	}
 }
 
-// respend gives the budget the agent items hold back and takes them again
-// in score order, each whole when within its limit and the room, else
-// shortened to that. The selection above is made in MMR order, which puts
-// a definition of an already-shown file after weaker ones of other files:
-// taken in that order, the weaker item kept its body and the better one got
-// what was left, often its signature alone. Each item still to come keeps
-// holdTokens (or its cost, if less) back, so none chosen is dropped and the
-// pack keeps its files.
+// respend takes the chosen agent items again in score order, each source's
+// items within what that source spent (so the task's shares hold), each
+// item whole when within its limit and the room, else shortened to that.
+// The selection above is made in MMR order, which puts a definition of an
+// already-shown file after weaker ones of other files: taken in that order,
+// the weaker item kept its body and the better one got what was left, often
+// its signature alone. Each item still to come keeps holdTokens (or its
+// cost, if less) back, so none chosen is dropped and the pack keeps its
+// files. What a source does not spend again is left for more items.
 func (b *builder) respend(limit func() int, share func(float64) int) {
-	var again []*cand
+	bySource := map[string][]*cand{}
+	var sources []string
 	kept := b.selected[:0]
-	held := 0
-	hold := map[*cand]int{}
 	for _, c := range b.selected {
 		if c.IncludeMode != ModeAgent {
 			kept = append(kept, c)
 			continue
 		}
-		again = append(again, c)
-		hold[c] = min(c.cost(), holdTokens)
-		held += hold[c]
-		b.remaining += c.cost()
-		c.selected, c.useFit, c.isSummary = false, false, false
+		if bySource[c.Source] == nil {
+			sources = append(sources, c.Source)
+		}
+		bySource[c.Source] = append(bySource[c.Source], c)
 	}
 	b.selected = kept
-	sort.SliceStable(again, func(i, j int) bool { return again[i].Score > again[j].Score })
-	for _, c := range again {
-		held -= hold[c]
-		if c.dup { // released by a whole item taken before it
-			continue
+	// Each source's pool is what its items cost; they are all given back
+	// first, so a whole item taken from one source can release another's.
+	pools := map[string]int{}
+	hold := map[*cand]int{}
+	for _, src := range sources {
+		for _, c := range bySource[src] {
+			pools[src] += c.cost()
+			hold[c] = min(c.cost(), holdTokens)
+			b.remaining += c.cost()
+			c.selected, c.useFit, c.isSummary = false, false, false
 		}
-		lim := limit()
-		if c.elided {
-			lim = min(lim, share(membersItemShare))
+	}
+	for _, src := range sources {
+		again := bySource[src]
+		sort.SliceStable(again, func(i, j int) bool { return again[i].Score > again[j].Score })
+	}
+	// The source of the best item first: the first item taken may take
+	// firstItemShare.
+	sort.SliceStable(sources, func(i, j int) bool { return bySource[sources[i]][0].Score > bySource[sources[j]][0].Score })
+	for _, src := range sources {
+		again := bySource[src]
+		held := 0
+		for _, c := range again {
+			held += hold[c]
 		}
-		if !b.takeBest(c, lim, b.remaining-held, true) {
-			c.missed = true
+		pool := pools[src]
+		for _, c := range again {
+			held -= hold[c]
+			if c.dup { // released by a whole item taken before it
+				continue
+			}
+			lim := limit()
+			if c.elided {
+				lim = min(lim, share(membersItemShare))
+			}
+			if b.takeBest(c, lim, min(b.remaining, pool-held), true) {
+				pool -= c.cost()
+			} else {
+				c.missed = true
+			}
 		}
 	}
 }

@@ -451,6 +451,40 @@ func TestBudgetDownTheRanking(t *testing.T) {
 	}
 }
 
+// TestRespendKeepsShares: taking the items again in score order moves
+// budget between the items of one source, never from a source the task
+// gives a share to (a testing pack keeps its test).
+func TestRespendKeepsShares(t *testing.T) {
+	cs := []Candidate{
+		mkCand("a.go", 1, "q1", 600, 0.9, SourceQuery, ""),
+		mkCand("a.go", 100, "q2", 600, 0.85, SourceQuery, ""),
+		mkCand("b.go", 1, "q3", 600, 0.8, SourceQuery, ""),
+		mkCand("a_test.go", 1, "TestA", 800, 0.3, SourceTest, ""),
+	}
+	bears := func(line string) float64 {
+		if strings.Contains(line, "step_") {
+			return 1
+		}
+		return 0
+	}
+	for i := range cs {
+		cs[i].Language = "go"
+	}
+	p, err := Build(Request{Budget: 2000, Task: TaskTesting, IncludeScore: 0.99, LineWeight: bears}, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range p.Items {
+		if it.Symbol == "TestA" {
+			if it.Shortened {
+				t.Errorf("the test was shortened to %d tokens; its share holds all of it", it.Tokens)
+			}
+			return
+		}
+	}
+	t.Fatalf("no test in %v", symbolsOf(p))
+}
+
 func TestShortenedItem(t *testing.T) {
 	long := mkCand("big.go", 10, "Big", 900, 1, SourceQuery, "")
 	long.Text = "// Big does a lot.\n" + long.Text

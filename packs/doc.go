@@ -19,10 +19,11 @@
 //     within the task's source shares first (shares of sources without
 //     candidates flow to the others), then freely, while fewer than TopN
 //     are in;
-//   - MMR chooses which agent items; their budget is then handed out again
-//     in score order (the same limits; each item still to come keeps a
-//     little back, so none is dropped), so the best item keeps its lines and
-//     a weaker one of another file gives way; what is left takes more items;
+//   - MMR chooses which agent items; what each source spent is then handed
+//     out again among its items in score order (the same limits; each item
+//     still to come keeps a little back, so none is dropped), so the best
+//     item keeps its lines and a weaker one of another file gives way while
+//     the task's shares hold; what is left takes more items;
 //   - items too long for their place are shortened structurally: with
 //     Request.LineWeight, function bodies none of whose lines bear on the
 //     request are elided and the lines that do are kept with their context
