@@ -621,12 +621,16 @@ func focusLines(lang, text string, target int, weight func(string) float64) (str
 		}
 	}
 	// A marker of an earlier shortening (a class's methods) next to a run
-	// left out joins it: one marker says how many lines both hide.
-	for i := 0; i < n; i++ {
-		if kept[i] && markerRe.MatchString(lines[i]) && (i > 0 && !kept[i-1] || i < n-1 && !kept[i+1]) {
-			kept[i] = false
-			if i > 0 {
-				i -= 2 // the line before may be a marker now next to a run
+	// left out joins it, and so does a blank line between two runs: one
+	// marker says how many lines they all hide.
+	gone := func(j int) bool { return j >= 0 && j < n && !kept[j] }
+	isMarker := func(j int) bool { return j >= 0 && j < n && markerRe.MatchString(lines[j]) }
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < n; i++ {
+			if kept[i] && (isMarker(i) && (gone(i-1) || gone(i+1)) ||
+				strings.TrimSpace(lines[i]) == "" && (gone(i-1) || isMarker(i-1)) && (gone(i+1) || isMarker(i+1))) {
+				kept[i], changed = false, true
 			}
 		}
 	}

@@ -180,6 +180,23 @@ func (g *gatherer) ownLines(rel, lang string, start, end int) (text string, elid
 			inner[n-start] = true
 		}
 	}
+	// Blank lines between two definitions go with them: one marker for
+	// methods that follow one another.
+	for i := 0; i < len(inner); i++ {
+		if inner[i] || strings.TrimSpace(lines[start-1+i]) != "" || i == 0 || !inner[i-1] {
+			continue
+		}
+		j := i
+		for j < len(inner) && !inner[j] && strings.TrimSpace(lines[start-1+j]) == "" {
+			j++
+		}
+		if j < len(inner) && inner[j] {
+			for k := i; k < j; k++ {
+				inner[k] = true
+			}
+		}
+		i = j
+	}
 	comment := packs.LineComment(lang)
 	var out strings.Builder
 	for i := 0; i < len(inner); {

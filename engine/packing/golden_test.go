@@ -45,6 +45,22 @@ func TestPackComposition(t *testing.T) {
 				}
 				if cart := itemNamed(p, "Cart"); cart != nil && (strings.Contains(cart.Text, "def total") || !strings.Contains(cart.Text, "lines elided")) {
 					t.Errorf("the class Cart is shown with its methods:\n%s", cart.Text)
+				} else if cart != nil {
+					// Methods that follow one another are one marker, not one
+					// each with the blank lines between them kept.
+					prevMarker := false
+					for l := range strings.Lines(cart.Text) {
+						switch {
+						case strings.TrimSpace(l) == "":
+						case strings.Contains(l, "lines elided"):
+							if prevMarker {
+								t.Errorf("two markers with only blank lines between them:\n%s", cart.Text)
+							}
+							prevMarker = true
+						default:
+							prevMarker = false
+						}
+					}
 				}
 				code, prose := 0, 0
 				for _, it := range p.Items {
