@@ -264,6 +264,7 @@ type rankedDef struct {
 	unit  int
 	chunk string  // the unit's best chunk (id string)
 	score float64 // file score² × share of the file's best, normalised to the best file
+	named float64 // how sure the text is that it names the unit (a name, a frame's line)
 }
 
 // rankDefs ranks the units of files (best first, as locate ranked them):
@@ -327,21 +328,13 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 			maxScore = max(maxScore, s)
 		}
 		fileNorm := math.Pow(f.score/top, defFilePower)
-		if maxScore == 0 && len(f.named) == 0 {
-			// No evidence inside the file (found by its name or path
-			// alone): its first unit stands for it.
-			if len(fd.units) > 0 {
-				first := firstUnit(fd)
-				out = append(out, rankedDef{file: f, defs: fd, unit: first, chunk: unitChunk(fd, first, best), score: fileNorm})
-			}
-			continue
-		}
 		named := make([]float64, len(fd.units))
 		for _, nl := range f.named {
 			if u := fd.innermost(nl.line); u >= 0 {
 				named[u] = max(named[u], nl.sure)
 			}
 		}
+		before := len(out)
 		for u, s := range scores {
 			if len(fd.units[u].chunks) == 0 {
 				continue
@@ -354,12 +347,22 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 			if sc <= 0 {
 				continue
 			}
-			out = append(out, rankedDef{file: f, defs: fd, unit: u, chunk: unitChunk(fd, u, best), score: sc})
+			out = append(out, rankedDef{file: f, defs: fd, unit: u, chunk: unitChunk(fd, u, best), score: sc, named: named[u]})
+		}
+		if len(out) == before && len(fd.units) > 0 {
+			// No evidence inside the file (found by its name or path
+			// alone, or a frame's line outside every definition): its
+			// first unit stands for it.
+			first := firstUnit(fd)
+			out = append(out, rankedDef{file: f, defs: fd, unit: first, chunk: unitChunk(fd, first, best), score: fileNorm})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
+		}
+		if out[i].named != out[j].named {
+			return out[i].named > out[j].named // what the evidence cannot tell apart, the text names
 		}
 		if out[i].file != out[j].file {
 			return false // stable: the files' order

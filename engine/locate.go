@@ -123,7 +123,7 @@ type fileEv struct {
 	prior  float64
 	parts  map[string]float64 // evidence kind → its share of score
 	chunks map[string]float64 // chunk id → evidence for that chunk
-	named  []namedLine        // definitions the text names, by the line of their name
+	named  []namedLine        // definitions the text names, by a line in them (their name's, a frame's)
 }
 
 // namedLine is a definition the text names: the line of its name and how

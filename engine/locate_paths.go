@@ -309,6 +309,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		weight float64
 		line   int
 		root   bool // only a file at the workspace's root
+		frame  bool // a stack frame's: its line is in the definition that ran
 	}
 	var ws []want
 	for _, p := range ev.Paths {
@@ -320,7 +321,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		// the program ran — the user's own script —, not a module of this
 		// workspace's that has the same name (src/flask/app.py).
 		bare := p.Frame >= 0 && !strings.ContainsAny(p.Path, `/\`)
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare})
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare, frame: p.Frame >= 0})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -361,6 +362,11 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			f.add("path", v)
 			if id := l.chunkAtLine(p, w.line); id != "" {
 				f.chunks[id] += v
+			}
+			if w.frame && w.line > 0 {
+				// The definition holding the frame's line is named by it,
+				// whatever its function is called ("in __init__").
+				f.named = append(f.named, namedLine{w.line, w.weight * spec * f.prior})
 			}
 		}
 	}

@@ -508,12 +508,19 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			depth = len(frames) - 1 - i
 		}
 		ev.Paths = append(ev.Paths, Path{Path: strings.ReplaceAll(f.path, `\`, "/"), Line: f.line, Func: f.fn, Frame: depth})
-		if f.fn != "" && !strings.HasPrefix(f.fn, "<") {
+		// A special method ("in __init__") is in every other class: it says
+		// which protocol, not which code; the frame's file and line do.
+		if f.fn != "" && !strings.HasPrefix(f.fn, "<") && !isDunder(f.fn) {
 			names.add(f.fn, weightFrame*frameDecay(depth))
 			words = append(words, lastPart(f.fn))
 		}
 	}
 	return words
+}
+
+// isDunder reports Python's special names: __init__, __call__, __getattr__.
+func isDunder(s string) bool {
+	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__") && !strings.Contains(s, ".")
 }
 
 // frameDecay weighs a frame's function by its depth: the innermost frames

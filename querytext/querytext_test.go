@@ -302,3 +302,25 @@ func TestAnalyseLoneExceptionLine(t *testing.T) {
 		t.Errorf("a sentence with a colon read as an exception line: %q", ev.Messages)
 	}
 }
+
+// A frame in a special method names its definition by file and line; the
+// name itself ("__init__") is every class's and is not a name to look for.
+func TestFrameInSpecialMethod(t *testing.T) {
+	ev := Analyse("Traceback (most recent call last):\n" +
+		"  File \"/srv/app/shipyard/http_client.py\", line 33, in _request\n" +
+		"    raise RateLimited(delay)\n" +
+		"  File \"/srv/app/shipyard/errors.py\", line 12, in __init__\n" +
+		"    super().__init__(\"retry after %.1fs\" % delay)\n" +
+		"TypeError: must be real number, not str\n")
+	names := nameWeights(ev.Names)
+	if _, ok := names["__init__"]; ok {
+		t.Errorf("a special method read as a name: %v", ev.Names)
+	}
+	if _, ok := names["_request"]; !ok {
+		t.Errorf("the other frame's function is missing from the names: %v", ev.Names)
+	}
+	i := slices.IndexFunc(ev.Paths, func(p Path) bool { return strings.HasSuffix(p.Path, "errors.py") })
+	if i < 0 || ev.Paths[i].Line != 12 || ev.Paths[i].Func != "__init__" || ev.Paths[i].Frame != 0 {
+		t.Errorf("the innermost frame: %+v", ev.Paths)
+	}
+}
