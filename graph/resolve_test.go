@@ -12,10 +12,7 @@ import (
 
 func TestCallersGo(t *testing.T) {
 	ix := graphtest.Build(t, "testdata/go")
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"constructor result type", "shop/cart.go:Cart.Add", []string{
 			"shop/cart.go:Cart.validate exact", "shop/cart_test.go:BenchmarkAdd exact", "shop/cart_test.go:TestAdd exact"}},
 		{"promoted through embedded field", "shop/cart.go:Store.Open", []string{"shop/cart.go:NewCart exact"}},
@@ -33,22 +30,12 @@ func TestCallersGo(t *testing.T) {
 		{"embedded type alone is no implementation", "shop/iter.go:base.Close", []string{}},
 		{"the interface method itself; first result of a function", "shop/iter.go:Iterator.Next", []string{
 			"shop/iter.go:drain exact", "shop/iter.go:use exact"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestCallersPython(t *testing.T) {
 	ix := graphtest.Build(t, "testdata/python")
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"instance, annotation and result annotation", "app/store/db.py:Database.get", []string{
 			"app/store/db.py:open_db exact", "tests/test_db.py:TestDatabase.test_get exact", "tests/test_db.py:test_open exact"}},
 		{"relative import, submodule import, shadowing nested def", "app/util.py:slugify", []string{
@@ -61,14 +48,7 @@ func TestCallersPython(t *testing.T) {
 			"app/store/cache.py:fetch exact", "app/store/db.py:Database.get exact"}},
 		{"constructor", "app/store/db.py:Database.__init__", []string{
 			"app/store/db.py:open_db exact", "tests/test_db.py:DatabaseCase.test_close exact", "tests/test_db.py:database exact"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestTests(t *testing.T) {
@@ -179,10 +159,7 @@ func calleesOf(t *testing.T, key string) ([]string, Result) {
 // named like a standard one).
 func TestCallersPythonIdioms(t *testing.T) {
 	ix := graphtest.Build(t, "testdata/pyidioms")
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"a function re-exported by the package: import shelf; shelf.url_for()", "shelf/helpers.py:url_for", []string{
 			"tests/test_app.py:index exact"}},
 		{"a class re-exported by the package: req = shelf.Request(); req.prepare(); through a property's annotation", "shelf/models.py:Request.prepare", []string{
@@ -209,14 +186,7 @@ func TestCallersPythonIdioms(t *testing.T) {
 		{"a property's setter, assigned on self, on an instance, on an instance of a subclass", "shelf/wrappers.py:Response.auth#2", []string{
 			"shelf/wrappers.py:Response.__init__ exact", "shelf/wrappers.py:fetch exact", "tests/test_wrappers.py:test_auth likely"}},
 		{"a method named like a property is called, not read", "shelf/wrappers.py:Job.is_error", []string{"shelf/wrappers.py:check exact"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 	// zip_file.read() is not even a guess: its receiver is a type of a module outside the workspace.
 	res, err := NewResolver(ix, Options{}).Callers(context.Background(), ix.Def(t, "shelf/models.py:Request.read"))
 	if err != nil {
@@ -241,10 +211,7 @@ func TestCallersPythonIdioms(t *testing.T) {
 // ava, vitest and node:test.
 func TestCallersTypeScriptIdioms(t *testing.T) {
 	ix := graphtest.Build(t, "testdata/tsidioms")
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"re-exported through two indexes, renamed", "src/schema/number.ts:number", []string{
 			"test/helpers.ts:namespace import through a star re-export exact", "test/number.ts:max chains exact"}},
 		{"a call's result, a this-typed method's result", "src/schema/number.ts:NumberSchema.max", []string{
@@ -259,14 +226,7 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 		{"vitest blocks in a .spec file", "src/cors.ts:cors", []string{"src/cors.spec.ts:cors > reads the origin exact"}},
 		{"a method of a base class its module exports renamed (export { App as AppBase }), on a subclass of the same name", "src/base/base.ts:App.basePath", []string{
 			"src/base/use.ts:chained likely", "src/base/use.ts:local likely"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 	r := NewResolver(ix, Options{})
 	res, err := r.Tests(context.Background(), ix.Def(t, "src/schema/number.ts:NumberSchema.#add"))
 	if err != nil {
@@ -286,10 +246,7 @@ func TestCallersTypeScriptIdioms(t *testing.T) {
 // copies and reassignments.
 func TestCallersGoIdioms(t *testing.T) {
 	ix := graphtest.Build(t, "testdata/goidioms")
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"generic constructor, test table, named function type's result, through a generic interface", "lru/lru.go:Cache.Add", []string{
 			"lru/lru.go:build exact", "lru/lru.go:fill likely", "lru/lru_test.go:TestAdd exact", "lru/lru_test.go:TestTable exact"}},
 		{"a generic interface's method: its calls and its implementations'", "lru/lru.go:Store.Add", []string{
@@ -303,14 +260,7 @@ func TestCallersGoIdioms(t *testing.T) {
 		{"a type switch's interface case", "raft/raft.go:Namer.Name", []string{"raft/raft.go:describe exact"}},
 		{"a copy of a parameter", "raft/raft.go:Raft.Start", []string{"raft/raft.go:elect exact"}},
 		{"a reassigned variable", "raft/raft.go:Raft.Leader", []string{"raft/raft.go:elect exact"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestImplementations lists what implements or overrides a definition:

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -228,6 +229,37 @@ func Callers(t *testing.T, ix *Index, spec string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Case is one row of a table test: a definition ("path:Name") and the
+// described callers or tests expected of it, sorted. An alias of a struct
+// literal type, so tables list their rows without field names.
+type Case = struct {
+	Name, Target string
+	Want         []string
+}
+
+// ExpectCallers runs each case as a subtest comparing Callers with Want.
+func ExpectCallers(t *testing.T, ix *Index, cases []Case) {
+	t.Helper()
+	expect(t, ix, "callers", Callers, cases)
+}
+
+// ExpectTests runs each case as a subtest comparing Tests with Want.
+func ExpectTests(t *testing.T, ix *Index, cases []Case) {
+	t.Helper()
+	expect(t, ix, "tests", Tests, cases)
+}
+
+func expect(t *testing.T, ix *Index, what string, list func(*testing.T, *Index, string) []string, cases []Case) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if got := list(t, ix, c.Target); !reflect.DeepEqual(got, c.Want) {
+				t.Errorf("%s of %s:\n got %q\nwant %q", what, c.Target, got, c.Want)
+			}
+		})
+	}
 }
 
 // Tests returns the described tests of spec in ix (DescribeTests), sorted.

@@ -73,10 +73,7 @@ func TestGraphGolden(t *testing.T) {
 // modules and the tables they return, self calls, locals, globals.
 func TestCallers(t *testing.T) {
 	ix := graphtest.Build(t, filepath.Join("testdata", "graph"))
-	tests := []struct {
-		name, target string
-		want         []string
-	}{
+	graphtest.ExpectCallers(t, ix, []graphtest.Case{
 		{"required module's table, not another M", "lua/shop/util.lua:M.slug", []string{"lua/shop/cart.lua:Cart.add exact"}},
 		{"same-file table", "lua/other.lua:M.slug", []string{"lua/other.lua:M.use exact"}},
 		{"table path in the same module", "lua/shop/util.lua:M.trim", []string{"lua/shop/util.lua:M.slug exact"}},
@@ -91,37 +88,19 @@ func TestCallers(t *testing.T) {
 			"spec/shop/cart_spec.lua:validate > rejects empty names exact"}},
 		{"method on an instance from a constructor", "lua/shop/cart.lua:Cart.add", []string{"spec/shop/cart_spec.lua:Cart > adds items likely"}},
 		{"method on a constructor's result", "lua/shop/cart.lua:Cart.total", []string{"spec/shop/cart_spec.lua:Cart > totals likely"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Callers(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("callers of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestTests(t *testing.T) {
 	ix := graphtest.Build(t, filepath.Join("testdata", "graph"))
-	tests := []struct {
-		name   string
-		target string
-		want   []string
-	}{
+	graphtest.ExpectTests(t, ix, []graphtest.Case{
 		{"lua busted blocks", "lua/shop/cart.lua:Cart.new", []string{
 			"spec/shop/cart_spec.lua:Cart > adds items direct", "spec/shop/cart_spec.lua:Cart > totals direct", "spec/shop/cart_spec.lua:Cart direct",
 			"spec/shop/cart_spec.lua:validate > rejects empty names direct"}},
 		{"lua direct, two hops through a method, naming (spec/ mirrors lua/)", "lua/shop/cart.lua:Cart.validate", []string{
 			"spec/shop/cart_spec.lua:Cart > adds items two-hops via Cart.add", "spec/shop/cart_spec.lua:validate > rejects empty names direct",
 			"spec/shop/cart_spec.lua:validate naming"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := graphtest.Tests(t, ix, tt.target); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("tests of %s:\n got %q\nwant %q", tt.target, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestResolveAt: the grammar starts a file-level statement with the white
