@@ -56,7 +56,7 @@ type shortener struct {
 	// nil: every line alike.
 	weight func(line string) float64
 	// parsed keeps the function bodies of each text parsed (bodies).
-	parsed map[string]parsedBodies
+	parsed map[bodiesKey]parsedBodies
 }
 
 func (s *shortener) close() {
@@ -209,7 +209,7 @@ func (s *shortener) elideBodiesWhere(lang, text string, target int, elidable fun
 // cleanly. Parsed once per text: a pack shortens an item for several
 // targets and summarises it too.
 func (s *shortener) bodies(l *symbols.Language, text string, lines []string) ([]region, bool) {
-	key := l.Name + "\x00" + text
+	key := bodiesKey{l.Name, text}
 	if b, ok := s.parsed[key]; ok {
 		return b.regions, b.ok
 	}
@@ -220,11 +220,14 @@ func (s *shortener) bodies(l *symbols.Language, text string, lines []string) ([]
 		root.close()
 	}
 	if s.parsed == nil {
-		s.parsed = map[string]parsedBodies{}
+		s.parsed = map[bodiesKey]parsedBodies{}
 	}
 	s.parsed[key] = parsedBodies{regions, ok}
 	return regions, ok
 }
+
+// bodiesKey is a text in a language; the text is not copied into the key.
+type bodiesKey struct{ lang, text string }
 
 type parsedBodies struct {
 	regions []region
