@@ -74,7 +74,7 @@ func TestGraphGolden(t *testing.T) {
 func TestCallers(t *testing.T) {
 	ix := graphtest.Build(t, filepath.Join("testdata", "graph"))
 	graphtest.ExpectCallers(t, ix, []graphtest.Case{
-		{"required module's table, not another M", "lua/shop/util.lua:M.slug", []string{"lua/shop/cart.lua:Cart.add exact"}},
+		{"required module's table, not another M; a local given its value after it is declared", "lua/shop/util.lua:M.slug", []string{"lua/forward.lua:label exact", "lua/shop/cart.lua:Cart.add exact"}},
 		{"same-file table", "lua/other.lua:M.slug", []string{"lua/other.lua:M.use exact"}},
 		{"table path in the same module", "lua/shop/util.lua:M.trim", []string{"lua/shop/util.lua:M.slug exact"}},
 		{"self call with a colon, method on a constructor's result", "lua/shop/cart.lua:Cart.validate", []string{
