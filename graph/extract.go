@@ -967,33 +967,43 @@ func (x *extractor) functionScope(off int) (int, int) {
 
 // lookup returns the innermost binding of name visible at off.
 func (x *extractor) lookup(name string, off uint32) (local, bool) {
+	if i := x.visible(name, off); i >= 0 {
+		return x.locals[name][i], true
+	}
+	return local{}, false
+}
+
+// visible returns the index in x.locals[name] of the innermost binding of
+// name visible at off, or -1.
+func (x *extractor) visible(name string, off uint32) int {
 	ls := x.locals[name]
-	best, found := local{}, false
-	for _, l := range ls {
+	bi := -1
+	for i, l := range ls {
 		if off < l.scopeStart || off >= l.scopeEnd {
 			continue
 		}
 		if l.at > off && !l.hoisted {
 			continue
 		}
-		if !found {
-			best, found = l, true
+		if bi < 0 {
+			bi = i
 			continue
 		}
+		best := ls[bi]
 		// Prefer the innermost scope, then the latest binding before off.
 		inner := l.scopeStart > best.scopeStart || (l.scopeStart == best.scopeStart && l.scopeEnd < best.scopeEnd)
 		same := l.scopeStart == best.scopeStart && l.scopeEnd == best.scopeEnd
 		switch {
 		case inner && !same:
-			best = l
+			bi = i
 		case same:
 			lBefore, bBefore := l.at <= off, best.at <= off
 			if (lBefore && !bBefore) || (lBefore == bBefore && lBefore && l.at > best.at) || (!lBefore && !bBefore && l.at < best.at) {
-				best = l
+				bi = i
 			}
 		}
 	}
-	return best, found
+	return bi
 }
 
 // enclosing returns the index of the innermost symbol containing off;

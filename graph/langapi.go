@@ -129,17 +129,13 @@ func (x *Extractor) BindVia(name string, at, scopeStart, scopeEnd uint32, via Ch
 // bound without a value, the value via (see BindVia): a forward-declared
 // local resolves through its later assignment everywhere.
 func (x *Extractor) Assign(name string, off uint32, via Chain, viaAt uint32) {
-	ls := x.locals[name]
-	best := -1
-	for i, l := range ls {
-		if off >= l.scopeStart && off < l.scopeEnd && l.at <= off && (best < 0 || l.scopeStart >= ls[best].scopeStart) {
-			best = i
-		}
-	}
-	if best < 0 || ls[best].via != nil || ls[best].def || !via.Known() {
+	i := (*extractor)(x).visible(name, off)
+	if i < 0 || !via.Known() {
 		return
 	}
-	ls[best].via, ls[best].viaAt = &via.c, viaAt
+	if l := &x.locals[name][i]; l.via == nil && !l.def {
+		l.via, l.viaAt = &via.c, viaAt
+	}
 }
 
 // BindModule makes name stand for module (an import's Module) wherever
