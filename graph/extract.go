@@ -909,7 +909,7 @@ func (x *extractor) bindDef(name string, at uint32) {
 	if s == 0 && e == len(x.src) {
 		return // top level: resolved as a definition of the file
 	}
-	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: uint32(s), scopeEnd: uint32(e), hoisted: x.spec.hoisted, def: true})
+	x.bindLocal(name, local{at: at, scopeStart: uint32(s), scopeEnd: uint32(e), def: true})
 }
 
 // bindVia binds name to the expression v (a field chain, an index, or
@@ -932,7 +932,7 @@ func (x *extractor) bindVia(name string, at, scopeStart, scopeEnd uint32, v *sit
 // bindChain binds name to the expression chain ch, read as seen from
 // offset viaAt.
 func (x *extractor) bindChain(name string, at, scopeStart, scopeEnd uint32, ch chain, viaAt uint32) {
-	x.locals[name] = append(x.locals[name], local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted, via: &ch, viaAt: viaAt})
+	x.bindLocal(name, local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, via: &ch, viaAt: viaAt})
 }
 
 // bindResult binds name to the k-th result of call expression v.

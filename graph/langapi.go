@@ -116,13 +116,13 @@ func (x *Extractor) Bind(name string, at, scopeStart, scopeEnd uint32) {
 // BindVia binds name from offset at within [scopeStart, scopeEnd) to the
 // value via, read as seen from offset viaAt: calls on the name are
 // resolved through it. A via that is not Known binds a name of unknown
-// value.
+// value; "" and "_" bind nothing, as with Bind.
 func (x *Extractor) BindVia(name string, at, scopeStart, scopeEnd uint32, via Chain, viaAt uint32) {
-	l := local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd, hoisted: x.spec.hoisted}
+	l := local{at: at, scopeStart: scopeStart, scopeEnd: scopeEnd}
 	if via.Known() {
 		l.via, l.viaAt = &via.c, viaAt
 	}
-	x.locals[name] = append(x.locals[name], l)
+	(*extractor)(x).bindLocal(name, l)
 }
 
 // Assign gives the binding of name visible at offset off, when it was
