@@ -330,7 +330,7 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 		fileNorm := math.Pow(f.score/top, defFilePower)
 		named := make([]float64, len(fd.units))
 		for _, nl := range f.named {
-			if u := fd.innermost(nl.line); u >= 0 {
+			if u := fd.frameUnit(nl.line, nl.fn); u >= 0 {
 				named[u] = max(named[u], nl.sure)
 			}
 		}
@@ -381,6 +381,34 @@ func (fd *fileDefs) innermost(n int) int {
 		}
 	}
 	return best
+}
+
+// frameUnit returns the unit a stack frame at 1-based line n names: the
+// innermost unit holding the line, unless the frame gives its function fn
+// (the last part of its name) and that unit is called otherwise — the
+// trace then comes from another version of the file, its lines drifted —
+// and the file defines fn: then the definition of that name nearest to the
+// line. -1 when there is none.
+func (fd *fileDefs) frameUnit(n int, fn string) int {
+	u := fd.innermost(n)
+	bare := func(u int) string { _, b := splitQualified(fd.units[u].name); return b }
+	if fn == "" || u >= 0 && bare(u) == fn {
+		return u
+	}
+	best, bestDist := -1, 0
+	for v, unit := range fd.units {
+		if unit.sym < 0 || bare(v) != fn {
+			continue
+		}
+		d := max(unit.start-n, n-unit.end, 0)
+		if best < 0 || d < bestDist {
+			best, bestDist = v, d
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	return u
 }
 
 // firstUnit is the unit that begins the file.

@@ -132,6 +132,7 @@ type fileEv struct {
 type namedLine struct {
 	line int
 	sure float64
+	fn   string // a stack frame's function, its last part; "" when not a frame's or unknown
 }
 
 // add credits the file with w of one kind of evidence.

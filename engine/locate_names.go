@@ -53,7 +53,7 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			f.add("name", w)
 			f.chunks[d.chunk] += w
 			if !n.Type || len(defs) == 1 {
-				f.named = append(f.named, namedLine{d.line, n.Weight * d.quality * spec * f.prior})
+				f.named = append(f.named, namedLine{line: d.line, sure: n.Weight * d.quality * spec * f.prior})
 			}
 		}
 	}

@@ -308,8 +308,9 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		module int    // a dotted name: the name's index, so only its longest module counts
 		weight float64
 		line   int
-		root   bool // only a file at the workspace's root
-		frame  bool // a stack frame's: its line is in the definition that ran
+		root   bool   // only a file at the workspace's root
+		frame  bool   // a stack frame's: its line is in the definition that ran
+		fn     string // the frame's function, when the frame gives it
 	}
 	var ws []want
 	for _, p := range ev.Paths {
@@ -321,7 +322,8 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		// the program ran — the user's own script —, not a module of this
 		// workspace's that has the same name (src/flask/app.py).
 		bare := p.Frame >= 0 && !strings.ContainsAny(p.Path, `/\`)
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare, frame: p.Frame >= 0})
+		_, fn := splitQualified(p.Func)
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare, frame: p.Frame >= 0, fn: fn})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -365,8 +367,11 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			}
 			if w.frame && w.line > 0 {
 				// The definition holding the frame's line is named by it,
-				// whatever its function is called ("in __init__").
-				f.named = append(f.named, namedLine{w.line, w.weight * spec * f.prior})
+				// whatever its function is called ("in __init__") — or,
+				// when the frame names a function and the line lies
+				// elsewhere (the trace is of another version), the
+				// function of that name nearest to it (fileDefs.frameUnit).
+				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior, fn: w.fn})
 			}
 		}
 	}

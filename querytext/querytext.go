@@ -435,12 +435,16 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 var (
 	// Python: File "path", line N, in func
 	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	// pytest's long report: path:N: in func, innermost last, as Python.
+	pytestFrameRe = regexp.MustCompile(`^\s*((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.py):(\d+): in (\S+)\s*$`)
 	// path:line[:col] — Go, JS, compilers, linters, test runners.
 	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
 	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9)
 	atFrameRe = regexp.MustCompile(`^\s*at\s+([\w.$<>]+)\s*\(?`)
 	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
 	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
+	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
+	pytestError = "E   "
 	// The last line of a Python traceback: ExcType: message.
 	excLineRe = regexp.MustCompile(`^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::\s*(.*))?$`)
 )
@@ -461,8 +465,12 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	var words []string
 	lastFunc := ""
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if m := pyFrameRe.FindStringSubmatch(l); m != nil {
+		t := strings.TrimSpace(strings.TrimPrefix(l, pytestError))
+		m := pyFrameRe.FindStringSubmatch(l)
+		if m == nil {
+			m = pytestFrameRe.FindStringSubmatch(l)
+		}
+		if m != nil {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
 			continue
@@ -480,7 +488,10 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			lastFunc = ""
 			continue
 		}
-		if m := excLineRe.FindStringSubmatch(t); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
+		// pytest marks the exception's line: its class need not be named
+		// like one (RateLimited).
+		marked := strings.HasPrefix(l, pytestError)
+		if m := excLineRe.FindStringSubmatch(t); m != nil && (exceptionRe.MatchString(lastPart(m[1])) || marked && m[2] != "") {
 			names.add(m[1], weightException)
 			if msg := strings.TrimSpace(m[2]); isMessage(msg) {
 				ev.Messages = append(ev.Messages, msg)
@@ -493,10 +504,11 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			}
 		}
 	}
-	// Python prints the innermost frame last; Go, Java and JS first.
+	// Python and pytest print the innermost frame last; Go, Java and JS
+	// first.
 	pythonOrder := false
 	for _, l := range lines {
-		if pyFrameRe.MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), "Traceback (most recent call last)") {
+		if pyFrameRe.MatchString(l) || pytestFrameRe.MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), "Traceback (most recent call last)") {
 			pythonOrder = true
 			break
 		}

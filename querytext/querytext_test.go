@@ -1,6 +1,7 @@
 package querytext
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -322,5 +323,38 @@ func TestFrameInSpecialMethod(t *testing.T) {
 	i := slices.IndexFunc(ev.Paths, func(p Path) bool { return strings.HasSuffix(p.Path, "errors.py") })
 	if i < 0 || ev.Paths[i].Line != 12 || ev.Paths[i].Func != "__init__" || ev.Paths[i].Frame != 0 {
 		t.Errorf("the innermost frame: %+v", ev.Paths)
+	}
+}
+
+// pytest's long report gives its frames as "path:N: in func", innermost
+// last like Python's, and marks the exception's line with "E   ": the
+// frames are read in that order with their functions, and the marked line
+// is the exception and its message whatever the class is called.
+func TestPytestReport(t *testing.T) {
+	ev := Analyse("the client crashes on 429\n\n" +
+		"    def test_gives_up():\n" +
+		">       client.get_json(\"/orders\")\n\n" +
+		"tests/test_http_client.py:24: \n" +
+		"_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n" +
+		"/venv/lib/python3.11/site-packages/shipyard_cli/http_client.py:14: in get_json\n" +
+		"    return self._request(path)\n" +
+		"_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n" +
+		"/venv/lib/python3.11/site-packages/shipyard_cli/http_client.py:27: in _request\n" +
+		"    raise RateLimited(delay)\n" +
+		"E   shipyard_cli.errors.RateLimited: rate limited, retry after 1.0s\n")
+	var frames []string
+	for _, p := range ev.Paths {
+		if strings.HasSuffix(p.Path, "http_client.py") {
+			frames = append(frames, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
+		}
+	}
+	if want := []string{"1 get_json:14", "0 _request:27"}; !slices.Equal(frames, want) {
+		t.Errorf("frames %q, want %q", frames, want)
+	}
+	if names := nameWeights(ev.Names); names["shipyard_cli.errors.RateLimited"] != weightException {
+		t.Errorf("the marked exception is not read as one: %v", ev.Names)
+	}
+	if len(ev.Messages) != 1 || ev.Messages[0] != "rate limited, retry after 1.0s" {
+		t.Errorf("messages: %q", ev.Messages)
 	}
 }
