@@ -21,6 +21,7 @@ package querytext
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -437,6 +438,8 @@ var (
 	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?`)
 	// pytest's long report: path:N: in func, innermost last, as Python.
 	pytestFrameRe = regexp.MustCompile(`^\s*((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.py):(\d+): in (\S+)\s*$`)
+	// IPython and Jupyter: File path:N, in func(args), innermost last.
+	ipythonFrameRe = regexp.MustCompile(`^\s*File ([^\s"][^"]*?):(\d+), in ([\w.<>]+)`)
 	// path:line[:col] — Go, JS, compilers, linters, test runners.
 	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
 	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9)
@@ -453,6 +456,10 @@ var (
 // code (so "e.g.", "3.7" and version numbers are not paths).
 const sourceExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|java|kt|kts|rb|rs|c|h|cc|cpp|hpp|cs|php|sh|bash|lua|swift|scala|ex|exs|md|rst|txt|toml|yaml|yml|json|cfg|ini|html|jinja|j2|tmpl|sql|proto`
 
+// pythonFrameRes read a Python frame's path, line and function, each in
+// one of the forms it is printed in.
+var pythonFrameRes = []*regexp.Regexp{pyFrameRe, pytestFrameRe, ipythonFrameRe}
+
 // readTraceback reads a traceback or stack dump: frames, innermost first,
 // the exception class and its message. It returns the frames' function
 // names as code words.
@@ -466,9 +473,11 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	lastFunc := ""
 	for _, l := range lines {
 		t := strings.TrimSpace(strings.TrimPrefix(l, pytestError))
-		m := pyFrameRe.FindStringSubmatch(l)
-		if m == nil {
-			m = pytestFrameRe.FindStringSubmatch(l)
+		var m []string
+		for _, re := range pythonFrameRes {
+			if m = re.FindStringSubmatch(l); m != nil {
+				break
+			}
 		}
 		if m != nil {
 			n, _ := strconv.Atoi(m[2])
@@ -504,11 +513,11 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			}
 		}
 	}
-	// Python and pytest print the innermost frame last; Go, Java and JS
-	// first.
+	// Python (pytest, IPython) prints the innermost frame last; Go, Java
+	// and JS first.
 	pythonOrder := false
 	for _, l := range lines {
-		if pyFrameRe.MatchString(l) || pytestFrameRe.MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), "Traceback (most recent call last)") {
+		if strings.Contains(l, "Traceback (most recent call last)") || slices.ContainsFunc(pythonFrameRes, func(re *regexp.Regexp) bool { return re.MatchString(l) }) {
 			pythonOrder = true
 			break
 		}

@@ -358,3 +358,30 @@ func TestPytestReport(t *testing.T) {
 		t.Errorf("messages: %q", ev.Messages)
 	}
 }
+
+// IPython and Jupyter print a traceback as "File path:N, in func(args)"
+// frames under a header that begins with the exception's class, innermost
+// last: read in that order, with their functions.
+func TestIPythonTraceback(t *testing.T) {
+	ev := Analyse("get_json fails in a notebook\n\n" +
+		"---------------------------------------------------------------------------\n" +
+		"RateLimited                               Traceback (most recent call last)\n" +
+		"Cell In[3], line 1\n" +
+		"----> 1 client.get_json(\"/orders\")\n\n" +
+		"File ~/venv/lib/python3.11/site-packages/shipyard_cli/http_client.py:23, in ApiClient.get_json(self, path)\n" +
+		"     22     try:\n" +
+		"---> 23         return self._request(path)\n\n" +
+		"File ~/venv/lib/python3.11/site-packages/shipyard_cli/http_client.py:33, in ApiClient._request(self, path)\n" +
+		"     32     if resp.status == 429:\n" +
+		"---> 33         raise RateLimited(float(resp.headers.get(\"Retry-After\", \"1\")))\n\n" +
+		"RateLimited: rate limited, retry after 1.0s\n")
+	var frames []string
+	for _, p := range ev.Paths {
+		if strings.HasSuffix(p.Path, "http_client.py") {
+			frames = append(frames, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
+		}
+	}
+	if want := []string{"1 ApiClient.get_json:23", "0 ApiClient._request:33"}; !slices.Equal(frames, want) {
+		t.Errorf("frames %q, want %q", frames, want)
+	}
+}
