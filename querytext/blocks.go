@@ -213,11 +213,16 @@ func blockOf(k lineKind) BlockKind {
 // frame), and stops at the first sentence after it.
 func tracebackEnd(lines []string, i int) int {
 	j := i + 1
+	pyFrames := isPythonFrame(lines[i])
 	for j < len(lines) {
 		l := lines[j]
 		t := strings.TrimSpace(l)
+		if _, _, ok := exceptionLine(l, pyFrames); ok {
+			return j + 1
+		}
 		k := classifyLine(l)
 		if k == lineFrame {
+			pyFrames = pyFrames || isPythonFrame(l)
 			j++
 			continue
 		}
@@ -225,9 +230,6 @@ func tracebackEnd(lines []string, i int) int {
 			// a blank line ends a Python traceback only after its exception
 			j++
 			continue
-		}
-		if m := excLineRe.FindStringSubmatch(t); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
-			return j + 1
 		}
 		if k == lineLog {
 			return j // a log line after a stack dump is a block of its own

@@ -253,8 +253,8 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	// An exception line pasted on its own ("RuntimeError: Working outside
 	// of application context."): its message is the program's, to find
 	// verbatim, as a traceback's last line is.
-	if m := excLineRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil && exceptionRe.MatchString(lastPart(m[1])) {
-		if msg := strings.TrimSpace(m[2]); isMessage(msg) {
+	if _, msg, ok := exceptionLine(l, false); ok {
+		if msg := strings.TrimSpace(msg); isMessage(msg) {
 			ev.Messages = append(ev.Messages, msg)
 		}
 	}
@@ -460,6 +460,31 @@ const sourceExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|java|kt|kts|rb|rs|c|h|cc
 // one of the forms it is printed in.
 var pythonFrameRes = []*regexp.Regexp{pyFrameRe, pytestFrameRe, ipythonFrameRe}
 
+// isPythonFrame reports a frame of a Python traceback, in any of its forms.
+func isPythonFrame(l string) bool {
+	return slices.ContainsFunc(pythonFrameRes, func(re *regexp.Regexp) bool { return re.MatchString(l) })
+}
+
+// exceptionLine reads line l of a traceback as its exception line: the
+// exception's class and its message. Where a line stands can say what it
+// is, whatever the class is called (RateLimited, TemplateNotFound): pytest
+// marks it with "E   ", and Python prints it unindented after its frames
+// (afterPyFrames) with its message or its module. Elsewhere only a class
+// named like an exception is one.
+func exceptionLine(l string, afterPyFrames bool) (name, msg string, ok bool) {
+	marked := strings.HasPrefix(l, pytestError)
+	m := excLineRe.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(l, pytestError)))
+	if m == nil {
+		return "", "", false
+	}
+	placed := marked && m[2] != "" ||
+		afterPyFrames && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && (m[2] != "" || strings.Contains(m[1], "."))
+	if !placed && !exceptionRe.MatchString(lastPart(m[1])) {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
 // readTraceback reads a traceback or stack dump: frames, innermost first,
 // the exception class and its message. It returns the frames' function
 // names as code words.
@@ -471,8 +496,9 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	var frames []frame
 	var words []string
 	lastFunc := ""
+	pyFrames := false // a Python frame was read since the last exception line
 	for _, l := range lines {
-		t := strings.TrimSpace(strings.TrimPrefix(l, pytestError))
+		t := strings.TrimSpace(l)
 		var m []string
 		for _, re := range pythonFrameRes {
 			if m = re.FindStringSubmatch(l); m != nil {
@@ -482,6 +508,7 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 		if m != nil {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
+			pyFrames = true
 			continue
 		}
 		if m := goFuncRe.FindStringSubmatch(t); m != nil {
@@ -497,12 +524,10 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			lastFunc = ""
 			continue
 		}
-		// pytest marks the exception's line: its class need not be named
-		// like one (RateLimited).
-		marked := strings.HasPrefix(l, pytestError)
-		if m := excLineRe.FindStringSubmatch(t); m != nil && (exceptionRe.MatchString(lastPart(m[1])) || marked && m[2] != "") {
-			names.add(m[1], weightException)
-			if msg := strings.TrimSpace(m[2]); isMessage(msg) {
+		if name, msg, ok := exceptionLine(l, pyFrames); ok {
+			pyFrames = false
+			names.add(name, weightException)
+			if msg := strings.TrimSpace(msg); isMessage(msg) {
 				ev.Messages = append(ev.Messages, msg)
 			}
 			continue
@@ -517,7 +542,7 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	// and JS first.
 	pythonOrder := false
 	for _, l := range lines {
-		if strings.Contains(l, "Traceback (most recent call last)") || slices.ContainsFunc(pythonFrameRes, func(re *regexp.Regexp) bool { return re.MatchString(l) }) {
+		if strings.Contains(l, "Traceback (most recent call last)") || isPythonFrame(l) {
 			pythonOrder = true
 			break
 		}

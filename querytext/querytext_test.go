@@ -385,3 +385,28 @@ func TestIPythonTraceback(t *testing.T) {
 		t.Errorf("frames %q, want %q", frames, want)
 	}
 }
+
+// Python prints the exception unindented after the frames: that line is
+// the exception whatever its class is called, and ends the traceback.
+func TestExceptionLineByPlace(t *testing.T) {
+	ev := Analyse("rendering the page fails\n\n" +
+		"Traceback (most recent call last):\n" +
+		"  File \"/srv/app/views.py\", line 12, in index\n" +
+		"    return render_template(\"index.html\")\n" +
+		"jinja2.exceptions.TemplateNotFound: index.html was not found in the search path\n" +
+		"FAIL\n")
+	names := nameWeights(ev.Names)
+	if names["jinja2.exceptions.TemplateNotFound"] != weightException {
+		t.Errorf("the exception is not read as one: %v", ev.Names)
+	}
+	if _, ok := names["FAIL"]; ok {
+		t.Errorf("a line after the exception read as another: %v", ev.Names)
+	}
+	if len(ev.Messages) != 1 || ev.Messages[0] != "index.html was not found in the search path" {
+		t.Errorf("messages: %q", ev.Messages)
+	}
+	// Without frames before it, a class not named like an exception is not one.
+	if ev := Analyse("Status: works for me"); len(ev.Messages) != 0 {
+		t.Errorf("a line with a colon read as an exception: %q", ev.Messages)
+	}
+}
