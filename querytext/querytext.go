@@ -21,7 +21,6 @@ package querytext
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -460,10 +459,19 @@ const sourceExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|java|kt|kts|rb|rs|c|h|cc
 // one of the forms it is printed in.
 var pythonFrameRes = []*regexp.Regexp{pyFrameRe, pytestFrameRe, ipythonFrameRe}
 
-// isPythonFrame reports a frame of a Python traceback, in any of its forms.
-func isPythonFrame(l string) bool {
-	return slices.ContainsFunc(pythonFrameRes, func(re *regexp.Regexp) bool { return re.MatchString(l) })
+// pythonFrame reads line l as a frame of a Python traceback, in any of its
+// forms: the submatches path, line and function, or nil.
+func pythonFrame(l string) []string {
+	for _, re := range pythonFrameRes {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return m
+		}
+	}
+	return nil
 }
+
+// isPythonFrame reports a frame of a Python traceback, in any of its forms.
+func isPythonFrame(l string) bool { return pythonFrame(l) != nil }
 
 // exceptionLine reads line l of a traceback as its exception line: the
 // exception's class and its message. Where a line stands can say what it
@@ -499,13 +507,7 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	pyFrames := false // a Python frame was read since the last exception line
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		var m []string
-		for _, re := range pythonFrameRes {
-			if m = re.FindStringSubmatch(l); m != nil {
-				break
-			}
-		}
-		if m != nil {
+		if m := pythonFrame(l); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
 			pyFrames = true
