@@ -342,12 +342,7 @@ func TestPytestReport(t *testing.T) {
 		"/venv/lib/python3.11/site-packages/shipyard_cli/http_client.py:27: in _request\n" +
 		"    raise RateLimited(delay)\n" +
 		"E   shipyard_cli.errors.RateLimited: rate limited, retry after 1.0s\n")
-	var frames []string
-	for _, p := range ev.Paths {
-		if strings.HasSuffix(p.Path, "http_client.py") {
-			frames = append(frames, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
-		}
-	}
+	frames := framesIn(ev, "http_client.py")
 	if want := []string{"1 get_json:14", "0 _request:27"}; !slices.Equal(frames, want) {
 		t.Errorf("frames %q, want %q", frames, want)
 	}
@@ -357,6 +352,17 @@ func TestPytestReport(t *testing.T) {
 	if len(ev.Messages) != 1 || ev.Messages[0] != "rate limited, retry after 1.0s" {
 		t.Errorf("messages: %q", ev.Messages)
 	}
+}
+
+// framesIn lists the frames in files named file as "depth func:line".
+func framesIn(ev Evidence, file string) []string {
+	var out []string
+	for _, p := range ev.Paths {
+		if strings.HasSuffix(p.Path, file) {
+			out = append(out, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
+		}
+	}
+	return out
 }
 
 // IPython and Jupyter print a traceback as "File path:N, in func(args)"
@@ -375,12 +381,7 @@ func TestIPythonTraceback(t *testing.T) {
 		"     32     if resp.status == 429:\n" +
 		"---> 33         raise RateLimited(float(resp.headers.get(\"Retry-After\", \"1\")))\n\n" +
 		"RateLimited: rate limited, retry after 1.0s\n")
-	var frames []string
-	for _, p := range ev.Paths {
-		if strings.HasSuffix(p.Path, "http_client.py") {
-			frames = append(frames, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
-		}
-	}
+	frames := framesIn(ev, "http_client.py")
 	if want := []string{"1 ApiClient.get_json:23", "0 ApiClient._request:33"}; !slices.Equal(frames, want) {
 		t.Errorf("frames %q, want %q", frames, want)
 	}
