@@ -252,7 +252,11 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 		symWeight = locWeights.symbolLong
 	}
 	l.addRanked("symbol", sym, symWeight)
-	used, err := l.addNames(ev.Names)
+	names, err := l.ownNames(ev.Names)
+	if err != nil {
+		return nil, err
+	}
+	used, err := l.addNames(names)
 	if err != nil {
 		return nil, err
 	}

@@ -318,12 +318,8 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		if p.Frame >= 0 {
 			w = frameWeight(p.Frame)
 		}
-		// A frame's bare file name ("app.py") is a path relative to where
-		// the program ran — the user's own script —, not a module of this
-		// workspace's that has the same name (src/flask/app.py).
-		bare := p.Frame >= 0 && !strings.ContainsAny(p.Path, `/\`)
 		_, fn := splitQualified(p.Func)
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: bare, frame: p.Frame >= 0, fn: fn})
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: scriptFrame(p.Path, p.Frame >= 0), frame: p.Frame >= 0, fn: fn})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -349,10 +345,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			hits = modulesNamed(l.paths, w.path)
 			moduleFound[w.module] = len(hits) > 0
 		} else {
-			hits = filesNamed(l.paths, w.path)
-			if w.root {
-				hits = slices.DeleteFunc(hits, func(p string) bool { return strings.Contains(p, "/") })
-			}
+			hits = filesAt(l.paths, w.path, w.root)
 		}
 		if len(hits) == 0 || !matchPaths(l.req.Paths, hits[0]) {
 			continue
@@ -376,6 +369,56 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		}
 	}
 	return nil
+}
+
+// scriptFrame reports a Python frame's bare file name ("app.py"): a path
+// relative to where the program ran — the user's own script —, not a
+// module of this workspace's that has the same name (src/flask/app.py).
+// Other languages' frames name bare files as a rule (Java's Bar.java).
+func scriptFrame(p string, frame bool) bool {
+	return frame && !strings.ContainsAny(p, `/\`) && strings.HasSuffix(p, ".py")
+}
+
+// filesAt returns the indexed files path p of the text names (filesNamed),
+// only those at the workspace's root when root.
+func filesAt(paths []string, p string, root bool) []string {
+	hits := filesNamed(paths, p)
+	if root {
+		hits = slices.DeleteFunc(hits, func(p string) bool { return strings.Contains(p, "/") })
+	}
+	return hits
+}
+
+// ownNames drops the names the text gives only as the functions of stack
+// frames of files outside the workspace: the user's program (main.main of
+// /home/me/app/main.go), a library the code calls (site-packages/requests/
+// adapters.py) — their functions are not the workspace's, however they are
+// called. A frame's file is the workspace's when it names one of its files,
+// or when it lies in a folder of the workspace (the last two folders of its
+// path agree): a file renamed or moved since the trace was taken.
+func (l *locator) ownNames(names []querytext.Name) ([]querytext.Name, error) {
+	if !slices.ContainsFunc(names, func(n querytext.Name) bool { return len(n.Frames) > 0 }) {
+		return names, nil
+	}
+	if err := l.loadPaths(); err != nil {
+		return nil, err
+	}
+	own := func(p string) bool {
+		if len(filesAt(l.paths, p, scriptFrame(p, true))) > 0 {
+			return true
+		}
+		dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/")
+		if len(dirs) == 0 || dirs[0] == "." {
+			return false
+		}
+		dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
+		return slices.ContainsFunc(l.paths, func(f string) bool {
+			return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
+		})
+	}
+	return slices.DeleteFunc(slices.Clone(names), func(n querytext.Name) bool {
+		return len(n.Frames) > 0 && !slices.ContainsFunc(n.Frames, own)
+	}), nil
 }
 
 // frameWeight weighs a stack frame's file by its depth from the innermost.

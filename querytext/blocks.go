@@ -221,7 +221,7 @@ func tracebackEnd(lines []string, i int) int {
 			return j + 1
 		}
 		k := classifyLine(l)
-		if k == lineFrame {
+		if k == lineFrame || goFuncRe.MatchString(t) { // a Go frame's function: main.main()
 			pyFrames = pyFrames || isPythonFrame(l)
 			j++
 			continue

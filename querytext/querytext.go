@@ -69,6 +69,11 @@ type Name struct {
 	// "Href now joins"): a type's name if the codebase defines a type of
 	// that name, else a proper noun or an English word, no name at all.
 	Type bool
+	// Frames are the files of the stack frames whose function this is,
+	// when the text gives it nowhere else: a frame of a file outside the
+	// workspace (the user's program, a library it calls) names none of the
+	// workspace's code, however its function is called.
+	Frames []string
 }
 
 // Path is a file the text names, with the line and function of a stack frame
@@ -181,28 +186,44 @@ type nameSet struct {
 
 func newNameSet() *nameSet { return &nameSet{idx: map[string]int{}} }
 
-func (s *nameSet) add(text string, w float64) { s.addKind(text, w, false) }
+func (s *nameSet) add(text string, w float64) { s.addKind(text, w, false, "") }
+
+// addFrame adds the function of a stack frame of file path.
+func (s *nameSet) addFrame(text string, w float64, path string) { s.addKind(text, w, false, path) }
 
 // addType adds a name that can only be a type's (Name.Type); read
 // elsewhere as a plain name too, it is a plain name.
-func (s *nameSet) addType(text string, w float64) { s.addKind(text, w, true) }
+func (s *nameSet) addType(text string, w float64) { s.addKind(text, w, true, "") }
 
-func (s *nameSet) addKind(text string, w float64, typ bool) {
+// addKind adds a name, read from a stack frame of file frame ("": not from
+// a frame). A name's Frames stay nil once it is read outside frames.
+func (s *nameSet) addKind(text string, w float64, typ bool, frame string) {
 	text = strings.Trim(text, ".:")
 	if len(text) < 2 || isNoiseName(text) {
 		return
 	}
 	if i, ok := s.idx[text]; ok {
-		if !typ && s.names[i].Type {
-			s.names[i].Type = false
-			s.names[i].Weight = w
-		} else if typ == s.names[i].Type {
-			s.names[i].Weight = max(s.names[i].Weight, w)
+		n := &s.names[i]
+		if !typ && n.Type {
+			n.Type = false
+			n.Weight = w
+		} else if typ == n.Type {
+			n.Weight = max(n.Weight, w)
+		}
+		switch {
+		case frame == "":
+			n.Frames = nil
+		case n.Frames != nil:
+			n.Frames = append(n.Frames, frame)
 		}
 		return
 	}
 	s.idx[text] = len(s.names)
-	s.names = append(s.names, Name{Text: text, Weight: w, Type: typ})
+	n := Name{Text: text, Weight: w, Type: typ}
+	if frame != "" {
+		n.Frames = []string{frame}
+	}
+	s.names = append(s.names, n)
 }
 
 // sorted returns the names by weight, first-seen order within a weight.
@@ -559,7 +580,7 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 		// A special method ("in __init__") is in every other class: it says
 		// which protocol, not which code; the frame's file and line do.
 		if f.fn != "" && !strings.HasPrefix(f.fn, "<") && !isDunder(f.fn) {
-			names.add(f.fn, weightFrame*frameDecay(depth))
+			names.addFrame(f.fn, weightFrame*frameDecay(depth), strings.ReplaceAll(f.path, `\`, "/"))
 			words = append(words, lastPart(f.fn))
 		}
 	}

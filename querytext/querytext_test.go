@@ -411,3 +411,32 @@ func TestExceptionLineByPlace(t *testing.T) {
 		t.Errorf("a line with a colon read as an exception: %q", ev.Messages)
 	}
 }
+
+// A Go panic's frames are a function line ("main.main()", which alone reads
+// like a fragment of prose) over its file line: the traceback goes on
+// through it. A function given only by frames carries their files
+// (Name.Frames), so the engine can tell the user's program from the
+// workspace's code; one also written elsewhere in the text carries none.
+func TestGoPanicFrames(t *testing.T) {
+	ev := Analyse("config.Load panics\n\n" +
+		"panic: runtime error: index out of range [1] with length 1\n\n" +
+		"goroutine 1 [running]:\n" +
+		"example.com/shipyard/internal/config.Load({0x4c1b2e, 0xd})\n" +
+		"\t/home/me/go/pkg/mod/example.com/shipyard@v0.4.0/internal/config/load.go:38 +0x2c5\n" +
+		"main.main()\n" +
+		"\t/home/me/tools/nightly/main.go:14 +0x3a\n" +
+		"exit status 2\n")
+	if got, want := framesIn(ev, ".go"), []string{"0 config.Load:38", "1 main.main:14"}; !slices.Equal(got, want) {
+		t.Errorf("frames %q, want %q", got, want)
+	}
+	got := map[string][]string{}
+	for _, n := range ev.Names {
+		got[n.Text] = n.Frames
+	}
+	if f, ok := got["main.main"]; !ok || !slices.Equal(f, []string{"/home/me/tools/nightly/main.go"}) {
+		t.Errorf("main.main, read from its frame alone: frames %q (found %v)", f, ok)
+	}
+	if f, ok := got["config.Load"]; !ok || f != nil {
+		t.Errorf("config.Load, in the title too: frames %q (found %v)", f, ok)
+	}
+}
