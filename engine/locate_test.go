@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestSpelledKeys: adjacent words of a text spell a file's whole base name,
 // in order for a one-word name, in any order for a name of several words;
@@ -38,6 +41,29 @@ func TestIsCompound(t *testing.T) {
 	} {
 		if got := isCompound(name); got != want {
 			t.Errorf("isCompound(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// A frame's file: a Python frame's bare name is the user's script, found
+// only at the workspace's root; a bare name from another language's frame
+// (Java prints Bar.java) is any file of that name; a path finds the files
+// sharing its last components.
+func TestFilesAtFrame(t *testing.T) {
+	paths := []string{"app.py", "src/flask/app.py", "src/main/java/com/shop/Bar.java", "pkg/core/util.go"}
+	for _, tc := range []struct {
+		frame string
+		want  []string
+	}{
+		{"app.py", []string{"app.py"}},
+		{"Bar.java", []string{"src/main/java/com/shop/Bar.java"}},
+		{"/usr/lib/site-packages/flask/app.py", []string{"src/flask/app.py"}},
+		{"/build/pkg/core/util.go", []string{"pkg/core/util.go"}},
+		{"/home/me/tools/nightly/main.go", nil},
+	} {
+		got := filesAt(paths, tc.frame, scriptFrame(tc.frame, true))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.frame, got, tc.want)
 		}
 	}
 }
