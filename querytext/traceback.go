@@ -1,0 +1,164 @@
+package querytext
+
+// Tracebacks and stack dumps: their frames (file, line, function; innermost
+// first whatever order the language prints them in), the exception's class
+// and its message. Python's frames come in three printed forms — the
+// interpreter's, pytest's and IPython's —; Go's, Java's and JavaScript's in
+// one each.
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	// Python: File "path", line N, in func
+	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	// pytest's long report: path:N: in func, innermost last, as Python.
+	pytestFrameRe = regexp.MustCompile(`^\s*((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.py):(\d+): in (\S+)\s*$`)
+	// IPython and Jupyter: File path:N, in func(args), innermost last.
+	ipythonFrameRe = regexp.MustCompile(`^\s*File ([^\s"][^"]*?):(\d+), in ([\w.<>]+)`)
+	// path:line[:col] — Go, JS, compilers, linters, test runners.
+	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
+	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9)
+	atFrameRe = regexp.MustCompile(`^\s*at\s+([\w.$<>]+)\s*\(?`)
+	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
+	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
+	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
+	pytestError = "E   "
+	// The last line of a Python traceback: ExcType: message.
+	excLineRe = regexp.MustCompile(`^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::\s*(.*))?$`)
+)
+
+// pythonFrameRes read a Python frame's path, line and function, each in
+// one of the forms it is printed in.
+var pythonFrameRes = []*regexp.Regexp{pyFrameRe, pytestFrameRe, ipythonFrameRe}
+
+// pythonFrame reads line l as a frame of a Python traceback, in any of its
+// forms: the submatches path, line and function, or nil.
+func pythonFrame(l string) []string {
+	for _, re := range pythonFrameRes {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// isPythonFrame reports a frame of a Python traceback, in any of its forms.
+func isPythonFrame(l string) bool { return pythonFrame(l) != nil }
+
+// exceptionLine reads line l of a traceback as its exception line: the
+// exception's class and its message. Where a line stands can say what it
+// is, whatever the class is called (RateLimited, TemplateNotFound): pytest
+// marks it with "E   ", and Python prints it unindented after its frames
+// (afterPyFrames) with its message or its module. Elsewhere only a class
+// named like an exception is one.
+func exceptionLine(l string, afterPyFrames bool) (name, msg string, ok bool) {
+	marked := strings.HasPrefix(l, pytestError)
+	m := excLineRe.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(l, pytestError)))
+	if m == nil {
+		return "", "", false
+	}
+	placed := marked && m[2] != "" ||
+		afterPyFrames && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && (m[2] != "" || strings.Contains(m[1], "."))
+	if !placed && !exceptionRe.MatchString(lastPart(m[1])) {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// readTraceback reads a traceback or stack dump: frames, innermost first,
+// the exception class and its message. It returns the frames' function
+// names as code words.
+func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
+	type frame struct {
+		path, fn string
+		line     int
+	}
+	var frames []frame
+	var words []string
+	lastFunc := ""
+	pyFrames := false // a Python frame was read since the last exception line
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if m := pythonFrame(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			frames = append(frames, frame{m[1], m[3], n})
+			pyFrames = true
+			continue
+		}
+		if m := goFuncRe.FindStringSubmatch(t); m != nil {
+			lastFunc = m[1]
+			continue
+		}
+		if m := atFrameRe.FindStringSubmatch(l); m != nil {
+			lastFunc = m[1]
+		}
+		if m := fileLineRe.FindStringSubmatch(t); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			frames = append(frames, frame{m[1], goFuncName(lastFunc), n})
+			lastFunc = ""
+			continue
+		}
+		if name, msg, ok := exceptionLine(l, pyFrames); ok {
+			pyFrames = false
+			names.add(name, weightException)
+			if msg := strings.TrimSpace(msg); isMessage(msg) {
+				ev.Messages = append(ev.Messages, msg)
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "panic: ") {
+			if msg := strings.TrimSpace(strings.TrimPrefix(t, "panic: ")); isMessage(msg) {
+				ev.Messages = append(ev.Messages, msg)
+			}
+		}
+	}
+	// Python (pytest, IPython) prints the innermost frame last; Go, Java
+	// and JS first.
+	pythonOrder := false
+	for _, l := range lines {
+		if strings.Contains(l, "Traceback (most recent call last)") || isPythonFrame(l) {
+			pythonOrder = true
+			break
+		}
+	}
+	for i := range frames {
+		f := frames[i]
+		depth := i
+		if pythonOrder {
+			depth = len(frames) - 1 - i
+		}
+		ev.Paths = append(ev.Paths, Path{Path: strings.ReplaceAll(f.path, `\`, "/"), Line: f.line, Func: f.fn, Frame: depth})
+		// A special method ("in __init__") is in every other class: it says
+		// which protocol, not which code; the frame's file and line do.
+		if f.fn != "" && !strings.HasPrefix(f.fn, "<") && !isDunder(f.fn) {
+			names.addFrame(f.fn, weightFrame*frameDecay(depth), strings.ReplaceAll(f.path, `\`, "/"))
+			words = append(words, lastPart(f.fn))
+		}
+	}
+	return words
+}
+
+// isDunder reports Python's special names: __init__, __call__, __getattr__.
+func isDunder(s string) bool {
+	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__") && !strings.Contains(s, ".")
+}
+
+// frameDecay weighs a frame's function by its depth: the innermost frames
+// are where things went wrong, the outer ones the way there.
+func frameDecay(depth int) float64 { return max(0.4, 1-0.15*float64(depth)) }
+
+// goFuncName turns "github.com/x/y.(*T).M" into "T.M", "pkg.F" into "pkg.F".
+func goFuncName(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.NewReplacer("(*", "", "(", "", ")", "").Replace(s)
+	if parts := strings.Split(s, "."); len(parts) == 3 {
+		return parts[1] + "." + parts[2] // pkg.T.M → T.M
+	}
+	return s
+}
