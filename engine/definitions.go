@@ -264,7 +264,14 @@ type rankedDef struct {
 	unit  int
 	chunk string  // the unit's best chunk (id string)
 	score float64 // file score² × share of the file's best, normalised to the best file
-	named float64 // how sure the text is that it names the unit (a name, a frame's line)
+	// What the score cannot tell apart (a text naming several definitions
+	// as surely as their file ranks), these do, in order: the line of a
+	// stack frame lies in the unit and it is called like the frame's
+	// function; how sure the text is that it names the unit (a name, a
+	// frame's line); the score of its evidence alone.
+	framed bool
+	named  float64
+	own    float64
 }
 
 // rankDefs ranks the units of files (best first, as locate ranked them):
@@ -329,9 +336,15 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 		}
 		fileNorm := math.Pow(f.score/top, defFilePower)
 		named := make([]float64, len(fd.units))
+		framed := make([]bool, len(fd.units))
 		for _, nl := range f.named {
-			if u := fd.frameUnit(nl.line, nl.fn); u >= 0 {
+			u, inside := fd.innermost(nl.line), false
+			if nl.frame {
+				u, inside = fd.frameUnit(nl.line, nl.fn)
+			}
+			if u >= 0 {
 				named[u] = max(named[u], nl.sure)
+				framed[u] = framed[u] || inside
 			}
 		}
 		before := len(out)
@@ -339,15 +352,16 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 			if len(fd.units[u].chunks) == 0 {
 				continue
 			}
-			sc := 0.0
+			own := 0.0
 			if maxScore > 0 {
-				sc = fileNorm * s / maxScore
+				own = fileNorm * s / maxScore
 			}
-			sc = max(sc, min(namedWeight*named[u], f.score/top))
+			sc := max(own, min(namedWeight*named[u], f.score/top))
 			if sc <= 0 {
 				continue
 			}
-			out = append(out, rankedDef{file: f, defs: fd, unit: u, chunk: unitChunk(fd, u, best), score: sc, named: named[u]})
+			out = append(out, rankedDef{file: f, defs: fd, unit: u, chunk: unitChunk(fd, u, best), score: sc,
+				framed: framed[u], named: named[u], own: own})
 		}
 		if len(out) == before && len(fd.units) > 0 {
 			// No evidence inside the file (found by its name or path
@@ -361,8 +375,14 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
+		if out[i].framed != out[j].framed {
+			return out[i].framed
+		}
 		if out[i].named != out[j].named {
 			return out[i].named > out[j].named // what the evidence cannot tell apart, the text names
+		}
+		if out[i].own != out[j].own {
+			return out[i].own > out[j].own
 		}
 		if out[i].file != out[j].file {
 			return false // stable: the files' order
@@ -388,12 +408,13 @@ func (fd *fileDefs) innermost(n int) int {
 // (the last part of its name) and that unit is called otherwise — the
 // trace then comes from another version of the file, its lines drifted —
 // and the file defines fn: then the definition of that name nearest to the
-// line. -1 when there is none.
-func (fd *fileDefs) frameUnit(n int, fn string) int {
+// line. -1 when there is none. inside reports a unit that holds the line
+// and is called like the function (or the frame gives none).
+func (fd *fileDefs) frameUnit(n int, fn string) (unit int, inside bool) {
 	u := fd.innermost(n)
 	bare := func(u int) string { _, b := splitQualified(fd.units[u].name); return b }
 	if fn == "" || u >= 0 && bare(u) == fn {
-		return u
+		return u, u >= 0
 	}
 	best, bestDist := -1, 0
 	for v, unit := range fd.units {
@@ -406,9 +427,9 @@ func (fd *fileDefs) frameUnit(n int, fn string) int {
 		}
 	}
 	if best >= 0 {
-		return best
+		return best, false
 	}
-	return u
+	return u, false
 }
 
 // firstUnit is the unit that begins the file.

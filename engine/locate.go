@@ -130,9 +130,10 @@ type fileEv struct {
 // sure the text is of it (the name's sureness × how well it fits ÷ how many
 // files define it).
 type namedLine struct {
-	line int
-	sure float64
-	fn   string // a stack frame's function, its last part; "" when not a frame's or unknown
+	line  int
+	sure  float64
+	frame bool   // a stack frame's line
+	fn    string // the frame's function, its last part; "" when unknown
 }
 
 // add credits the file with w of one kind of evidence.

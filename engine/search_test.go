@@ -271,3 +271,56 @@ func TestOneLineDescription(t *testing.T) {
 		t.Errorf("several lines: a description touching several parts of a module should favour it: %v", two)
 	}
 }
+
+// TestFrameBeatsItsNamesakes: a traceback's innermost frame names one of
+// several methods of the same name in a file (by its line); the name
+// itself names them all. The frame's method comes first, and among its
+// namesakes the one the words of the report fit best.
+func TestFrameBeatsItsNamesakes(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("\"\"\"Loaders find templates by name.\"\"\"\n\n")
+	for _, c := range [][2]string{{"DictLoader", "from a dict"}, {"FileLoader", "from files in a folder"},
+		{"PackageLoader", "from a Python package"}, {"ChoiceLoader", "from the first loader that has it"}} {
+		fmt.Fprintf(&src, "\nclass %s:\n    \"\"\"Loads templates %s.\"\"\"\n\n    def get_source(self, name):\n", c[0], c[1])
+		fmt.Fprintf(&src, "        \"\"\"Return the source of template name.\"\"\"\n        source = self.lookup(name)\n        if source is None:\n            raise TemplateNotFound(name)\n        return source\n\n")
+		fmt.Fprintf(&src, "    def lookup(self, name):\n        return None\n")
+	}
+	files := map[string]string{"tpl/loaders.py": src.String(),
+		"tpl/errors.py": "class TemplateNotFound(Exception):\n    \"\"\"No loader found the template.\"\"\"\n"}
+	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var raises []int // the line of each class's raise
+	for i, l := range strings.Split(src.String(), "\n") {
+		if strings.Contains(l, "raise TemplateNotFound") {
+			raises = append(raises, i+1)
+		}
+	}
+	report := fmt.Sprintf("template not found\n\nTraceback (most recent call last):\n"+
+		"  File \"/srv/app/views.py\", line 8, in index\n    return render(\"a.html\")\n"+
+		"  File \"/venv/lib/python3.11/site-packages/tpl/loaders.py\", line %d, in get_source\n"+
+		"    raise TemplateNotFound(name)\ntpl.errors.TemplateNotFound: a.html\n", raises[1])
+	hits := query(t, e, report)
+	if len(hits) == 0 || hits[0].Symbol != "FileLoader.get_source" {
+		t.Errorf("frame in FileLoader.get_source: %v first", hitSymbols(hits))
+	}
+	// A frame of another version, its line in none of them: the words
+	// decide among the namesakes ("package" is PackageLoader's).
+	report = "template in a package not found\n\nTraceback (most recent call last):\n" +
+		"  File \"/venv/lib/python3.11/site-packages/tpl/loaders.py\", line 2, in get_source\n" +
+		"    raise TemplateNotFound(name)\ntpl.errors.TemplateNotFound: a.html\n"
+	hits = query(t, e, report)
+	if len(hits) == 0 || hits[0].Symbol != "PackageLoader.get_source" {
+		t.Errorf("no frame's line in a get_source: %v first", hitSymbols(hits))
+	}
+}
+
+func hitSymbols(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Symbol)
+	}
+	return out
+}
