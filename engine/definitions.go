@@ -329,6 +329,13 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 			if k := fd.units[u].kind; fd.units[u].sym < 0 || k == "var" || k == "const" {
 				s *= minorUnit
 			}
+			if fd.units[u].sym < 0 && maxLocal > 0 && local[u] == 0 {
+				// Lines outside every definition that hold none of the
+				// text's words: what their chunk matched is the file's
+				// name or path, the file's evidence, not theirs (a
+				// licence file's lone "package cmd").
+				s = 0
+			}
 			scores[u] = s
 		}
 		for _, s := range scores {
