@@ -486,6 +486,7 @@ func defHit(c store.ChunkRecord, d rankedDef, score float64, sources []string, q
 	}
 	h.Symbol, h.Kind = u.name, u.kind
 	h.DefStart, h.DefEnd = u.start, u.end
+	h.Framed = d.framed
 	a, b := max(c.StartLine, u.start), min(c.EndLine, u.end)
 	if a == c.StartLine && b == c.EndLine || a > b {
 		return h

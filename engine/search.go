@@ -59,6 +59,9 @@ type Hit struct {
 	// Evidence is how much each kind of evidence added to the file's
 	// score (before normalisation): why the file ranked where it did.
 	Evidence map[string]float64 `json:"-"`
+	// Framed reports a definition a stack frame of the text names: the
+	// frame's line lies in it (fileDefs.frameUnit).
+	Framed bool `json:"-"`
 }
 
 // SearchResult is the answer to a SearchRequest.

@@ -349,3 +349,26 @@ func TestImportsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonsOfQueryHits: a hit whose definition holds a stack frame's
+// line says so; the others are query matches.
+func TestReasonsOfQueryHits(t *testing.T) {
+	e, _ := indexedEngine(t, readTxtar(t, filepath.Join("testdata", "packs", "composition.txtar")))
+	defer e.Close()
+	report := "checkout fails for a cart with a negative price\n\n" +
+		"Traceback (most recent call last):\n" +
+		"  File \"/srv/shop/app.py\", line 12, in checkout\n" +
+		"    amount = cart.total()\n" +
+		"  File \"/srv/venv/lib/python3.11/site-packages/shop/cart.py\", line 41, in total\n" +
+		"    raise ValueError(\"negative total\")\n" +
+		"ValueError: negative total\n"
+	p := buildPack(t, e, Request{Query: report, Budget: 1500})
+	if it := itemNamed(p, "Cart.total"); it == nil || it.Reason != "in the stack trace" {
+		t.Errorf("Cart.total, the innermost frame's: %+v", it)
+	}
+	for _, it := range p.Items {
+		if it.Symbol != "Cart.total" && it.Reason == "in the stack trace" {
+			t.Errorf("%s holds no frame's line: %+v", it.Symbol, it)
+		}
+	}
+}

@@ -44,6 +44,9 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
 			Source: packs.SourceQuery, Reason: "query match",
 		}
+		if h.Framed {
+			c.Reason = "in the stack trace"
+		}
 		if h.DefStart > 0 && (h.DefStart < h.StartLine || h.DefEnd > h.EndLine) {
 			switch {
 			case callableKind(h.Kind):
