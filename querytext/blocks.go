@@ -255,7 +255,7 @@ func classifyFenced(body []string, lang string) BlockKind {
 	}
 	if votes[lineFrame] > 0 {
 		for _, l := range body {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasPrefix(t, "panic: ") || strings.HasPrefix(t, "goroutine ") {
+			if t := strings.TrimSpace(l); strings.Contains(t, "Traceback (most recent call last)") || isPythonFrame(l) || strings.HasPrefix(t, "panic: ") || strings.HasPrefix(t, "goroutine ") {
 				return Traceback
 			}
 		}

@@ -440,3 +440,26 @@ func TestGoPanicFrames(t *testing.T) {
 		t.Errorf("config.Load, in the title too: frames %q (found %v)", f, ok)
 	}
 }
+
+// Fenced, a pytest report or an IPython traceback is still a traceback:
+// its frames are read, innermost last.
+func TestFencedPythonTracebacks(t *testing.T) {
+	for name, body := range map[string]string{
+		"pytest": "    def test_gives_up():\n>       client.get_json(\"/orders\")\n\ntests/test_http_client.py:24: \n" +
+			"_ _ _ _ _ _ _ _ _ _\n/venv/shipyard_cli/http_client.py:14: in get_json\n    return self._request(path)\n" +
+			"    x = 1\n    y = 2\n_ _ _ _ _ _ _ _ _ _\n/venv/shipyard_cli/http_client.py:27: in _request\n" +
+			"    raise RateLimited(delay)\nE   shipyard_cli.errors.RateLimited: rate limited\n",
+		"ipython": "---------------------------------------------------------------------------\n" +
+			"RateLimited                               Traceback (most recent call last)\n" +
+			"Cell In[3], line 1\n----> 1 client.get_json(\"/orders\")\n\n" +
+			"File ~/venv/shipyard_cli/http_client.py:14, in ApiClient.get_json(self, path)\n" +
+			"     12 x = 1\n     13 y = 2\n---> 14 return self._request(path)\n\n" +
+			"File ~/venv/shipyard_cli/http_client.py:27, in ApiClient._request(self, path)\n" +
+			"---> 27 raise RateLimited(delay)\n\nRateLimited: rate limited\n",
+	} {
+		ev := Analyse("the client fails\n\n```\n" + body + "```\n")
+		if got := framesIn(ev, "shipyard_cli/http_client.py"); len(got) != 2 || !strings.HasPrefix(got[0], "1 ") || !strings.HasPrefix(got[1], "0 ") {
+			t.Errorf("%s: frames %q, want two, innermost last", name, got)
+		}
+	}
+}
