@@ -463,3 +463,15 @@ func TestFencedPythonTracebacks(t *testing.T) {
 		}
 	}
 }
+
+// Node prints "at async fn (…)" and "at new Class (…)": the frame's
+// function is fn, Class.
+func TestNodeAsyncFrames(t *testing.T) {
+	ev := Analyse("the export crashes\n\n" +
+		"TypeError: Cannot read properties of undefined (reading 'id')\n" +
+		"    at new OrderRow (/app/web/src/components/OrderRow.ts:12:18)\n" +
+		"    at async exportOrders (/app/web/src/api/export.ts:31:40)\n")
+	if got, want := framesIn(ev, ".ts"), []string{"0 OrderRow:12", "1 exportOrders:31"}; !slices.Equal(got, want) {
+		t.Errorf("frames %q, want %q", got, want)
+	}
+}

@@ -21,8 +21,9 @@ var (
 	ipythonFrameRe = regexp.MustCompile(`^\s*File ([^\s"][^"]*?):(\d+), in ([\w.<>]+)`)
 	// path:line[:col] — Go, JS, compilers, linters, test runners.
 	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
-	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9)
-	atFrameRe = regexp.MustCompile(`^\s*at\s+([\w.$<>]+)\s*\(?`)
+	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9),
+	// at async fn (file.js:3:9), at new Class (file.js:3:9)
+	atFrameRe = regexp.MustCompile(`^\s*at\s+(?:async\s+|new\s+)?([\w.$<>]+)\s*\(?`)
 	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
 	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
 	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
