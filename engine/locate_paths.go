@@ -313,10 +313,14 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		fn     string // the frame's function, when the frame gives it
 	}
 	var ws []want
-	for _, p := range ev.Paths {
+	depth, err := l.frameDepths(ev.Paths)
+	if err != nil {
+		return err
+	}
+	for i, p := range ev.Paths {
 		w := 1.0
 		if p.Frame >= 0 {
-			w = frameWeight(p.Frame)
+			w = frameWeight(depth[i])
 		}
 		_, fn := splitQualified(p.Func)
 		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: scriptFrame(p.Path, p.Frame >= 0), frame: p.Frame >= 0, fn: fn})
@@ -369,6 +373,49 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		}
 	}
 	return nil
+}
+
+// frameDepths returns each path's depth as a stack frame (-1: not a
+// frame) counting the frames of the workspace's files only: the runtime's,
+// the standard library's and the libraries' frames printed inside them (Go's
+// runtime.gopanic, Rust's panic machinery, a library's validation) do not
+// push the workspace's innermost frame down. A traceback's frames are
+// consecutive in paths.
+func (l *locator) frameDepths(paths []querytext.Path) ([]int, error) {
+	depth := make([]int, len(paths))
+	for i := range depth {
+		depth[i] = -1
+	}
+	if !slices.ContainsFunc(paths, func(p querytext.Path) bool { return p.Frame >= 0 }) {
+		return depth, nil
+	}
+	if err := l.loadPaths(); err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(paths); {
+		if paths[i].Frame < 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(paths) && paths[j].Frame >= 0 {
+			j++
+		}
+		run := make([]int, 0, j-i) // the run's frames, innermost first
+		for k := i; k < j; k++ {
+			run = append(run, k)
+		}
+		sort.SliceStable(run, func(a, b int) bool { return paths[run[a]].Frame < paths[run[b]].Frame })
+		n := 0
+		for _, k := range run {
+			depth[k] = n
+			if len(filesAt(l.paths, paths[k].Path, scriptFrame(paths[k].Path, true))) > 0 {
+				n++
+			}
+		}
+		i = j
+	}
+	return depth, nil
 }
 
 // scriptFrame reports a Python frame's bare file name ("app.py"): a path

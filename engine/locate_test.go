@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/context-ls/context-ls/querytext"
 )
 
 // TestSpelledKeys: adjacent words of a text spell a file's whole base name,
@@ -65,5 +67,30 @@ func TestFilesAtFrame(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.frame, got, tc.want)
 		}
+	}
+}
+
+// A frame's depth counts the workspace's frames only: the runtime's and the
+// standard library's printed inside them do not push the workspace's
+// innermost frame down; each traceback counts from its own innermost.
+func TestFrameDepths(t *testing.T) {
+	l := &locator{paths: []string{"internal/webhook/signature.go", "internal/retry/backoff.go"}}
+	paths := []querytext.Path{
+		{Path: "README.md", Frame: -1},
+		{Path: "/usr/local/go/src/runtime/panic.go", Line: 914, Frame: 0},
+		{Path: "/usr/local/go/src/encoding/hex/hex.go", Line: 88, Frame: 1},
+		{Path: "/build/internal/webhook/signature.go", Line: 41, Frame: 2},
+		{Path: "/build/internal/retry/backoff.go", Line: 40, Frame: 3},
+		{Path: "notes.txt", Frame: -1},
+		// a second traceback, printed innermost last
+		{Path: "/build/internal/retry/backoff.go", Line: 52, Frame: 1},
+		{Path: "/usr/lib/go/src/net/http/server.go", Line: 2136, Frame: 0},
+	}
+	got, err := l.frameDepths(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{-1, 0, 0, 0, 1, -1, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("depths %v, want %v", got, want)
 	}
 }
