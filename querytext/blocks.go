@@ -26,7 +26,7 @@ var (
 	// System information: "- OS: Ubuntu 22.04", "Python version: 3.11.4".
 	envLineRe   = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S*\d[\w.+-]*(?:\s+\S+){0,2}\s*$|^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+[A-Za-z][\w.+-]*\s+v?\d[\w.+-]*\s*$`)
 	keyValueRe  = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S+(?:\s+\S+){0,3}\s*$`)
-	frameLineRe = regexp.MustCompile(`^\s*(?:(?:[\w.]+\s+)?Traceback \(most recent call last\)|File "[^"]+", line \d+|goroutine \d+ \[|panic: |at (?:async |new )?[\w.$<>]+\s*\(|[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$|E {3}\S)`)
+	frameLineRe = regexp.MustCompile(`^\s*(?:(?:[\w.]+\s+)?Traceback \(most recent call last\)|File "[^"]+", line \d+|goroutine \d+ \[|panic: |thread '[^']*' panicked at |stack backtrace:|\d+: (?:[\w<>$]+::)+[\w<>$]+$|at \.?/?[\w./\\-]+\.rs:\d+:\d+$|at (?:async |new )?[\w.$<>]+\s*\(|[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$|E {3}\S)`)
 	// Lines that open like code whatever follows.
 	codeStartRe = regexp.MustCompile(`^\s*(?:>>>|\.\.\. |def \w+\(|class \w+[(:]|import [\w.]+$|from [\w.]+ import |func [\w(]|package \w+$|type \w+ (?:struct|interface)|@\w+(?:\(|$)|#include|//|#!|[{}\])]|\w+ :?= |\w+\(.*\)$)`)
 	// Lines that open like code unless they read as a sentence.
@@ -217,6 +217,10 @@ func tracebackEnd(lines []string, i int) int {
 	for j < len(lines) {
 		l := lines[j]
 		t := strings.TrimSpace(l)
+		if rustPanicRe.MatchString(strings.TrimSpace(lines[j-1])) {
+			j++ // the panic's message
+			continue
+		}
 		if _, _, ok := exceptionLine(l, pyFrames); ok {
 			return j + 1
 		}

@@ -17,7 +17,8 @@ func FuzzAnalyse(f *testing.F) {
 		"title\n\ntests/test_x.py:4: \n_ _ _\n/venv/x/y.py:14: in get_json\n    return 1\nE   x.errors.RateLimited: rate limited, retry after 1.0s\n",
 		"---\nKeyError     Traceback (most recent call last)\nCell In[3], line 1\n----> 1 f()\n\nFile ~/v/a.py:23, in A.f(self)\n---> 23 g()\n\nKeyError: 'x'\n",
 		"panic: runtime error: index out of range\n\ngoroutine 1 [running]:\nmain.(*T).M(...)\n\t/a/b.go:12 +0x1f\n",
-		"TypeError: Cannot read properties of undefined\n    at f (/app/a.ts:31:40)\n",
+		"TypeError: Cannot read properties of undefined\n    at f (/app/a.ts:31:40)\n    at async g (/app/b.ts:2:1)\n",
+		"thread 'main' panicked at src/p.rs:4:5:\nindex out of bounds\nstack backtrace:\n   0: a::b::C::d\n             at ./src/p.rs:4:5\n",
 		"Add `no_args_is_help` to click.Command; see --help and \"quoted message\"",
 		"E   \nE    \nFile :1, in \nFile \"\", line 0\n",
 	} {

@@ -475,3 +475,28 @@ func TestNodeAsyncFrames(t *testing.T) {
 		t.Errorf("frames %q, want %q", got, want)
 	}
 }
+
+// A Rust panic with its backtrace: the panic's location, then numbered
+// frames whose function is on the line above their location, innermost
+// first; the standard library's frames are frames too (the engine weighs
+// the workspace's).
+func TestRustBacktrace(t *testing.T) {
+	ev := Analyse("parser panics on an empty input\n\n" +
+		"thread 'main' panicked at src/parser.rs:42:13:\n" +
+		"index out of bounds: the len is 0 but the index is 0\n" +
+		"stack backtrace:\n" +
+		"   0: rust_begin_unwind\n" +
+		"             at /rustc/82e1608df/library/std/src/panicking.rs:645:5\n" +
+		"   1: core::panicking::panic_bounds_check\n" +
+		"             at /rustc/82e1608df/library/core/src/panicking.rs:208:5\n" +
+		"   2: mycrate::parser::Parser::parse_expr\n" +
+		"             at ./src/parser.rs:42:13\n" +
+		"   3: mycrate::main::h1a2b3c4d5e6f7a8b\n" +
+		"             at ./src/main.rs:10:5\n")
+	if got, want := framesIn(ev, ".rs"), []string{"0 :42", "1 :645", "2 panicking.panic_bounds_check:208", "3 Parser.parse_expr:42", "4 mycrate.main:10"}; !slices.Equal(got, want) {
+		t.Errorf("frames %q, want %q", got, want)
+	}
+	if !slices.Contains(ev.Messages, "index out of bounds: the len is 0 but the index is 0") {
+		t.Errorf("the panic's message: %q", ev.Messages)
+	}
+}

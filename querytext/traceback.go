@@ -23,7 +23,12 @@ var (
 	fileLineRe = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.@+~/\\-]*[\w-]\.(?:` + sourceExts + `)):(\d+)`)
 	// Java / JS frames: at pkg.Class.method(File.java:12), at fn (file.js:3:9),
 	// at async fn (file.js:3:9), at new Class (file.js:3:9)
-	atFrameRe = regexp.MustCompile(`^\s*at\s+(?:async\s+|new\s+)?([\w.$<>]+)\s*\(?`)
+	atFrameRe = regexp.MustCompile(`^\s*at\s+(?:async\s+|new\s+)?([\w$<>][\w.$<>]*)\s*\(?`)
+	// Rust's panic: "thread 'main' panicked at src/lib.rs:4:5:", its message
+	// on the next line.
+	rustPanicRe = regexp.MustCompile(`^thread '[^']*' panicked at `)
+	// Rust: "  4: crate::module::Type::method" over "at ./src/file.rs:42:13".
+	rustFuncRe = regexp.MustCompile(`^\s*\d+: ((?:[\w<>$]+::)+[\w<>$]+)$`)
 	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
 	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
 	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
@@ -82,8 +87,14 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	var words []string
 	lastFunc := ""
 	pyFrames := false // a Python frame was read since the last exception line
-	for _, l := range lines {
+	for i, l := range lines {
 		t := strings.TrimSpace(l)
+		if i > 0 && rustPanicRe.MatchString(strings.TrimSpace(lines[i-1])) {
+			if isMessage(t) {
+				ev.Messages = append(ev.Messages, t)
+			}
+			continue
+		}
 		if m := pythonFrame(l); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
@@ -92,6 +103,10 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 		}
 		if m := goFuncRe.FindStringSubmatch(t); m != nil {
 			lastFunc = m[1]
+			continue
+		}
+		if m := rustFuncRe.FindStringSubmatch(t); m != nil {
+			lastFunc = rustFuncName(m[1])
 			continue
 		}
 		if m := atFrameRe.FindStringSubmatch(l); m != nil {
@@ -151,6 +166,20 @@ func isDunder(s string) bool {
 // frameDecay weighs a frame's function by its depth: the innermost frames
 // are where things went wrong, the outer ones the way there.
 func frameDecay(depth int) float64 { return max(0.4, 1-0.15*float64(depth)) }
+
+// rustFuncName turns "crate::module::Type::method" into "Type.method"
+// ("crate::func" into "crate.func"), as goFuncName does Go's, dropping a
+// symbol hash ("::h1a2b…").
+func rustFuncName(s string) string {
+	parts := strings.Split(s, "::")
+	if n := len(parts); n > 1 && len(parts[n-1]) == 17 && strings.HasPrefix(parts[n-1], "h") {
+		parts = parts[:n-1]
+	}
+	if n := len(parts); n > 2 {
+		parts = parts[n-2:]
+	}
+	return strings.Join(parts, ".")
+}
 
 // goFuncName turns "github.com/x/y.(*T).M" into "T.M", "pkg.F" into "pkg.F".
 func goFuncName(s string) string {
