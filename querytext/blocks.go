@@ -24,9 +24,17 @@ var (
 	// environment variables and "Key: value" system information.
 	depLineRe = regexp.MustCompile(`^\s*(?:[\w.\[\]-]+\s*(?:==|>=|<=|~=|@)\s*v?\d[\w.+-]*|[\w.-]+\s+v?\d+\.\d+[\w.+-]*|[\w./-]+ v\d+\.\d+\.\d+\S*(?: // indirect)?|"[\w@/.-]+":\s*"[\^~]?\d[\w.-]*",?|[A-Z][A-Z0-9_]+=\S*)\s*$`)
 	// System information: "- OS: Ubuntu 22.04", "Python version: 3.11.4".
-	envLineRe   = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S*\d[\w.+-]*(?:\s+\S+){0,2}\s*$|^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+[A-Za-z][\w.+-]*\s+v?\d[\w.+-]*\s*$`)
-	keyValueRe  = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S+(?:\s+\S+){0,3}\s*$`)
-	frameLineRe = regexp.MustCompile(`^\s*(?:(?:[\w.]+\s+)?Traceback \(most recent call last\)|File "[^"]+", line \d+|goroutine \d+ \[|panic: |thread '[^']*' panicked at |stack backtrace:|\d+: (?:[\w<>$]+::)+[\w<>$]+$|at \.?/?[\w./\\-]+\.rs:\d+:\d+$|at (?:async |new )?[\w.$<>]+\s*\(|[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$|E {3}\S)`)
+	envLineRe  = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S*\d[\w.+-]*(?:\s+\S+){0,2}\s*$|^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+[A-Za-z][\w.+-]*\s+v?\d[\w.+-]*\s*$`)
+	keyValueRe = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w ./()-]{0,30}:\s+\S+(?:\s+\S+){0,3}\s*$`)
+	// A line of a traceback or stack dump, in the forms languages print it.
+	frameLineRe = regexp.MustCompile(`^\s*(?:` + strings.Join([]string{
+		`(?:[\w.]+\s+)?Traceback \(most recent call last\)`, `File "[^"]+", line \d+`, // Python (IPython's header too)
+		`E {3}\S`,                     // pytest's exception line; its frames and IPython's: isPythonFrame
+		`goroutine \d+ \[`, `panic: `, // Go
+		`thread '[^']*' panicked at `, `stack backtrace:`, `\d+: (?:[\w<>$]+::)+[\w<>$]+$`, `at \.?/?[\w./\\-]+\.rs:\d+:\d+$`, // Rust
+		`at (?:async |new )?[\w.$<>]+\s*\(`,                                    // Java, JavaScript
+		`[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$`, // path:line[:col], Go's +0x…
+	}, "|") + `)`)
 	// Lines that open like code whatever follows.
 	codeStartRe = regexp.MustCompile(`^\s*(?:>>>|\.\.\. |def \w+\(|class \w+[(:]|import [\w.]+$|from [\w.]+ import |func [\w(]|package \w+$|type \w+ (?:struct|interface)|@\w+(?:\(|$)|#include|//|#!|[{}\])]|\w+ :?= |\w+\(.*\)$)`)
 	// Lines that open like code unless they read as a sentence.

@@ -3,8 +3,8 @@ package querytext
 // Tracebacks and stack dumps: their frames (file, line, function; innermost
 // first whatever order the language prints them in), the exception's class
 // and its message. Python's frames come in three printed forms — the
-// interpreter's, pytest's and IPython's —; Go's, Java's and JavaScript's in
-// one each.
+// interpreter's, pytest's and IPython's —; Go's, Rust's, Java's and
+// JavaScript's in one each.
 
 import (
 	"regexp"
