@@ -376,7 +376,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 }
 
 // frameDepths returns each path's depth as a stack frame (-1: not a
-// frame) counting the frames of the workspace's files only: the runtime's,
+// frame) counting the workspace's frames only (ownFrame): the runtime's,
 // the standard library's and the libraries' frames printed inside them (Go's
 // runtime.gopanic, Rust's panic machinery, a library's validation) do not
 // push the workspace's innermost frame down. A traceback's frames are
@@ -409,7 +409,7 @@ func (l *locator) frameDepths(paths []querytext.Path) ([]int, error) {
 		n := 0
 		for _, k := range run {
 			depth[k] = n
-			if len(filesAt(l.paths, paths[k].Path, scriptFrame(paths[k].Path, true))) > 0 {
+			if l.ownFrame(paths[k].Path) {
 				n++
 			}
 		}
@@ -437,12 +437,10 @@ func filesAt(paths []string, p string, root bool) []string {
 }
 
 // ownNames drops the names the text gives only as the functions of stack
-// frames of files outside the workspace: the user's program (main.main of
-// /home/me/app/main.go), a library the code calls (site-packages/requests/
-// adapters.py) — their functions are not the workspace's, however they are
-// called. A frame's file is the workspace's when it names one of its files,
-// or when it lies in a folder of the workspace (the last two folders of its
-// path agree): a file renamed or moved since the trace was taken.
+// frames of files outside the workspace (ownFrame): the user's program
+// (main.main of /home/me/app/main.go), a library the code calls
+// (site-packages/requests/adapters.py) — their functions are not the
+// workspace's, however they are called.
 func (l *locator) ownNames(names []querytext.Name) ([]querytext.Name, error) {
 	if !slices.ContainsFunc(names, func(n querytext.Name) bool { return len(n.Frames) > 0 }) {
 		return names, nil
@@ -450,22 +448,27 @@ func (l *locator) ownNames(names []querytext.Name) ([]querytext.Name, error) {
 	if err := l.loadPaths(); err != nil {
 		return nil, err
 	}
-	own := func(p string) bool {
-		if len(filesAt(l.paths, p, scriptFrame(p, true))) > 0 {
-			return true
-		}
-		dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/")
-		if len(dirs) == 0 || dirs[0] == "." {
-			return false
-		}
-		dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
-		return slices.ContainsFunc(l.paths, func(f string) bool {
-			return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
-		})
-	}
 	return slices.DeleteFunc(slices.Clone(names), func(n querytext.Name) bool {
-		return len(n.Frames) > 0 && !slices.ContainsFunc(n.Frames, own)
+		return len(n.Frames) > 0 && !slices.ContainsFunc(n.Frames, l.ownFrame)
 	}), nil
+}
+
+// ownFrame reports whether the file p of a stack frame is the workspace's:
+// it names one of its files, or it lies in a folder of the workspace (the
+// last two folders of its path agree) — a file renamed or moved since the
+// trace was taken. The paths must be loaded.
+func (l *locator) ownFrame(p string) bool {
+	if len(filesAt(l.paths, p, scriptFrame(p, true))) > 0 {
+		return true
+	}
+	dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/")
+	if len(dirs) == 0 || dirs[0] == "." {
+		return false
+	}
+	dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
+	return slices.ContainsFunc(l.paths, func(f string) bool {
+		return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
+	})
 }
 
 // frameWeight weighs a stack frame's file by its depth from the innermost.
