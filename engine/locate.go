@@ -147,7 +147,8 @@ type locator struct {
 	qc        *queryCtx
 	req       SearchRequest
 	files     map[string]*fileEv
-	paths     []string // every indexed path, read when path evidence needs it
+	paths     []string        // every indexed path, read when path evidence needs it
+	ownFrames map[string]bool // ownFrame's answers by frame file
 	chunkPart float64
 	defined   []definedName  // compound names of the text that are defined (addNames)
 	qterms    map[string]int // the query's terms and how often it uses each (rankDefs)

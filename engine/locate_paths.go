@@ -458,17 +458,21 @@ func (l *locator) ownNames(names []querytext.Name) ([]querytext.Name, error) {
 // last two folders of its path agree) — a file renamed or moved since the
 // trace was taken. The paths must be loaded.
 func (l *locator) ownFrame(p string) bool {
-	if len(filesAt(l.paths, p, scriptFrame(p, true))) > 0 {
-		return true
+	if own, ok := l.ownFrames[p]; ok {
+		return own
 	}
-	dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/")
-	if len(dirs) == 0 || dirs[0] == "." {
-		return false
+	own := len(filesAt(l.paths, p, scriptFrame(p, true))) > 0
+	if dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/"); !own && dirs[0] != "." {
+		dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
+		own = slices.ContainsFunc(l.paths, func(f string) bool {
+			return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
+		})
 	}
-	dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
-	return slices.ContainsFunc(l.paths, func(f string) bool {
-		return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
-	})
+	if l.ownFrames == nil {
+		l.ownFrames = map[string]bool{}
+	}
+	l.ownFrames[p] = own
+	return own
 }
 
 // frameWeight weighs a stack frame's file by its depth from the innermost.
