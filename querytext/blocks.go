@@ -233,7 +233,7 @@ func tracebackEnd(lines []string, i int) int {
 			return j + 1
 		}
 		k := classifyLine(l)
-		if k == lineFrame || goFuncRe.MatchString(t) { // a Go frame's function: main.main()
+		if k == lineFrame || goFuncRe.MatchString(t) || goCreatedRe.MatchString(t) { // a Go frame's function: main.main()
 			pyFrames = pyFrames || isPythonFrame(l)
 			j++
 			continue

@@ -413,8 +413,8 @@ func TestExceptionLineByPlace(t *testing.T) {
 }
 
 // A Go panic's frames are a function line ("main.main()", which alone reads
-// like a fragment of prose) over its file line: the traceback goes on
-// through it. A function given only by frames carries their files
+// like a fragment of prose; "created by f in goroutine 1", which reads like
+// a sentence) over its file line: the traceback goes on through them. A function given only by frames carries their files
 // (Name.Frames), so the engine can tell the user's program from the
 // workspace's code; one also written elsewhere in the text carries none.
 func TestGoPanicFrames(t *testing.T) {
@@ -425,8 +425,10 @@ func TestGoPanicFrames(t *testing.T) {
 		"\t/home/me/go/pkg/mod/example.com/shipyard@v0.4.0/internal/config/load.go:38 +0x2c5\n" +
 		"main.main()\n" +
 		"\t/home/me/tools/nightly/main.go:14 +0x3a\n" +
+		"created by example.com/shipyard/internal/retry.(*Policy).Start in goroutine 1\n" +
+		"\t/home/me/go/pkg/mod/example.com/shipyard@v0.4.0/internal/retry/backoff.go:60 +0x25\n" +
 		"exit status 2\n")
-	if got, want := framesIn(ev, ".go"), []string{"0 config.Load:38", "1 main.main:14"}; !slices.Equal(got, want) {
+	if got, want := framesIn(ev, ".go"), []string{"0 config.Load:38", "1 main.main:14", "2 Policy.Start:60"}; !slices.Equal(got, want) {
 		t.Errorf("frames %q, want %q", got, want)
 	}
 	got := map[string][]string{}

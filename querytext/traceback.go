@@ -31,6 +31,9 @@ var (
 	rustFuncRe = regexp.MustCompile(`^\s*\d+: ((?:[\w<>$]+::)+[\w<>$]+)$`)
 	// Go: pkg.(*Type).Method(...) or pkg.Func(...) on the line above the file.
 	goFuncRe = regexp.MustCompile(`^\s*((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)\(`)
+	// Go: the function that started a goroutine, over the file of its go
+	// statement: "created by net/http.(*Server).Serve in goroutine 1".
+	goCreatedRe = regexp.MustCompile(`^\s*created by ((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)`)
 	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
 	pytestError = "E   "
 	// The last line of a Python traceback: ExcType: message.
@@ -102,6 +105,10 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			continue
 		}
 		if m := goFuncRe.FindStringSubmatch(t); m != nil {
+			lastFunc = m[1]
+			continue
+		}
+		if m := goCreatedRe.FindStringSubmatch(t); m != nil {
 			lastFunc = m[1]
 			continue
 		}
