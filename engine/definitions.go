@@ -345,11 +345,13 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 		named := make([]float64, len(fd.units))
 		framed := make([]bool, len(fd.units))
 		for _, nl := range f.named {
-			u, inside := fd.innermost(nl.line), false
-			if nl.frame {
-				u, inside = fd.frameUnit(nl.line, nl.fn)
+			if !nl.frame {
+				if u := fd.innermost(nl.line); u >= 0 {
+					named[u] = max(named[u], nl.sure)
+				}
+				continue
 			}
-			if u >= 0 {
+			if u, inside := fd.frameUnit(nl.line, nl.fn); u >= 0 {
 				named[u] = max(named[u], nl.sure)
 				framed[u] = framed[u] || inside
 			}
@@ -411,12 +413,11 @@ func (fd *fileDefs) innermost(n int) int {
 }
 
 // frameUnit returns the unit a stack frame at 1-based line n names: the
-// innermost unit holding the line, unless the frame gives its function fn
-// (the last part of its name) and that unit is called otherwise — the
-// trace then comes from another version of the file, its lines drifted —
-// and the file defines fn: then the definition of that name nearest to the
-// line. -1 when there is none. inside reports a unit that holds the line
-// and is called like the function (or the frame gives none).
+// innermost unit holding the line (inside), unless the frame gives its
+// function fn (the last part of its name) and that unit is called
+// otherwise — the trace then comes from another version of the file, its
+// lines drifted — and the file defines fn: then the definition of that name
+// nearest to the line. -1 when there is none.
 func (fd *fileDefs) frameUnit(n int, fn string) (unit int, inside bool) {
 	u := fd.innermost(n)
 	bare := func(u int) string { _, b := splitQualified(fd.units[u].name); return b }
@@ -428,8 +429,7 @@ func (fd *fileDefs) frameUnit(n int, fn string) (unit int, inside bool) {
 		if unit.sym < 0 || bare(v) != fn {
 			continue
 		}
-		d := max(unit.start-n, n-unit.end, 0)
-		if best < 0 || d < bestDist {
+		if d := max(unit.start-n, n-unit.end, 0); best < 0 || d < bestDist {
 			best, bestDist = v, d
 		}
 	}

@@ -7,6 +7,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -44,6 +45,13 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			l.defined = append(l.defined, definedName{n.Weight, bare, files})
 		}
 		spec := 1 / float64(len(files))
+		// A function given only by stack frames of files the workspace
+		// holds: each frame names its definition by its line (addPaths,
+		// fileDefs.frameUnit), not every definition of that name — a
+		// frame "in convert" is not every converter of its module.
+		located := len(n.Frames) > 0 && slices.ContainsFunc(n.Frames, func(p string) bool {
+			return len(filesAt(l.paths, p, scriptFrame(p, true))) > 0
+		})
 		for _, d := range defs {
 			if !files[d.path] {
 				continue
@@ -52,7 +60,7 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			w := locWeights.name * n.Weight * d.quality * spec * f.prior
 			f.add("name", w)
 			f.chunks[d.chunk] += w
-			if !n.Type || len(defs) == 1 {
+			if (!n.Type || len(defs) == 1) && !located {
 				f.named = append(f.named, namedLine{line: d.line, sure: n.Weight * d.quality * spec * f.prior})
 			}
 		}

@@ -367,7 +367,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 				// whatever its function is called ("in __init__") — or,
 				// when the frame names a function and the line lies
 				// elsewhere (the trace is of another version), the
-				// function of that name nearest to it (fileDefs.frameUnit).
+				// definition of that name nearest to it (fileDefs.frameUnit).
 				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior, frame: true, fn: w.fn})
 			}
 		}
