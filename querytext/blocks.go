@@ -32,7 +32,8 @@ var (
 		`E {3}\S`,                     // pytest's exception line; its frames and IPython's: isPythonFrame
 		`goroutine \d+ \[`, `panic: `, // Go
 		`thread '[^']*' panicked at `, `stack backtrace:`, `\d+: (?:[\w<>$]+::)+[\w<>$]+$`, `at \.?/?[\w./\\-]+\.rs:\d+:\d+$`, // Rust
-		`at (?:async |new )?[\w.$<>]+\s*\(`,                                    // Java, JavaScript
+		`at (?:async |new )?[\w.$<>]+\s*\(`,                          // Java, JavaScript, .NET
+		`(?:from )?[\w./\\-]+\.rb:\d+:in `, `#\d+ \S+\.php\(\d+\): `, // Ruby, PHP
 		`[\w./\\-]+\.(?:` + sourceExts + `):\d+(?::\d+)? ?(?:\+0x[0-9a-f]+)?$`, // path:line[:col], Go's +0x…
 	}, "|") + `)`)
 	// Lines that open like code whatever follows.

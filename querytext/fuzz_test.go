@@ -19,6 +19,7 @@ func FuzzAnalyse(f *testing.F) {
 		"panic: runtime error: index out of range\n\ngoroutine 1 [running]:\nmain.(*T).M(...)\n\t/a/b.go:12 +0x1f\n",
 		"TypeError: Cannot read properties of undefined\n    at f (/app/a.ts:31:40)\n    at async g (/app/b.ts:2:1)\n",
 		"thread 'main' panicked at src/p.rs:4:5:\nindex out of bounds\nstack backtrace:\n   0: a::b::C::d\n             at ./src/p.rs:4:5\n",
+		"NoMethodError: x\napp/a.rb:4:in `block in A#b'\n\tfrom app/c.rb:2:in `d'\n#0 /a/B.php(3): A\\B->c()\n   at A.B.C() in C:\\a\\B.cs:line 4\n",
 		"Add `no_args_is_help` to click.Command; see --help and \"quoted message\"",
 		"E   \nE    \nFile :1, in \nFile \"\", line 0\n",
 	} {

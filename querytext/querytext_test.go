@@ -502,3 +502,38 @@ func TestRustBacktrace(t *testing.T) {
 		t.Errorf("the panic's message: %q", ev.Messages)
 	}
 }
+
+// Ruby, PHP and .NET give a frame's file, line and function on one line,
+// innermost first: read with the function as Type.method.
+func TestOneLineFrames(t *testing.T) {
+	for name, tc := range map[string]struct {
+		text string
+		want []string
+	}{
+		"ruby": {"NoMethodError: undefined method `price' for nil\n" +
+			"app/models/order.rb:42:in `block in Order#total'\n" +
+			"\tfrom app/models/order.rb:40:in `each'\n" +
+			"\tfrom app/controllers/orders_controller.rb:12:in `show'\n",
+			[]string{"0 Order.total:42", "1 each:40", "2 show:12"}},
+		"php": {"PHP Fatal error:  Uncaught TypeError: Cart::total(): Return value must be of type int\n" +
+			"Stack trace:\n" +
+			"#0 /srv/app/src/Checkout.php(31): App\\Shop\\Cart->total()\n" +
+			"#1 /srv/app/public/index.php(12): App\\Shop\\Checkout::run()\n",
+			[]string{"0 Cart.total:31", "1 Checkout.run:12"}},
+		".net": {"System.NullReferenceException: Object reference not set to an instance of an object.\n" +
+			"   at Shop.Billing.Cart.Total() in C:\\src\\Shop\\Billing\\Cart.cs:line 42\n" +
+			"   at Shop.Web.OrdersController.Show(Int32 id) in C:\\src\\Shop\\Web\\OrdersController.cs:line 17\n",
+			[]string{"0 Cart.Total:42", "1 OrdersController.Show:17"}},
+	} {
+		ev := Analyse("it crashes\n\n" + tc.text)
+		var got []string
+		for _, p := range ev.Paths {
+			if p.Frame >= 0 {
+				got = append(got, fmt.Sprintf("%d %s:%d", p.Frame, p.Func, p.Line))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: frames %q, want %q", name, got, tc.want)
+		}
+	}
+}

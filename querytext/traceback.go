@@ -3,8 +3,8 @@ package querytext
 // Tracebacks and stack dumps: their frames (file, line, function; innermost
 // first whatever order the language prints them in), the exception's class
 // and its message. Python's frames come in three printed forms — the
-// interpreter's, pytest's and IPython's —; Go's, Rust's, Java's and
-// JavaScript's in one each.
+// interpreter's, pytest's and IPython's —; Go's, Rust's, Java's,
+// JavaScript's, Ruby's, PHP's and .NET's in one each.
 
 import (
 	"regexp"
@@ -34,11 +34,47 @@ var (
 	// Go: the function that started a goroutine, over the file of its go
 	// statement: "created by net/http.(*Server).Serve in goroutine 1".
 	goCreatedRe = regexp.MustCompile(`^\s*created by ((?:[\w.-]+/)*[\w.-]+\.(?:\(\*?\w+\)\.)?\w+)`)
+	// Ruby: "from app/models/order.rb:42:in `block in Order#total'".
+	rubyFrameRe = regexp.MustCompile("^\\s*(?:from\\s+)?((?:[A-Za-z]:)?[\\w.@+~/\\\\-]*[\\w-]\\.rb):(\\d+):in [`']([^'`]+)'")
+	// PHP: "#0 /srv/app/src/Cart.php(42): App\\Cart->total()".
+	phpFrameRe = regexp.MustCompile(`^\s*#\d+ ((?:[A-Za-z]:)?[^\s(]+\.php)\((\d+)\): ([\w\\]+(?:->|::)\w+|\w+)\(`)
+	// .NET: "at Shop.Cart.Total() in C:\src\Shop\Cart.cs:line 42".
+	dotnetFrameRe = regexp.MustCompile(`^\s*at ([\w.<>` + "`" + `+]+)\(.*\) in (.+\.cs):line (\d+)`)
 	// pytest's prefix of the exception lines it prints: "E   ExcType: message".
 	pytestError = "E   "
 	// The last line of a Python traceback: ExcType: message.
 	excLineRe = regexp.MustCompile(`^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::\s*(.*))?$`)
 )
+
+// oneLineFrame reads line l as a frame that gives its file, line and function
+// on one line — Ruby's, PHP's, .NET's, innermost first —: the file, the
+// line and the function as "Type.method".
+func oneLineFrame(l string) (path string, line int, fn string, ok bool) {
+	if m := rubyFrameRe.FindStringSubmatch(l); m != nil {
+		fn = m[3]
+		if i := strings.LastIndex(fn, " in "); i >= 0 {
+			fn = fn[i+len(" in "):] // "block (2 levels) in Order#total"
+		}
+		path, fn = m[1], strings.ReplaceAll(fn, "#", ".")
+		line, _ = strconv.Atoi(m[2])
+		return path, line, fn, true
+	}
+	if m := phpFrameRe.FindStringSubmatch(l); m != nil {
+		fn = strings.NewReplacer("->", ".", "::", ".").Replace(m[3])
+		if i := strings.LastIndexByte(fn, '\\'); i >= 0 {
+			fn = fn[i+1:] // App\Cart.total
+		}
+		line, _ = strconv.Atoi(m[2])
+		return m[1], line, fn, true
+	}
+	if m := dotnetFrameRe.FindStringSubmatch(l); m != nil {
+		parts := strings.Split(m[1], ".")
+		fn = strings.Join(parts[max(0, len(parts)-2):], ".")
+		line, _ = strconv.Atoi(m[3])
+		return m[2], line, fn, true
+	}
+	return "", 0, "", false
+}
 
 // pythonFrameRes read a Python frame's path, line and function, each in
 // one of the forms it is printed in.
@@ -102,6 +138,10 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
 			pyFrames = true
+			continue
+		}
+		if path, n, fn, ok := oneLineFrame(l); ok {
+			frames = append(frames, frame{path, fn, n})
 			continue
 		}
 		if m := goFuncRe.FindStringSubmatch(t); m != nil {
