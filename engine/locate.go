@@ -144,14 +144,14 @@ func (f *fileEv) add(kind string, w float64) {
 
 // locator ranks files for one query.
 type locator struct {
-	qc        *queryCtx
-	req       SearchRequest
-	files     map[string]*fileEv
-	paths     []string        // every indexed path, read when path evidence needs it
-	ownFrames map[string]bool // ownFrame's answers by frame file
-	chunkPart float64
-	defined   []definedName  // compound names of the text that are defined (addNames)
-	qterms    map[string]int // the query's terms and how often it uses each (rankDefs)
+	qc         *queryCtx
+	req        SearchRequest
+	files      map[string]*fileEv
+	paths      []string             // every indexed path, read when path evidence needs it
+	frameFiles map[string]frameFile // frameFile's answers by frame file
+	chunkPart  float64
+	defined    []definedName  // compound names of the text that are defined (addNames)
+	qterms     map[string]int // the query's terms and how often it uses each (rankDefs)
 }
 
 // definedName is a compound name of the text and the files defining it.

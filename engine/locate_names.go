@@ -50,7 +50,7 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 		// fileDefs.frameUnit), not every definition of that name — a
 		// frame "in convert" is not every converter of its module.
 		located := len(n.Frames) > 0 && slices.ContainsFunc(n.Frames, func(p string) bool {
-			return len(filesAt(l.paths, p, scriptFrame(p, true))) > 0
+			return len(l.frameFile(p).files) > 0
 		})
 		for _, d := range defs {
 			if !files[d.path] {

@@ -308,7 +308,6 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		module int    // a dotted name: the name's index, so only its longest module counts
 		weight float64
 		line   int
-		root   bool   // only a file at the workspace's root
 		frame  bool   // a stack frame's: its line is in the definition that ran
 		fn     string // the frame's function, when the frame gives it
 	}
@@ -323,7 +322,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			w = frameWeight(depth[i])
 		}
 		_, fn := splitQualified(p.Func)
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, root: scriptFrame(p.Path, p.Frame >= 0), frame: p.Frame >= 0, fn: fn})
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, frame: p.Frame >= 0, fn: fn})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -348,8 +347,10 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 			}
 			hits = modulesNamed(l.paths, w.path)
 			moduleFound[w.module] = len(hits) > 0
+		} else if w.frame {
+			hits = l.frameFile(w.path).files
 		} else {
-			hits = filesAt(l.paths, w.path, w.root)
+			hits = filesNamed(l.paths, w.path)
 		}
 		if len(hits) == 0 || !matchPaths(l.req.Paths, hits[0]) {
 			continue
@@ -422,18 +423,8 @@ func (l *locator) frameDepths(paths []querytext.Path) ([]int, error) {
 // relative to where the program ran — the user's own script —, not a
 // module of this workspace's that has the same name (src/flask/app.py).
 // Other languages' frames name bare files as a rule (Java's Bar.java).
-func scriptFrame(p string, frame bool) bool {
-	return frame && !strings.ContainsAny(p, `/\`) && strings.HasSuffix(p, ".py")
-}
-
-// filesAt returns the indexed files path p of the text names (filesNamed),
-// only those at the workspace's root when root.
-func filesAt(paths []string, p string, root bool) []string {
-	hits := filesNamed(paths, p)
-	if root {
-		hits = slices.DeleteFunc(hits, func(p string) bool { return strings.Contains(p, "/") })
-	}
-	return hits
+func scriptFrame(p string) bool {
+	return !strings.ContainsAny(p, `/\`) && strings.HasSuffix(p, ".py")
 }
 
 // ownNames drops the names the text gives only as the functions of stack
@@ -453,27 +444,44 @@ func (l *locator) ownNames(names []querytext.Name) ([]querytext.Name, error) {
 	}), nil
 }
 
-// ownFrame reports whether the file p of a stack frame is the workspace's:
-// it names one of its files, or it lies in a folder of the workspace (the
-// last two folders of its path agree) — a file renamed or moved since the
-// trace was taken. The paths must be loaded.
-func (l *locator) ownFrame(p string) bool {
-	if own, ok := l.ownFrames[p]; ok {
-		return own
+// frameFile is what the file of a stack frame is in the workspace.
+type frameFile struct {
+	// files are the indexed files it names (filesNamed; a Python
+	// script's bare name only at the root, scriptFrame).
+	files []string
+	// own reports the workspace's: it names one of its files, or it lies
+	// in a folder of the workspace (the last two folders of its path
+	// agree) — a file renamed or moved since the trace was taken.
+	own bool
+}
+
+// frameFile returns what the file p of a stack frame is, once per file of
+// a query. The paths must be loaded.
+func (l *locator) frameFile(p string) frameFile {
+	if ff, ok := l.frameFiles[p]; ok {
+		return ff
 	}
-	own := len(filesAt(l.paths, p, scriptFrame(p, true))) > 0
-	if dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/"); !own && dirs[0] != "." {
+	ff := frameFile{files: filesNamed(l.paths, p)}
+	if scriptFrame(p) {
+		ff.files = slices.DeleteFunc(ff.files, func(f string) bool { return strings.Contains(f, "/") })
+	}
+	ff.own = len(ff.files) > 0
+	if dirs := strings.Split(path.Dir(strings.TrimPrefix(path.Clean("/"+p), "/")), "/"); !ff.own && dirs[0] != "." {
 		dir := strings.Join(dirs[max(0, len(dirs)-2):], "/") + "/"
-		own = slices.ContainsFunc(l.paths, func(f string) bool {
+		ff.own = slices.ContainsFunc(l.paths, func(f string) bool {
 			return strings.HasPrefix(f, dir) || strings.Contains(f, "/"+dir)
 		})
 	}
-	if l.ownFrames == nil {
-		l.ownFrames = map[string]bool{}
+	if l.frameFiles == nil {
+		l.frameFiles = map[string]frameFile{}
 	}
-	l.ownFrames[p] = own
-	return own
+	l.frameFiles[p] = ff
+	return ff
 }
+
+// ownFrame reports whether the file p of a stack frame is the workspace's
+// (frameFile.own).
+func (l *locator) ownFrame(p string) bool { return l.frameFile(p).own }
 
 // frameWeight weighs a stack frame's file by its depth from the innermost.
 func frameWeight(depth int) float64 { return max(0.3, 1-0.2*float64(depth)) }

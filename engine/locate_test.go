@@ -52,7 +52,7 @@ func TestIsCompound(t *testing.T) {
 // (Java prints Bar.java) is any file of that name; a path finds the files
 // sharing its last components.
 func TestFilesAtFrame(t *testing.T) {
-	paths := []string{"app.py", "src/flask/app.py", "src/main/java/com/shop/Bar.java", "pkg/core/util.go"}
+	l := &locator{paths: []string{"app.py", "src/flask/app.py", "src/main/java/com/shop/Bar.java", "pkg/core/util.go"}}
 	for _, tc := range []struct {
 		frame string
 		want  []string
@@ -63,7 +63,7 @@ func TestFilesAtFrame(t *testing.T) {
 		{"/build/pkg/core/util.go", []string{"pkg/core/util.go"}},
 		{"/home/me/tools/nightly/main.go", nil},
 	} {
-		got := filesAt(paths, tc.frame, scriptFrame(tc.frame, true))
+		got := l.frameFile(tc.frame).files
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.frame, got, tc.want)
 		}
