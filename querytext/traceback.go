@@ -126,15 +126,20 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 	var words []string
 	lastFunc := ""
 	pyFrames := false // a Python frame was read since the last exception line
+	// Python (pytest, IPython) prints the innermost frame last; Go, Java
+	// and JS first.
+	pythonOrder := false
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
+		m := pythonFrame(l)
+		pythonOrder = pythonOrder || m != nil || strings.Contains(l, "Traceback (most recent call last)")
 		if i > 0 && rustPanicRe.MatchString(strings.TrimSpace(lines[i-1])) {
 			if isMessage(t) {
 				ev.Messages = append(ev.Messages, t)
 			}
 			continue
 		}
-		if m := pythonFrame(l); m != nil {
+		if m != nil {
 			n, _ := strconv.Atoi(m[2])
 			frames = append(frames, frame{m[1], m[3], n})
 			pyFrames = true
@@ -179,26 +184,18 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 			}
 		}
 	}
-	// Python (pytest, IPython) prints the innermost frame last; Go, Java
-	// and JS first.
-	pythonOrder := false
-	for _, l := range lines {
-		if strings.Contains(l, "Traceback (most recent call last)") || isPythonFrame(l) {
-			pythonOrder = true
-			break
-		}
-	}
 	for i := range frames {
 		f := frames[i]
 		depth := i
 		if pythonOrder {
 			depth = len(frames) - 1 - i
 		}
-		ev.Paths = append(ev.Paths, Path{Path: strings.ReplaceAll(f.path, `\`, "/"), Line: f.line, Func: f.fn, Frame: depth})
+		file := strings.ReplaceAll(f.path, `\`, "/")
+		ev.Paths = append(ev.Paths, Path{Path: file, Line: f.line, Func: f.fn, Frame: depth})
 		// A special method ("in __init__") is in every other class: it says
 		// which protocol, not which code; the frame's file and line do.
 		if f.fn != "" && !strings.HasPrefix(f.fn, "<") && !isDunder(f.fn) {
-			names.addFrame(f.fn, weightFrame*frameDecay(depth), strings.ReplaceAll(f.path, `\`, "/"))
+			names.addFrame(f.fn, weightFrame*frameDecay(depth), file)
 			words = append(words, lastPart(f.fn))
 		}
 	}
