@@ -486,11 +486,18 @@ func (b *builder) selectAgents() {
 		return
 	}
 	share := func(s float64) int { return int(math.Max(float64(minItemTokens), s*float64(b.st.budget))) }
-	limit := func() int {
+	// limit is what c may take now: the first agent item firstItemShare,
+	// the others maxItemShare, a class without its methods at most
+	// membersItemShare.
+	limit := func(c *cand) int {
+		lim := share(maxItemShare)
 		if b.agentCount() == 0 {
-			return share(firstItemShare)
+			lim = share(firstItemShare)
 		}
-		return share(maxItemShare)
+		if c.elided {
+			lim = min(lim, share(membersItemShare))
+		}
+		return lim
 	}
 	// pick takes the best candidate eligible for room(c) tokens, and
 	// reports whether one was taken.
@@ -514,11 +521,7 @@ func (b *builder) selectAgents() {
 				continue
 			}
 			before := b.remaining
-			lim := limit()
-			if best.elided {
-				lim = min(lim, share(membersItemShare))
-			}
-			if b.takeBest(best, lim, room(best), fitRoom) {
+			if b.takeBest(best, limit(best), room(best), fitRoom) {
 				best.value = bestValue
 				b.updateSimilarity(agents, best)
 				return best, before - b.remaining, true
@@ -575,7 +578,7 @@ func (b *builder) selectAgents() {
 	}
 	// The items are chosen; their lines are now handed out again, best
 	// first, and what is left goes to more items.
-	b.respend(limit, share)
+	b.respend(limit)
 	for {
 		if _, _, ok := pick(rest, all, true); !ok {
 			break
@@ -592,7 +595,7 @@ func (b *builder) selectAgents() {
 // its signature alone. Each item still to come keeps holdTokens (or its
 // cost, if less) back, so none chosen is dropped and the pack keeps its
 // files. What a source does not spend again is left for more items.
-func (b *builder) respend(limit func() int, share func(float64) int) {
+func (b *builder) respend(limit func(*cand) int) {
 	bySource := map[string][]*cand{}
 	var sources []string
 	kept := b.selected[:0]
@@ -638,11 +641,7 @@ func (b *builder) respend(limit func() int, share func(float64) int) {
 			if c.dup { // released by a whole item taken before it
 				continue
 			}
-			lim := limit()
-			if c.elided {
-				lim = min(lim, share(membersItemShare))
-			}
-			if b.takeBest(c, lim, min(b.remaining, pool-held), true) {
+			if b.takeBest(c, limit(c), min(b.remaining, pool-held), true) {
 				pool -= c.cost()
 			} else {
 				c.missed = true
