@@ -100,15 +100,27 @@ func (l *lspProc) search(query string) ([]string, error) {
 	return out, err
 }
 
-// awaitIndexed polls until the server answers a search from its index.
+// awaitIndexed polls until the server's first scan is done: a search
+// while it runs answers from the files indexed so far.
 func (l *lspProc) awaitIndexed() {
 	l.t.Helper()
-	poll(l.t, "the language server answers", func() (bool, string) {
-		hits, err := l.search("cart total")
+	poll(l.t, "the language server's first scan is done", func() (bool, string) {
+		var st struct {
+			Folders []struct {
+				Indexing struct {
+					State string `json:"state"`
+				} `json:"indexing"`
+			} `json:"folders"`
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := l.c.Call(ctx, "workspace/executeCommand", map[string]any{
+			"command": "contextLs.stats",
+		}, &st)
 		if err != nil {
 			return false, err.Error()
 		}
-		return len(hits) > 0, fmt.Sprint(hits)
+		return len(st.Folders) == 1 && st.Folders[0].Indexing.State == "done", fmt.Sprintf("%+v", st)
 	})
 }
 
@@ -366,9 +378,13 @@ func TestConcurrentStarts(t *testing.T) {
 	a, b := <-agents, <-agents
 	a.initialize(LatestProtocolVersion)
 	b.initialize(LatestProtocolVersion)
-	ed.awaitIndexed()
 	for _, c := range []*mcpClient{a, b} {
 		c.awaitOwner("agents forward to the editor", "client", func(s Sharing) bool { return s.OwnerPID == ed.pid() })
+	}
+	// The editor's scan, once it owns the index (its stats before that
+	// are the agent's it forwarded to).
+	ed.awaitIndexed()
+	for _, c := range []*mcpClient{a, b} {
 		if ok, seen := c.queryHas("cart total", "cart/cart.go", "func (c *Cart) Total"); !ok {
 			t.Errorf("query: %s", seen)
 		}
