@@ -92,6 +92,8 @@ const (
 	locMaxNames = 24
 	locMaxLits  = 8
 	locLitDepth = 40
+	// locLabelDepth: the chunks read for a printed label ("Flags:").
+	locLabelDepth = 400
 )
 
 // locChunkPart: each further matching chunk of a file adds this share of
@@ -262,13 +264,16 @@ func (qc *queryCtx) locate(ctx context.Context, ev querytext.Evidence, req Searc
 	if err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, "literal", ev.Literals, false, locWeights.literal, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Literals, litQuoted, locWeights.literal, tq); err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, "literal", ev.Messages, true, locWeights.literal, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Messages, litPrinted, locWeights.literal, tq); err != nil {
 		return nil, err
 	}
-	if err := l.addLiterals(ctx, "used", used, false, locWeights.used, tq); err != nil {
+	if err := l.addLiterals(ctx, "literal", ev.Labels, litLabel, locWeights.literal, tq); err != nil {
+		return nil, err
+	}
+	if err := l.addLiterals(ctx, "used", used, litQuoted, locWeights.used, tq); err != nil {
 		return nil, err
 	}
 	if ev.Long {

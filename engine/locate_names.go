@@ -273,10 +273,23 @@ func isTypeKind(k symbols.Kind) bool {
 	return false
 }
 
+// litKind is what a literal is.
+type litKind int
+
+const (
+	// litQuoted: words quoted in the text, an option, a name.
+	litQuoted litKind = iota
+	// litPrinted: a message the program printed.
+	litPrinted
+	// litLabel: a heading or label the program printed ("Flags:"),
+	// matched as printed, colon included.
+	litLabel
+)
+
 // addLiterals credits the files whose code holds a quoted message or an
 // option verbatim (the longest run of the literal's words, in order): BM25
 // finds candidates, the chunk text decides.
-func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, printed bool, weight float64, tq func(string, int) search.Query) error {
+func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, how litKind, weight float64, tq func(string, int) search.Query) error {
 	if len(lits) > locMaxLits {
 		lits = lits[:locMaxLits]
 	}
@@ -286,7 +299,13 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, p
 			continue
 		}
 		need := min(len(want), 3)
-		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, locLitDepth))
+		depth := locLitDepth
+		if how == litLabel {
+			// A label's words are common ones: its colon decides, and
+			// BM25 cannot see it.
+			depth = locLabelDepth
+		}
+		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, depth))
 		if err != nil {
 			return err
 		}
@@ -305,6 +324,9 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, p
 			if err != nil {
 				return err
 			}
+			if how == litLabel && !strings.Contains(c.Text, lit) {
+				continue // a label ("Flags:") is its printed text, not its word
+			}
 			if run := longestRun(want, words(c.Text)); run >= need {
 				found = append(found, match{c.Path, h.ID, float64(run) / float64(len(want))})
 				files[c.Path] = true
@@ -314,7 +336,7 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, p
 			continue
 		}
 		spec := 1 / float64(len(files))
-		if printed {
+		if how != litQuoted {
 			// A message the program printed is as specific as the
 			// files of code that hold it: the page of docs explaining
 			// an error does not halve the credit of the code raising it.

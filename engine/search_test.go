@@ -331,3 +331,54 @@ func hitSymbols(hits []Hit) []string {
 	}
 	return out
 }
+
+// TestPrintedLabel: a heading quoted as the program prints it ("Flags:")
+// is found verbatim, colon included, in the code that prints it; the
+// definitions named like its word do not take its place.
+func TestPrintedLabel(t *testing.T) {
+	files := map[string]string{"cli/help.go": `package cli
+
+// Flags returns the command's flags, hidden ones included.
+func (c *Command) Flags() []*Flag { return c.flags }
+
+// VisibleFlags returns the flags that are not hidden.
+func (c *Command) VisibleFlags() []*Flag {
+	var out []*Flag
+	for _, f := range c.flags {
+		if !f.Hidden {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// HasFlags reports whether the command has flags.
+func (c *Command) HasFlags() bool { return len(c.flags) > 0 }
+
+// usageTemplate is the text help prints.
+func usageTemplate() string {
+	return ` + "`" + `Usage:
+  {{.Name}} [command]
+{{if .HasFlags}}
+Flags:
+{{range .Flags}}  {{.Usage}}
+{{end}}{{end}}` + "`" + `
+}
+`, "cli/flag.go": `package cli
+
+// Flag is an option of a command.
+type Flag struct {
+	Name, Usage string
+	Hidden      bool
+}
+`}
+	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	hits := query(t, e, "Hidden flags still print the `Flags: ` heading\nA command whose every flag is hidden shows an empty section.")
+	if len(hits) == 0 || hits[0].Symbol != "usageTemplate" {
+		t.Fatalf("the template printing Flags: should be first: %v", hitSymbols(hits))
+	}
+}

@@ -47,6 +47,9 @@ type Evidence struct {
 	// or a panic's message (a traceback's last line, or one pasted alone) —
 	// to find verbatim where the code raises it.
 	Messages []string
+	// Labels are headings and labels the program prints, quoted as printed
+	// ("Flags:"), to find verbatim, colon included.
+	Labels []string
 	// Blocks are the classified blocks, in order (diagnostics, tests).
 	Blocks []Block
 	// Long reports issue-like text: several lines, or more words than a
@@ -339,6 +342,10 @@ func readSpan(s string, names *nameSet, ev *Evidence) {
 		ev.Literals = append(ev.Literals, strings.Fields(s)[0])
 		return
 	}
+	if isLabel(s) {
+		ev.Labels = append(ev.Labels, s)
+		return
+	}
 	bare := strings.TrimSuffix(strings.TrimSpace(s), "()")
 	if m := wordRe.FindString(bare); m == bare {
 		if exceptionRe.MatchString(lastPart(bare)) {
@@ -499,6 +506,25 @@ func isMessage(s string) bool {
 		}
 	}
 	return letters*10 >= len([]rune(s))*6
+}
+
+// isLabel reports a printed heading or label: one to three capitalised
+// words and a colon ("Flags:", "Global Flags:"), as help output shows them.
+func isLabel(s string) bool {
+	w, ok := strings.CutSuffix(s, ":")
+	if !ok {
+		return false
+	}
+	f := strings.Fields(w)
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	for _, x := range f {
+		if !isTypeWord(x) && !(len(x) > 1 && strings.ToUpper(x) == x && isIdent(x)) {
+			return false
+		}
+	}
+	return true
 }
 
 // looksLikeCode reports a span that is code rather than a message: call

@@ -537,3 +537,23 @@ func TestOneLineFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestLabels: a code span holding a printed heading is a literal, colon
+// included; a name followed by a colon outside a span, or a lower-case key,
+// is not one.
+func TestLabels(t *testing.T) {
+	ev := Analyse("Hidden flags still print the `Flags: ` heading, and `Global Flags:` too; `HTTP:` says `config:` is set.")
+	for _, want := range []string{"Flags:", "Global Flags:", "HTTP:"} {
+		if !slices.Contains(ev.Labels, want) {
+			t.Errorf("label %q missing: %q", want, ev.Labels)
+		}
+	}
+	if slices.Contains(ev.Labels, "config:") {
+		t.Errorf("a lower-case key read as a label: %q", ev.Labels)
+	}
+	for _, s := range []string{"Flags", "Flags: x", "Usage: app [flags]", "a:", ":", "One Two Three Four:"} {
+		if isLabel(s) {
+			t.Errorf("isLabel(%q)", s)
+		}
+	}
+}
