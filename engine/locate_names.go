@@ -7,6 +7,7 @@ package engine
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -293,16 +294,41 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 	if len(lits) > locMaxLits {
 		lits = lits[:locMaxLits]
 	}
+	type part struct {
+		lit   string
+		share float64 // of the literal's credit
+	}
+	var parts []part
 	for _, lit := range lits {
+		if how != litPrinted {
+			parts = append(parts, part{lit, 1})
+			continue
+		}
+		frags := templateParts(lit)
+		total := 0
+		for _, f := range frags {
+			total += len(words(f))
+		}
+		for _, f := range frags {
+			parts = append(parts, part{f, float64(len(words(f))) / float64(total)})
+		}
+	}
+	for _, pt := range parts {
+		lit := pt.lit
 		want := words(lit)
 		if len(want) == 0 {
 			continue
 		}
 		need := min(len(want), 3)
 		depth := locLitDepth
-		if how == litLabel {
+		switch {
+		case how == litLabel:
 			// A label's words are common ones: its colon decides, and
 			// BM25 cannot see it.
+			depth = locLabelDepth
+		case pt.share < 1:
+			// A run of a message's template: the tests and docs that
+			// quote the whole message outrank the code that formats it.
 			depth = locLabelDepth
 		}
 		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, depth))
@@ -352,7 +378,7 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 		}
 		best := map[string]float64{}
 		for _, m := range found {
-			w := weight * m.frac * spec * l.file(m.path).prior
+			w := weight * pt.share * m.frac * spec * l.file(m.path).prior
 			l.file(m.path).chunks[m.chunk] += w
 			best[m.path] = max(best[m.path], w)
 		}
@@ -361,6 +387,27 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 		}
 	}
 	return nil
+}
+
+// quotedValueRe is a value quoted inside a message: 'x', "--count", `a.b`.
+var quotedValueRe = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+
+// templateParts splits a printed message at the values quoted in it: the
+// code holds the message as a template ("Invalid value for {hint}: {value!r}
+// is not a valid integer."), so the runs of words between the values are
+// what it holds verbatim. Runs of fewer than three words are dropped; a
+// message with no quoted value, or no such run, is one part.
+func templateParts(msg string) []string {
+	var out []string
+	for _, f := range quotedValueRe.Split(msg, -1) {
+		if len(words(f)) >= 3 {
+			out = append(out, strings.TrimSpace(f))
+		}
+	}
+	if len(out) == 0 || len(out) == 1 && out[0] == strings.TrimSpace(msg) {
+		return []string{msg}
+	}
+	return out
 }
 
 // words returns the lower-case words of s (letters, digits, _), the unit of

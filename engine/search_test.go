@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -380,5 +381,98 @@ type Flag struct {
 	hits := query(t, e, "Hidden flags still print the `Flags: ` heading\nA command whose every flag is hidden shows an empty section.")
 	if len(hits) == 0 || hits[0].Symbol != "usageTemplate" {
 		t.Fatalf("the template printing Flags: should be first: %v", hitSymbols(hits))
+	}
+}
+
+// TestPrintedMessageTemplate: an error pasted from a program's output holds
+// the values of the run ('--count', 'x'); the code holds its template, so
+// the runs of words between the quoted values are what is found verbatim —
+// in the code that formats it, not only in the tests that quote it whole.
+func TestPrintedMessageTemplate(t *testing.T) {
+	files := map[string]string{
+		"pkg/types.py": `"""Parameter types convert the text of the command line."""
+
+
+class IntType:
+    name = "integer"
+
+    def convert(self, value):
+        try:
+            return int(value)
+        except ValueError:
+            raise BadValue(f"{value!r} is not a valid {self.name}.")
+
+
+class TextType:
+    def convert(self, value):
+        return str(value)
+`,
+		"pkg/errors.py": `class BadValue(Exception):
+    def format_message(self, hint):
+        return f"Invalid value for {hint}: {self.message}"
+`,
+		"pkg/options.py": `"""Options of a command line: names, counts, defaults."""
+
+
+class Option:
+    """An option of the command line, with its type and count."""
+
+    def __init__(self, name, type=None, count=False, default=None):
+        self.name = name
+        self.type = type
+        self.count = count
+        self.default = default
+
+    def get_usage(self):
+        """The usage of the option as help shows it."""
+        return "--%s" % self.name
+`,
+	}
+	// Modules the report's words fit better than the two that print it.
+	for _, m := range []string{"core", "formatting", "decorators", "parser"} {
+		files["pkg/"+m+".py"] = fmt.Sprintf(`"""The %[1]s of the command line interface: options, usage, help."""
+
+
+def %[1]s_usage(cli, options):
+    """Show the usage of the cli and its options; try --help for help."""
+    return "Usage: %%s [OPTIONS]" %% cli
+
+
+def %[1]s_error(cli, option, count):
+    """An error of an option of the cli: its type, its count, its value."""
+    return "%%s: option %%s given %%d times" %% (cli, option, count)
+`, m)
+	}
+	for i := range 6 {
+		files[fmt.Sprintf("tests/test_options_%d.py", i)] = fmt.Sprintf(`def test_count_%d(runner):
+    result = runner.invoke(cli, ["--count", "x"])
+    assert "Invalid value for '--count': 'x' is not a valid integer." in result.output
+`, i)
+	}
+	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	hits := query(t, e, "Option with type=int shows a confusing error\n\n```\n$ cli --count x\nUsage: cli [OPTIONS]\n"+
+		"Try 'cli --help' for help.\n\nError: Invalid value for '--count': 'x' is not a valid integer.\n```\n")
+	var ranked []string
+	byMessage := map[string]bool{}
+	for _, h := range hits {
+		if !slices.Contains(ranked, h.Path) {
+			ranked = append(ranked, h.Path)
+		}
+		byMessage[h.Path] = byMessage[h.Path] || slices.Contains(h.Sources, "literal")
+	}
+	for _, want := range []string{"pkg/types.py", "pkg/errors.py"} {
+		if rank := slices.Index(ranked, want); rank < 0 || rank > 2 || !byMessage[want] {
+			t.Errorf("%s, which formats the message, should be among the first three files, found by it: %v, found by the message: %v", want, ranked, byMessage)
+		}
+	}
+	if got := templateParts("Invalid value for '--count': 'x' is not a valid integer."); !slices.Equal(got, []string{"Invalid value for", "is not a valid integer."}) {
+		t.Errorf("templateParts: %q", got)
+	}
+	if got := templateParts("index.html was not found"); !slices.Equal(got, []string{"index.html was not found"}) {
+		t.Errorf("templateParts of a message without values: %q", got)
 	}
 }

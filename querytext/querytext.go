@@ -439,6 +439,9 @@ func stripStrings(l string) string {
 // (a log) and the names it spells like code; plain words are left out.
 func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
+	if msg, ok := errorOutput(l); ok && isMessage(msg) {
+		ev.Messages = append(ev.Messages, msg)
+	}
 	if isLog {
 		for _, m := range quoteRe.FindAllStringSubmatch(l, -1) {
 			if lit := firstNonEmpty(m[1:]...); isMessage(lit) {
@@ -458,6 +461,24 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 			names.add(w, weightLog)
 		}
 	}
+}
+
+// errorLineRe is an error a program printed on its own line: "Error: …"
+// (click, cobra), "error: …", "fatal: …", "Fatal error: …", "Incorrect
+// Usage: …" (urfave/cli).
+var errorLineRe = regexp.MustCompile(`^(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+(.+)$`)
+
+// errorOutput returns the message of an output or log line that reports an
+// error: an error line, or an exception's ("ValueError: bad value").
+func errorOutput(l string) (string, bool) {
+	t := strings.TrimSpace(l)
+	if m := errorLineRe.FindStringSubmatch(t); m != nil {
+		return strings.TrimSpace(m[1]), true
+	}
+	if _, msg, ok := exceptionLine(t, false); ok && msg != "" {
+		return strings.TrimSpace(msg), true
+	}
+	return "", false
 }
 
 // sourceExts are the extensions a path must end in to be read as a file of

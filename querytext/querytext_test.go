@@ -557,3 +557,19 @@ func TestLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorOutputLines: the error a program printed, pasted with its output
+// (click's and cobra's "Error: …", urfave/cli's "Incorrect Usage: …", git's
+// "fatal: …", an exception's line), is a message to find where the code
+// prints it; the rest of the output is the user's.
+func TestErrorOutputLines(t *testing.T) {
+	ev := Analyse("Option with type=int shows a confusing error\n\n```\n$ cli --count x\nUsage: cli [OPTIONS]\n" +
+		"Try 'cli --help' for help.\n\nError: Invalid value for '--count': 'x' is not a valid integer.\n" +
+		"Incorrect Usage: flag provided but not defined: -verbose\nfatal: not a git repository (or any parent)\n" +
+		"ValueError: the count must be positive\nSync the files of the project.\nStatus: works for me\n```\n")
+	want := []string{"Invalid value for '--count': 'x' is not a valid integer.", "flag provided but not defined: -verbose",
+		"not a git repository (or any parent)", "the count must be positive"}
+	if !slices.Equal(ev.Messages, want) {
+		t.Errorf("messages:\n got %q\nwant %q", ev.Messages, want)
+	}
+}
