@@ -37,7 +37,9 @@ import (
 //   - name: a file that defines a name the text uses gains by how sure the
 //     text is that it is a name of code and by how specific the name is (one
 //     definition in the workspace: all of it; ten: a tenth each);
-//   - literal: a file whose code holds a quoted message or option verbatim;
+//   - literal: a file whose code holds a quoted message or option verbatim
+//     (a printed message by the runs of words between its quoted values, a
+//     label with its colon); a printed one names the definition holding it;
 //   - used: a file whose code holds a compound name of the text
 //     (protected_args, _fetch, REQUEST_URI) that nothing defines — a nested
 //     function, an attribute, a key — verbatim;
@@ -92,8 +94,9 @@ const (
 	locMaxNames = 24
 	locMaxLits  = 8
 	locLitDepth = 40
-	// locLabelDepth: the chunks read for a printed label ("Flags:").
-	locLabelDepth = 400
+	// locDeepLitDepth: the chunks read for a literal whose words BM25
+	// cannot rank (a label, "Flags:"; a run of a message's template).
+	locDeepLitDepth = 400
 )
 
 // locChunkPart: each further matching chunk of a file adds this share of

@@ -314,49 +314,20 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 		}
 	}
 	for _, pt := range parts {
-		lit := pt.lit
-		want := words(lit)
-		if len(want) == 0 {
-			continue
-		}
-		need := min(len(want), 3)
 		depth := locLitDepth
-		switch {
-		case how == litLabel:
-			// A label's words are common ones: its colon decides, and
-			// BM25 cannot see it.
-			depth = locLabelDepth
-		case pt.share < 1:
-			// A run of a message's template: the tests and docs that
-			// quote the whole message outrank the code that formats it.
-			depth = locLabelDepth
+		if how == litLabel || pt.share < 1 {
+			// BM25 cannot rank these: a label's words are common ones
+			// and its colon decides; the tests and docs quoting a whole
+			// message outrank the code holding its template.
+			depth = locDeepLitDepth
 		}
-		hits, err := l.qc.s.e.text.Search(ctx, tq(lit, depth))
+		found, err := l.literalMatches(ctx, pt.lit, how == litLabel, tq(pt.lit, depth))
 		if err != nil {
 			return err
 		}
-		type match struct {
-			path, chunk string
-			frac        float64
-		}
-		var found []match
 		files := map[string]bool{}
-		for _, h := range hits {
-			meta, ok := l.qc.chunk(h.ID)
-			if !ok || !matchPaths(l.req.Paths, meta.Path) {
-				continue
-			}
-			c, err := l.qc.s.st.Chunk(meta.ID)
-			if err != nil {
-				return err
-			}
-			if how == litLabel && !strings.Contains(c.Text, lit) {
-				continue // a label ("Flags:") is its printed text, not its word
-			}
-			if run := longestRun(want, words(c.Text)); run >= need {
-				found = append(found, match{c.Path, h.ID, float64(run) / float64(len(want))})
-				files[c.Path] = true
-			}
+		for _, m := range found {
+			files[m.path] = true
 		}
 		if len(files) == 0 {
 			continue
@@ -378,15 +349,69 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 		}
 		best := map[string]float64{}
 		for _, m := range found {
-			w := weight * pt.share * m.frac * spec * l.file(m.path).prior
-			l.file(m.path).chunks[m.chunk] += w
+			f := l.file(m.path)
+			w := weight * pt.share * m.frac * spec * f.prior
+			f.chunks[m.chunk] += w
 			best[m.path] = max(best[m.path], w)
+			if how != litQuoted && isCode(classOf(m.path)) {
+				// The definition that prints it is named by it: the
+				// message is the program's, and only it prints it.
+				f.named = append(f.named, namedLine{line: m.line, sure: m.frac * spec * f.prior})
+			}
 		}
 		for p, w := range best {
 			l.file(p).add(kind, w)
 		}
 	}
 	return nil
+}
+
+// litMatch is a chunk holding a literal.
+type litMatch struct {
+	path, chunk string
+	frac        float64 // of the literal's words, in the run found
+	line        int     // where the run starts
+}
+
+// literalMatches returns the chunks among the hits of q that hold lit: the
+// longest run of its words in order, at least three of them or all; a label
+// as it is printed.
+func (l *locator) literalMatches(ctx context.Context, lit string, label bool, q search.Query) ([]litMatch, error) {
+	want := words(lit)
+	if len(want) == 0 {
+		return nil, nil
+	}
+	need := min(len(want), 3)
+	hits, err := l.qc.s.e.text.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var found []litMatch
+	for _, h := range hits {
+		meta, ok := l.qc.chunk(h.ID)
+		if !ok || !matchPaths(l.req.Paths, meta.Path) {
+			continue
+		}
+		c, err := l.qc.s.st.Chunk(meta.ID)
+		if err != nil {
+			return nil, err
+		}
+		at := -1
+		if label {
+			if at = strings.Index(c.Text, lit); at < 0 {
+				continue // a label ("Flags:") is its printed text, not its word
+			}
+		}
+		run, line := runIn(want, c.Text)
+		if run < need {
+			continue
+		}
+		if at >= 0 {
+			line = strings.Count(c.Text[:at], "\n")
+		}
+		found = append(found, litMatch{c.Path, h.ID, float64(run) / float64(len(want)), c.StartLine + line})
+	}
+	return found, nil
 }
 
 // quotedValueRe is a value quoted inside a message: 'x', "--count", `a.b`.
@@ -418,22 +443,28 @@ func words(s string) []string {
 	})
 }
 
-// longestRun is the length of the longest run of consecutive words of want
-// that appears, consecutively, in have.
-func longestRun(want, have []string) int {
-	best := 0
+// runIn returns the length of the longest run of consecutive words of want
+// that appears, consecutively, in text, and the 0-based line of text where
+// it starts.
+func runIn(want []string, text string) (run, line int) {
 	prev := make([]int, len(want)+1)
 	cur := make([]int, len(want)+1)
-	for _, h := range have {
-		for j, w := range want {
-			if h == w {
-				cur[j+1] = prev[j] + 1
-				best = max(best, cur[j+1])
-			} else {
-				cur[j+1] = 0
+	var starts []int // the line of each word read
+	for n, l := range strings.Split(text, "\n") {
+		for _, h := range words(l) {
+			starts = append(starts, n)
+			for j, w := range want {
+				if h == w {
+					cur[j+1] = prev[j] + 1
+					if cur[j+1] > run {
+						run, line = cur[j+1], starts[len(starts)-cur[j+1]]
+					}
+				} else {
+					cur[j+1] = 0
+				}
 			}
+			prev, cur = cur, prev
 		}
-		prev, cur = cur, prev
 	}
-	return best
+	return run, line
 }

@@ -469,6 +469,13 @@ def %[1]s_error(cli, option, count):
 			t.Errorf("%s, which formats the message, should be among the first three files, found by it: %v, found by the message: %v", want, ranked, byMessage)
 		}
 	}
+	// The definitions that format it are named by it.
+	syms := hitSymbols(hits)
+	for _, want := range []string{"IntType.convert", "BadValue.format_message"} {
+		if i := slices.Index(syms, want); i < 0 || i > 2 {
+			t.Errorf("%s formats the message: it should be among the first three hits: %v", want, syms)
+		}
+	}
 	if got := templateParts("Invalid value for '--count': 'x' is not a valid integer."); !slices.Equal(got, []string{"Invalid value for", "is not a valid integer."}) {
 		t.Errorf("templateParts: %q", got)
 	}
