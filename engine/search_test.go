@@ -378,9 +378,14 @@ type Flag struct {
 	if _, err := e.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	hits := query(t, e, "Hidden flags still print the `Flags: ` heading\nA command whose every flag is hidden shows an empty section.")
-	if len(hits) == 0 || hits[0].Symbol != "usageTemplate" {
-		t.Fatalf("the template printing Flags: should be first: %v", hitSymbols(hits))
+	for _, q := range []string{
+		"Hidden flags still print the `Flags: ` heading\nA command whose every flag is hidden shows an empty section.",
+		// The heading in pasted help output.
+		"Empty section when every flag is hidden\n\n```\n$ app --help\nUsage:\n  app [command]\n\nFlags:\n\n```\n",
+	} {
+		if hits := query(t, e, q); len(hits) == 0 || hits[0].Symbol != "usageTemplate" {
+			t.Errorf("the template printing Flags: should be first: %v\n%s", hitSymbols(hits), q)
+		}
 	}
 }
 

@@ -178,6 +178,7 @@ func Analyse(q string) Evidence {
 	ev.Names = names.sorted()
 	ev.Literals = dedupe(ev.Literals)
 	ev.Messages = dedupe(ev.Messages)
+	ev.Labels = dedupe(ev.Labels)
 	return ev
 }
 
@@ -441,6 +442,9 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
 	if msg, ok := errorOutput(l); ok && isMessage(msg) {
 		ev.Messages = append(ev.Messages, msg)
+	}
+	if t := strings.TrimSpace(l); isLabel(t) {
+		ev.Labels = append(ev.Labels, t) // a heading of pasted help output
 	}
 	if isLog {
 		for _, m := range quoteRe.FindAllStringSubmatch(l, -1) {

@@ -551,6 +551,11 @@ func TestLabels(t *testing.T) {
 	if slices.Contains(ev.Labels, "config:") {
 		t.Errorf("a lower-case key read as a label: %q", ev.Labels)
 	}
+	// The headings of pasted help output.
+	ev = Analyse("hidden commands are listed\n\n```\nUsage: app [command]\n\nAvailable Commands:\n  serve  Serve it.\n\nGLOBAL OPTIONS:\n  --help  Show help.\nnote: it is hidden\n```\n")
+	if !slices.Equal(ev.Labels, []string{"Available Commands:", "GLOBAL OPTIONS:"}) {
+		t.Errorf("labels of help output: %q", ev.Labels)
+	}
 	for _, s := range []string{"Flags", "Flags: x", "Usage: app [flags]", "a:", ":", "One Two Three Four:"} {
 		if isLabel(s) {
 			t.Errorf("isLabel(%q)", s)
