@@ -272,6 +272,8 @@ type rankedDef struct {
 	framed bool
 	named  float64
 	own    float64
+	// printed: the unit prints a message of the text (Hit.Printed).
+	printed bool
 }
 
 // rankDefs ranks the units of files (best first, as locate ranked them):
@@ -344,10 +346,12 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 		fileNorm := math.Pow(f.score/top, defFilePower)
 		named := make([]float64, len(fd.units))
 		framed := make([]bool, len(fd.units))
+		printed := make([]bool, len(fd.units))
 		for _, nl := range f.named {
 			if !nl.frame {
 				if u := fd.innermost(nl.line); u >= 0 {
 					named[u] = max(named[u], nl.sure)
+					printed[u] = printed[u] || nl.printed
 				}
 				continue
 			}
@@ -370,7 +374,7 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 				continue
 			}
 			out = append(out, rankedDef{file: f, defs: fd, unit: u, chunk: unitChunk(fd, u, best), score: sc,
-				framed: framed[u], named: named[u], own: own})
+				framed: framed[u], named: named[u], own: own, printed: printed[u]})
 		}
 		if len(out) == before && len(fd.units) > 0 {
 			// No evidence inside the file (found by its name or path

@@ -139,6 +139,9 @@ type namedLine struct {
 	sure  float64
 	frame bool   // a stack frame's line
 	fn    string // the frame's function, its last part; "" when unknown
+	// printed: the line holds a message or label the text quotes as the
+	// program printed it.
+	printed bool
 }
 
 // add credits the file with w of one kind of evidence.
@@ -495,7 +498,7 @@ func defHit(c store.ChunkRecord, d rankedDef, score float64, sources []string, q
 	}
 	h.Symbol, h.Kind = u.name, u.kind
 	h.DefStart, h.DefEnd = u.start, u.end
-	h.Framed = d.framed
+	h.Framed, h.Printed = d.framed, d.printed
 	a, b := max(c.StartLine, u.start), min(c.EndLine, u.end)
 	if a == c.StartLine && b == c.EndLine || a > b {
 		return h

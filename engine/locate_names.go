@@ -356,7 +356,7 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 			if how != litQuoted && isCode(classOf(m.path)) {
 				// The definition that prints it is named by it: the
 				// message is the program's, and only it prints it.
-				f.named = append(f.named, namedLine{line: m.line, sure: m.frac * spec * f.prior})
+				f.named = append(f.named, namedLine{line: m.line, sure: m.frac * spec * f.prior, printed: true})
 			}
 		}
 		for p, w := range best {

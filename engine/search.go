@@ -62,6 +62,9 @@ type Hit struct {
 	// Framed reports a definition a stack frame of the text names: the
 	// frame's line lies in it (fileDefs.frameUnit).
 	Framed bool `json:"-"`
+	// Printed reports a definition that prints a message or a heading the
+	// text quotes as the program printed it.
+	Printed bool `json:"-"`
 }
 
 // SearchResult is the answer to a SearchRequest.

@@ -371,4 +371,10 @@ func TestReasonsOfQueryHits(t *testing.T) {
 			t.Errorf("%s holds no frame's line: %+v", it.Symbol, it)
 		}
 	}
+	// The error alone, pasted with the program's output: the definition
+	// raising it prints it.
+	p = buildPack(t, e, Request{Query: "checkout fails for a cart\n\n```\n$ shop checkout cart.json\nValueError: negative total\n```\n", Budget: 1500})
+	if it := itemNamed(p, "Cart.total"); it == nil || it.Reason != "prints the quoted text" {
+		t.Errorf("Cart.total, which raises the error: %+v", it)
+	}
 }

@@ -44,8 +44,11 @@ func (g *gatherer) queryHits(ctx context.Context, q string) error {
 			Language: h.Language, Text: h.Text, Tokens: h.Tokens, Score: score,
 			Source: packs.SourceQuery, Reason: "query match",
 		}
-		if h.Framed {
+		switch {
+		case h.Framed:
 			c.Reason = "in the stack trace"
+		case h.Printed:
+			c.Reason = "prints the quoted text"
 		}
 		if h.DefStart > 0 && (h.DefStart < h.StartLine || h.DefEnd > h.EndLine) {
 			switch {
