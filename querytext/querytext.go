@@ -472,10 +472,17 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 // Usage: …" (urfave/cli).
 var errorLineRe = regexp.MustCompile(`^(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+(.+)$`)
 
+// placedRe is a line of output that begins with the place it is about:
+// "path:line:" or "path:line:column:".
+var placedRe = regexp.MustCompile(`^\S+:\d+(?::\d+)?:\s+(.+)$`)
+
 // errorOutput returns the message of an output or log line that reports an
 // error: an error line, or an exception's ("ValueError: bad value").
 func errorOutput(l string) (string, bool) {
 	t := strings.TrimSpace(l)
+	if m := placedRe.FindStringSubmatch(t); m != nil {
+		t = m[1] // a warning printed with its place: "core.py:1085: DeprecationWarning: …"
+	}
 	if m := errorLineRe.FindStringSubmatch(t); m != nil {
 		return strings.TrimSpace(m[1]), true
 	}
