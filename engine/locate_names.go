@@ -300,7 +300,7 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 	}
 	var parts []part
 	for _, lit := range lits {
-		if how != litPrinted {
+		if how == litLabel {
 			parts = append(parts, part{lit, 1})
 			continue
 		}
@@ -417,7 +417,7 @@ func (l *locator) literalMatches(ctx context.Context, lit string, label bool, q 
 // quotedValueRe is a value quoted inside a message: 'x', "--count", `a.b`.
 var quotedValueRe = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
 
-// templateParts splits a printed message at the values quoted in it: the
+// templateParts splits a message at the values quoted in it: the
 // code holds the message as a template ("Invalid value for {hint}: {value!r}
 // is not a valid integer."), so the runs of words between the values are
 // what it holds verbatim. Runs of fewer than three words are dropped; a

@@ -356,6 +356,10 @@ func readSpan(s string, names *nameSet, ev *Evidence) {
 		}
 		return
 	}
+	if msg, ok := errorOutput(s); ok && isMessage(msg) {
+		ev.Messages = append(ev.Messages, msg) // `Error: No such option: --foo`
+		return
+	}
 	if isMessage(s) && !looksLikeCode(s) {
 		ev.Literals = append(ev.Literals, s)
 		return

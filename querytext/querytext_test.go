@@ -578,4 +578,9 @@ func TestErrorOutputLines(t *testing.T) {
 	if !slices.Equal(ev.Messages, want) {
 		t.Errorf("messages:\n got %q\nwant %q", ev.Messages, want)
 	}
+	// In a code span of the prose too.
+	ev = Analyse("it says `Error: No such option: --foo` and exits")
+	if !slices.Equal(ev.Messages, []string{"No such option: --foo"}) {
+		t.Errorf("messages of a code span: %q", ev.Messages)
+	}
 }
