@@ -97,6 +97,9 @@ const (
 	// locDeepLitDepth: the chunks read for a literal whose words BM25
 	// cannot rank (a label, "Flags:"; a run of a message's template).
 	locDeepLitDepth = 400
+	// locDeepLitReads bounds the chunks read that way for one kind of
+	// literal: a report pasting many errors reads the first ones deep.
+	locDeepLitReads = 1200
 )
 
 // locChunkPart: each further matching chunk of a file adds this share of

@@ -313,13 +313,15 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 			parts = append(parts, part{f, float64(len(words(f))) / float64(total)})
 		}
 	}
+	deepLeft := locDeepLitReads
 	for _, pt := range parts {
 		depth := locLitDepth
 		if how == litLabel || pt.share < 1 {
 			// BM25 cannot rank these: a label's words are common ones
 			// and its colon decides; the tests and docs quoting a whole
 			// message outrank the code holding its template.
-			depth = locDeepLitDepth
+			depth = max(locLitDepth, min(locDeepLitDepth, deepLeft))
+			deepLeft -= depth
 		}
 		found, err := l.literalMatches(ctx, pt.lit, how == litLabel, tq(pt.lit, depth))
 		if err != nil {
