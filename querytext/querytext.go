@@ -444,7 +444,8 @@ func stripStrings(l string) string {
 // (a log) and the names it spells like code; plain words are left out.
 func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
-	if msg, ok := errorOutput(l); ok && isMessage(msg) {
+	msg, printed := errorOutput(l)
+	if printed && isMessage(msg) {
 		ev.Messages = append(ev.Messages, msg)
 	}
 	if t := strings.TrimSpace(l); isLabel(t) {
@@ -456,7 +457,7 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 				ev.Literals = append(ev.Literals, lit)
 			}
 		}
-		if i := strings.Index(l, "Warning: "); i >= 0 && len(l)-i > 20 {
+		if i := strings.Index(l, "Warning: "); i >= 0 && len(l)-i > 20 && !printed {
 			ev.Literals = append(ev.Literals, strings.TrimSpace(l[i+len("Warning: "):]))
 		}
 	}
