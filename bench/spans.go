@@ -27,18 +27,17 @@ func init() {
 // ../shared/eval/localisation-dev-spans.jsonl, scored by its score_pack.py.
 // The targets are issue 25's; the floors are what this project must not fall
 // below (make bench fails under them): a little under what it measures
-// (0.613, 0.486, 0.662, 0.920 since packs spend their budget in score
-// order, focus long items by weight per token and let the best take 0.75;
-// file Acc@5 0.920, the issue's own floor).
+// (0.620, 0.486, 0.676, 0.920 since printed messages and headings name the
+// definitions holding them; file Acc@5 0.920, the issue's own floor).
 var spanFigures = []struct {
 	name          string
 	col           string  // column of score_pack.py's table
 	target, floor float64 // target, floor
 }{
 	{"file Acc@5", "file Acc@5", 0.92, 0.92},
-	{"function Acc@10", "func Acc@10", 0.70, 0.59},
+	{"function Acc@10", "func Acc@10", 0.70, 0.60},
 	{"pack coverage (all) @2000", "cov all @2000", 0.55, 0.47},
-	{"pack coverage (all) @4000", "cov all @4000", 0.70, 0.65},
+	{"pack coverage (all) @4000", "cov all @4000", 0.70, 0.66},
 	{"pack file recall @4000", "file recall @4000", 0.92, 0.90},
 }
 
