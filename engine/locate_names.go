@@ -7,10 +7,10 @@ package engine
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/context-ls/context-ls/querytext"
 	"github.com/context-ls/context-ls/search"
@@ -295,28 +295,31 @@ func (l *locator) addLiterals(ctx context.Context, kind string, lits []string, h
 		lits = lits[:locMaxLits]
 	}
 	type part struct {
-		lit   string
-		share float64 // of the literal's credit
+		lit      string
+		share    float64 // of the literal's credit
+		template bool    // a run between a message's quoted values
 	}
 	var parts []part
 	for _, lit := range lits {
 		if how == litLabel {
-			parts = append(parts, part{lit, 1})
+			parts = append(parts, part{lit, 1, false})
 			continue
 		}
-		frags := templateParts(lit)
+		runs := templateParts(lit)
 		total := 0
-		for _, f := range frags {
-			total += len(words(f))
+		for _, r := range runs {
+			total += len(words(r))
 		}
-		for _, f := range frags {
-			parts = append(parts, part{f, float64(len(words(f))) / float64(total)})
+		for _, r := range runs {
+			if n := len(words(r)); n > 0 {
+				parts = append(parts, part{r, float64(n) / float64(total), r != lit})
+			}
 		}
 	}
 	deepLeft := locDeepLitReads
 	for _, pt := range parts {
 		depth := locLitDepth
-		if how == litLabel || pt.share < 1 {
+		if how == litLabel || pt.template {
 			// BM25 cannot rank these: a label's words are common ones
 			// and its colon decides; the tests and docs quoting a whole
 			// message outrank the code holding its template.
@@ -400,7 +403,7 @@ func (l *locator) literalMatches(ctx context.Context, lit string, label bool, q 
 		}
 		at := -1
 		if label {
-			if at = strings.Index(c.Text, lit); at < 0 {
+			if at = labelAt(c.Text, lit); at < 0 {
 				continue // a label ("Flags:") is its printed text, not its word
 			}
 		}
@@ -416,25 +419,79 @@ func (l *locator) literalMatches(ctx context.Context, lit string, label bool, q 
 	return found, nil
 }
 
-// quotedValueRe is a value quoted inside a message: 'x', "--count", `a.b`.
-var quotedValueRe = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+// labelAt returns where text prints label as a heading, or -1: after a
+// line's start, a quote or a space, and before a line's end, a template
+// ("Usage:{{"), an escape or a closing quote; not a key with its value
+// ("Flags: []*Flag{…}") nor the tail of a longer word ("VisibleFlags:").
+func labelAt(text, label string) int {
+	for from := 0; ; {
+		i := strings.Index(text[from:], label)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		before, after := byte('\n'), byte('\n')
+		if i > 0 {
+			before = text[i-1]
+		}
+		if j := i + len(label); j < len(text) {
+			after = text[j]
+		}
+		if strings.IndexByte("\n\t \"'`", before) >= 0 && strings.IndexByte("\n\r{\\\"'`%", after) >= 0 {
+			return i
+		}
+		from = i + 1
+	}
+}
 
-// templateParts splits a message at the values quoted in it: the
-// code holds the message as a template ("Invalid value for {hint}: {value!r}
+// templateParts splits a message at the values quoted in it: the code
+// holds the message as a template ("Invalid value for {hint}: {value!r}
 // is not a valid integer."), so the runs of words between the values are
 // what it holds verbatim. Runs of fewer than three words are dropped; a
 // message with no quoted value, or no such run, is one part.
 func templateParts(msg string) []string {
 	var out []string
-	for _, f := range quotedValueRe.Split(msg, -1) {
-		if len(words(f)) >= 3 {
-			out = append(out, strings.TrimSpace(f))
+	rest := msg
+	for {
+		a, b := quotedValue(rest)
+		run := rest
+		if a >= 0 {
+			run = rest[:a]
 		}
+		if len(words(run)) >= 3 {
+			out = append(out, strings.TrimSpace(run))
+		}
+		if a < 0 {
+			break
+		}
+		rest = rest[b:]
 	}
 	if len(out) == 0 || len(out) == 1 && out[0] == strings.TrimSpace(msg) {
 		return []string{msg}
 	}
 	return out
+}
+
+// quotedValue returns the bounds of the first value quoted in s ('x',
+// "--count", `a.b`), or -1: a quote that opens a word and one that closes
+// it, so the apostrophes of "can't" and "doesn't" quote nothing.
+func quotedValue(s string) (start, end int) {
+	isWord := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; i < len(s); i++ {
+		q := s[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[:i]); isWord(r) {
+			continue
+		}
+		for j := i + 1; j < len(s) && s[j] != '\n'; j++ {
+			if r, _ := utf8.DecodeRuneInString(s[j+1:]); s[j] == q && !isWord(r) {
+				return i, j + 1
+			}
+		}
+	}
+	return -1, -1
 }
 
 // words returns the lower-case words of s (letters, digits, _), the unit of

@@ -372,6 +372,8 @@ type Flag struct {
 	Name, Usage string
 	Hidden      bool
 }
+
+func newRoot() *Command { return &Command{Name: "root", Flags: defaults} }
 `}
 	e := openTest(t, testutil.WriteTree(t, files), t.TempDir())
 	defer e.Close()
@@ -383,8 +385,33 @@ type Flag struct {
 		// The heading in pasted help output.
 		"Empty section when every flag is hidden\n\n```\n$ app --help\nUsage:\n  app [command]\n\nFlags:\n\n```\n",
 	} {
-		if hits := query(t, e, q); len(hits) == 0 || hits[0].Symbol != "usageTemplate" {
+		hits := query(t, e, q)
+		if len(hits) == 0 || hits[0].Symbol != "usageTemplate" || !hits[0].Printed {
 			t.Errorf("the template printing Flags: should be first: %v\n%s", hitSymbols(hits), q)
+		}
+		for _, h := range hits[1:] {
+			if h.Printed {
+				t.Errorf("%s prints no heading Flags:", h.Symbol)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		text string
+		at   int
+	}{
+		{"return `Usage:\nFlags:\n`", 15},
+		{"\"Usage:{{.Name}}\"", 1},
+		{"s := \"Flags:\\n\"", 6},
+		{"Flags: []*Flag{}", -1},     // a key and its value
+		{"VisibleFlags:\n", -1},      // a longer word
+		{"x := VisibleFlags: 1", -1}, // both
+	} {
+		label := "Flags:"
+		if strings.Contains(tc.text, "Usage:{{") {
+			label = "Usage:"
+		}
+		if got := labelAt(tc.text, label); got != tc.at {
+			t.Errorf("labelAt(%q, %q) = %d, want %d", tc.text, label, got, tc.at)
 		}
 	}
 }
@@ -460,14 +487,20 @@ def %[1]s_error(cli, option, count):
 	if _, err := e.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{
-		"Option with type=int shows a confusing error\n\n```\n$ cli --count x\nUsage: cli [OPTIONS]\n" +
-			"Try 'cli --help' for help.\n\nError: Invalid value for '--count': 'x' is not a valid integer.\n```\n",
+	both := []string{"pkg/types.py", "pkg/errors.py"}
+	for _, tc := range []struct {
+		q    string
+		want []string // the files formatting it
+	}{
+		{"Option with type=int shows a confusing error\n\n```\n$ cli --count x\nUsage: cli [OPTIONS]\n" +
+			"Try 'cli --help' for help.\n\nError: Invalid value for '--count': 'x' is not a valid integer.\n```\n", both},
+		// One run of the template.
+		{"Option with type=int shows a confusing error\n\n```\nError: 'x' is not a valid integer.\n```\n", both[:1]},
 		// Quoted in the prose.
-		"Option with type=int shows a confusing error\n" +
-			"It says \"Invalid value for '--count': 'x' is not a valid integer.\" where the count is meant.",
+		{"Option with type=int shows a confusing error\n" +
+			"It says \"Invalid value for '--count': 'x' is not a valid integer.\" where the count is meant.", both},
 	} {
-		hits := query(t, e, q)
+		hits := query(t, e, tc.q)
 		var ranked []string
 		byMessage := map[string]bool{}
 		for _, h := range hits {
@@ -476,9 +509,9 @@ def %[1]s_error(cli, option, count):
 			}
 			byMessage[h.Path] = byMessage[h.Path] || slices.Contains(h.Sources, "literal")
 		}
-		for _, want := range []string{"pkg/types.py", "pkg/errors.py"} {
+		for _, want := range tc.want {
 			if rank := slices.Index(ranked, want); rank < 0 || rank > 2 || !byMessage[want] {
-				t.Errorf("%s, which formats the message, should be among the first three files, found by it: %v, found by the message: %v\n%s", want, ranked, byMessage, q)
+				t.Errorf("%s, which formats the message, should be among the first three files, found by it: %v, found by the message: %v\n%s", want, ranked, byMessage, tc.q)
 			}
 		}
 	}
@@ -493,7 +526,20 @@ def %[1]s_error(cli, option, count):
 	if got := templateParts("Invalid value for '--count': 'x' is not a valid integer."); !slices.Equal(got, []string{"Invalid value for", "is not a valid integer."}) {
 		t.Errorf("templateParts: %q", got)
 	}
-	if got := templateParts("index.html was not found"); !slices.Equal(got, []string{"index.html was not found"}) {
-		t.Errorf("templateParts of a message without values: %q", got)
+	for msg, want := range map[string][]string{
+		"index.html was not found":                    {"index.html was not found"},
+		"Can't open 'config': the file doesn't exist": {"Can't open", ": the file doesn't exist"},
+		"'x' is not a valid integer value":            {"is not a valid integer value"},
+		"No such command \"sync\".":                   {"No such command"},
+		"\"a\" \"b\"":                                 {"\"a\" \"b\""},
+		"Ünïcode wörds before 'é' and «after» it":     {"Ünïcode wörds before", "and «after» it"},
+	} {
+		if got := templateParts(msg); !slices.Equal(got, want) {
+			t.Errorf("templateParts(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	// The line where the run starts.
+	if run, line := runIn(words("is not a valid integer"), "def f():\n    x = 1\n    raise E(\n        f\"{v} is not\n a valid {n}\")\n"); run != 4 || line != 3 {
+		t.Errorf("runIn: run %d at line %d, want 4 at line 3", run, line)
 	}
 }

@@ -100,8 +100,10 @@ func (l *lspProc) search(query string) ([]string, error) {
 	return out, err
 }
 
-// awaitIndexed polls until the server's first scan is done: a search
-// while it runs answers from the files indexed so far.
+// awaitIndexed polls until the first scan of the index the server uses is
+// done: a search while it runs answers from the files indexed so far. A
+// server forwarding to another process reports that process's scan; call
+// it once the server owns the index to wait for its own.
 func (l *lspProc) awaitIndexed() {
 	l.t.Helper()
 	poll(l.t, "the language server's first scan is done", func() (bool, string) {
@@ -317,12 +319,12 @@ func TestAgentFirst(t *testing.T) {
 
 	// The editor's server arrives: handover.
 	ed := startLSP(t, root, db)
-	ed.awaitIndexed()
 	for name, c := range map[string]*mcpClient{"first": a, "second": b} {
 		c.awaitOwner(name+" agent forwards to the editor", "client", func(s Sharing) bool {
 			return s.OwnerPID == ed.pid() && s.OwnerRole == share.RoleEditor
 		})
 	}
+	ed.awaitIndexed()
 	disk, err := os.ReadFile(filepath.Join(root, "cart", "cart.go"))
 	if err != nil {
 		t.Fatal(err)

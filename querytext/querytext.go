@@ -176,9 +176,9 @@ func Analyse(q string) Evidence {
 	ev.Prose = strings.Join(prose, "\n")
 	ev.Code = strings.Join(code, " ")
 	ev.Names = names.sorted()
-	ev.Literals = dedupe(ev.Literals)
-	ev.Messages = dedupe(ev.Messages)
-	ev.Labels = dedupe(ev.Labels)
+	ev.Literals = dedupe(ev.Literals, true)
+	ev.Messages = dedupe(ev.Messages, true)
+	ev.Labels = dedupe(ev.Labels, false) // matched as printed, case and all
 	return ev
 }
 
@@ -356,7 +356,7 @@ func readSpan(s string, names *nameSet, ev *Evidence) {
 		}
 		return
 	}
-	if msg, ok := errorOutput(s); ok && isMessage(msg) {
+	if msg, ok := errorOutput(s); ok && isMessage(msg) && !looksLikeCode(msg) {
 		ev.Messages = append(ev.Messages, msg) // `Error: No such option: --foo`
 		return
 	}
@@ -445,19 +445,19 @@ func stripStrings(l string) string {
 func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
 	msg, printed := errorOutput(l)
-	if printed && isMessage(msg) {
-		ev.Messages = append(ev.Messages, msg)
+	if printed = printed && isMessage(msg); printed {
+		ev.Messages = append(ev.Messages, msg) // the line's quotes are part of it
 	}
 	if t := strings.TrimSpace(l); isLabel(t) {
 		ev.Labels = append(ev.Labels, t) // a heading of pasted help output
 	}
-	if isLog {
+	if isLog && !printed {
 		for _, m := range quoteRe.FindAllStringSubmatch(l, -1) {
 			if lit := firstNonEmpty(m[1:]...); isMessage(lit) {
 				ev.Literals = append(ev.Literals, lit)
 			}
 		}
-		if i := strings.Index(l, "Warning: "); i >= 0 && len(l)-i > 20 && !printed {
+		if i := strings.Index(l, "Warning: "); i >= 0 && len(l)-i > 20 {
 			ev.Literals = append(ev.Literals, strings.TrimSpace(l[i+len("Warning: "):]))
 		}
 	}
@@ -546,10 +546,12 @@ func isMessage(s string) bool {
 }
 
 // isLabel reports a printed heading or label: one to three capitalised
-// words and a colon ("Flags:", "Global Flags:"), as help output shows them.
+// words and a colon ("Flags:", "Global Flags:", "GLOBAL OPTIONS:"), as help
+// output shows them; not the headings of a report or a docstring
+// (notLabels).
 func isLabel(s string) bool {
 	w, ok := strings.CutSuffix(s, ":")
-	if !ok {
+	if !ok || notLabels[strings.ToLower(w)] {
 		return false
 	}
 	f := strings.Fields(w)
@@ -557,11 +559,34 @@ func isLabel(s string) bool {
 		return false
 	}
 	for _, x := range f {
-		if !isTypeWord(x) && !(len(x) > 1 && strings.ToUpper(x) == x && isIdent(x)) {
+		if !isTypeWord(x) && !isCapsWord(x) {
 			return false
 		}
 	}
 	return true
+}
+
+// notLabels are headings a report or a docstring writes, not a program's
+// output: what a user pastes under them is what matters.
+var notLabels = map[string]bool{
+	"error": true, "errors": true, "warning": true, "note": true, "notes": true, "todo": true, "ok": true,
+	"expected": true, "actual": true, "output": true, "input": true, "result": true, "results": true,
+	"example": true, "examples": true, "args": true, "arguments": true, "parameters": true, "params": true,
+	"returns": true, "return": true, "raises": true, "yields": true, "attributes": true, "see also": true,
+	"traceback": true, "steps": true, "environment": true, "version": true, "versions": true,
+}
+
+// isCapsWord reports an upper-case word of two letters or more ("OPTIONS").
+func isCapsWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return w[0] >= 'A' && w[0] <= 'Z'
 }
 
 // looksLikeCode reports a span that is code rather than a message: call
@@ -676,11 +701,16 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-func dedupe(ss []string) []string {
+// dedupe keeps the first of each string, ignoring case when fold is set.
+func dedupe(ss []string, fold bool) []string {
 	seen := map[string]bool{}
 	out := ss[:0]
 	for _, s := range ss {
-		if k := strings.ToLower(s); !seen[k] {
+		k := s
+		if fold {
+			k = strings.ToLower(s)
+		}
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, s)
 		}

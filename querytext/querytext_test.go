@@ -556,7 +556,12 @@ func TestLabels(t *testing.T) {
 	if !slices.Equal(ev.Labels, []string{"Available Commands:", "GLOBAL OPTIONS:"}) {
 		t.Errorf("labels of help output: %q", ev.Labels)
 	}
-	for _, s := range []string{"Flags", "Flags: x", "Usage: app [flags]", "a:", ":", "One Two Three Four:"} {
+	// Case is kept: a label is matched as printed.
+	if ev := Analyse("`Flags:` and `FLAGS:` differ"); !slices.Equal(ev.Labels, []string{"Flags:", "FLAGS:"}) {
+		t.Errorf("labels differing in case: %q", ev.Labels)
+	}
+	for _, s := range []string{"Flags", "Flags: x", "Usage: app [flags]", "a:", ":", "One Two Three Four:",
+		"Error:", "Expected:", "Returns:", "TODO:", "設定:", "Über:"} {
 		if isLabel(s) {
 			t.Errorf("isLabel(%q)", s)
 		}
@@ -578,9 +583,14 @@ func TestErrorOutputLines(t *testing.T) {
 	if !slices.Equal(ev.Messages, want) {
 		t.Errorf("messages:\n got %q\nwant %q", ev.Messages, want)
 	}
-	// In a code span of the prose too.
-	ev = Analyse("it says `Error: No such option: --foo` and exits")
+	// In a code span of the prose too; not a span of code.
+	ev = Analyse("it says `Error: No such option: --foo` and exits, and `Error: errors.New(\"bad input value\")` is wrong")
 	if !slices.Equal(ev.Messages, []string{"No such option: --foo"}) {
 		t.Errorf("messages of a code span: %q", ev.Messages)
+	}
+	// A log line's error is one message: its quotes are part of it.
+	ev = Analyse("retries forever\n\n```\nERROR: \"connection refused by upstream server\" retrying\n```\n")
+	if !slices.Equal(ev.Messages, []string{"\"connection refused by upstream server\" retrying"}) || len(ev.Literals) != 0 {
+		t.Errorf("a log line's error: messages %q, literals %q", ev.Messages, ev.Literals)
 	}
 }
