@@ -274,13 +274,11 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	for _, m := range optionRe.FindAllStringSubmatch(rest, -1) {
 		ev.Literals = append(ev.Literals, m[1])
 	}
-	// An exception line pasted on its own ("RuntimeError: Working outside
-	// of application context."): its message is the program's, to find
-	// verbatim, as a traceback's last line is.
-	if _, msg, ok := exceptionLine(l, false); ok {
-		if msg := strings.TrimSpace(msg); isMessage(msg) {
-			ev.Messages = append(ev.Messages, msg)
-		}
+	// An error pasted on its own ("RuntimeError: Working outside of
+	// application context.", "Error: No such option: --foo"): its message
+	// is the program's, to find verbatim, as a traceback's last line is.
+	if msg, ok := errorOutput(l); ok && isMessage(msg) {
+		ev.Messages = append(ev.Messages, msg)
 	}
 	readPaths(rest, ev)
 	for _, loc := range wordRe.FindAllStringIndex(rest, -1) {
