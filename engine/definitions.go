@@ -421,20 +421,34 @@ func (fd *fileDefs) innermost(n int) int {
 // function fn (the last part of its name) and that unit is called
 // otherwise — the trace then comes from another version of the file, its
 // lines drifted — and the file defines fn: then the definition of that name
-// nearest to the line. -1 when there is none.
+// in the class holding the line, else the one nearest to it. -1 when there
+// is none.
 func (fd *fileDefs) frameUnit(n int, fn string) (unit int, inside bool) {
 	u := fd.innermost(n)
 	bare := func(u int) string { _, b := splitQualified(fd.units[u].name); return b }
 	if fn == "" || u >= 0 && bare(u) == fn {
 		return u, u >= 0
 	}
-	best, bestDist := -1, 0
+	// The class the line lies in: its method of that name is the frame's,
+	// however near another class's is.
+	class := -1
+	for c, unit := range fd.units {
+		if unit.sym >= 0 && isTypeKind(symbols.Kind(unit.kind)) && unit.start <= n && n <= unit.end &&
+			(class < 0 || unit.end-unit.start < fd.units[class].end-fd.units[class].start) {
+			class = c
+		}
+	}
+	inClass := func(v int) bool {
+		return class >= 0 && v != class && fd.units[class].start <= fd.units[v].start && fd.units[v].end <= fd.units[class].end
+	}
+	best, bestDist, bestIn := -1, 0, false
 	for v, unit := range fd.units {
 		if unit.sym < 0 || bare(v) != fn {
 			continue
 		}
-		if d := max(unit.start-n, n-unit.end, 0); best < 0 || d < bestDist {
-			best, bestDist = v, d
+		d, in := max(unit.start-n, n-unit.end, 0), inClass(v)
+		if best < 0 || in && !bestIn || in == bestIn && d < bestDist {
+			best, bestDist, bestIn = v, d, in
 		}
 	}
 	if best >= 0 {

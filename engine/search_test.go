@@ -325,6 +325,31 @@ func TestFrameBeatsItsNamesakes(t *testing.T) {
 	}
 }
 
+// TestFrameInItsClass: a drifted frame's line lies in a class: the method
+// of the frame's name in that class is the frame's, not a nearer one of
+// another class.
+func TestFrameInItsClass(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("class StringType:\n    def convert(self, value):\n        return str(value)\n\n\n")
+	src.WriteString("class Choice:\n    def __init__(self, choices):\n")
+	for i := range 20 {
+		fmt.Fprintf(&src, "        self.c%d = choices[%d]\n", i, i)
+	}
+	src.WriteString("\n    def convert(self, value):\n        if value not in self.choices:\n            self.fail(value)\n        return value\n")
+	e := openTest(t, testutil.WriteTree(t, map[string]string{"pkg/types.py": src.String()}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	// Line 8 is Choice.__init__'s first: the frame says convert.
+	hits := query(t, e, "choice fails\n\nTraceback (most recent call last):\n"+
+		"  File \"/venv/lib/python3.11/site-packages/pkg/types.py\", line 8, in convert\n"+
+		"    self.fail(value)\npkg.errors.BadParameter: nope\n")
+	if len(hits) == 0 || hits[0].Symbol != "Choice.convert" {
+		t.Errorf("a frame in class Choice: %v first", hitSymbols(hits))
+	}
+}
+
 func hitSymbols(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
