@@ -444,7 +444,8 @@ func labelAt(text, label string) int {
 	}
 }
 
-// templateParts splits a message at the values quoted in it: the code
+// templateParts splits a message at the values quoted in it and the words
+// holding digits: the code
 // holds the message as a template ("Invalid value for {hint}: {value!r}
 // is not a valid integer."), so the runs of words between the values are
 // what it holds verbatim. Runs of fewer than three words are dropped; a
@@ -454,6 +455,9 @@ func templateParts(msg string) []string {
 	rest := msg
 	for {
 		a, b := quotedValue(rest)
+		if c, d := numberValue(rest); c >= 0 && (a < 0 || c < a) {
+			a, b = c, d
+		}
 		run := rest
 		if a >= 0 {
 			run = rest[:a]
@@ -470,6 +474,26 @@ func templateParts(msg string) []string {
 		return []string{msg}
 	}
 	return out
+}
+
+// numberValue returns the bounds of the first word of s holding a digit
+// ("30.0s", "404", "line 12"), or -1: a value the message was formatted
+// with, unquoted.
+func numberValue(s string) (start, end int) {
+	for i := 0; i < len(s); {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		if strings.ContainsAny(s[i:j], "0123456789") {
+			return i, j
+		}
+		i = j
+	}
+	return -1, -1
 }
 
 // quotedValue returns the bounds of the first value quoted in s ('x',

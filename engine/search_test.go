@@ -556,6 +556,8 @@ def %[1]s_error(cli, option, count):
 		"Can't open 'config': the file doesn't exist": {"Can't open", ": the file doesn't exist"},
 		"'x' is not a valid integer value":            {"is not a valid integer value"},
 		"No such command \"sync\".":                   {"No such command"},
+		"rate limited, retry after 30.0s":             {"rate limited, retry after"},
+		"HTTP 404 Not Found":                          {"HTTP 404 Not Found"},
 		"\"a\" \"b\"":                                 {"\"a\" \"b\""},
 		"Ünïcode wörds before 'é' and «after» it":     {"Ünïcode wörds before", "and «after» it"},
 	} {
