@@ -472,8 +472,8 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 
 // errorLineRe is an error a program printed on its own line: "Error: …"
 // (click, cobra), "error: …", "fatal: …", "Fatal error: …", "Incorrect
-// Usage: …" (urfave/cli).
-var errorLineRe = regexp.MustCompile(`^(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+(.+)$`)
+// Usage: …" (urfave/cli), and Python logging's "ERROR:logger:…".
+var errorLineRe = regexp.MustCompile(`^(?:(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+|(?:ERROR|CRITICAL):[\w.]+:\s*)(.+)$`)
 
 // placedRe is a line of output that begins with the place it is about:
 // "path:line:" or "path:line:column:".

@@ -577,9 +577,11 @@ func TestErrorOutputLines(t *testing.T) {
 		"Try 'cli --help' for help.\n\nError: Invalid value for '--count': 'x' is not a valid integer.\n" +
 		"Incorrect Usage: flag provided but not defined: -verbose\nfatal: not a git repository (or any parent)\n" +
 		"ValueError: the count must be positive\nSync the files of the project.\nStatus: works for me\n" +
-		"/venv/lib/python3.12/site-packages/click/core.py:1085: DeprecationWarning: The 'autocompletion' parameter is deprecated.\n```\n")
+		"/venv/lib/python3.12/site-packages/click/core.py:1085: DeprecationWarning: The 'autocompletion' parameter is deprecated.\n" +
+		"ERROR:shipyard.sync:could not sync the orders of today\n```\n")
 	want := []string{"Invalid value for '--count': 'x' is not a valid integer.", "flag provided but not defined: -verbose",
-		"not a git repository (or any parent)", "the count must be positive", "The 'autocompletion' parameter is deprecated."}
+		"not a git repository (or any parent)", "the count must be positive", "The 'autocompletion' parameter is deprecated.",
+		"could not sync the orders of today"}
 	if !slices.Equal(ev.Messages, want) {
 		t.Errorf("messages:\n got %q\nwant %q", ev.Messages, want)
 	}
