@@ -596,3 +596,25 @@ func TestErrorOutputLines(t *testing.T) {
 		t.Errorf("a log line's error: messages %q, literals %q", ev.Messages, ev.Literals)
 	}
 }
+
+// TestUncaughtExceptions: what a runtime prints before an exception it did
+// not catch (Java's `Exception in thread "main"` and `Caused by:`,
+// JavaScript's `Uncaught (in promise)`, .NET's `Unhandled exception.`)
+// leaves the exception's class and message to read.
+func TestUncaughtExceptions(t *testing.T) {
+	for _, tc := range []struct{ q, name, msg string }{
+		{"```\nException in thread \"main\" java.lang.IllegalStateException: Cart total is negative\n\tat com.shop.Cart.total(Cart.java:41)\n```\n",
+			"java.lang.IllegalStateException", "Cart total is negative"},
+		{"```\n\tat com.shop.Main.main(Main.java:12)\nCaused by: com.shop.RoundingError: rounding needed for the amount\n\tat com.shop.Money.round(Money.java:9)\n```\n",
+			"com.shop.RoundingError", "rounding needed for the amount"},
+		{"```\nUncaught (in promise) TypeError: Cannot read properties of undefined (reading 'total')\n    at Cart.total (/app/src/cart.js:41:12)\n```\n",
+			"TypeError", "Cannot read properties of undefined (reading 'total')"},
+		{"```\nUnhandled exception. System.InvalidOperationException: Sequence contains no elements\n   at Shop.Cart.Total() in /src/Cart.cs:line 41\n```\n",
+			"System.InvalidOperationException", "Sequence contains no elements"},
+	} {
+		ev := Analyse("the shop crashes\n\n" + tc.q)
+		if _, ok := nameWeights(ev.Names)[tc.name]; !ok || !slices.Contains(ev.Messages, tc.msg) {
+			t.Errorf("%q: names %v, messages %q; want %s and %q", tc.q, ev.Names, ev.Messages, tc.name, tc.msg)
+		}
+	}
+}

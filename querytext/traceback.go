@@ -94,6 +94,11 @@ func pythonFrame(l string) []string {
 // isPythonFrame reports a frame of a Python traceback, in any of its forms.
 func isPythonFrame(l string) bool { return pythonFrame(l) != nil }
 
+// uncaughtRe is what a runtime prints before an exception it did not
+// catch: Java's `Exception in thread "main"` and `Caused by:`, JavaScript's
+// and PHP's `Uncaught`, .NET's `Unhandled exception.`.
+var uncaughtRe = regexp.MustCompile(`^(?:Exception in thread "[^"]*"\s+|Caused by:\s+|(?:PHP )?(?:Fatal error:\s+)?Uncaught\s+(?:\(in promise\)\s+)?|Unhandled exception\.\s+)`)
+
 // exceptionLine reads line l of a traceback as its exception line: the
 // exception's class and its message. Where a line stands can say what it
 // is, whatever the class is called (RateLimited, TemplateNotFound): pytest
@@ -102,7 +107,11 @@ func isPythonFrame(l string) bool { return pythonFrame(l) != nil }
 // named like an exception is one.
 func exceptionLine(l string, afterPyFrames bool) (name, msg string, ok bool) {
 	marked := strings.HasPrefix(l, pytestError)
-	m := excLineRe.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(l, pytestError)))
+	t := strings.TrimSpace(strings.TrimPrefix(l, pytestError))
+	if p := uncaughtRe.FindString(t); p != "" {
+		t, marked = t[len(p):], true
+	}
+	m := excLineRe.FindStringSubmatch(t)
 	if m == nil {
 		return "", "", false
 	}
