@@ -475,12 +475,20 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 // Usage: …" (urfave/cli), and Python logging's "ERROR:logger:…".
 var errorLineRe = regexp.MustCompile(`^(?:(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+|(?:ERROR|CRITICAL):[\w.]+:\s*)(.+)$`)
 
+// logErrorRe is a log line at an error level, its time, level and logger
+// before its message: "2024-01-02 12:00:00,123 ERROR [sync] failed to
+// refresh the token", "[12:00:00] FATAL db: connection refused";
+// logfmt's level=error … msg="…".
+var logErrorRe = regexp.MustCompile(`^(?:\[?\d{4}[-/]\d\d[-/]\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s+)?` +
+	`(?:\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?:?\s+(?:\[[^\]]*\]\s+|[\w.-]+:\s+)?(.+)|.*\blevel=(?:error|fatal|panic)\b.*\bmsg="([^"]+)".*)$`)
+
 // placedRe is a line of output that begins with the place it is about:
 // "path:line:" or "path:line:column:".
 var placedRe = regexp.MustCompile(`^\S+:\d+(?::\d+)?:\s+(.+)$`)
 
 // errorOutput returns the message of an output or log line that reports an
-// error: an error line, or an exception's ("ValueError: bad value").
+// error: an error line, a log line at an error level, or an exception's
+// ("ValueError: bad value").
 func errorOutput(l string) (string, bool) {
 	t := strings.TrimSpace(l)
 	if m := placedRe.FindStringSubmatch(t); m != nil {
@@ -488,6 +496,13 @@ func errorOutput(l string) (string, bool) {
 	}
 	if m := errorLineRe.FindStringSubmatch(t); m != nil {
 		return strings.TrimSpace(m[1]), true
+	}
+	if m := logErrorRe.FindStringSubmatch(t); m != nil {
+		msg := strings.TrimSpace(firstNonEmpty(m[1:]...))
+		if q := quoteRe.FindStringSubmatch(msg); q != nil && strings.HasPrefix(msg, q[0]) {
+			msg = firstNonEmpty(q[1:]...) // a structured log's message: "…" key=value
+		}
+		return msg, true
 	}
 	if _, msg, ok := exceptionLine(t, false); ok && msg != "" {
 		return strings.TrimSpace(msg), true

@@ -148,7 +148,7 @@ func TestAnalyseGoPanicLogAndDiff(t *testing.T) {
 	if names["Table.Add"] < weightFrame*0.9 || names["Table.routes"] < weightQualified || names["NewTable"] < weightProse {
 		t.Errorf("names: %v", ev.Names)
 	}
-	if !slices.Contains(ev.Messages, "assignment to entry in nil map") || !strings.Contains(strings.Join(ev.Literals, "|"), "route /health has no handler") {
+	if !slices.Contains(ev.Messages, "assignment to entry in nil map") || !slices.Contains(ev.Messages, "route /health has no handler") {
 		t.Errorf("messages: %q, literals: %q", ev.Messages, ev.Literals)
 	}
 	if strings.Contains(ev.Prose, "goroutine") || strings.Contains(ev.Prose, "+0x5d") || strings.Contains(ev.Prose, "code=500") {
@@ -584,6 +584,15 @@ func TestErrorOutputLines(t *testing.T) {
 		"could not sync the orders of today"}
 	if !slices.Equal(ev.Messages, want) {
 		t.Errorf("messages:\n got %q\nwant %q", ev.Messages, want)
+	}
+	// Log lines at an error level, past their time, level and logger.
+	ev = Analyse("sync stops\n\n```\n2024-01-02 12:00:00,123 INFO [sync] starting the sync of 3 accounts\n" +
+		"2024-01-02 12:00:01,004 ERROR [sync] failed to refresh the token of account 42\n" +
+		"[12:00:02] FATAL db: connection refused by the primary\n" +
+		"time=2024-01-02T12:00:03Z level=error msg=\"could not write the ledger entry\" id=7\n```\n")
+	want = []string{"failed to refresh the token of account 42", "connection refused by the primary", "could not write the ledger entry"}
+	if !slices.Equal(ev.Messages, want) {
+		t.Errorf("log errors:\n got %q\nwant %q", ev.Messages, want)
 	}
 	// In a code span of the prose too; not a span of code.
 	ev = Analyse("it says `Error: No such option: --foo` and exits, and `Error: errors.New(\"bad input value\")` is wrong")
