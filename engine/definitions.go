@@ -355,7 +355,7 @@ func (qc *queryCtx) rankDefs(files []*fileEv, qterms map[string]int) ([]rankedDe
 				}
 				continue
 			}
-			if u, inside := fd.frameUnit(nl.line, nl.fn); u >= 0 {
+			if u, inside := fd.frameUnit(nl.line, nl.fn, nl.cls); u >= 0 {
 				named[u] = max(named[u], nl.sure)
 				framed[u] = framed[u] || inside
 			}
@@ -421,40 +421,51 @@ func (fd *fileDefs) innermost(n int) int {
 // function fn (the last part of its name) and that unit is called
 // otherwise — the trace then comes from another version of the file, its
 // lines drifted — and the file defines fn: then the definition of that name
-// in the class holding the line, else the one nearest to it. -1 when there
-// is none.
-func (fd *fileDefs) frameUnit(n int, fn string) (unit int, inside bool) {
+// in the frame's class cls (the part of its name before fn, when it gives
+// one), else in the nearest class holding both the line and it, else the
+// one nearest to the line. -1 when there is none.
+func (fd *fileDefs) frameUnit(n int, fn, cls string) (unit int, inside bool) {
 	u := fd.innermost(n)
-	bare := func(u int) string { _, b := splitQualified(fd.units[u].name); return b }
-	if fn == "" || u >= 0 && bare(u) == fn {
+	if fn == "" || u >= 0 && fd.unitIs(u, fn, cls) {
 		return u, u >= 0
 	}
-	// The class the line lies in: its method of that name is the frame's,
-	// however near another class's is.
-	class := -1
-	for c, unit := range fd.units {
-		if unit.sym >= 0 && isTypeKind(symbols.Kind(unit.kind)) && unit.start <= n && n <= unit.end &&
-			(class < 0 || unit.end-unit.start < fd.units[class].end-fd.units[class].start) {
-			class = c
+	// enclosing is the size of the smallest class holding line n and
+	// unit v (the file's length and more when none does).
+	enclosing := func(v int) int {
+		size := math.MaxInt
+		for c, unit := range fd.units {
+			if c != v && unit.sym >= 0 && isTypeKind(symbols.Kind(unit.kind)) &&
+				unit.start <= min(n, fd.units[v].start) && max(n, fd.units[v].end) <= unit.end {
+				size = min(size, unit.end-unit.start)
+			}
 		}
+		return size
 	}
-	inClass := func(v int) bool {
-		return class >= 0 && v != class && fd.units[class].start <= fd.units[v].start && fd.units[v].end <= fd.units[class].end
-	}
-	best, bestDist, bestIn := -1, 0, false
+	best, bestKey := -1, [3]int{}
 	for v, unit := range fd.units {
-		if unit.sym < 0 || bare(v) != fn {
+		if unit.sym < 0 || !fd.unitIs(v, fn, "") {
 			continue
 		}
-		d, in := max(unit.start-n, n-unit.end, 0), inClass(v)
-		if best < 0 || in && !bestIn || in == bestIn && d < bestDist {
-			best, bestDist, bestIn = v, d, in
+		named := 1
+		if cls != "" && fd.unitIs(v, fn, cls) {
+			named = 0
+		}
+		key := [3]int{named, enclosing(v), max(unit.start-n, n-unit.end, 0)}
+		if best < 0 || slices.Compare(key[:], bestKey[:]) < 0 {
+			best, bestKey = v, key
 		}
 	}
 	if best >= 0 {
-		return best, false
+		return best, best == u
 	}
 	return u, false
+}
+
+// unitIs reports whether unit u is called fn, in class cls when cls is
+// given (its qualifier's last part).
+func (fd *fileDefs) unitIs(u int, fn, cls string) bool {
+	owner, bare := splitQualified(fd.units[u].name)
+	return bare == fn && (cls == "" || owner == cls)
 }
 
 // firstUnit is the unit that begins the file.

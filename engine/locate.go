@@ -142,6 +142,7 @@ type namedLine struct {
 	sure  float64
 	frame bool   // a stack frame's line
 	fn    string // the frame's function, its last part; "" when unknown
+	cls   string // the part of the frame's name before fn, its last part ("Cart" of com.shop.Cart.total)
 	// printed: the line holds a message or label the text quotes as the
 	// program printed it.
 	printed bool

@@ -476,9 +476,10 @@ func templateParts(msg string) []string {
 	return out
 }
 
-// numberValue returns the bounds of the first word of s holding a digit
-// ("30.0s", "404", "line 12"), or -1: a value the message was formatted
-// with, unquoted.
+// numberValue returns the bounds of the first number of s ("30.0s", "404",
+// "127.0.0.1:5432": a word that starts with a digit or is mostly digits), or
+// -1: a value the message was formatted with, unquoted. A word with a digit
+// inside ("base64", "HTTP/2", "utf-8") is a word of the message.
 func numberValue(s string) (start, end int) {
 	for i := 0; i < len(s); {
 		for i < len(s) && s[i] == ' ' {
@@ -488,8 +489,16 @@ func numberValue(s string) (start, end int) {
 		for j < len(s) && s[j] != ' ' {
 			j++
 		}
-		if strings.ContainsAny(s[i:j], "0123456789") {
-			return i, j
+		if w := s[i:j]; w != "" {
+			digits := 0
+			for k := 0; k < len(w); k++ {
+				if w[k] >= '0' && w[k] <= '9' {
+					digits++
+				}
+			}
+			if w[0] >= '0' && w[0] <= '9' || digits*2 > len(w) {
+				return i, j
+			}
 		}
 		i = j
 	}

@@ -310,6 +310,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		line   int
 		frame  bool   // a stack frame's: its line is in the definition that ran
 		fn     string // the frame's function, when the frame gives it
+		cls    string // the frame's class, when its name gives one
 	}
 	var ws []want
 	depth, err := l.frameDepths(ev.Paths)
@@ -321,8 +322,8 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 		if p.Frame >= 0 {
 			w = frameWeight(depth[i])
 		}
-		_, fn := splitQualified(p.Func)
-		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, frame: p.Frame >= 0, fn: fn})
+		cls, fn := splitQualified(p.Func)
+		ws = append(ws, want{path: p.Path, module: -1, weight: w, line: p.Line, frame: p.Frame >= 0, fn: fn, cls: cls})
 	}
 	for ni, n := range ev.Names {
 		if parts := strings.Split(n.Text, "."); len(parts) >= 2 && !strings.Contains(n.Text, "::") {
@@ -369,7 +370,7 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 				// when the frame names a function and the line lies
 				// elsewhere (the trace is of another version), the
 				// definition of that name nearest to it (fileDefs.frameUnit).
-				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior, frame: true, fn: w.fn})
+				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior, frame: true, fn: w.fn, cls: w.cls})
 			}
 		}
 	}

@@ -350,6 +350,37 @@ func TestFrameInItsClass(t *testing.T) {
 	}
 }
 
+// TestFrameOfItsClass: a frame whose name gives its class (Java's
+// com.shop.Cart.total) names that class's method, though its drifted line
+// lies in another class defining one of the same name; a line in a nested
+// class finds the method of the class around it.
+func TestFrameOfItsClass(t *testing.T) {
+	java := "package com.shop;\n\npublic class Cart {\n    int total() {\n        return 0;\n    }\n\n" +
+		"    static class Item {\n        int price;\n        int quantity;\n\n        int total() {\n" +
+		"            return price * quantity;\n        }\n    }\n}\n"
+	py := "class Choice:\n    def convert(self, value):\n        return value\n\n    class Meta:\n" +
+		"        name = 'choice'\n        ordering = 1\n\n\ndef convert(value):\n    return value\n"
+	e := openTest(t, testutil.WriteTree(t, map[string]string{"src/com/shop/Cart.java": java, "pkg/types.py": py}), t.TempDir())
+	defer e.Close()
+	if _, err := e.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	// Line 9 lies in Cart.Item (its field price).
+	hits := query(t, e, "total crashes\n\nException in thread \"main\" java.lang.IllegalStateException: negative\n"+
+		"\tat com.shop.Cart.total(Cart.java:9)\n\tat com.shop.Main.main(Main.java:5)\n")
+	if len(hits) == 0 || hits[0].Symbol != "Cart.total" {
+		t.Errorf("a frame of Cart.total drifted into Cart.Item: %v first", hitSymbols(hits))
+	}
+	// Line 7 lies in Choice.Meta, nested in Choice; the top-level convert
+	// is nearer.
+	hits = query(t, e, "choice fails\n\nTraceback (most recent call last):\n"+
+		"  File \"/venv/lib/python3.11/site-packages/pkg/types.py\", line 7, in convert\n"+
+		"    return value\nValueError: nope\n")
+	if len(hits) == 0 || hits[0].Symbol != "Choice.convert" {
+		t.Errorf("a frame in Choice.Meta: %v first", hitSymbols(hits))
+	}
+}
+
 func hitSymbols(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
@@ -552,14 +583,15 @@ def %[1]s_error(cli, option, count):
 		t.Errorf("templateParts: %q", got)
 	}
 	for msg, want := range map[string][]string{
-		"index.html was not found":                    {"index.html was not found"},
-		"Can't open 'config': the file doesn't exist": {"Can't open", ": the file doesn't exist"},
-		"'x' is not a valid integer value":            {"is not a valid integer value"},
-		"No such command \"sync\".":                   {"No such command"},
-		"rate limited, retry after 30.0s":             {"rate limited, retry after"},
-		"HTTP 404 Not Found":                          {"HTTP 404 Not Found"},
-		"\"a\" \"b\"":                                 {"\"a\" \"b\""},
-		"Ünïcode wörds before 'é' and «after» it":     {"Ünïcode wörds before", "and «after» it"},
+		"index.html was not found":                     {"index.html was not found"},
+		"Can't open 'config': the file doesn't exist":  {"Can't open", ": the file doesn't exist"},
+		"'x' is not a valid integer value":             {"is not a valid integer value"},
+		"No such command \"sync\".":                    {"No such command"},
+		"rate limited, retry after 30.0s":              {"rate limited, retry after"},
+		"unsupported protocol HTTP/2 on this listener": {"unsupported protocol HTTP/2 on this listener"},
+		"illegal base64 data at input byte 4":          {"illegal base64 data at input byte"},
+		"\"a\" \"b\"":                                  {"\"a\" \"b\""},
+		"Ünïcode wörds before 'é' and «after» it":      {"Ünïcode wörds before", "and «after» it"},
 	} {
 		if got := templateParts(msg); !slices.Equal(got, want) {
 			t.Errorf("templateParts(%q) = %q, want %q", msg, got, want)

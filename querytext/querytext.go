@@ -277,7 +277,7 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	// An error pasted on its own ("RuntimeError: Working outside of
 	// application context.", "Error: No such option: --foo"): its message
 	// is the program's, to find verbatim, as a traceback's last line is.
-	if msg, ok := errorOutput(l); ok && isMessage(msg) {
+	if msg, ok := errorOutput(l); ok && isMessage(msg) && !usersSentence(msg) {
 		ev.Messages = append(ev.Messages, msg)
 	}
 	readPaths(rest, ev)
@@ -475,12 +475,23 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 // Usage: …" (urfave/cli), and Python logging's "ERROR:logger:…".
 var errorLineRe = regexp.MustCompile(`^(?:(?:[Ee]rror|ERROR|[Ff]atal(?: error)?|FATAL|Incorrect Usage)(?:\[[^\]]*\])?:\s+|(?:ERROR|CRITICAL):[\w.]+:\s*)(.+)$`)
 
-// logErrorRe is a log line at an error level, its time, level and logger
-// before its message: "2024-01-02 12:00:00,123 ERROR [sync] failed to
-// refresh the token", "[12:00:00] FATAL db: connection refused";
-// logfmt's level=error … msg="…".
-var logErrorRe = regexp.MustCompile(`^(?:\[?\d{4}[-/]\d\d[-/]\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s+)?` +
-	`(?:\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?:?\s+(?:\[[^\]]*\]\s+|[\w.-]+:\s+)?(.+)|.*\blevel=(?:error|fatal|panic)\b.*\bmsg="([^"]+)".*)$`)
+// logErrorRe is a log line at an error level, its time, level, logger and
+// the like before its message: "2024-01-02 12:00:00,123 ERROR [sync]
+// failed to refresh the token", "[12:00:00] FATAL db: connection refused",
+// "[ERROR] …", log4j's "… [main] ERROR com.shop.Cart - …", Spring's "…
+// ERROR 1234 --- [main] o.s.Cart : …", pytest's captured "ERROR
+// sync:sync.py:42 …", logfmt's level=error … msg="…". A level word alone
+// opens no log line: "ERROR handling is broken" is a sentence.
+var logErrorRe = func() *regexp.Regexp {
+	stamp := `(?:\[?\d{4}[-/]\d\d[-/]\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?)`
+	level := `(?:ERROR|FATAL|CRITICAL|PANIC)`
+	tail := `(?:\d+\s+---\s+\[[^\]]*\]\s+\S+\s+:\s+|\[[^\]]*\]\s+|[\w.-]+:[\w./-]+:\d+\s+|[\w$]+(?:\.[\w$]+)+\s+-\s+|[\w.-]+:\s+)?(.+)`
+	return regexp.MustCompile(`^(?:` +
+		stamp + `\s+(?:\[[^\]]*\]\s+)?\[?` + level + `\]?:?\s+` + tail + `|` +
+		`\[` + level + `\]:?\s+` + tail + `|` +
+		level + `\s+[\w.-]+:[\w./-]+:\d+\s+(.+)|` +
+		`.*\blevel=(?:error|fatal|panic)\b.*\bmsg="((?:[^"\\]|\\.)*)".*)$`)
+}()
 
 // placedRe is a line of output that begins with the place it is about:
 // "path:line:" or "path:line:column:".
@@ -495,10 +506,14 @@ func errorOutput(l string) (string, bool) {
 		t = m[1] // a warning printed with its place: "core.py:1085: DeprecationWarning: …"
 	}
 	if m := errorLineRe.FindStringSubmatch(t); m != nil {
-		return strings.TrimSpace(m[1]), true
+		msg := strings.TrimSpace(m[1])
+		if _, inner, ok := exceptionLine(msg, false); ok && inner != "" {
+			msg = strings.TrimSpace(inner) // "Fatal error: Uncaught Error: Call to …"
+		}
+		return msg, true
 	}
 	if m := logErrorRe.FindStringSubmatch(t); m != nil {
-		msg := strings.TrimSpace(firstNonEmpty(m[1:]...))
+		msg := strings.TrimSpace(strings.ReplaceAll(firstNonEmpty(m[1:]...), `\"`, `"`))
 		if q := quoteRe.FindStringSubmatch(msg); q != nil && strings.HasPrefix(msg, q[0]) {
 			msg = firstNonEmpty(q[1:]...) // a structured log's message: "…" key=value
 		}
@@ -556,6 +571,23 @@ func isMessage(s string) bool {
 		}
 	}
 	return letters*10 >= len([]rune(s))*6
+}
+
+// usersSentence reports text after "Error:" in prose that the user wrote,
+// not the program: long, or in the first person ("Error: when I click save
+// nothing happens").
+func usersSentence(msg string) bool {
+	f := strings.Fields(msg)
+	if len(f) > 20 {
+		return true
+	}
+	for _, w := range f {
+		switch strings.Trim(w, ".,;:!?'\"()") {
+		case "I", "I'm", "I've", "my", "me", "we", "We", "our", "My", "Our":
+			return true
+		}
+	}
+	return false
 }
 
 // isLabel reports a printed heading or label: one to three capitalised

@@ -594,6 +594,29 @@ func TestErrorOutputLines(t *testing.T) {
 	if !slices.Equal(ev.Messages, want) {
 		t.Errorf("log errors:\n got %q\nwant %q", ev.Messages, want)
 	}
+	// More log formats; a level word opening a sentence is no log line.
+	for line, want := range map[string]string{
+		"ERROR    sync:sync.py:42 failed to refresh the token":                                      "failed to refresh the token",
+		"2024-01-02 12:00:00.000 ERROR 1234 --- [main] o.s.b.Cart : could not price the cart":       "could not price the cart",
+		"2024-01-02 12:00:00,000 [main] ERROR com.shop.Cart - could not price the cart":             "could not price the cart",
+		"[ERROR] could not price the cart":                                                          "could not price the cart",
+		`time=2024-01-02T12:00:03Z level=error msg="failed to \"open\" the ledger file" id=7`:       `failed to "open" the ledger file`,
+		"PHP Fatal error:  Uncaught Error: Call to a member function total() on null in /app/x.php": "Call to a member function total() on null in /app/x.php",
+	} {
+		if got, ok := errorOutput(line); !ok || got != want {
+			t.Errorf("errorOutput(%q) = %q, %v; want %q", line, got, ok, want)
+		}
+	}
+	for _, line := range []string{"ERROR handling is broken in the sync command", "FATAL flaw in the retry logic", "PANIC when calling the router"} {
+		if got, ok := errorOutput(line); ok {
+			t.Errorf("errorOutput(%q) = %q: a sentence read as a log line", line, got)
+		}
+	}
+	// A sentence after "Error:" in prose is the user's.
+	ev = Analyse("Saving fails\nError: when I click save nothing happens and the dialog stays open.")
+	if len(ev.Messages) != 0 {
+		t.Errorf("a user's sentence read as a message: %q", ev.Messages)
+	}
 	// In a code span of the prose too; not a span of code.
 	ev = Analyse("it says `Error: No such option: --foo` and exits, and `Error: errors.New(\"bad input value\")` is wrong")
 	if !slices.Equal(ev.Messages, []string{"No such option: --foo"}) {
@@ -625,5 +648,9 @@ func TestUncaughtExceptions(t *testing.T) {
 		if _, ok := nameWeights(ev.Names)[tc.name]; !ok || !slices.Contains(ev.Messages, tc.msg) {
 			t.Errorf("%q: names %v, messages %q; want %s and %q", tc.q, ev.Names, ev.Messages, tc.name, tc.msg)
 		}
+	}
+	// What follows "Caused by:" is an exception only when it is named like one.
+	if ev := Analyse("the shop crashes\n\n```\nCaused by: Refactor: moved the retry loop out of the client\n```\n"); len(ev.Messages) != 0 {
+		t.Errorf("a commit subject after Caused by: read as an exception: %q", ev.Messages)
 	}
 }

@@ -108,15 +108,15 @@ var uncaughtRe = regexp.MustCompile(`^(?:Exception in thread "[^"]*"\s+|Caused b
 func exceptionLine(l string, afterPyFrames bool) (name, msg string, ok bool) {
 	marked := strings.HasPrefix(l, pytestError)
 	t := strings.TrimSpace(strings.TrimPrefix(l, pytestError))
-	if p := uncaughtRe.FindString(t); p != "" {
-		t, marked = t[len(p):], true
-	}
+	p := uncaughtRe.FindString(t)
+	t = t[len(p):]
 	m := excLineRe.FindStringSubmatch(t)
 	if m == nil {
 		return "", "", false
 	}
 	placed := marked && m[2] != "" ||
-		afterPyFrames && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && (m[2] != "" || strings.Contains(m[1], "."))
+		afterPyFrames && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && (m[2] != "" || strings.Contains(m[1], ".")) ||
+		p != "" && (m[1] == "Error" || m[1] == "Exception") // JavaScript's and PHP's base classes, uncaught
 	if !placed && !exceptionRe.MatchString(lastPart(m[1])) {
 		return "", "", false
 	}
@@ -181,7 +181,9 @@ func readTraceback(lines []string, names *nameSet, ev *Evidence) []string {
 		}
 		if name, msg, ok := exceptionLine(l, pyFrames); ok {
 			pyFrames = false
-			names.add(name, weightException)
+			if name != "Error" && name != "Exception" {
+				names.add(name, weightException) // not every Error of the workspace
+			}
 			if msg := strings.TrimSpace(msg); isMessage(msg) {
 				ev.Messages = append(ev.Messages, msg)
 			}
