@@ -277,7 +277,7 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	// An error pasted on its own ("RuntimeError: Working outside of
 	// application context.", "Error: No such option: --foo"): its message
 	// is the program's, to find verbatim, as a traceback's last line is.
-	if msg, ok := errorOutput(l); ok && isMessage(msg) && !usersSentence(msg) {
+	if msg, ok := errorOutput(l); ok && !usersSentence(msg) {
 		ev.Messages = append(ev.Messages, msg)
 	}
 	readPaths(rest, ev)
@@ -354,7 +354,7 @@ func readSpan(s string, names *nameSet, ev *Evidence) {
 		}
 		return
 	}
-	if msg, ok := errorOutput(s); ok && isMessage(msg) && !looksLikeCode(msg) {
+	if msg, ok := errorOutput(s); ok && !looksLikeCode(msg) {
 		ev.Messages = append(ev.Messages, msg) // `Error: No such option: --foo`
 		return
 	}
@@ -443,7 +443,7 @@ func stripStrings(l string) string {
 func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
 	msg, printed := errorOutput(l)
-	if printed = printed && isMessage(msg); printed {
+	if printed {
 		ev.Messages = append(ev.Messages, msg) // the line's quotes are part of it
 	}
 	if t := strings.TrimSpace(l); isLabel(t) {
@@ -498,8 +498,8 @@ var logErrorRe = func() *regexp.Regexp {
 var placedRe = regexp.MustCompile(`^\S+:\d+(?::\d+)?:\s+(.+)$`)
 
 // errorOutput returns the message of an output or log line that reports an
-// error: an error line, a log line at an error level, or an exception's
-// ("ValueError: bad value").
+// error — an error line, a log line at an error level, or an exception's
+// ("ValueError: bad value") — when it reads as a message (isMessage).
 func errorOutput(l string) (string, bool) {
 	t := strings.TrimSpace(l)
 	if m := placedRe.FindStringSubmatch(t); m != nil {
@@ -510,17 +510,18 @@ func errorOutput(l string) (string, bool) {
 		if _, inner, ok := exceptionLine(msg, false); ok && inner != "" {
 			msg = strings.TrimSpace(inner) // "Fatal error: Uncaught Error: Call to …"
 		}
-		return msg, true
+		return msg, isMessage(msg)
 	}
 	if m := logErrorRe.FindStringSubmatch(t); m != nil {
 		msg := strings.TrimSpace(strings.ReplaceAll(firstNonEmpty(m[1:]...), `\"`, `"`))
 		if q := quoteRe.FindStringSubmatch(msg); q != nil && strings.HasPrefix(msg, q[0]) {
 			msg = firstNonEmpty(q[1:]...) // a structured log's message: "…" key=value
 		}
-		return msg, true
+		return msg, isMessage(msg)
 	}
-	if _, msg, ok := exceptionLine(t, false); ok && msg != "" {
-		return strings.TrimSpace(msg), true
+	if _, msg, ok := exceptionLine(t, false); ok {
+		msg = strings.TrimSpace(msg)
+		return msg, isMessage(msg)
 	}
 	return "", false
 }
