@@ -151,7 +151,7 @@ func benchSpans(args []string) error {
 	fmt.Printf("# definition-level search and packs — %s\n# %d queries from %s, %d trees, scored by %s\n", machine(), len(qs), *data, len(order), scorer)
 	tables := map[string]map[string]float64{}
 	for _, f := range formats {
-		args := []string{scorer, "--rescore", "--no-materialise", "--trees", *trees, "--work", *work, "--tag", "spans-" + f, "--format", f}
+		args := []string{scorer, "--rescore", "--no-materialise", "--spans", *data, "--trees", *trees, "--work", *work, "--tag", "spans-" + f, "--format", f}
 		if *repo != "" {
 			args = append(args, "--repo", *repo)
 		}
