@@ -173,6 +173,9 @@ func Analyse(q string) Evidence {
 			}
 		}
 	}
+	for _, msg := range append(ev.Messages, ev.Literals...) {
+		readRuntime(msg, names)
+	}
 	ev.Prose = strings.Join(prose, "\n")
 	ev.Code = strings.Join(code, " ")
 	ev.Names = names.sorted()

@@ -654,3 +654,55 @@ func TestUncaughtExceptions(t *testing.T) {
 		t.Errorf("a commit subject after Caused by: read as an exception: %q", ev.Messages)
 	}
 }
+
+// TestRuntimeMessages: what a runtime prints names code no string of the
+// codebase holds — the function whose parameters are wrong, the class an
+// attribute is missing from, the types of a failed conversion — and never
+// the runtime's own types or a bare special method.
+func TestRuntimeMessages(t *testing.T) {
+	for _, tc := range []struct {
+		q          string
+		want, none []string
+	}{
+		{"```\nTypeError: Option.__init__() got an unexpected keyword argument 'show_envvar'\n```\n",
+			[]string{"Option.__init__"}, nil},
+		{"```\nTypeError: __init__() got an unexpected keyword argument 'show_envvar'\n```\n",
+			nil, []string{"__init__"}},
+		{"```\nTypeError: render_page() missing 1 required positional argument: 'ctx'\n```\n",
+			[]string{"render_page"}, nil},
+		{"```\nTypeError: Cart.total() takes 1 positional argument but 2 were given\n```\n",
+			[]string{"Cart.total"}, nil},
+		{"AttributeError: 'Context' object has no attribute 'meta'\n",
+			[]string{"Context", "Context.meta", "meta"}, nil},
+		{"```\nAttributeError: 'NoneType' object has no attribute 'get_source'\n```\n",
+			[]string{"get_source"}, []string{"NoneType", "NoneType.get_source"}},
+		{"```\nAttributeError: module 'jinja2.ext' has no attribute 'autoescape'\n```\n",
+			[]string{"jinja2.ext.autoescape"}, nil},
+		{"```\nAttributeError: 'Formatter' object has no attribute '__call__'\n```\n",
+			[]string{"Formatter"}, []string{"__call__", "Formatter.__call__"}},
+		{"```\nTypeError: 'Group' object is not callable\n```\n", []string{"Group"}, nil},
+		{"```\nTypeError: 'str' object is not callable\n```\n", nil, []string{"str"}},
+		{"```\nNameError: name 'reload_templates' is not defined\n```\n", []string{"reload_templates"}, nil},
+		{"```\npanic: interface conversion: interface {} is *cli.StringSlice, not []string\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:12 +0x1d\n```\n",
+			[]string{"StringSlice"}, []string{"string", "interface {}"}},
+		{"```\npanic: interface conversion: main.plugin is not cli.Flag: missing method Apply\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:12 +0x1d\n```\n",
+			[]string{"plugin", "Flag", "Apply"}, nil},
+		{"```\nUncaught TypeError: Cannot read properties of undefined (reading 'total')\n    at render (/app/src/view.js:4:9)\n```\n",
+			[]string{"total"}, nil},
+		{"```\nUncaught TypeError: cart.applyCoupon is not a function\n    at render (/app/src/view.js:4:9)\n```\n",
+			[]string{"applyCoupon"}, nil},
+	} {
+		ev := Analyse("the program fails\n\n" + tc.q)
+		got := nameWeights(ev.Names)
+		for _, n := range tc.want {
+			if _, ok := got[n]; !ok {
+				t.Errorf("%q: names %v; want %s", tc.q, ev.Names, n)
+			}
+		}
+		for _, n := range tc.none {
+			if _, ok := got[n]; ok {
+				t.Errorf("%q: names %v; want no %s", tc.q, ev.Names, n)
+			}
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package querytext
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Messages a language runtime prints name code that no text search finds:
+// the interpreter builds them, so they are in no string of the codebase.
+// "Option.__init__() got an unexpected keyword argument 'x'" names the
+// function whose parameters are wrong; "'Context' object has no attribute
+// 'meta'" the class an attribute is missing from and the attribute;
+// "interface conversion: interface {} is *cli.StringSlice, not []string"
+// the types converted. These forms are fixed by the runtimes (CPython,
+// Go, V8), so they are read here by their words.
+
+// weightRuntime is the weight of a name a runtime message gives: the
+// runtime's own spelling of a name, as sure as a code span's, though it
+// may be the user's function or type.
+const weightRuntime = weightSpan
+
+var (
+	// CPython's errors about a call's arguments, naming the callable
+	// (qualified since Python 3.10: "Option.__init__()").
+	pyCallRe = regexp.MustCompile(`(?:^|[\s:])([A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|got multiple values for (?:keyword )?argument|missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ (?:positional )?arguments? but|takes no (?:keyword )?arguments|got some positional-only arguments)`)
+	// CPython's errors about an object: its type, and the attribute.
+	pyAttrRe = regexp.MustCompile(`(?:^|[\s:])(?:'([\w.]+)' object|type object '([\w.]+)'|module '([\w.]+)') has no attribute '(\w+)'`)
+	pyUseRe  = regexp.MustCompile(`(?:^|[\s:])'([\w.]+)' object (?:is not (?:callable|subscriptable|iterable|an iterator|a mapping)|does not support item (?:assignment|deletion)|cannot be interpreted as an integer)`)
+	pyNameRe = regexp.MustCompile(`(?:^|[\s:])(?:global )?name '(\w+)' is not defined`)
+	// Go's failed type assertions.
+	goConvRe = regexp.MustCompile(`interface conversion: ([^\s,:]+(?: \{\})?) is (?:not )?([^\s,:]+)(?:, not ([^\s,:]+)|: missing method (\w+))?`)
+	// V8's errors about a property.
+	jsReadRe = regexp.MustCompile(`Cannot (?:read|set) propert(?:y|ies) of (?:undefined|null) \((?:reading|setting) '(\w+)'\)|(?:^|\s)([A-Za-z_$][\w$.]*) is not a (?:function|constructor)\b`)
+)
+
+// builtinTypes are the types of a language's runtime: a message about a
+// None or a str names no type of the codebase.
+var builtinTypes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`NoneType str bytes bytearray int float complex bool list dict set
+		frozenset tuple object type function builtin_function_or_method method module generator
+		coroutine property classmethod staticmethod range slice memoryview dict_keys dict_values
+		dict_items map filter zip enumerate
+		interface{} string int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float32 float64
+		bool byte rune error`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// readRuntime adds the names runtime message msg gives.
+func readRuntime(msg string, names *nameSet) {
+	add := func(name string) {
+		if name != "" && !isDunder(lastPart(name)) && !builtinTypes[name] {
+			names.add(name, weightRuntime)
+		}
+	}
+	for _, m := range pyCallRe.FindAllStringSubmatch(msg, -1) {
+		// A bare special method ("__init__() got …") says which protocol,
+		// not which class; a qualified one ("Option.__init__") does.
+		if fn := m[1]; !isDunder(fn) {
+			names.add(fn, weightRuntime)
+		}
+	}
+	for _, m := range pyAttrRe.FindAllStringSubmatch(msg, -1) {
+		// The attribute is missing from owner (the fix adds it there) or
+		// read where an owner of another type was expected (the fix is
+		// where it is read): owner's is the surer name.
+		owner, attr := firstNonEmpty(m[1], m[2], m[3]), m[4]
+		if owner != "" && !builtinTypes[owner] && !isDunder(attr) {
+			names.add(owner+"."+attr, weightRuntime)
+		}
+		add(owner)
+		if attr != "" && !isDunder(attr) {
+			names.add(attr, weightProse)
+		}
+	}
+	for _, m := range pyUseRe.FindAllStringSubmatch(msg, -1) {
+		add(m[1])
+	}
+	for _, m := range pyNameRe.FindAllStringSubmatch(msg, -1) {
+		add(m[1])
+	}
+	for _, m := range goConvRe.FindAllStringSubmatch(msg, -1) {
+		for _, t := range m[1:4] {
+			add(goTypeName(t))
+		}
+		add(m[4])
+	}
+	for _, m := range jsReadRe.FindAllStringSubmatch(msg, -1) {
+		add(m[1])
+		add(lastPart(m[2]))
+	}
+}
+
+// goTypeName is the name of the named type at the heart of a Go type
+// expression: "*cli.StringSlice" → "StringSlice"; "" for an unnamed or
+// predeclared one ("[]string", "interface {}").
+func goTypeName(t string) string {
+	t = strings.TrimLeft(t, "*[]")
+	if strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "func(") || strings.HasPrefix(t, "chan ") || strings.Contains(t, "{") {
+		return ""
+	}
+	if i := strings.LastIndex(t, "/"); i >= 0 {
+		t = t[i+1:]
+	}
+	if !isIdent(strings.ReplaceAll(t, ".", "_")) {
+		return ""
+	}
+	return lastPart(t)
+}
