@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -579,6 +580,7 @@ func (b *builder) selectAgents() {
 	// The items are chosen; their lines are now handed out again, best
 	// first, and what is left goes to more items.
 	b.respend(limit)
+	b.repairRank(limit)
 	for {
 		if _, _, ok := pick(rest, all, true); !ok {
 			break
@@ -646,6 +648,78 @@ func (b *builder) respend(limit func(*cand) int) {
 			} else {
 				c.missed = true
 			}
+		}
+	}
+}
+
+// repairRank makes sure an agent item is not shown as its summary while
+// weaker ones of its source keep their bodies: respend hands the budget out
+// in score order, but an item still to come keeps back what it costs when
+// that is little, so small weak items can stay whole beside a summarised
+// better one. The weaker items of the source, weakest first, give way to
+// their summaries until the better item shows at least as much as each
+// weaker item still whole (or all it may), shortened to the room they free.
+func (b *builder) repairRank(limit func(*cand) int) {
+	var agents []*cand
+	for _, c := range b.selected {
+		if c.IncludeMode == ModeAgent {
+			agents = append(agents, c)
+		}
+	}
+	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Score > agents[j].Score })
+	for i, x := range agents {
+		if !x.selected || !x.isSummary {
+			continue
+		}
+		var give []*cand // weakest first
+		for j := len(agents) - 1; j > i; j-- {
+			y := agents[j]
+			if y.selected && !y.isSummary && y.Source == x.Source && y.Score < x.Score && b.summarise(y) && y.summaryCost < y.cost() {
+				give = append(give, y)
+			}
+		}
+		// shows is what x costs with room tokens: whole, or shortened
+		// to a useful copy; 0 when neither.
+		shows := func(room int) int {
+			if x.fullCost <= min(limit(x), room) {
+				return x.fullCost
+			}
+			if _, cost, ok := b.shortened(x, min(limit(x), room)); ok && cost <= room && (cost >= minItemTokens || cost*2 >= x.fullCost) {
+				return cost
+			}
+			return 0
+		}
+		best, free := -1, b.remaining
+		for n := 0; n <= len(give); n++ {
+			if n > 0 {
+				free += give[n-1].cost() - give[n-1].summaryCost
+			}
+			cost := shows(x.cost() + free)
+			if cost == 0 {
+				continue
+			}
+			best = n
+			kept := 0 // the most a weaker item still whole costs
+			for _, y := range give[n:] {
+				kept = max(kept, y.cost())
+			}
+			if cost >= kept || cost >= min(x.fullCost, limit(x)) {
+				break
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		for _, y := range give[:best] {
+			b.remaining += y.cost()
+			y.useFit, y.isSummary = false, true
+			b.remaining -= y.cost()
+		}
+		b.remaining += x.cost()
+		b.selected = slices.DeleteFunc(b.selected, func(s *cand) bool { return s == x })
+		x.selected, x.isSummary = false, false
+		if !b.takeBest(x, limit(x), b.remaining, true) {
+			b.take(x, false, true) // not reached: its room was measured above
 		}
 	}
 }

@@ -672,3 +672,48 @@ func FuzzBuild(f *testing.F) {
 		checkRoundTrip(t, format, p)
 	})
 }
+
+// TestNoSummaryAboveABody: a definition is not shown as its signature
+// while a weaker one of its source keeps its body. Here the better item
+// comes last in MMR order (it shares the best item's file), finds too
+// little left for a shortened copy, and respend keeps back what the small
+// weaker items cost: the weakest gives way to its summary, and the better
+// item shows its lines.
+func TestNoSummaryAboveABody(t *testing.T) {
+	cs := []Candidate{
+		mkCand("a.go", 1, "best", 80, 1, SourceQuery, ""),
+		mkCand("a.go", 100, "better", 700, 0.6, SourceQuery, ""),
+		mkCand("b.go", 1, "weakerB", 170, 0.5, SourceQuery, ""),
+		mkCand("c.go", 1, "weakerC", 170, 0.45, SourceQuery, ""),
+		mkCand("d.go", 1, "weakerD", 170, 0.4, SourceQuery, ""),
+	}
+	for i := range cs {
+		cs[i].Language = "go"
+	}
+	bears := func(line string) float64 {
+		if strings.Contains(line, "step_") {
+			return 1
+		}
+		return 0
+	}
+	p, err := Build(Request{Budget: 700, IncludeScore: 0.99, LineWeight: bears}, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := map[string]Item{}
+	for _, it := range p.Items {
+		items[it.Symbol] = it
+	}
+	if len(items) != 5 {
+		t.Fatalf("items %v, want all five", symbolsOf(p))
+	}
+	better := items["better"]
+	if strings.Count(better.Text, "step_") < 5 {
+		t.Errorf("better (0.6) shows %d tokens:\n%s\nwant its lines, the weaker items giving way", better.Tokens, better.Text)
+	}
+	for _, weaker := range []string{"weakerB", "weakerC", "weakerD"} {
+		if it := items[weaker]; strings.Count(it.Text, "step_") > strings.Count(better.Text, "step_") {
+			t.Errorf("%s (weaker) shows more lines than better: %d tokens against %d", weaker, it.Tokens, better.Tokens)
+		}
+	}
+}
