@@ -371,6 +371,10 @@ func (l *locator) addPaths(ev querytext.Evidence) error {
 				// elsewhere (the trace is of another version), the
 				// definition of that name nearest to it (fileDefs.frameUnit).
 				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior, frame: true, fn: w.fn, cls: w.cls})
+			} else if w.line > 0 {
+				// A line the text points at ("core.py:2150", a link to
+				// it) names the definition holding it.
+				f.named = append(f.named, namedLine{line: w.line, sure: w.weight * spec * f.prior})
 			}
 		}
 	}

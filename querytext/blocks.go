@@ -55,6 +55,11 @@ func classifyLine(l string) lineKind {
 		return lineCode
 	case logLineRe.MatchString(l):
 		return lineLog
+	}
+	// A link is a word of its sentence ("See https://…/issues/12",
+	// "[the docs](https://…)"), not code nor a "Key: value" line.
+	t = strings.TrimSpace(unlink(t))
+	switch {
 	case strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "> ") && !isSentence(t[2:]):
 		return lineOutput
 	case codeStartRe.MatchString(t):
@@ -75,6 +80,24 @@ func classifyLine(l string) lineKind {
 		return lineCode
 	}
 	return lineOutput
+}
+
+// mdLinkRe is a Markdown link, [text](url), or an autolink, <url>.
+var mdLinkRe = regexp.MustCompile(`\[([^\]\n]*)\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*://[^>\s]*>`)
+
+// unlink turns each link of l into a word: a Markdown link into its text,
+// a URL into "link".
+func unlink(l string) string {
+	if !strings.Contains(l, "://") {
+		return l
+	}
+	l = mdLinkRe.ReplaceAllStringFunc(l, func(m string) string {
+		if strings.HasPrefix(m, "<") {
+			return "link"
+		}
+		return mdLinkRe.FindStringSubmatch(m)[1]
+	})
+	return urlRe.ReplaceAllString(l, "link")
 }
 
 // isSentence reports running text: mostly plain words (letters, with

@@ -265,6 +265,7 @@ func readProse(l string, names *nameSet, ev *Evidence) {
 	for _, m := range spanRe.FindAllStringSubmatch(l, -1) {
 		readSpan(strings.TrimSpace(m[1]), names, ev)
 	}
+	readLinks(l, ev)
 	rest := urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " ")
 	for _, m := range quoteRe.FindAllStringSubmatch(rest, -1) {
 		lit := firstNonEmpty(m[1:]...)
@@ -529,12 +530,32 @@ func errorOutput(l string) (string, bool) {
 	return "", false
 }
 
+// linkRe is a link to a file of a repository as code hosts print it —
+// GitHub's and GitLab's …/blob/REF/PATH#L12 (-L20), Gitea's and
+// Bitbucket's …/src/REF/PATH#L12 or #lines-12 —: a report pointing at the
+// line it is about.
+var linkRe = regexp.MustCompile(`://[^\s/]+/\S*?/(?:-/)?(?:blob|src(?:/(?:branch|commit|tag))?)/[^/\s]+/([^\s#?)\]>"']+)(?:\?[^\s#)\]>"']*)?(?:#L(\d+)|#lines-(\d+))?`)
+
+// readLinks collects the files (and lines) that links to a repository's
+// files name; the rest of a URL names nothing.
+func readLinks(l string, ev *Evidence) {
+	for _, u := range urlRe.FindAllString(l, -1) {
+		m := linkRe.FindStringSubmatch(u)
+		if m == nil || !isPath(m[1]) {
+			continue
+		}
+		line, _ := strconv.Atoi(firstNonEmpty(m[2], m[3]))
+		ev.Paths = append(ev.Paths, Path{Path: m[1], Line: line, Frame: -1})
+	}
+}
+
 // sourceExts are the extensions a path must end in to be read as a file of
 // code (so "e.g.", "3.7" and version numbers are not paths).
 const sourceExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|java|kt|kts|rb|rs|c|h|cc|cpp|hpp|cs|php|sh|bash|lua|swift|scala|ex|exs|md|rst|txt|toml|yaml|yml|json|cfg|ini|html|jinja|j2|tmpl|sql|proto`
 
 // readPaths collects the file paths of a line (path, path:line).
 func readPaths(l string, ev *Evidence) {
+	l = urlRe.ReplaceAllString(l, " ") // a URL's path is the server's (links: readLinks)
 	for _, m := range pathRe.FindAllStringSubmatch(l, -1) {
 		p := strings.TrimRight(m[1], ".,;:)")
 		if !isPath(p) {

@@ -706,3 +706,41 @@ func TestRuntimeMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestLinks: a link to a repository's file names the file and the line it
+// points at; a link is a word of its sentence, so a line holding one stays
+// prose (not code, nor a "Key: value" line), and a link elsewhere names
+// nothing.
+func TestLinks(t *testing.T) {
+	q := "Totals are off by a cent\n\n" +
+		"The rounding is done here: https://github.com/acme/shop/blob/4e1f0c2/internal/money/round.go#L15-L22 and\n" +
+		"also see [this line](https://gitlab.com/acme/shop/-/blob/main/src/shop/cart.py?ref_type=heads#L2150).\n" +
+		"Compare https://codeberg.org/acme/shop/src/branch/main/web/format.ts#L7 and https://bitbucket.org/acme/shop/src/9a8b7c6/lib/tax.rb#lines-40\n" +
+		"See https://github.com/acme/shop/issues/212 and <https://docs.example.com/v2.1/rounding>.\n" +
+		"Docs: https://shop.example.com/en/2.1.x/money/ and https://github.com/acme/shop/tree/main/src\n"
+	ev := Analyse(q)
+	for _, b := range ev.Blocks {
+		if b.Kind != Prose {
+			t.Errorf("a line with a link read as %v: %q", b.Kind, b.Lines)
+		}
+	}
+	want := []Path{
+		{Path: "internal/money/round.go", Line: 15, Frame: -1},
+		{Path: "src/shop/cart.py", Line: 2150, Frame: -1},
+		{Path: "web/format.ts", Line: 7, Frame: -1},
+		{Path: "lib/tax.rb", Line: 40, Frame: -1},
+	}
+	if !slices.Equal(ev.Paths, want) {
+		t.Errorf("paths %+v, want %+v", ev.Paths, want)
+	}
+	for _, n := range ev.Names {
+		if strings.Contains(n.Text, "github") || strings.Contains(n.Text, "example") {
+			t.Errorf("a URL gave the name %q", n.Text)
+		}
+	}
+	// A URL in pasted output is the server's path, no file of the workspace.
+	ev = Analyse("the page breaks\n\n```\n2024-05-01 10:00:01 WARN GET https://shop.example.com/static/app.js 404\n```\n")
+	if len(ev.Paths) != 0 {
+		t.Errorf("paths %+v from a URL in a log", ev.Paths)
+	}
+}
