@@ -164,6 +164,58 @@ func codeDensity(t string) float64 {
 	return float64(n) / float64(len([]rune(t)))
 }
 
+// dropComments removes the HTML comments of Markdown text outside fenced
+// blocks: an issue template's instructions ("Include the full traceback if
+// there was an exception."), which the page does not show and a report
+// keeps word for word. A comment in a fence is code (a template's); one
+// never closed is no comment.
+func dropComments(lines []string) []string {
+	out := lines[:0:0]
+	fence, inComment := "", false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if !inComment && fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			fence = t[:3]
+			out = append(out, l)
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			out = append(out, l)
+			continue
+		}
+		var b strings.Builder
+		rest, dropped := l, inComment
+		for rest != "" {
+			if inComment {
+				end := strings.Index(rest, "-->")
+				if end < 0 {
+					rest = ""
+					break
+				}
+				rest, inComment = rest[end+3:], false
+				continue
+			}
+			start := strings.Index(rest, "<!--")
+			if start < 0 {
+				b.WriteString(rest)
+				break
+			}
+			b.WriteString(rest[:start])
+			rest, inComment, dropped = rest[start+4:], true, true
+		}
+		if kept := b.String(); !dropped || strings.TrimSpace(kept) != "" {
+			out = append(out, kept)
+		}
+	}
+	if inComment {
+		return lines // "<!--" never closed: text that merely spells it
+	}
+	return out
+}
+
 // splitBlocks cuts lines into classified blocks: fenced blocks whole,
 // tracebacks from their header (or first frame) to their exception line,
 // and the other lines in runs of one kind.

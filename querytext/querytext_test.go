@@ -744,3 +744,34 @@ func TestLinks(t *testing.T) {
 		t.Errorf("paths %+v from a URL in a log", ev.Paths)
 	}
 }
+
+// TestTemplateComments: an issue template's HTML comments are not the
+// report's words; a comment inside a fence is code, and "<!--" never
+// closed is text.
+func TestTemplateComments(t *testing.T) {
+	q := "Totals are off by a cent\n\n" +
+		"<!--\nThis issue tracker is a tool to address bugs in Shop itself.\nInclude the full traceback if there was an exception.\n-->\n\n" +
+		"The daily totals differ by one cent. <!-- Describe the expected behavior. --> Expected 10.05.\n\n" +
+		"```html\n<!-- the discount banner -->\n<p>{{ total }}</p>\n```\n"
+	ev := Analyse(q)
+	for _, w := range []string{"tracker", "traceback", "expected behavior"} {
+		if strings.Contains(ev.Prose, w) {
+			t.Errorf("prose holds the template's %q:\n%s", w, ev.Prose)
+		}
+	}
+	if !strings.Contains(ev.Prose, "The daily totals differ by one cent.  Expected 10.05.") {
+		t.Errorf("prose lost the report's words:\n%s", ev.Prose)
+	}
+	var fenced []string
+	for _, b := range ev.Blocks {
+		if b.Kind != Prose {
+			fenced = append(fenced, b.Lines...)
+		}
+	}
+	if !slices.Contains(fenced, "<!-- the discount banner -->") {
+		t.Errorf("a comment inside a fence was dropped: %q", fenced)
+	}
+	if ev := Analyse("arrows break\n\nThe parser reads <!-- as the start of a comment and stops."); !strings.Contains(ev.Prose, "stops") {
+		t.Errorf("text after an unclosed <!-- was dropped:\n%s", ev.Prose)
+	}
+}
