@@ -206,7 +206,7 @@ func dropComments(lines []string) []string {
 			b.WriteString(rest[:start])
 			rest, inComment, dropped = rest[start+4:], true, true
 		}
-		if kept := b.String(); !dropped || strings.TrimSpace(kept) != "" {
+		if kept := b.String(); (!dropped || strings.TrimSpace(kept) != "") && !isTemplateLine(kept) {
 			out = append(out, kept)
 		}
 	}
@@ -214,6 +214,43 @@ func dropComments(lines []string) []string {
 		return lines // "<!--" never closed: text that merely spells it
 	}
 	return out
+}
+
+// templateWords are the words of an issue template's headings ("###
+// Describe the bug", "**Expected behavior**", "Steps to reproduce:") and
+// of an issue form's empty answer ("_No response_").
+var templateWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`describe description bug report reproduce reproduction steps step
+		expected actual current behavior behaviour result results outcome additional context information info
+		environment screenshots screenshot logs log output what happened happen did you expect instead
+		summary details detail response problem issue minimal example relevant version versions system
+		to the a an of and or if any please provide here your this no none`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// isTemplateLine reports a heading of an issue template (every word of it
+// a template word) or an issue form's "_No response_": the same in every
+// report, so no evidence of any.
+func isTemplateLine(l string) bool {
+	t := strings.TrimSpace(l)
+	heading := strings.HasPrefix(t, "#")
+	t = strings.TrimLeft(t, "# ")
+	if strings.HasPrefix(t, "**") && strings.HasSuffix(strings.TrimRight(t, ":"), "**") || strings.HasPrefix(t, "_") && strings.HasSuffix(t, "_") {
+		heading = true
+	}
+	t = strings.Trim(t, "*_: ")
+	if !heading && !strings.HasSuffix(strings.TrimSpace(l), ":") || t == "" {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(t)) {
+		if !templateWords[strings.Trim(w, ".,;:?!()'\"")] {
+			return false
+		}
+	}
+	return true
 }
 
 // splitBlocks cuts lines into classified blocks: fenced blocks whole,

@@ -775,3 +775,23 @@ func TestTemplateComments(t *testing.T) {
 		t.Errorf("text after an unclosed <!-- was dropped:\n%s", ev.Prose)
 	}
 }
+
+// TestTemplateHeadings: the headings of an issue template or form and an
+// empty field's "_No response_" are the same in every report; a heading
+// that says something stays.
+func TestTemplateHeadings(t *testing.T) {
+	q := "Totals are off by a cent\n\n### Describe the bug\n\nThe daily totals differ by one cent.\n\n" +
+		"**Expected behavior**\n\nThey match the shop.\n\nSteps to reproduce:\n\n1. Export the day.\n\n" +
+		"### Additional context\n\n_No response_\n\n### Rounding of refunds\n\nRefunds round up.\n"
+	ev := Analyse(q)
+	for _, w := range []string{"Describe", "behavior", "reproduce", "Additional", "No response"} {
+		if strings.Contains(ev.Prose, w) {
+			t.Errorf("prose holds the template's %q:\n%s", w, ev.Prose)
+		}
+	}
+	for _, w := range []string{"differ by one cent", "They match the shop.", "Export the day.", "Rounding of refunds", "Refunds round up."} {
+		if !strings.Contains(ev.Prose, w) {
+			t.Errorf("prose lost %q:\n%s", w, ev.Prose)
+		}
+	}
+}
