@@ -173,8 +173,10 @@ func Analyse(q string) Evidence {
 			}
 		}
 	}
-	for _, msg := range append(ev.Messages, ev.Literals...) {
-		readRuntime(msg, names)
+	// A runtime's or compiler's message is read wherever it is: a
+	// traceback's last line, pasted build output, a sentence.
+	for _, l := range lines {
+		readRuntime(l, names)
 	}
 	ev.Prose = strings.Join(prose, "\n")
 	ev.Code = strings.Join(code, " ")

@@ -691,6 +691,21 @@ func TestRuntimeMessages(t *testing.T) {
 			[]string{"total"}, nil},
 		{"```\nUncaught TypeError: cart.applyCoupon is not a function\n    at render (/app/src/view.js:4:9)\n```\n",
 			[]string{"applyCoupon"}, nil},
+		{"```\nImportError: cannot import name 'url_quote' from 'werkzeug.urls' (/venv/lib/python3.11/site-packages/werkzeug/urls.py)\n```\n",
+			[]string{"werkzeug.urls.url_quote", "url_quote"}, nil},
+		{"```\nModuleNotFoundError: No module named 'jinja2.contrib'\n```\n", []string{"jinja2.contrib"}, nil},
+		// a compiler's, in pasted build output
+		{"```\n./main.go:12:9: undefined: cli.NewApp\n```\n", []string{"NewApp"}, []string{"cli"}},
+		{"```\n./main.go:20:5: c.GlobalString undefined (type *cli.Context has no field or method GlobalString)\n```\n",
+			[]string{"Context.GlobalString", "Context", "GlobalString"}, nil},
+		{"```\n./main.go:31:17: cannot use &myFlag{} (value of type *myFlag) as cli.Flag value in array or slice literal: *myFlag does not implement cli.Flag (missing method Names)\n```\n",
+			[]string{"Flag", "Names"}, nil},
+		{"```\nsrc/cart.ts(4,9): error TS2339: Property 'coupon' does not exist on type 'Cart'.\n```\n",
+			[]string{"Cart.coupon", "Cart", "coupon"}, nil},
+		{"```\nsrc/app.ts(1,10): error TS2305: Module '\"./cart\"' has no exported member 'applyCoupon'.\n```\n",
+			[]string{"applyCoupon"}, nil},
+		{"```\nsrc/cart.ts(4,9): error TS2339: Property 'trim' does not exist on type 'number'.\n```\n",
+			[]string{"trim"}, []string{"number", "number.trim"}},
 	} {
 		ev := Analyse("the program fails\n\n" + tc.q)
 		got := nameWeights(ev.Names)

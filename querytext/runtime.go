@@ -27,6 +27,13 @@ var (
 	pyAttrRe = regexp.MustCompile(`(?:^|[\s:])(?:'([\w.]+)' object|type object '([\w.]+)'|module '([\w.]+)') has no attribute '(\w+)'`)
 	pyUseRe  = regexp.MustCompile(`(?:^|[\s:])'([\w.]+)' object (?:is not (?:callable|subscriptable|iterable|an iterator|a mapping)|does not support item (?:assignment|deletion)|cannot be interpreted as an integer)`)
 	pyNameRe = regexp.MustCompile(`(?:^|[\s:])(?:global )?name '(\w+)' is not defined`)
+	// CPython's import errors: a name a module no longer (or not yet) has.
+	pyImportRe = regexp.MustCompile(`cannot import name '(\w+)' from '([\w.]+)'|No module named '([\w.]+)'`)
+	// Go's compiler: an undefined name, a missing method, an interface
+	// not implemented.
+	goUndefRe = regexp.MustCompile(`(?:^|\s)undefined: ([A-Za-z_][\w.]*)|undefined \(type \*?([\w./]+) has no field or method (\w+)|(\*?[\w./]+) does not implement ([\w./]+) \((?:missing|wrong type for) method (\w+)\)`)
+	// TypeScript's compiler: a property a type lacks, an export a module lacks.
+	tsPropRe = regexp.MustCompile(`Property '(\w+)' does not exist on type '([\w.]+)'|has no exported member '(\w+)'`)
 	// Go's failed type assertions.
 	goConvRe = regexp.MustCompile(`interface conversion: ([^\s,:]+(?: \{\})?) is (?:not )?([^\s,:]+)(?:, not ([^\s,:]+)|: missing method (\w+))?`)
 	// V8's errors about a property.
@@ -42,7 +49,8 @@ var builtinTypes = func() map[string]bool {
 		coroutine property classmethod staticmethod range slice memoryview dict_keys dict_values
 		dict_items map filter zip enumerate
 		interface{} string int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float32 float64
-		bool byte rune error`) {
+		bool byte rune error any
+		number boolean unknown never void Object Array Function Promise`) {
 		m[w] = true
 	}
 	return m
@@ -80,6 +88,32 @@ func readRuntime(msg string, names *nameSet) {
 	}
 	for _, m := range pyNameRe.FindAllStringSubmatch(msg, -1) {
 		add(m[1])
+	}
+	for _, m := range pyImportRe.FindAllStringSubmatch(msg, -1) {
+		if m[1] != "" {
+			names.add(m[2]+"."+m[1], weightRuntime) // the module names its file
+			add(m[1])
+		}
+		add(m[3])
+	}
+	for _, m := range goUndefRe.FindAllStringSubmatch(msg, -1) {
+		add(goTypeName(m[1])) // cli.NewApp: the package is the import's name
+		if t := goTypeName(m[2]); t != "" && m[3] != "" {
+			names.add(t+"."+m[3], weightRuntime)
+			add(t)
+		}
+		add(goTypeName(m[4]))
+		add(goTypeName(m[5]))
+		add(m[3])
+		add(m[6])
+	}
+	for _, m := range tsPropRe.FindAllStringSubmatch(msg, -1) {
+		if m[1] != "" && !builtinTypes[m[2]] {
+			names.add(m[2]+"."+m[1], weightRuntime)
+			add(m[2])
+		}
+		add(m[1])
+		add(m[3])
 	}
 	for _, m := range goConvRe.FindAllStringSubmatch(msg, -1) {
 		for _, t := range m[1:4] {
