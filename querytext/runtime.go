@@ -5,14 +5,16 @@ import (
 	"strings"
 )
 
-// Messages a language runtime prints name code that no text search finds:
-// the interpreter builds them, so they are in no string of the codebase.
-// "Option.__init__() got an unexpected keyword argument 'x'" names the
-// function whose parameters are wrong; "'Context' object has no attribute
-// 'meta'" the class an attribute is missing from and the attribute;
-// "interface conversion: interface {} is *cli.StringSlice, not []string"
-// the types converted. These forms are fixed by the runtimes (CPython,
-// Go, V8), so they are read here by their words.
+// Messages a language runtime or compiler prints name code that no text
+// search finds: the toolchain builds them, so they are in no string of the
+// codebase. "Option.__init__() got an unexpected keyword argument 'x'"
+// names the function whose parameters are wrong; "'Context' object has no
+// attribute 'meta'" the class an attribute is missing from and the
+// attribute; "cannot import name 'url_decode' from 'werkzeug.urls'" the
+// module and what it lacks; "interface conversion: interface {} is
+// *cli.StringSlice, not []string" the types converted; "undefined:
+// cli.NewApp" a name the code no longer has. These forms are fixed by the
+// toolchains (CPython, Go, V8, tsc), so they are read here by their words.
 
 // weightRuntime is the weight of a name a runtime message gives: the
 // runtime's own spelling of a name, as sure as a code span's, though it
@@ -56,7 +58,8 @@ var builtinTypes = func() map[string]bool {
 	return m
 }()
 
-// readRuntime adds the names runtime message msg gives.
+// readRuntime adds the names the runtime or compiler messages of line msg
+// give.
 func readRuntime(msg string, names *nameSet) {
 	add := func(name string) {
 		if name != "" && !isDunder(lastPart(name)) && !builtinTypes[name] {
