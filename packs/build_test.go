@@ -186,6 +186,28 @@ func mkCand(path string, start int, id string, tokens int, score float64, source
 		Kind: "function", Text: text, Score: score, Source: source, IncludeMode: mode, Reason: source + " " + id}
 }
 
+// buildSteps builds a pack of Go candidates (mkCand's) whose every body
+// line bears on the request, as the engine's weights make the lines of a
+// hit do: a shortened item keeps lines, not a summary.
+func buildSteps(t *testing.T, req Request, cs []Candidate) Pack {
+	t.Helper()
+	for i := range cs {
+		cs[i].Language = "go"
+	}
+	req.IncludeScore = 0.99
+	req.LineWeight = func(line string) float64 {
+		if strings.Contains(line, "step_") {
+			return 1
+		}
+		return 0
+	}
+	p, err := Build(req, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func symbolsOf(p Pack) []string {
 	var out []string
 	for _, it := range p.Items {
@@ -421,21 +443,7 @@ func TestBudgetDownTheRanking(t *testing.T) {
 		mkCand("a.go", 100, "second", 600, 0.9, SourceQuery, ""),
 		mkCand("b.go", 1, "other", 600, 0.6, SourceQuery, ""),
 	}
-	for i := range cs {
-		cs[i].Language = "go"
-	}
-	// Every body line bears on the request, as the engine's weights make
-	// the lines of a hit do: a shortened item keeps lines, not a summary.
-	bears := func(line string) float64 {
-		if strings.Contains(line, "step_") {
-			return 1
-		}
-		return 0
-	}
-	p, err := Build(Request{Budget: 900, IncludeScore: 0.99, LineWeight: bears}, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := buildSteps(t, Request{Budget: 900}, cs)
 	tokens := map[string]int{}
 	for _, it := range p.Items {
 		tokens[it.Symbol] = it.Tokens
@@ -461,19 +469,7 @@ func TestRespendKeepsShares(t *testing.T) {
 		mkCand("b.go", 1, "q3", 600, 0.8, SourceQuery, ""),
 		mkCand("a_test.go", 1, "TestA", 800, 0.3, SourceTest, ""),
 	}
-	bears := func(line string) float64 {
-		if strings.Contains(line, "step_") {
-			return 1
-		}
-		return 0
-	}
-	for i := range cs {
-		cs[i].Language = "go"
-	}
-	p, err := Build(Request{Budget: 2000, Task: TaskTesting, IncludeScore: 0.99, LineWeight: bears}, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := buildSteps(t, Request{Budget: 2000, Task: TaskTesting}, cs)
 	for _, it := range p.Items {
 		if it.Symbol == "TestA" {
 			if it.Shortened {
@@ -687,19 +683,7 @@ func TestNoSummaryAboveABody(t *testing.T) {
 		mkCand("c.go", 1, "weakerC", 170, 0.45, SourceQuery, ""),
 		mkCand("d.go", 1, "weakerD", 170, 0.4, SourceQuery, ""),
 	}
-	for i := range cs {
-		cs[i].Language = "go"
-	}
-	bears := func(line string) float64 {
-		if strings.Contains(line, "step_") {
-			return 1
-		}
-		return 0
-	}
-	p, err := Build(Request{Budget: 700, IncludeScore: 0.99, LineWeight: bears}, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := buildSteps(t, Request{Budget: 700}, cs)
 	items := map[string]Item{}
 	for _, it := range p.Items {
 		items[it.Symbol] = it
