@@ -658,7 +658,8 @@ func (b *builder) respend(limit func(*cand) int) {
 // that is little, so small weak items can stay whole beside a summarised
 // better one. The weaker items of the source, weakest first, give way to
 // their summaries until the better item shows at least as much as each
-// weaker item still whole (or all it may), shortened to the room they free.
+// weaker item keeping its body (or all it may), shortened to the room they
+// free.
 func (b *builder) repairRank(limit func(*cand) int) {
 	var agents []*cand
 	for _, c := range b.selected {
@@ -684,7 +685,7 @@ func (b *builder) repairRank(limit func(*cand) int) {
 			if x.fullCost <= min(limit(x), room) {
 				return x.fullCost
 			}
-			if _, cost, ok := b.shortened(x, min(limit(x), room)); ok && cost <= room && (cost >= minItemTokens || cost*2 >= x.fullCost) {
+			if _, cost, ok := b.shortened(x, min(limit(x), room)); ok && cost <= room && usefulCopy(x, cost) {
 				return cost
 			}
 			return 0
@@ -699,7 +700,7 @@ func (b *builder) repairRank(limit func(*cand) int) {
 				continue
 			}
 			best = n
-			kept := 0 // the most a weaker item still whole costs
+			kept := 0 // the most a weaker item keeping its body costs
 			for _, y := range give[n:] {
 				kept = max(kept, y.cost())
 			}
@@ -738,7 +739,7 @@ func (b *builder) takeBest(c *cand, limit, room int, fitRoom bool) bool {
 	if fitRoom {
 		target = min(limit, room)
 	}
-	if text, cost, ok := b.shortened(c, target); ok && cost <= room && (cost >= minItemTokens || cost*2 >= c.fullCost) {
+	if text, cost, ok := b.shortened(c, target); ok && cost <= room && usefulCopy(c, cost) {
 		c.fit, c.fitCost = text, cost
 		b.take(c, true, false)
 		return true
@@ -749,6 +750,10 @@ func (b *builder) takeBest(c *cand, limit, room int, fitRoom bool) bool {
 	}
 	return false
 }
+
+// usefulCopy reports whether a shortened copy of c costing cost is worth
+// showing: at least minItemTokens, or half of c.
+func usefulCopy(c *cand, cost int) bool { return cost >= minItemTokens || cost*2 >= c.fullCost }
 
 // summarise makes c's summary once; it reports whether c has one worth
 // offering (structure to elide, and at most summaryMaxShare of the cost).

@@ -164,12 +164,13 @@ func codeDensity(t string) float64 {
 	return float64(n) / float64(len([]rune(t)))
 }
 
-// dropComments removes the HTML comments of Markdown text outside fenced
-// blocks: an issue template's instructions ("Include the full traceback if
-// there was an exception."), which the page does not show and a report
-// keeps word for word. A comment in a fence is code (a template's); one
-// never closed is no comment.
-func dropComments(lines []string) []string {
+// dropTemplate removes what an issue template leaves in every report,
+// outside fenced blocks: its HTML comments — the instructions ("Include
+// the full traceback if there was an exception."), which the page does not
+// show and a report keeps word for word — and its headings
+// (isTemplateLine). A comment in a fence is code (a template's); one never
+// closed is no comment.
+func dropTemplate(lines []string) []string {
 	out := lines[:0:0]
 	fence, inComment := "", false
 	for _, l := range lines {

@@ -145,7 +145,7 @@ const longWords = 11
 // Analyse reads a query.
 func Analyse(q string) Evidence {
 	q = strings.ReplaceAll(q, "\r\n", "\n")
-	lines := dropComments(strings.Split(strings.TrimSpace(q), "\n"))
+	lines := dropTemplate(strings.Split(strings.TrimSpace(q), "\n"))
 	var ev Evidence
 	ev.Long = len(lines) > 1 || len(strings.Fields(q)) > longWords
 	if len(lines) > 1 {
