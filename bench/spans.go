@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -56,9 +57,24 @@ func benchSpans(args []string) error {
 	repo := fs.String("repo", "", "only this repository (owner/name)")
 	perQuery := fs.String("per-query", "", "score_pack.py's per-query lines, written to this file (markdown)")
 	hybrid := fs.Bool("hybrid", false, "search and pack with use-lite embeddings too (embeds every tree on first use: long)")
+	reports := fs.String("reports", "", "score these texts instead (JSON lines of repo, commit and query: bug reports written for rows of -spans), on those rows only")
 	fs.Parse(args)
 
 	scorer := filepath.Join(filepath.Dir(*data), "score_pack.py")
+	if *reports != "" {
+		if *work == filepath.Join(benchDir(), "spans") {
+			*work = filepath.Join(benchDir(), "spans-reports") // the dev rows' outputs stay
+		}
+		rows, err := withReports(*data, *reports, *work)
+		if os.IsNotExist(err) {
+			fmt.Printf("# %s not found: definition-level figures not measured\n", *data)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		*data = rows
+	}
 	qs, err := evalset.LoadLocalisation(*data)
 	if os.IsNotExist(err) {
 		fmt.Printf("# %s not found: definition-level figures not measured\n", *data)
@@ -167,8 +183,8 @@ func benchSpans(args []string) error {
 			return fmt.Errorf("score_pack.py (%s): %w", f, err)
 		}
 	}
-	if *repo != "" {
-		return nil
+	if *repo != "" || *reports != "" {
+		return nil // the targets and floors are the dev set's
 	}
 	md, js := tables["markdown"], tables["json"]
 	for _, s := range spanFigures {
@@ -185,6 +201,67 @@ func benchSpans(args []string) error {
 	info("pack latency in process p50 (markdown, both budgets)", ms(percentile(packLat, 0.50)), "ms")
 	info("pack latency in process p95", ms(percentile(packLat, 0.95)), "ms")
 	return nil
+}
+
+// withReports writes the rows of data that reports were written for, each
+// with its report as the query, to a file under work, and returns its path.
+// A report names its row by repository and commit (a prefix); the rows'
+// answers stay in data, outside the repository.
+func withReports(data, reports, work string) (string, error) {
+	rows, err := readJSONLines(data)
+	if err != nil {
+		return "", err
+	}
+	texts, err := readJSONLines(reports)
+	if err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	for _, r := range texts {
+		repo, _ := r["repo"].(string)
+		commit, _ := r["commit"].(string)
+		query, _ := r["query"].(string)
+		n := 0
+		for _, row := range rows {
+			if c, _ := row["commit"].(string); row["repo"] == repo && commit != "" && strings.HasPrefix(c, commit) {
+				row["query"] = query
+				b, err := json.Marshal(row)
+				if err != nil {
+					return "", err
+				}
+				out.Write(append(b, '\n'))
+				n++
+			}
+		}
+		if n != 1 {
+			return "", fmt.Errorf("%s: report for %s@%s matches %d rows of %s, want 1", reports, repo, commit, n, data)
+		}
+	}
+	p := filepath.Join(work, "reports-rows.jsonl")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return "", err
+	}
+	return p, os.WriteFile(p, out.Bytes(), 0o644)
+}
+
+// readJSONLines reads a file of JSON objects, one per line.
+func readJSONLines(p string) ([]map[string]any, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", p, i+1, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // scorerRowID is score_pack.py's name for a row's output folder.
