@@ -265,7 +265,9 @@ var (
 // readProse collects the evidence of one line of running text.
 func readProse(l string, names *nameSet, ev *Evidence) {
 	for _, m := range spanRe.FindAllStringSubmatch(l, -1) {
-		readSpan(strings.TrimSpace(m[1]), names, ev)
+		if span := strings.TrimSpace(m[1]); !urlRe.MatchString(span) {
+			readSpan(span, names, ev) // a URL in a span is a link (readLinks)
+		}
 	}
 	readLinks(l, ev)
 	rest := urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " ")
@@ -384,6 +386,7 @@ func readSpan(s string, names *nameSet, ev *Evidence) {
 // readCode collects the names of one line of a code block and returns its
 // identifier words.
 func readCode(l string, names *nameSet, ev *Evidence) []string {
+	readCommand(l, ev)
 	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(l), ">>>"), "..."))
 	if m := diffPathRe.FindStringSubmatch(t); m != nil {
 		ev.Paths = append(ev.Paths, Path{Path: m[1], Frame: -1})
@@ -448,6 +451,7 @@ func stripStrings(l string) string {
 // (a log) and the names it spells like code; plain words are left out.
 func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 	readPaths(l, ev)
+	readCommand(l, ev)
 	msg, printed := errorOutput(l)
 	if printed {
 		ev.Messages = append(ev.Messages, msg) // the line's quotes are part of it
@@ -473,6 +477,22 @@ func readLogLine(l string, names *nameSet, ev *Evidence, isLog bool) {
 		case isLog && hasInnerUpper(w) || isLog && strings.Contains(w, "_") && len(w) > 4:
 			names.add(w, weightLog)
 		}
+	}
+}
+
+// promptRe is a command typed at a shell prompt: "$ app serve --port 80",
+// "% …", "> …" (cmd), "PS C:\app> …" (PowerShell).
+var promptRe = regexp.MustCompile(`^\s*(?:\$|%|>|PS [^>]*>)\s+\S`)
+
+// readCommand reads the --options of a command line pasted with its
+// prompt, as the options of a sentence are read: to find verbatim where the
+// program defines them.
+func readCommand(l string, ev *Evidence) {
+	if !promptRe.MatchString(l) {
+		return
+	}
+	for _, m := range optionRe.FindAllStringSubmatch(l, -1) {
+		ev.Literals = append(ev.Literals, m[1])
 	}
 }
 

@@ -810,3 +810,20 @@ func TestTemplateHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLineOptions: the --options of a command pasted with its
+// prompt, in a console block or in pasted output, are found verbatim as a
+// sentence's are; a URL in a code span is a link, not a name.
+func TestCommandLineOptions(t *testing.T) {
+	q := "The server starts without TLS\n\n```console\n$ export APP=shop\n$ shop run --cert=adhoc --port 8443\n * Running on http://127.0.0.1:8443\n```\n\n" +
+		"```\nPS C:\\shop> shop export --since 2024-01-01\nError: No such option: --since\n```\n\nExpected `https://127.0.0.1:8443`.\n"
+	ev := Analyse(q)
+	for _, opt := range []string{"--cert", "--port", "--since"} {
+		if !slices.Contains(ev.Literals, opt) {
+			t.Errorf("literals %q, want %s", ev.Literals, opt)
+		}
+	}
+	if _, ok := nameWeights(ev.Names)["https"]; ok {
+		t.Errorf("a URL in a code span gave the name https: %v", ev.Names)
+	}
+}
