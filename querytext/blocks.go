@@ -233,8 +233,9 @@ var templateWords = func() map[string]bool {
 }()
 
 // isTemplateLine reports a heading of an issue template (every word of it
-// a template word) or an issue form's "_No response_": the same in every
-// report, so no evidence of any.
+// a template word, or a question: "### What version of Cobra are you
+// using?") or an issue form's "_No response_": the same in every report,
+// so no evidence of any.
 func isTemplateLine(l string) bool {
 	t := strings.TrimSpace(l)
 	heading := strings.HasPrefix(t, "#")
@@ -245,6 +246,9 @@ func isTemplateLine(l string) bool {
 	t = strings.Trim(t, "*_: ")
 	if !heading && !strings.HasSuffix(strings.TrimSpace(l), ":") || t == "" {
 		return false
+	}
+	if strings.HasSuffix(t, "?") && !strings.Contains(t, "`") {
+		return true // a template's question: "### What did you expect to see?"
 	}
 	for _, w := range strings.Fields(strings.ToLower(t)) {
 		if !templateWords[strings.Trim(w, ".,;:?!()'\"")] {

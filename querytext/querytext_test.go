@@ -797,14 +797,15 @@ func TestTemplateComments(t *testing.T) {
 func TestTemplateHeadings(t *testing.T) {
 	q := "Totals are off by a cent\n\n### Describe the bug\n\nThe daily totals differ by one cent.\n\n" +
 		"**Expected behavior**\n\nThey match the shop.\n\nSteps to reproduce:\n\n1. Export the day.\n\n" +
-		"### Additional context\n\n_No response_\n\n### Rounding of refunds\n\nRefunds round up.\n"
+		"### Additional context\n\n_No response_\n\n### Rounding of refunds\n\nRefunds round up.\n\n" +
+		"### What version of Shop are you using?\n\nv1.8.0\n\n### Why does `Refund.total` round up?\n"
 	ev := Analyse(q)
-	for _, w := range []string{"Describe", "behavior", "reproduce", "Additional", "No response"} {
+	for _, w := range []string{"Describe", "behavior", "reproduce", "Additional", "No response", "What version"} {
 		if strings.Contains(ev.Prose, w) {
 			t.Errorf("prose holds the template's %q:\n%s", w, ev.Prose)
 		}
 	}
-	for _, w := range []string{"differ by one cent", "They match the shop.", "Export the day.", "Rounding of refunds", "Refunds round up."} {
+	for _, w := range []string{"differ by one cent", "They match the shop.", "Export the day.", "Rounding of refunds", "Refunds round up.", "Refund.total"} {
 		if !strings.Contains(ev.Prose, w) {
 			t.Errorf("prose lost %q:\n%s", w, ev.Prose)
 		}
