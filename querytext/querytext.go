@@ -20,7 +20,9 @@
 package querytext
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -238,12 +240,8 @@ func (s *nameSet) addKind(text string, w float64, typ bool, frame string) {
 // sorted returns the names by weight, first-seen order within a weight.
 func (s *nameSet) sorted() []Name {
 	out := append([]Name(nil), s.names...)
-	// insertion sort: stable, and lists are short
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Weight > out[j-1].Weight; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	// stable: a pasted log can give thousands of names
+	slices.SortStableFunc(out, func(a, b Name) int { return cmp.Compare(b.Weight, a.Weight) })
 	return out
 }
 

@@ -61,19 +61,29 @@ var builtinTypes = func() map[string]bool {
 // readRuntime adds the names the runtime or compiler messages of line msg
 // give.
 func readRuntime(msg string, names *nameSet) {
+	// find runs re only on a line holding one of its words: a pasted log
+	// has thousands of lines, and most hold none.
+	find := func(re *regexp.Regexp, words ...string) [][]string {
+		for _, w := range words {
+			if strings.Contains(msg, w) {
+				return re.FindAllStringSubmatch(msg, -1)
+			}
+		}
+		return nil
+	}
 	add := func(name string) {
 		if name != "" && !isDunder(lastPart(name)) && !builtinTypes[name] {
 			names.add(name, weightRuntime)
 		}
 	}
-	for _, m := range pyCallRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(pyCallRe, "() ") {
 		// A bare special method ("__init__() got …") says which protocol,
 		// not which class; a qualified one ("Option.__init__") does.
 		if fn := m[1]; !isDunder(fn) {
 			names.add(fn, weightRuntime)
 		}
 	}
-	for _, m := range pyAttrRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(pyAttrRe, "has no attribute") {
 		// The attribute is missing from owner (the fix adds it there) or
 		// read where an owner of another type was expected (the fix is
 		// where it is read): owner's is the surer name.
@@ -86,20 +96,20 @@ func readRuntime(msg string, names *nameSet) {
 			names.add(attr, weightProse)
 		}
 	}
-	for _, m := range pyUseRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(pyUseRe, "' object ") {
 		add(m[1])
 	}
-	for _, m := range pyNameRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(pyNameRe, "is not defined") {
 		add(m[1])
 	}
-	for _, m := range pyImportRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(pyImportRe, "cannot import name", "No module named") {
 		if m[1] != "" {
 			names.add(m[2]+"."+m[1], weightRuntime) // the module names its file
 			add(m[1])
 		}
 		add(m[3])
 	}
-	for _, m := range goUndefRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(goUndefRe, "undefined", "does not implement") {
 		add(goTypeName(m[1])) // cli.NewApp: the package is the import's name
 		if t := goTypeName(m[2]); t != "" && m[3] != "" {
 			names.add(t+"."+m[3], weightRuntime)
@@ -110,7 +120,7 @@ func readRuntime(msg string, names *nameSet) {
 		add(m[3])
 		add(m[6])
 	}
-	for _, m := range tsPropRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(tsPropRe, "does not exist on type", "has no exported member") {
 		if m[1] != "" && !builtinTypes[m[2]] {
 			names.add(m[2]+"."+m[1], weightRuntime)
 			add(m[2])
@@ -118,13 +128,13 @@ func readRuntime(msg string, names *nameSet) {
 		add(m[1])
 		add(m[3])
 	}
-	for _, m := range goConvRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(goConvRe, "interface conversion") {
 		for _, t := range m[1:4] {
 			add(goTypeName(t))
 		}
 		add(m[4])
 	}
-	for _, m := range jsReadRe.FindAllStringSubmatch(msg, -1) {
+	for _, m := range find(jsReadRe, "Cannot ", " is not a ") {
 		add(m[1])
 		add(lastPart(m[2]))
 	}
