@@ -65,7 +65,7 @@ var Formats = []string{FormatMarkdown, FormatXML, FormatJSON, FormatPlain}
 // Defaults applied by Build to zero fields of a Request.
 const (
 	DefaultIncludeScore = 0.7
-	DefaultTopN         = 20
+	DefaultTopN         = 25 // 20 → 25: coverage at 4,000 tokens 0.676 → 0.683 (go run ./bench spans), nothing else moved
 	DefaultMMRLambda    = 0.7
 	DefaultTask         = TaskAnalysis
 	DefaultFormat       = FormatMarkdown

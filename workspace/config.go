@@ -120,7 +120,7 @@ func DefaultConfig() Config {
 		Pack: PackConfig{
 			Format:       "markdown",
 			IncludeScore: 0.7,
-			TopN:         20,
+			TopN:         25, // packs.DefaultTopN
 			MMRLambda:    0.7,
 		},
 	}

@@ -209,7 +209,7 @@ func TestConfigApply(t *testing.T) {
 		t.Errorf("diagnostics = %q, want %q", gotDiags, want)
 	}
 	if got.MaxFileSize != 2048 || got.BudgetTokens != 1200 || got.LogLevel != "debug" || got.Embeddings ||
-		got.Pack.Format != "json" || got.Pack.TopN != 20 || !reflect.DeepEqual(got.Ignore, []string{"*.tmp"}) {
+		got.Pack.Format != "json" || got.Pack.TopN != DefaultConfig().Pack.TopN || !reflect.DeepEqual(got.Ignore, []string{"*.tmp"}) {
 		t.Errorf("Apply = %+v", got)
 	}
 	if !reflect.DeepEqual(base, DefaultConfig()) {
