@@ -679,24 +679,13 @@ func (b *builder) repairRank(limit func(*cand) int) {
 				give = append(give, y)
 			}
 		}
-		// shows is what x costs with room tokens: whole, or shortened
-		// to a useful copy; 0 when neither.
-		shows := func(room int) int {
-			if x.fullCost <= min(limit(x), room) {
-				return x.fullCost
-			}
-			if _, cost, ok := b.shortened(x, min(limit(x), room)); ok && cost <= room && usefulCopy(x, cost) {
-				return cost
-			}
-			return 0
-		}
 		best, free := -1, b.remaining
 		for n := 0; n <= len(give); n++ {
 			if n > 0 {
 				free += give[n-1].cost() - give[n-1].summaryCost
 			}
-			cost := shows(x.cost() + free)
-			if cost == 0 {
+			_, cost, _, ok := b.body(x, limit(x), x.cost()+free, true)
+			if !ok {
 				continue
 			}
 			best = n
@@ -731,17 +720,11 @@ func (b *builder) repairRank(limit func(*cand) int) {
 // worth an item cut down to it (fitRoom false): the item waits for the
 // pass without shares.
 func (b *builder) takeBest(c *cand, limit, room int, fitRoom bool) bool {
-	if c.fullCost <= limit && c.fullCost <= room {
-		b.take(c, false, false)
-		return true
-	}
-	target := limit
-	if fitRoom {
-		target = min(limit, room)
-	}
-	if text, cost, ok := b.shortened(c, target); ok && cost <= room && usefulCopy(c, cost) {
-		c.fit, c.fitCost = text, cost
-		b.take(c, true, false)
+	if text, cost, fit, ok := b.body(c, limit, room, fitRoom); ok {
+		if fit {
+			c.fit, c.fitCost = text, cost
+		}
+		b.take(c, fit, false)
 		return true
 	}
 	if b.summarise(c) && c.summaryCost <= room {
@@ -751,9 +734,24 @@ func (b *builder) takeBest(c *cand, limit, room int, fitRoom bool) bool {
 	return false
 }
 
-// usefulCopy reports whether a shortened copy of c costing cost is worth
-// showing: at least minItemTokens, or half of c.
-func usefulCopy(c *cand, cost int) bool { return cost >= minItemTokens || cost*2 >= c.fullCost }
+// body returns the text c shows with its body in room tokens (takeBest's
+// first two forms): whole when within limit, else shortened to limit (to
+// what is left, when fitRoom) if that copy is worth showing — at least
+// minItemTokens, or half of c. fit reports the shortened copy; ok false
+// when neither fits.
+func (b *builder) body(c *cand, limit, room int, fitRoom bool) (text string, cost int, fit, ok bool) {
+	if c.fullCost <= limit && c.fullCost <= room {
+		return c.Text, c.fullCost, false, true
+	}
+	target := limit
+	if fitRoom {
+		target = min(limit, room)
+	}
+	if text, cost, ok := b.shortened(c, target); ok && cost <= room && (cost >= minItemTokens || cost*2 >= c.fullCost) {
+		return text, cost, true, true
+	}
+	return "", 0, false, false
+}
 
 // summarise makes c's summary once; it reports whether c has one worth
 // offering (structure to elide, and at most summaryMaxShare of the cost).
