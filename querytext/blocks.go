@@ -175,8 +175,8 @@ func dropTemplate(lines []string) []string {
 	fence, inComment := "", false
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if !inComment && fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
-			fence = t[:3]
+		if f := fenceOf(t); !inComment && fence == "" && f != "" {
+			fence = f
 			out = append(out, l)
 			continue
 		}
@@ -258,6 +258,15 @@ func isTemplateLine(l string) bool {
 	return true
 }
 
+// fenceOf returns the fence a trimmed line opens or closes ("```" or
+// "~~~"), or "".
+func fenceOf(t string) string {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return t[:3]
+	}
+	return ""
+}
+
 // splitBlocks cuts lines into classified blocks: fenced blocks whole,
 // tracebacks from their header (or first frame) to their exception line,
 // and the other lines in runs of one kind.
@@ -281,8 +290,7 @@ func splitBlocks(lines []string) []Block {
 			i++
 			continue
 		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence := t[:3]
+		if fence := fenceOf(t); fence != "" {
 			lang := strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
 			j := i + 1
 			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
@@ -305,7 +313,7 @@ func splitBlocks(lines []string) []Block {
 		for j < len(lines) {
 			kj := classifyLine(lines[j])
 			t := strings.TrimSpace(lines[j])
-			if kj == lineFrame || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if kj == lineFrame || fenceOf(t) != "" {
 				break
 			}
 			if kj != k && kj != lineBlank {
