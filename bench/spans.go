@@ -7,6 +7,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -209,23 +210,26 @@ func benchSpans(args []string) error {
 // A report names its row by repository and commit (a prefix); the rows'
 // answers stay in data, outside the repository.
 func withReports(data, reports, work string) (string, error) {
-	rows, err := readJSONLines(data)
+	rows, err := evalset.ReadLines[map[string]any](data, nil)
 	if err != nil {
 		return "", err
 	}
-	texts, err := readJSONLines(reports)
+	type report struct{ Repo, Commit, Query string }
+	texts, err := evalset.ReadLines(reports, func(r report) error {
+		if r.Repo == "" || r.Commit == "" || r.Query == "" {
+			return errors.New("repo, commit and query are required")
+		}
+		return nil
+	})
 	if err != nil {
 		return "", err
 	}
 	var out bytes.Buffer
 	for _, r := range texts {
-		repo, _ := r["repo"].(string)
-		commit, _ := r["commit"].(string)
-		query, _ := r["query"].(string)
 		n := 0
 		for _, row := range rows {
-			if c, _ := row["commit"].(string); row["repo"] == repo && commit != "" && strings.HasPrefix(c, commit) {
-				row["query"] = query
+			if c, _ := row["commit"].(string); row["repo"] == r.Repo && strings.HasPrefix(c, r.Commit) {
+				row["query"] = r.Query
 				b, err := json.Marshal(row)
 				if err != nil {
 					return "", err
@@ -235,7 +239,7 @@ func withReports(data, reports, work string) (string, error) {
 			}
 		}
 		if n != 1 {
-			return "", fmt.Errorf("%s: report for %s@%s matches %d rows of %s, want 1", reports, repo, commit, n, data)
+			return "", fmt.Errorf("%s: report for %s@%s matches %d rows of %s, want 1", reports, r.Repo, r.Commit, n, data)
 		}
 	}
 	p := filepath.Join(work, "reports-rows.jsonl")
@@ -243,26 +247,6 @@ func withReports(data, reports, work string) (string, error) {
 		return "", err
 	}
 	return p, os.WriteFile(p, out.Bytes(), 0o644)
-}
-
-// readJSONLines reads a file of JSON objects, one per line.
-func readJSONLines(p string) ([]map[string]any, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	var out []map[string]any
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", p, i+1, err)
-		}
-		out = append(out, m)
-	}
-	return out, nil
 }
 
 // scorerRowID is score_pack.py's name for a row's output folder.

@@ -21,7 +21,7 @@ type Query struct {
 
 // Load reads a JSON-lines file of queries.
 func Load(path string) ([]Query, error) {
-	return readLines(path, func(q Query) error {
+	return ReadLines(path, func(q Query) error {
 		if q.Query == "" || len(q.Files) == 0 {
 			return errors.New("query and files are required")
 		}
@@ -29,9 +29,9 @@ func Load(path string) ([]Query, error) {
 	})
 }
 
-// readLines decodes a JSON-lines file, one T a line (blank lines skipped),
-// each checked by check.
-func readLines[T any](path string, check func(T) error) ([]T, error) {
+// ReadLines decodes a JSON-lines file, one T a line (blank lines skipped),
+// each checked by check when it is not nil.
+func ReadLines[T any](path string, check func(T) error) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -48,6 +48,10 @@ func readLines[T any](path string, check func(T) error) ([]T, error) {
 		var v T
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if check == nil {
+			out = append(out, v)
+			continue
 		}
 		if err := check(v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)

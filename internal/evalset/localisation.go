@@ -33,7 +33,7 @@ func (q LocQuery) Ext() string { return path.Ext(q.Files[0]) }
 
 // LoadLocalisation reads a JSON-lines file of localisation queries.
 func LoadLocalisation(file string) ([]LocQuery, error) {
-	return readLines(file, func(q LocQuery) error {
+	return ReadLines(file, func(q LocQuery) error {
 		if q.Repo == "" || q.Commit == "" || q.Query == "" || len(q.Files) == 0 {
 			return errors.New("repo, commit, query and files are required")
 		}
