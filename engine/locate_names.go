@@ -20,7 +20,8 @@ import (
 // addNames credits the files that define the names the text uses, and
 // returns the compound names (snake_case, camelCase) nothing defines: a
 // nested function, an attribute, a key of a mapping, found where the code
-// uses them (the used part).
+// uses them (the used part). A member nothing defines of a type that is
+// defined names the type, as surely: the qualifier is the text's word too.
 func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 	if len(names) > locMaxNames {
 		names = names[:locMaxNames]
@@ -30,6 +31,19 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 		if err != nil {
 			return nil, err
 		}
+		qual, bare := splitQualified(n.Text)
+		if len(defs) == 0 && !n.Type && isCompound(bare) {
+			used = append(used, bare)
+		}
+		owner := false
+		if len(defs) == 0 && qual != "" {
+			// A member nothing defines, of a type that is defined
+			// (Command.ArgValidator): the change adds it to the type.
+			if defs, err = l.qc.s.nameDefs(qual, l.req.Languages, true); err != nil {
+				return nil, err
+			}
+			owner = true
+		}
 		files := map[string]bool{}
 		for _, d := range defs {
 			if matchPaths(l.req.Paths, d.path) {
@@ -37,12 +51,9 @@ func (l *locator) addNames(names []querytext.Name) (used []string, err error) {
 			}
 		}
 		if len(files) == 0 {
-			if _, bare := splitQualified(n.Text); len(defs) == 0 && !n.Type && isCompound(bare) {
-				used = append(used, bare)
-			}
 			continue
 		}
-		if _, bare := splitQualified(n.Text); !n.Type && isCompound(bare) {
+		if !owner && !n.Type && isCompound(bare) {
 			l.defined = append(l.defined, definedName{n.Weight, bare, files})
 		}
 		spec := 1 / float64(len(files))

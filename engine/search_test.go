@@ -195,6 +195,23 @@ func TestKinEvidence(t *testing.T) {
 	}, "Support case-insensitive command names\nAdd a global `EnableCaseInsensitive` variable to allow\ncase-insensitive command names.", "kin", "options.go")
 }
 
+// TestNewMemberNamesItsType: a qualified name whose member nothing
+// defines (a field or method the change adds) names the type it is
+// qualified by, if that is a type; a qualifier that is no type's name (a
+// variable) names nothing.
+func TestNewMemberNamesItsType(t *testing.T) {
+	files := map[string]string{
+		"command.go": "package cli\n\n// Command is a command.\ntype Command struct{ Name string }\n\nfunc (c *Command) Run() error { return nil }\n",
+		"hooks.go":   "package cli\n\n// BeforeFunc runs before the action of a command.\ntype BeforeFunc func() error\n\nfunc command() {}\n",
+	}
+	onlySource(t, files, "Add Command.ArgValidator\nAn optional hook that validates the arguments before Before and Action run.", "name", "command.go")
+	for _, f := range fileSearch(t, files)(SearchRequest{Query: "Add cmd.ArgValidator\nAn optional hook that validates the arguments.", K: 10}) {
+		if contains(f.Sources, "name") {
+			t.Errorf("cmd.ArgValidator: %s has name evidence", f.Path)
+		}
+	}
+}
+
 // TestCallerEvidence: a compound name of the text that is defined credits
 // the files that call it, not the file defining it nor unrelated files.
 func TestCallerEvidence(t *testing.T) {
