@@ -258,17 +258,29 @@ var (
 	wordRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
 	// An exception or error class (the Python and Java convention).
 	exceptionRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Exit|Interrupt|Failure)$`)
+	// An instance member as JavaScript, Ruby and Java docs write it:
+	// Request#accepts, Router#handle() (not #123, issue#12 nor #L12).
+	hashMemberRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)#([a-z_][A-Za-z0-9_]*)`)
 )
+
+// dotMembers writes the instance members of s (Request#accepts) as the
+// qualified names they are (Request.accepts).
+func dotMembers(s string) string {
+	if !strings.Contains(s, "#") {
+		return s
+	}
+	return hashMemberRe.ReplaceAllString(s, "$1.$2")
+}
 
 // readProse collects the evidence of one line of running text.
 func readProse(l string, names *nameSet, ev *Evidence) {
 	for _, m := range spanRe.FindAllStringSubmatch(l, -1) {
 		if span := strings.TrimSpace(m[1]); !urlRe.MatchString(span) {
-			readSpan(span, names, ev) // a URL in a span is a link (readLinks)
+			readSpan(dotMembers(span), names, ev) // a URL in a span is a link (readLinks)
 		}
 	}
 	readLinks(l, ev)
-	rest := urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " ")
+	rest := dotMembers(urlRe.ReplaceAllString(spanRe.ReplaceAllString(l, " "), " "))
 	for _, m := range quoteRe.FindAllStringSubmatch(rest, -1) {
 		lit := firstNonEmpty(m[1:]...)
 		if isMessage(lit) {

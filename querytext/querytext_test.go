@@ -215,6 +215,25 @@ func TestNamesAndLiteralsInProse(t *testing.T) {
 	}
 }
 
+// TestHashMembers: an instance member as JavaScript, Ruby and Java docs
+// write it (Request#accepts, `Router#handle()`) is the qualified name; an
+// issue number, a line anchor or a section of a link is no name.
+func TestHashMembers(t *testing.T) {
+	ev := Analyse("Request#accepts() fixed, and calling `Router#handle()` twice drops params\n" +
+		"See issue#12, #34 and docs/api.md#configuration.")
+	names := nameWeights(ev.Names)
+	for _, want := range []string{"Request.accepts", "Router.handle"} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("name %s missing: %v", want, ev.Names)
+		}
+	}
+	for n := range names {
+		if strings.Contains(n, "issue") || strings.Contains(n, "configuration") || n == "handle" {
+			t.Errorf("noise name %q: %v", n, ev.Names)
+		}
+	}
+}
+
 func TestClassifyFencedBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		lang string
