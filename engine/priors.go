@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -82,6 +83,11 @@ func classOf(p string) pathClass {
 	}
 	switch {
 	case hasDir("vendor", "third_party", "thirdparty", "_vendor", "vendored", "node_modules"):
+		return classVendor
+	case strings.HasSuffix(lower, ".py") && slices.Contains(dirs[min(1, len(dirs)):], "packages"):
+		// A package's packages/ subpackage holds copies of its
+		// dependencies (requests/packages/urllib3); a top-level packages/
+		// is a monorepo's own.
 		return classVendor
 	case isTestdataPath(p) || hasDir("fixtures", "__snapshots__", "golden"):
 		return classTestdata

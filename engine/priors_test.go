@@ -42,3 +42,25 @@ func TestEmbeddedProse(t *testing.T) {
 		}
 	}
 }
+
+// TestClassOf: what a path says a file is for. A package's packages/
+// subpackage holds vendored copies (requests/packages/urllib3); a
+// monorepo's top-level packages/ holds its own code.
+func TestClassOf(t *testing.T) {
+	for p, want := range map[string]pathClass{
+		"requests/packages/urllib3/response.py":         classVendor,
+		"src/pip/_vendor/rich/text.py":                  classVendor,
+		"vendor/github.com/pkg/errors/errors.go":        classVendor,
+		"packages/react-dom/src/client/ReactDOMRoot.js": classCode,
+		"packages/core/src/app.py":                      classCode,
+		"requests/models.py":                            classCode,
+		"internal/encoding/json/codec.go":               classInternal,
+		"tests/test_requests.py":                        classTest,
+		"docs/conf.py":                                  classDocs,
+		"HISTORY.md":                                    classChangelog,
+	} {
+		if got := classOf(p); got != want {
+			t.Errorf("classOf(%s) = %d, want %d", p, got, want)
+		}
+	}
+}
