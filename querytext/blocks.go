@@ -169,7 +169,8 @@ func codeDensity(t string) float64 {
 // the full traceback if there was an exception."), which the page does not
 // show and a report keeps word for word — and its headings
 // (isTemplateLine). A comment in a fence is code (a template's); one never
-// closed is no comment.
+// closed is no comment. A commit message's trailers (Signed-off-by: …,
+// Co-authored-by: …) name people, not code: they go too.
 func dropTemplate(lines []string) []string {
 	out := lines[:0:0]
 	fence, inComment := "", false
@@ -207,7 +208,7 @@ func dropTemplate(lines []string) []string {
 			b.WriteString(rest[:start])
 			rest, inComment, dropped = rest[start+4:], true, true
 		}
-		if kept := b.String(); (!dropped || strings.TrimSpace(kept) != "") && !isTemplateLine(kept) {
+		if kept := b.String(); (!dropped || strings.TrimSpace(kept) != "") && !isTemplateLine(kept) && !trailerRe.MatchString(kept) {
 			out = append(out, kept)
 		}
 	}
@@ -216,6 +217,10 @@ func dropTemplate(lines []string) []string {
 	}
 	return out
 }
+
+// trailerRe matches a git trailer line: Signed-off-by, Co-authored-by,
+// Reviewed-by and the like, Change-Id.
+var trailerRe = regexp.MustCompile(`^\s*(?i:[a-z]+(?:-[a-z]+)*-by|change-id):\s`)
 
 // templateWords are the words of an issue template's headings ("###
 // Describe the bug", "**Expected behavior**", "Steps to reproduce:") and

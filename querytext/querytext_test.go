@@ -835,3 +835,22 @@ func TestCommandLineOptions(t *testing.T) {
 		t.Errorf("a URL in a code span gave the name https: %v", ev.Names)
 	}
 }
+
+// TestCommitTrailers: a commit message's trailers name people, not code;
+// their lines are no evidence.
+func TestCommitTrailers(t *testing.T) {
+	ev := Analyse("fix: do not allow setting dependencies to nil values\n\n" +
+		"Signed-off-by: Mark Sagi-Kazar <mark.sagikazar@gmail.com>\n" +
+		"Co-authored-by: Jane Roe <jane@example.com>")
+	if strings.Contains(ev.Prose, "Signed") || strings.Contains(ev.Prose, "Jane") {
+		t.Errorf("prose holds the trailers: %q", ev.Prose)
+	}
+	for _, n := range ev.Names {
+		if strings.Contains(n.Text, "Mark") || strings.Contains(n.Text, "Jane") || strings.Contains(n.Text, "gmail") {
+			t.Errorf("name from a trailer: %v", ev.Names)
+		}
+	}
+	for _, p := range ev.Paths {
+		t.Errorf("path from a trailer: %v", p)
+	}
+}
