@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/querytext"
 )
 
 func TestEmbeddedProse(t *testing.T) {
@@ -61,6 +63,23 @@ func TestClassOf(t *testing.T) {
 	} {
 		if got := classOf(p); got != want {
 			t.Errorf("classOf(%s) = %d, want %d", p, got, want)
+		}
+	}
+}
+
+// TestQueryAsksForClass: a short query asks for a class of file by a word
+// of its own ("tests for the parser"), not by a part of an identifier
+// (test_client, docs.url).
+func TestQueryAsksForClass(t *testing.T) {
+	for q, asked := range map[string]bool{
+		"tests for the retry policy":                            true,
+		"where are the docs on configuration":                   true,
+		"remove deprecated as_tuple parameter from test_client": false,
+		"read the docs.url setting":                             false,
+	} {
+		pr := queryPriors(q, querytext.Analyse(q))
+		if got := pr[classCode] < 1; got != asked {
+			t.Errorf("%q: code prior %.2f, asked for a class: %v, want %v", q, pr[classCode], got, asked)
 		}
 	}
 }
