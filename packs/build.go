@@ -473,7 +473,8 @@ func (b *builder) selectFixed(mode string) {
 // shortened to that (focused on the lines that bear on the request when
 // LineWeight is set), else as its summary (bodies elided) when that fits.
 // The first agent item may take firstItemShare of the budget, the others
-// maxItemShare. Once chosen, the items are taken again in score order
+// maxItemShare (or up to half of themselves what the items before them
+// left of firstItemShare). Once chosen, the items are taken again in score order
 // (respend): the budget is spent down the ranking, so the best item keeps
 // its lines and the weaker ones give way.
 func (b *builder) selectAgents() {
@@ -488,10 +489,12 @@ func (b *builder) selectAgents() {
 	}
 	share := func(s float64) int { return int(math.Max(float64(minItemTokens), s*float64(b.st.budget))) }
 	// limit is what c may take now: the first agent item firstItemShare,
-	// the others maxItemShare, a class without its methods at most
-	// membersItemShare.
+	// the others maxItemShare — or what the items taken before them left
+	// of firstItemShare, up to half of themselves: a long definition
+	// after a few small better ones is shown at least half, not cut to
+	// a fragment — a class without its methods at most membersItemShare.
 	limit := func(c *cand) int {
-		lim := share(maxItemShare)
+		lim := max(share(maxItemShare), min(share(firstItemShare)-b.agentSpent(), c.fullCost/2))
 		if b.agentCount() == 0 {
 			lim = share(firstItemShare)
 		}
@@ -786,6 +789,17 @@ func (b *builder) updateSimilarity(agents []*cand, picked *cand) {
 			}
 		}
 	}
+}
+
+// agentSpent is what the agent items taken so far cost.
+func (b *builder) agentSpent() int {
+	n := 0
+	for _, s := range b.selected {
+		if s.IncludeMode == ModeAgent {
+			n += s.cost()
+		}
+	}
+	return n
 }
 
 func (b *builder) agentCount() int {

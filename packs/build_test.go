@@ -701,3 +701,25 @@ func TestNoSummaryAboveABody(t *testing.T) {
 		}
 	}
 }
+
+// TestLongItemAfterSmallOnes: a long definition ranked after small better
+// ones may take what they left of the first item's share, up to half of
+// itself — not only maxItemShare, which shows too little of it to read.
+func TestLongItemAfterSmallOnes(t *testing.T) {
+	cs := []Candidate{
+		mkCand("a.go", 1, "tiny1", 90, 1, SourceQuery, ""),
+		mkCand("a.go", 20, "tiny2", 90, 0.9, SourceQuery, ""),
+		mkCand("a.go", 40, "long", 2400, 0.8, SourceQuery, ""),
+		mkCand("b.go", 1, "other", 300, 0.5, SourceQuery, ""),
+	}
+	p := buildSteps(t, Request{Budget: 2000}, cs)
+	for _, it := range p.Items {
+		if it.Symbol == "long" {
+			if it.Tokens < 2400*45/100 { // about half: shortening lands under its target
+				t.Errorf("long shows %d of its 2400 tokens, want about half", it.Tokens)
+			}
+			return
+		}
+	}
+	t.Errorf("long is not in the pack: %v", symbolsOf(p))
+}
