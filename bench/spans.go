@@ -63,6 +63,9 @@ func benchSpans(args []string) error {
 	fs.Parse(args)
 
 	scorer := filepath.Join(filepath.Dir(*data), "score_pack.py")
+	if _, err := os.Stat(scorer); err != nil {
+		scorer = evalFile("score_pack.py") // rows made elsewhere (scripts/history-rows.py)
+	}
 	if *reports != "" {
 		if *work == filepath.Join(benchDir(), "spans") {
 			*work = filepath.Join(benchDir(), "spans-reports") // the dev rows' outputs stay
