@@ -189,10 +189,10 @@ func queryPriors(q string, ev querytext.Evidence) [numClasses]float64 {
 		pr = classPriors.long
 	} else {
 		asked := false
-		// Words of the query, identifiers whole: test_client or
-		// docs.example names code, it asks for no class.
+		// Words of the query, identifiers and compounds whole:
+		// test_client, docs.url or a doc-string asks for no class.
 		for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
 		}) {
 			if c, ok := classWords[strings.Trim(w, ".")]; ok {
 				pr[c] = 1
