@@ -30,7 +30,8 @@ type SearchRequest struct {
 	Paths []string
 	// MinScore drops hits whose normalised score is below it.
 	MinScore float64
-	// PerFileCap bounds hits per file (0: the workspace default).
+	// PerFileCap bounds hits per file (0: the workspace default, < 0: no
+	// bound).
 	PerFileCap int
 	// Lexical skips the vector leg (words and names only).
 	Lexical bool
@@ -122,6 +123,7 @@ func (s *Snapshot) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	if capN == 0 {
 		capN = s.e.perFileCap()
 	}
+	capN = max(capN, 0)
 	ev := querytext.Analyse(q)
 	if !ev.Long {
 		ok, err := s.e.text.Matches(ctx, q)

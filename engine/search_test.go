@@ -619,3 +619,38 @@ def %[1]s_error(cli, option, count):
 		t.Errorf("runIn: run %d at line %d, want 4 at line 3", run, line)
 	}
 }
+
+// TestPerFileCap: a long result list holds at most the workspace's bound
+// of one file's hits (10 by default), so it reaches further files; a
+// negative bound (packs: they spread over files themselves) lifts it.
+func TestPerFileCap(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("package shop\n")
+	for i := range 14 {
+		fmt.Fprintf(&big, "\n// refund%d computes a refund.\nfunc refund%d(cents int) int { return -cents * %d }\n", i, i, i+1)
+	}
+	e, _ := indexedEngine(t, map[string]string{
+		"big.go":   big.String(),
+		"small.go": "package shop\n\n// Refundable reports whether an order can get a refund.\nfunc Refundable(state int) bool { return state < 3 }\n",
+	})
+	defer e.Close()
+	count := func(capN int) map[string]int {
+		s := e.Snapshot()
+		defer s.Release()
+		res, err := s.Search(context.Background(), SearchRequest{Query: "refund", K: 20, PerFileCap: capN})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, h := range res.Hits {
+			n[h.Path]++
+		}
+		return n
+	}
+	if n := count(0); n["big.go"] != 10 || n["small.go"] != 1 {
+		t.Errorf("default bound: hits per file %v, want big.go 10 and small.go 1", n)
+	}
+	if n := count(-1); n["big.go"] != 14 {
+		t.Errorf("no bound: hits per file %v, want all 14 of big.go", n)
+	}
+}

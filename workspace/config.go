@@ -70,9 +70,14 @@ type Config struct {
 
 // SearchConfig is the [search] table.
 type SearchConfig struct {
-	// PerFileCap is the most hits one file may contribute to a result list;
-	// 0 (the default) sets no bound: hits are definitions, ranked so that a
-	// strong file gives more of its own before a weaker one gives its first.
+	// PerFileCap is the most hits one file may contribute to a result list
+	// (0: no bound). Hits are definitions, ranked so that a strong file
+	// gives more of its own before a weaker one gives its first; the
+	// default, 10, leaves the first ten hits as ranked and lets a long list
+	// reach further files (localisation over 50 hits: the files a change
+	// touches among the first five 0.920 → 0.927 on the development change
+	// descriptions, 0.842 → 0.858 on other repositories' histories).
+	// Packs choose among every definition of the best files whatever it is.
 	PerFileCap int
 	// MMRLambda trades relevance (1) against diversity (0) when search
 	// results are reordered by maximal marginal relevance.
@@ -116,7 +121,7 @@ func DefaultConfig() Config {
 		Model:        "use-lite",
 		BudgetTokens: 4000,
 		LogLevel:     "info",
-		Search:       SearchConfig{PerFileCap: 0, MMRLambda: 0.7},
+		Search:       SearchConfig{PerFileCap: 10, MMRLambda: 0.7},
 		Pack: PackConfig{
 			Format:       "markdown",
 			IncludeScore: 0.7,

@@ -22,7 +22,9 @@ import (
 // near 1 and the 20th worth a tenth of the first, so the pack's budget is
 // spent down the ranking.
 func (g *gatherer) queryHits(ctx context.Context, q string) error {
-	res, err := g.s.Search(ctx, engine.SearchRequest{Query: q, K: packQueryHits})
+	// Every definition of the best files is a candidate, however many of
+	// one file: the builder spreads the pack over files itself.
+	res, err := g.s.Search(ctx, engine.SearchRequest{Query: q, K: packQueryHits, PerFileCap: -1})
 	if err != nil {
 		return err
 	}
