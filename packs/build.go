@@ -473,10 +473,10 @@ func (b *builder) selectFixed(mode string) {
 // shortened to that (focused on the lines that bear on the request when
 // LineWeight is set), else as its summary (bodies elided) when that fits.
 // The first agent item may take firstItemShare of the budget, the others
-// maxItemShare (or up to half of themselves what the items before them
-// left of firstItemShare). Once chosen, the items are taken again in score order
-// (respend): the budget is spent down the ranking, so the best item keeps
-// its lines and the weaker ones give way.
+// maxItemShare (or, up to half of themselves, what the items before them
+// left of firstItemShare). Once chosen, the items are taken again in score
+// order (respend): the budget is spent down the ranking, so the best item
+// keeps its lines and the weaker ones give way.
 func (b *builder) selectAgents() {
 	var agents []*cand
 	for _, c := range b.cands {
