@@ -144,12 +144,21 @@ const (
 // chunks being regrouped like a question's (engine: locChunkPart).
 const longWords = 11
 
+// changeTitleRe matches a one-line text that is a change's title however
+// short, by marks only titles carry: a pull request's number at its end
+// ("Fix INI saving panics (#1075)") or a conventional commit's type at its
+// start ("perf(tree): …"). Read as issue-like, as a description of several
+// lines is. On 240 commits of eight repositories outside the dev set,
+// pack file recall at 4,000 tokens rose by 4 rows and coverage by 1; the
+// function figures were even (one row down on one set, up on the other).
+var changeTitleRe = regexp.MustCompile(`\(#\d+\)\s*$|^(?i:feat|fix|perf|refactor|chore|docs|test|build|ci|style|revert|deps)(?:\([^)]*\))?!?:\s`)
+
 // Analyse reads a query.
 func Analyse(q string) Evidence {
 	q = strings.ReplaceAll(q, "\r\n", "\n")
 	lines := dropTemplate(strings.Split(strings.TrimSpace(q), "\n"))
 	var ev Evidence
-	ev.Long = len(lines) > 1 || len(strings.Fields(q)) > longWords
+	ev.Long = len(lines) > 1 || len(strings.Fields(q)) > longWords || changeTitleRe.MatchString(q)
 	if len(lines) > 1 {
 		ev.Title = strings.TrimSpace(lines[0])
 	}

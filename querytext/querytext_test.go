@@ -193,6 +193,18 @@ func TestAnalyseShortQueries(t *testing.T) {
 	if ev := Analyse("Stopped the upload retry loop from sleeping after the last failed attempt."); !ev.Long || ev.Title != "" {
 		t.Errorf("a 12-word sentence is issue-like text without a title: long %v title %q", ev.Long, ev.Title)
 	}
+	// A change's title however short: a pull request's number, a
+	// conventional commit's type.
+	for _, q := range []string{"Fix INI saving panics (#1075)", "perf(tree): use strings.Count", "fix: close the body"} {
+		if ev := Analyse(q); !ev.Long {
+			t.Errorf("%q is a change's title: issue-like", q)
+		}
+	}
+	for _, q := range []string{"what does fix(x) return", "issue #12 in the tracker"} {
+		if ev := Analyse(q); ev.Long {
+			t.Errorf("%q is a question: short", q)
+		}
+	}
 }
 
 func TestNamesAndLiteralsInProse(t *testing.T) {
