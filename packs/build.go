@@ -494,8 +494,9 @@ func (b *builder) selectAgents() {
 	// after a few small better ones is shown at least half, not cut to
 	// a fragment — a class without its methods at most membersItemShare.
 	limit := func(c *cand) int {
-		lim := max(share(maxItemShare), min(share(firstItemShare)-b.agentSpent(), c.fullCost/2))
-		if b.agentCount() == 0 {
+		n, spent := b.agentItems()
+		lim := max(share(maxItemShare), min(share(firstItemShare)-spent, c.fullCost/2))
+		if n == 0 {
 			lim = share(firstItemShare)
 		}
 		if c.elided {
@@ -560,7 +561,7 @@ func (b *builder) selectAgents() {
 			}
 		}
 	}
-	rest := func(c *cand) bool { return b.agentCount() < b.st.topN }
+	rest := func(c *cand) bool { n, _ := b.agentItems(); return n < b.st.topN }
 	for {
 		c, spent, ok := pick(func(c *cand) bool { return rest(c) && quota[c.Source] > 0 },
 			func(c *cand) int { return min(b.remaining, quota[c.Source]) }, false)
@@ -791,25 +792,16 @@ func (b *builder) updateSimilarity(agents []*cand, picked *cand) {
 	}
 }
 
-// agentSpent is what the agent items taken so far cost.
-func (b *builder) agentSpent() int {
-	n := 0
-	for _, s := range b.selected {
-		if s.IncludeMode == ModeAgent {
-			n += s.cost()
-		}
-	}
-	return n
-}
-
-func (b *builder) agentCount() int {
-	n := 0
+// agentItems returns how many agent items are taken so far and what they
+// cost.
+func (b *builder) agentItems() (n, cost int) {
 	for _, s := range b.selected {
 		if s.IncludeMode == ModeAgent {
 			n++
+			cost += s.cost()
 		}
 	}
-	return n
+	return n, cost
 }
 
 // finish scrubs the selected items, orders them by file and line, renders
