@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // TestHistoryRows runs scripts/history-rows.py on a scratch repository
@@ -24,54 +26,34 @@ func TestHistoryRows(t *testing.T) {
 	}
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(repo, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { t.Helper(); testutil.WriteFiles(t, repo, map[string]string{name: text}) }
 	commit := func(msg string) string {
 		t.Helper()
-		run("git", "add", "-A")
-		run("git", "commit", "-q", "-m", msg)
-		return run("git", "rev-parse", "HEAD")
+		testutil.Git(t, repo, "add", "-A")
+		testutil.Git(t, repo, "commit", "-q", "-m", msg)
+		return testutil.Git(t, repo, "rev-parse", "HEAD")
 	}
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	run("git", "init", "-q")
 	shop := "class Cart:\n    def total(self):\n        return sum(self.items)\n\n    def count(self):\n        return len(self.items)\n\n\ndef helper():\n    return 1\n"
+	priced := strings.Replace(shop, "return sum(self.items)", "return sum(i.price for i in self.items)", 1)
 	write("shop/cart.py", shop)
 	write("tests/test_cart.py", "def test_total():\n    assert True\n")
+	testutil.Git(t, repo, "init", "-q")
 	base := commit("Initial import of the shop package")
-	write("shop/cart.py", strings.Replace(shop, "return sum(self.items)", "return sum(i.price for i in self.items)", 1))
+	write("shop/cart.py", priced)
 	edit := commit("Cart.total sums the prices of the items, not the items")
-	write("shop/cart.py", strings.Replace(shop, "return sum(self.items)", "return sum(i.price for i in self.items)", 1)+"\n\ndef appended():\n    return 2\n")
+	write("shop/cart.py", priced+"\n\ndef appended():\n    return 2\n")
 	added := commit("Add an appended helper after the last function")
 	write("tests/test_cart.py", "def test_total():\n    assert 1\n")
 	commit("Tighten the cart total test a little")
-	write("shop/cart.py", strings.Replace(shop, "return sum(self.items)", "return sum(i.price for i in self.items)", 1)+"\n\ndef appended():\n    return 3\n")
+	write("shop/cart.py", priced+"\n\ndef appended():\n    return 3\n")
 	commit("Release 1.2.0 of the shop package")
 
 	rows, trees := filepath.Join(dir, "rows.jsonl"), filepath.Join(dir, "trees")
 	script := filepath.Join(repoRoot(), "scripts", "history-rows.py")
-	out, err := exec.Command("python3", script, "--git", filepath.Join(repo, ".git"), "--repo", "acme/shop",
-		"--ext", ".py", "--rows", rows, "--trees", trees, "--eval", evalDir).CombinedOutput()
+	cmd := exec.Command("python3", script, "--git", filepath.Join(repo, ".git"), "--repo", "acme/shop",
+		"--ext", ".py", "--rows", rows, "--trees", trees, "--eval", evalDir)
+	cmd.Env = testutil.GitEnv(repo)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("history-rows.py: %v\n%s", err, out)
 	}

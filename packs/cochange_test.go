@@ -8,25 +8,16 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/context-ls/context-ls/internal/testutil"
 )
 
 // gitRepo makes a repository in a temp dir and returns a function that
 // commits the given files (writing new content to each).
 func gitRepo(t *testing.T) (string, func(files ...string)) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Env = gitEnv()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); testutil.Git(t, dir, args...) }
 	git("init", "-q")
 	n := 0
 	commit := func(files ...string) {

@@ -3,8 +3,6 @@ package packing
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -233,28 +231,13 @@ func TestPackGraph(t *testing.T) {
 }
 
 func TestPackCoChanged(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	e, root := indexedEngine(t, packFixture)
 	defer e.Close()
 	for _, args := range [][]string{
 		{"init", "-q"}, {"add", "ledger/ledger.go", "ledger/report.go"}, {"commit", "-q", "-m", "ledger"},
 		{"add", "-A"}, {"commit", "-q", "-m", "rest"},
 	} {
-		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		// Run from a git hook or `git rebase -x`, the environment points git
-		// at the repository running the tests (GIT_DIR and the like): this
-		// repository must be the fixture's own.
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "GIT_") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		testutil.Git(t, root, args...)
 	}
 	s := e.Snapshot()
 	defer s.Release()

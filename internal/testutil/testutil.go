@@ -1,6 +1,6 @@
 // Package testutil holds the helpers every package's tests share: fixture
-// trees on disk, the checkout root, a goroutine-safe buffer and golden
-// files rewritten with -update.
+// trees on disk, the checkout root, git in a test's own repository, a
+// goroutine-safe buffer and golden files rewritten with -update.
 package testutil
 
 import (
@@ -145,6 +145,38 @@ func RepoRoot(t testing.TB) string {
 		}
 		dir = parent
 	}
+}
+
+// GitEnv is the environment for git in a test's own repository at dir:
+// the caller's without the variables that point git elsewhere (a test run
+// from a git hook or `git rebase -x` has GIT_DIR naming the checkout), no
+// repository above dir, and a fixed identity.
+func GitEnv(dir string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+}
+
+// Git runs git with args in dir, a test's own repository (GitEnv, no
+// commit signing), and returns its output, trimmed. It skips the test when
+// git is not installed and fails it when git fails.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = GitEnv(dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // SyncBuffer is a goroutine-safe buffer, for captured logs and output.
