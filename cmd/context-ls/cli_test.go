@@ -259,6 +259,53 @@ func TestCLIErrors(t *testing.T) {
 	}
 }
 
+// A command without arguments of its own takes the workspace root as its
+// one argument, as a user types "context-ls index ~/src/app"; anything
+// else there is refused and indexes nothing.
+func TestCLIRootArgument(t *testing.T) {
+	root, db := t.TempDir(), t.TempDir()
+	writeFiles(t, root, repo)
+	if _, errOut, code := cli(t, "index", "--db", db, root); code != 0 {
+		t.Fatalf("index DIR: exit %d: %s", code, errOut)
+	}
+	byFlag, errOut, code := cli(t, "stats", "--db", db, "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("stats --root: exit %d: %s", code, errOut)
+	}
+	byArg, errOut, code := cli(t, "stats", "--db", db, "--json", root)
+	// The same workspace and index (free disk space may differ).
+	var a, b struct {
+		Root  string `json:"root"`
+		Index string `json:"index"`
+		Files int    `json:"files"`
+	}
+	if code != 0 || json.Unmarshal([]byte(byFlag), &a) != nil || json.Unmarshal([]byte(byArg), &b) != nil || a != b || b.Files == 0 {
+		t.Fatalf("stats DIR: exit %d, %s%s\nwant the workspace --root gives:\n%s", code, byArg, errOut, byFlag)
+	}
+	other := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", "--db", db, filepath.Join(root, "tools/report.py")}, "not a directory"},
+		{[]string{"index", "--db", db, root, other}, "give one workspace root"},
+		{[]string{"index", "--db", db, "--root", root, other}, "given by --root already"},
+		{[]string{"doctor", "--db", db, root, other}, "give one workspace root"},
+	} {
+		_, errOut, code := cli(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "usage: context-ls ") {
+			t.Errorf("%q: exit %d, stderr %q; want 2, %q and the usage", c.args, code, errOut, c.want)
+		}
+	}
+	if entries, err := os.ReadDir(db); err != nil || len(entries) != 1 {
+		t.Errorf("refused commands touched the index directory: %v, %v", entries, err)
+	}
+	// model's -h is its usage, not an unknown subcommand.
+	if _, errOut, code := cli(t, "model", "-h"); code != 0 || !strings.Contains(errOut, "usage: context-ls model list") {
+		t.Errorf("model -h: exit %d, stderr %q", code, errOut)
+	}
+}
+
 func TestCLIConfigDiagnostics(t *testing.T) {
 	root, db := t.TempDir(), t.TempDir()
 	writeFiles(t, root, repo)

@@ -30,7 +30,7 @@ import (
 // rules) and changes nothing: an index that does not exist is not created.
 
 func init() {
-	register(command{name: "doctor", usage: "[--root DIR] [--db DIR] [--json]",
+	register(command{name: "doctor", usage: "[--root DIR] [--db DIR] [--json] [DIR]",
 		summary: "check the binary, ONNX Runtime, embedding model, index, ignore rules and editor setup", run: runDoctor})
 }
 
@@ -66,7 +66,7 @@ func runDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := noArgs(rest); err != nil {
+	if err := env.rootArg(fs, rest); err != nil {
 		return err
 	}
 	root, err := filepath.Abs(env.root)

@@ -258,11 +258,26 @@ func runOp(ctx context.Context, env *cliEnv, o *service.Op, req json.RawMessage)
 	return res, ix.owner(), nil
 }
 
-// noArgs refuses positional arguments.
-func noArgs(rest []string) error {
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
+// rootArg takes the one positional argument of a command that has no
+// arguments of its own as the workspace root, as --root would be
+// ("context-ls index ~/src/app"). More than one, one beside --root, or
+// one that is not a directory is refused.
+func (env *cliEnv) rootArg(fs *flag.FlagSet, rest []string) error {
+	if len(rest) == 0 {
+		return nil
 	}
+	rootSet := false
+	fs.Visit(func(f *flag.Flag) { rootSet = rootSet || f.Name == "root" })
+	switch {
+	case len(rest) > 1:
+		return usagef("unexpected argument %q: give one workspace root", rest[1])
+	case rootSet:
+		return usagef("unexpected argument %q: the workspace root is given by --root already", rest[0])
+	}
+	if st, err := os.Stat(rest[0]); err != nil || !st.IsDir() {
+		return usagef("unexpected argument %q: not a directory (the one argument is the workspace root)", rest[0])
+	}
+	env.root = rest[0]
 	return nil
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json] [--verify]",
+	register(command{name: "index", usage: "[--root DIR] [--db DIR] [--json] [--verify] [DIR]",
 		summary: "create or incrementally update the index", run: runIndex})
 }
 
@@ -22,7 +22,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := noArgs(rest); err != nil {
+	if err := env.rootArg(fs, rest); err != nil {
 		return err
 	}
 	env.quietRebuild = *verify // the check's one line says so

@@ -168,7 +168,8 @@ func printHelp(w io.Writer) {
 	for _, c := range sorted {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (where indexes are kept, one per workspace).")
+	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --db DIR (where indexes are kept, one per workspace);")
+	fmt.Fprintln(w, "a command without arguments of its own (index, stats, doctor, …) also takes the root as its argument: context-ls index ~/src/app.")
 	fmt.Fprintln(w, "CONTEXT_LS_EMBEDDINGS=off disables embeddings. Run \"context-ls COMMAND -h\" for its flags.")
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -21,6 +22,10 @@ func runModel(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	sub, args := args[0], args[1:]
 	fs := env.flags(true)
+	if sub == "-h" || sub == "-help" || sub == "--help" || sub == "help" {
+		usageText(env, fs)
+		return flag.ErrHelp
+	}
 	rest, err := env.parse(fs, args)
 	if err != nil {
 		return err

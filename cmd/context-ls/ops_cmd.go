@@ -43,6 +43,8 @@ func opCommand(o *service.Op) command {
 	usage = append(usage, "[--json]")
 	if o.Args.Name != "" {
 		usage = append(usage, "["+o.Args.Name+"]")
+	} else {
+		usage = append(usage, "[DIR]") // the workspace root, as --root
 	}
 	return command{name: o.Name, usage: strings.Join(usage, " "), summary: strings.ToLower(o.Title[:1]) + o.Title[1:],
 		doc: o.Doc, run: func(ctx context.Context, env *cliEnv, args []string) error { return runOpCommand(ctx, env, o, args) }}
@@ -180,7 +182,7 @@ func runOpCommand(ctx context.Context, env *cliEnv, o *service.Op, args []string
 	names := argNames{op: o}
 	switch {
 	case o.Args.Name == "":
-		if err := noArgs(rest); err != nil {
+		if err := env.rootArg(fs, rest); err != nil {
 			return err
 		}
 	case o.Args.One && len(rest) > 1:
