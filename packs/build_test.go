@@ -208,6 +208,15 @@ func buildSteps(t *testing.T, req Request, cs []Candidate) Pack {
 	return p
 }
 
+// shownTokens maps each item's symbol to the tokens it shows.
+func shownTokens(p Pack) map[string]int {
+	m := map[string]int{}
+	for _, it := range p.Items {
+		m[it.Symbol] = it.Tokens
+	}
+	return m
+}
+
 func symbolsOf(p Pack) []string {
 	var out []string
 	for _, it := range p.Items {
@@ -444,10 +453,7 @@ func TestBudgetDownTheRanking(t *testing.T) {
 		mkCand("b.go", 1, "other", 600, 0.6, SourceQuery, ""),
 	}
 	p := buildSteps(t, Request{Budget: 900}, cs)
-	tokens := map[string]int{}
-	for _, it := range p.Items {
-		tokens[it.Symbol] = it.Tokens
-	}
+	tokens := shownTokens(p)
 	if len(tokens) != 3 {
 		t.Fatalf("items %v, want all three", symbolsOf(p))
 	}
@@ -722,4 +728,55 @@ func TestLongItemAfterSmallOnes(t *testing.T) {
 		}
 	}
 	t.Errorf("long is not in the pack: %v", symbolsOf(p))
+}
+
+// When the evidence points at one file, its next definition is worth more
+// than a weak one of another file; when files are close, the pack still
+// spreads over them.
+func TestDominantFileSpreadsLess(t *testing.T) {
+	dominant := []Candidate{
+		mkCand("a.go", 1, "best", 200, 1, SourceQuery, ""),
+		mkCand("a.go", 40, "second", 300, 0.3, SourceQuery, ""),
+		mkCand("b.go", 1, "weak", 300, 0.04, SourceQuery, ""),
+	}
+	p := buildSteps(t, Request{Budget: 600}, dominant)
+	shown := shownTokens(p)
+	if shown["second"] < 150 || shown["second"] <= shown["weak"] {
+		t.Errorf("one file dominates: pack %v, want second shown at least half (300 tokens) and more than weak", shown)
+	}
+	close := []Candidate{
+		mkCand("a.go", 1, "best", 200, 1, SourceQuery, ""),
+		mkCand("a.go", 40, "second", 300, 0.6, SourceQuery, ""),
+		mkCand("b.go", 1, "other", 300, 0.5, SourceQuery, ""),
+	}
+	p = buildSteps(t, Request{Budget: 600}, close)
+	shown = shownTokens(p)
+	if shown["other"] <= shown["second"] {
+		t.Errorf("two files are close: pack %v, want other shown more than second", shown)
+	}
+}
+
+// An item the selection cut short while weaker items of its file keep
+// their bodies is shown whole once those give way: the budget is spent
+// down the ranking. Here better is chosen shortened to the query's share
+// of the budget, and the weak items after it.
+func TestWeakerItemsOfAFileGiveWay(t *testing.T) {
+	cs := []Candidate{
+		mkCand("a.go", 1, "best", 666, 1, SourceQuery, ""),
+		mkCand("a.go", 100, "better", 950, 0.5, SourceQuery, ""),
+		mkCand("c.go", 1, "callee", 100, 0.1, SourceCallee, ""),
+	}
+	for i := range 5 {
+		cs = append(cs, mkCand("a.go", 300+20*i, fmt.Sprintf("weak%d", i+1), 250, 0.3-0.01*float64(i), SourceQuery, ""))
+	}
+	p := buildSteps(t, Request{Budget: 2000}, cs)
+	for _, it := range p.Items {
+		if it.Symbol == "better" {
+			if it.Shortened {
+				t.Errorf("better is shortened to %d tokens beside weaker items of its file: %v", it.Tokens, symbolsOf(p))
+			}
+			return
+		}
+	}
+	t.Errorf("better is not in the pack: %v", symbolsOf(p))
 }
