@@ -13,7 +13,8 @@
 //   - always and manual items are taken first, in that order, while they fit;
 //   - agent items are then taken best first — at each step the one of highest
 //     maximal-marginal-relevance score (a second item of a file already in
-//     is worth less) — whole when within their limit and what is left, else
+//     is worth less, and less so for a file whose best item outscores every
+//     other file's) — whole when within their limit and what is left, else
 //     shortened to it, else as their summary: the first may take 0.75 of the
 //     budget, the others 0.5. Items scoring below IncludeScore compete
 //     within the task's source shares first (shares of sources without
@@ -21,9 +22,10 @@
 //     are in;
 //   - MMR chooses which agent items; what each source spent is then handed
 //     out again among its items in score order (the same limits; each item
-//     still to come keeps a little back, so none is dropped), so the best
-//     item keeps its lines and a weaker one of another file gives way while
-//     the task's shares hold; what is left takes more items;
+//     still to come keeps a little back, so none is dropped, unless weaker
+//     items of its own file give way so that a better one is shown whole),
+//     so the best item keeps its lines and a weaker one of another file
+//     gives way while the task's shares hold; what is left takes more items;
 //   - items too long for their place are shortened structurally: with
 //     Request.LineWeight, function bodies none of whose lines bear on the
 //     request are elided and the lines that do are kept with their context
