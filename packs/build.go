@@ -692,6 +692,7 @@ func (b *builder) respend(limit func(*cand) int) {
 			held += hold[c]
 		}
 		pool := pools[src]
+		room := func() int { return min(b.remaining, pool-held) }
 		gaveWay := map[*cand]bool{}
 		for i, c := range again {
 			if gaveWay[c] {
@@ -704,7 +705,7 @@ func (b *builder) respend(limit func(*cand) int) {
 			// Weaker items of its file still to come give way, weakest
 			// first, when that lets an item within its limit be shown
 			// whole.
-			if c.fullCost <= limit(c) && c.fullCost > min(b.remaining, pool-held) {
+			if c.fullCost <= limit(c) && c.fullCost > room() {
 				var weaker []*cand
 				freed := 0
 				for _, w := range again[i+1:] {
@@ -714,13 +715,13 @@ func (b *builder) respend(limit func(*cand) int) {
 					}
 				}
 				if c.fullCost <= min(b.remaining, pool-held+freed) {
-					for k := len(weaker) - 1; c.fullCost > min(b.remaining, pool-held); k-- {
+					for k := len(weaker) - 1; c.fullCost > room(); k-- {
 						held -= hold[weaker[k]]
 						gaveWay[weaker[k]], weaker[k].missed = true, true
 					}
 				}
 			}
-			if b.takeBest(c, limit(c), min(b.remaining, pool-held), true) {
+			if b.takeBest(c, limit(c), room(), true) {
 				pool -= c.cost()
 			} else {
 				c.missed = true
